@@ -1,0 +1,15 @@
+#ifndef HOMEFEED_CLIBXML2_SHIM_H
+#define HOMEFEED_CLIBXML2_SHIM_H
+#include <libxml/xmlversion.h>
+/* Debian's libxml2 is built with ICU; encoding.h would then pull in the system ICU headers,
+   which clash with Foundation's bundled ICU in any module that sees both (only on a clean
+   build: swift-on-linux.md §1.3-1.4). Nothing homefeed calls needs the ICU-typed fields.
+   Add further libxml2 headers below this line, never above it. */
+#undef LIBXML_ICU_ENABLED
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/SAX2.h>
+
+/* xmlFree is a global function-pointer variable; Swift 6 rejects references to it. */
+static inline void cxml_free(void *p) { xmlFree(p); }
+#endif

@@ -1,0 +1,27 @@
+/// HomeLayout: the geometry of UICollectionViewCompositionalLayout, computed without UIKit.
+///
+/// Pure: no file, network, clock or global state, and no Foundation. A ``LayoutSpec`` (decoded
+/// from JSON with path-precise errors, or built in code) is solved for a ``LayoutEnvironment``
+/// (container size, display scale, insets, direction) into a ``LayoutResult``: flat frames for
+/// every item, supplementary and decoration, plus orthogonal-scrolling metadata.
+///
+/// The rules are those of `layout-semantics.md`; section numbers (§n) in doc comments refer
+/// to it. Everything is a value type and `Sendable`.
+public enum HomeLayout {
+    /// Hard limits that keep any input bounded in time and memory (documented in the README).
+    public enum Limits {
+        /// Subitems one group may place in one fill pass (§4.3); a zero-extent item would
+        /// otherwise repeat forever.
+        public static let maxSubitemsPerGroup = 10_000
+        /// Leaf items in one solved root group, nested groups included.
+        public static let maxLeavesPerGroup = 100_000
+        /// Items in one section.
+        public static let maxItemsPerSection = 10_000_000
+        /// Nesting depth of groups inside groups.
+        public static let maxGroupDepth = 32
+        /// Sections in one spec.
+        public static let maxSections = 1_000
+        /// Bytes of one JSON spec.
+        public static let maxSpecBytes = 4 * 1024 * 1024
+    }
+}

@@ -1,0 +1,89 @@
+/// A layout UIKit would refuse (§9), reported instead of crashing.
+///
+/// Names the section, the JSON path of the group or item involved and the sizes that did not
+/// work, in one line safe to log.
+public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: Sendable, Hashable {
+        /// §9 item 1: zero or negative content length, or a 0×0 group.
+        case noRoomForGroup(groupSize: Size, contentInsets: EdgeInsets, containerSize: Size)
+        /// §9 item 2: the first subitem does not fit (needs `required`, has `available`).
+        case cannotFitSingleItem(required: Double, available: Double, axis: Axis)
+        /// §9 item 4: a dimension, spacing or inset that is not finite, or a size ≤ 0.
+        case invalidValue(what: String, value: Double)
+        /// §9 item 5: a frame became NaN or infinite.
+        case invalidFrame(Rect)
+        /// §9 item 6: `supplementariesFollowContentInsets` together with a supplementary reference.
+        case conflictingSupplementaryInsets
+        /// §9 item 7: two supplementaries of one section share an element kind.
+        case duplicateElementKind(String)
+        /// A group with no subitems.
+        case emptyGroup
+        /// A documented limit (``HomeLayout/Limits``) was exceeded.
+        case limitExceeded(what: String, limit: Int)
+        /// The container itself is unusable (non-finite or non-positive size, negative scale).
+        case invalidContainer(String)
+    }
+
+    public var kind: Kind
+    /// Index of the section in the spec; `nil` for layout-wide problems.
+    public var sectionIndex: Int?
+    public var sectionID: String?
+    /// JSON path of the element involved, e.g. `sections[1].group.subitems[0]`.
+    public var path: String
+
+    public init(_ kind: Kind, sectionIndex: Int? = nil, sectionID: String? = nil, path: String = "") {
+        self.kind = kind
+        self.sectionIndex = sectionIndex
+        self.sectionID = sectionID
+        self.path = path
+    }
+
+    public var message: String {
+        switch kind {
+        case .noRoomForGroup(let size, let insets, let container):
+            "There is no room for this NSCollectionLayoutGroup to fit into its parent group or section, "
+                + "or it has no room for any subitems itself: group \(fmt(size)) with contentInsets "
+                + "\(fmt(insets)) in container \(fmt(container))"
+        case .cannotFitSingleItem(let required, let available, let axis):
+            "This group cannot fit even a single item: the first subitem needs \(fmt(required)) pt along "
+                + "\(axis.rawValue) (size plus edge spacing) but the group offers \(fmt(available)) pt"
+        case .invalidValue(let what, let value):
+            "invalid \(what) \(fmt(value)): values must be finite, and sizes greater than 0"
+        case .invalidFrame(let rect):
+            "Invalid frame generated: \(fmt(rect))"
+        case .conflictingSupplementaryInsets:
+            "supplementariesFollowContentInsets cannot be set together with supplementaryContentInsetsReference"
+        case .duplicateElementKind(let kind):
+            "duplicate supplementary element kind \"\(kind)\" in one section"
+        case .emptyGroup:
+            "a group needs at least one subitem"
+        case .limitExceeded(let what, let limit):
+            "\(what) exceeds the limit of \(limit)"
+        case .invalidContainer(let reason):
+            "invalid container: \(reason)"
+        }
+    }
+
+    public var description: String {
+        var prefix = ""
+        if let sectionIndex {
+            prefix = "section \(sectionIndex)"
+            if let sectionID { prefix += " (\(sectionID))" }
+            prefix += ": "
+        }
+        return prefix + (path.isEmpty ? "" : path + ": ") + message
+    }
+}
+
+func fmt(_ v: Double) -> String {
+    if v.isFinite, v == v.rounded(), abs(v) < 1e15 { return String(Int64(v)) }
+    return String(v)
+}
+
+func fmt(_ s: Size) -> String { "{\(fmt(s.width)), \(fmt(s.height))}" }
+
+func fmt(_ r: Rect) -> String { "{{\(fmt(r.x)), \(fmt(r.y))}, {\(fmt(r.width)), \(fmt(r.height))}}" }
+
+func fmt(_ i: EdgeInsets) -> String {
+    "{top \(fmt(i.top)), leading \(fmt(i.leading)), bottom \(fmt(i.bottom)), trailing \(fmt(i.trailing))}"
+}

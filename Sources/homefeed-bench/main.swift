@@ -1,0 +1,1 @@
+// Placeholder; benchmarks land with the layout issue.

@@ -1,0 +1,1 @@
+// Placeholder; the command table lands with the layout issue.

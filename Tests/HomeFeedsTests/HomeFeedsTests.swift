@@ -1,0 +1,6 @@
+import HomeFeeds
+import Testing
+
+@Suite struct HomeFeedsPlaceholderTests {
+    @Test func moduleIsImportable() { _ = HomeFeeds.self }
+}
