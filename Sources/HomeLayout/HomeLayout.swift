@@ -21,6 +21,9 @@ public enum HomeLayout {
         public static let maxGroupDepth = 32
         /// Sections in one spec.
         public static let maxSections = 1_000
+        /// Largest magnitude of any number in a spec or container (points, fractions, spacings).
+        /// Keeps every sum and product finite, so no frame can become NaN or infinite.
+        public static let maxMagnitude = 1_000_000.0
         /// Bytes of one JSON spec.
         public static let maxSpecBytes = 4 * 1024 * 1024
     }

@@ -43,7 +43,18 @@ public struct SupplementaryFrame: Sendable, Hashable {
     /// For pinned items: the range the frame's origin is clamped to while scrolling (§6.3).
     /// A pinned header's y is `clamp(visibleTop, min, max)`; a pinned footer's y is
     /// `clamp(visibleBottom − height, min, max)`. Along x when the layout scrolls horizontally.
-    public var pinRange: ClosedRange<Double>?
+    public var pinRange: PinRange?
+}
+
+/// The range a pinned supplementary's origin is clamped to along the scroll axis (§6.3).
+public struct PinRange: Sendable, Hashable {
+    public var min: Double
+    public var max: Double
+
+    public init(min: Double, max: Double) {
+        self.min = min
+        self.max = max
+    }
 }
 
 /// A laid-out decoration (section background).

@@ -1,0 +1,121 @@
+/// Sizes and places boundary supplementaries around a section or the whole layout (§6.1–6.3).
+struct BoundaryPlacer {
+    let environment: LayoutEnvironment
+    let grid: PixelGrid
+
+    /// The horizontal extent supplementaries are sized and aligned in.
+    struct Span {
+        var x: Double
+        var width: Double
+    }
+
+    /// The y positions of a section's parts, start to end.
+    struct Bands {
+        var start: Double
+        var headerHeight: Double
+        var contentTop: Double
+        var contentBottom: Double
+        var footerTop: Double
+        var end: Double
+    }
+
+    /// §6.1: the section's inset content width when supplementaries follow the content insets
+    /// (the default), else the layout container, or the guide a supplementary reference names.
+    func container(for section: LayoutSection, reference: EdgeInsets) -> Span {
+        let W = environment.width
+        if let supplementaryReference = section.supplementaryContentInsetsReference,
+            supplementaryReference != .automatic
+        {
+            let guide = environment.insets(for: supplementaryReference)
+            return Span(x: guide.leading, width: W - guide.leading - guide.trailing)
+        }
+        if section.supplementariesFollowContentInsets ?? true {
+            let leading = reference.leading + section.contentInsets.leading
+            let trailing = reference.trailing + section.contentInsets.trailing
+            return Span(x: leading, width: W - leading - trailing)
+        }
+        return Span(x: reference.leading, width: W - reference.leading - reference.trailing)
+    }
+
+    /// The global container: the layout container with the automatic (safe-area) guide (§5.6).
+    func globalContainer() -> Span {
+        let guide = environment.insets(for: .automatic)
+        return Span(x: guide.leading, width: environment.width - guide.leading - guide.trailing)
+    }
+
+    func sizes(_ items: [BoundarySupplementaryItem], in span: Span, height: Double) -> [Size] {
+        let container = Container(width: span.width, height: height)
+        return items.map { grid.resolve($0.size, in: container) }
+    }
+
+    /// The header (`top`) or footer band: the tallest extending item on that edge (§5.5).
+    static func bandHeight(_ items: [BoundarySupplementaryItem], _ sizes: [Size], top: Bool) -> Double {
+        var height = 0.0
+        for (item, size) in zip(items, sizes) where item.extendsBoundary {
+            if top ? item.alignment.isTop : item.alignment.isBottom { height = max(height, size.height) }
+        }
+        return height
+    }
+
+    /// Frames in declaration order. Extending headers sit bottom-aligned in the header band,
+    /// extending footers at the top of the footer band; the others are anchored inside the
+    /// content rectangle ([L], §6.2). Side-aligned items are centred on the content vertically.
+    func place(
+        _ items: [BoundarySupplementaryItem],
+        sizes: [Size],
+        in span: Span,
+        bands: Bands
+    ) -> [SupplementaryFrame] {
+        var frames: [SupplementaryFrame] = []
+        frames.reserveCapacity(items.count)
+        for (item, size) in zip(items, sizes) {
+            let alignment = item.alignment
+            var x = span.x + (span.width - size.width) / 2
+            if alignment.isLeading {
+                x = span.x
+            } else if alignment.isTrailing {
+                x = span.x + span.width - size.width
+            }
+            let y: Double
+            if alignment.isTop {
+                y = item.extendsBoundary ? bands.start + bands.headerHeight - size.height : bands.contentTop
+            } else if alignment.isBottom {
+                y = item.extendsBoundary ? bands.footerTop : bands.contentBottom - size.height
+            } else {
+                y = bands.contentTop + (bands.contentBottom - bands.contentTop - size.height) / 2
+            }
+            let slot = Rect(x: x + item.offset.x, y: y + item.offset.y, width: size.width, height: size.height)
+            let ci = item.contentInsets
+            let estimatedWidth = item.size.width.isEstimated
+            let estimatedHeight = item.size.height.isEstimated
+            let frame = slot.inset(
+                by: EdgeInsets(
+                    top: estimatedHeight ? 0 : ci.top,
+                    leading: estimatedWidth ? 0 : ci.leading,
+                    bottom: estimatedHeight ? 0 : ci.bottom,
+                    trailing: estimatedWidth ? 0 : ci.trailing
+                )
+            )
+            var pinRange: PinRange?
+            if item.pinToVisibleBounds {
+                // §6.3: headers clamp between their rest position and the section end (with its
+                // footer) minus their height; footers between the section start and rest.
+                pinRange =
+                    alignment.isBottom
+                    ? PinRange(min: min(bands.start, frame.y), max: frame.y)
+                    : PinRange(min: frame.y, max: max(frame.y, bands.end - frame.height))
+            }
+            frames.append(
+                SupplementaryFrame(
+                    elementKind: item.elementKind,
+                    item: nil,
+                    frame: frame,
+                    zIndex: item.zIndex,
+                    pinToVisibleBounds: item.pinToVisibleBounds,
+                    pinRange: pinRange
+                )
+            )
+        }
+        return frames
+    }
+}

@@ -1,0 +1,328 @@
+/// One leaf item of a solved group: where its slot and visible frame are, relative to the
+/// origin of the group being solved.
+struct LeafSlot: Sendable {
+    /// The item's resolved layout size, placed (§1 "slot").
+    var slot: Rect
+    /// The slot shrunk by the item's contentInsets (§3.1): the reported cell frame.
+    var visible: Rect
+    /// Index into ``GroupSolver/badgeLists`` when the item has supplementaries, else -1.
+    var badges: Int32
+}
+
+/// Where a solve failed, relative to the group handed to ``GroupSolver/solve(_:size:depth:)``.
+struct GroupFailure: Error, Sendable {
+    enum Step: Sendable {
+        case group(Int)
+        case item(Int)
+    }
+
+    var kind: LayoutSolveError.Kind
+    var steps: [Step] = []
+
+    /// `group.subitems[0].group.subitems[2].item`, relative to a `…group` prefix.
+    func path(from prefix: String) -> String {
+        var path = prefix
+        for step in steps {
+            switch step {
+            case .group(let i): path += ".subitems[\(i)].group"
+            case .item(let i): path += ".subitems[\(i)].item"
+            }
+        }
+        return path
+    }
+}
+
+/// Solves a group tree into leaf slots (§4): fill pass, spacing re-solve, arrangement along and
+/// across the axis, nested groups, content-fit extents.
+///
+/// Leaves accumulate in one array for the whole tree, so solving allocates per section, not
+/// per item. Each declared subitem is resolved once per pass and copied for every repetition.
+struct GroupSolver {
+    let grid: PixelGrid
+    /// Leaves of the last solved group, relative to its origin, in depth-first order.
+    private(set) var leaves: [LeafSlot] = []
+    /// Supplementary lists of items that have any, referenced by ``LeafSlot/badges``.
+    private(set) var badgeLists: [[ItemSupplementary]] = []
+
+    init(grid: PixelGrid) {
+        self.grid = grid
+    }
+
+    /// A declared subitem resolved in one pass's container.
+    private struct Template {
+        var extent: Size
+        var leafRange: Range<Int>
+        var dependsOnAxis: Bool
+        // Edge spacing along the parent's axis (minimums for flexible edges) …
+        var pre: Double
+        var post: Double
+        var preFlexible: Bool
+        var postFlexible: Bool
+        // … and across it.
+        var crossPre: Double
+        var crossPost: Double
+        var crossPreFlexible: Bool
+        var crossPostFlexible: Bool
+    }
+
+    /// Solves `group`, already resolved to `size` in its parent's container, appending its
+    /// leaves (relative to the group's origin) to ``leaves``.
+    ///
+    /// - Returns: the group's extent: its resolved size, or content-fit on estimated axes (§4.8).
+    mutating func solve(_ group: LayoutGroup, size: Size, depth: Int) throws(GroupFailure) -> Size {
+        guard depth <= HomeLayout.Limits.maxGroupDepth else {
+            throw GroupFailure(kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth))
+        }
+        guard !group.subitems.isEmpty else { throw GroupFailure(kind: .emptyGroup) }
+        let axis = group.axis
+        let estimatedWidth = group.size.width.isEstimated
+        let estimatedHeight = group.size.height.isEstimated
+
+        // §3.2: insets are zeroed on estimated axes; values below 0.5 are fractions of the size.
+        let declared = group.contentInsets
+        func inset(_ v: Double, _ length: Double, _ estimated: Bool) -> Double {
+            estimated ? 0 : (abs(v) < 0.5 ? v * length : v)
+        }
+        let insets = EdgeInsets(
+            top: inset(declared.top, size.height, estimatedHeight),
+            leading: inset(declared.leading, size.width, estimatedWidth),
+            bottom: inset(declared.bottom, size.height, estimatedHeight),
+            trailing: inset(declared.trailing, size.width, estimatedWidth)
+        )
+        let contentWidth = size.width - insets.leading - insets.trailing
+        let contentHeight = size.height - insets.top - insets.bottom
+        let estimatedAlong = axis == .horizontal ? estimatedWidth : estimatedHeight
+        let length = axis == .horizontal ? contentWidth : contentHeight
+        let crossLength = axis == .horizontal ? contentHeight : contentWidth
+        if (size.width == 0 && size.height == 0) || (length <= 0 && !estimatedAlong) {
+            throw GroupFailure(
+                kind: .noRoomForGroup(
+                    groupSize: size,
+                    contentInsets: insets,
+                    containerSize: Size(width: contentWidth, height: contentHeight)
+                )
+            )
+        }
+
+        let subitems = group.countMode == .equal ? Self.equalized(group) : group.subitems
+        let spacing = group.interItemSpacing?.value ?? 0
+        let spacingIsFlexible = group.interItemSpacing?.isFlexible ?? false
+        let base = leaves.count
+
+        var pass = try fill(
+            subitems,
+            group: group,
+            container: Container(width: size.width, height: size.height, insets: insets),
+            length: length,
+            spacing: spacing,
+            isResolvePass: false,
+            depth: depth
+        )
+        // §4.4: fractional items absorb the spacing — solve again in a container shrunk by it.
+        let placedCount = pass.placed.count
+        if placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true }) {
+            leaves.removeSubrange(base...)
+            let shrunk = length - spacing * Double(placedCount - 1)
+            let container =
+                axis == .horizontal
+                ? Container(width: shrunk, height: contentHeight) : Container(width: contentWidth, height: shrunk)
+            pass = try fill(
+                subitems,
+                group: group,
+                container: container,
+                length: length,
+                spacing: spacing,
+                isResolvePass: true,
+                depth: depth
+            )
+        }
+
+        if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
+
+        // §4.6: arrangement along the axis.
+        var total = spacing * Double(pass.placed.count - 1)
+        var flexibleCount = spacingIsFlexible ? pass.placed.count - 1 : 0
+        for index in pass.placed {
+            guard let t = pass.templates[index] else { continue }
+            total += (axis == .horizontal ? t.extent.width : t.extent.height) + t.pre + t.post
+            flexibleCount += (t.preFlexible ? 1 : 0) + (t.postFlexible ? 1 : 0)
+        }
+        let extra = flexibleCount > 0 ? (length - total) / Double(flexibleCount) : 0
+        let crossStart = axis == .horizontal ? insets.top : insets.leading
+        var cursor = axis == .horizontal ? insets.leading : insets.top
+        var farAlong = 0.0
+        var farCross = 0.0
+        let arrangedStart = leaves.count
+        for (n, index) in pass.placed.enumerated() {
+            guard let t = pass.templates[index] else { continue }
+            if n > 0 { cursor += spacing + (spacingIsFlexible ? extra : 0) }
+            let along = axis == .horizontal ? t.extent.width : t.extent.height
+            let across = axis == .horizontal ? t.extent.height : t.extent.width
+            let position = cursor + t.pre + (t.preFlexible ? extra : 0)
+            cursor = position + along + t.post + (t.postFlexible ? extra : 0)
+            // §4.7: each subitem is placed across the axis on its own.
+            let crossFlexible = (t.crossPreFlexible ? 1 : 0) + (t.crossPostFlexible ? 1 : 0)
+            let crossExtra =
+                crossFlexible > 0 ? (crossLength - (across + t.crossPre + t.crossPost)) / Double(crossFlexible) : 0
+            let cross = crossStart + t.crossPre + (t.crossPreFlexible ? crossExtra : 0)
+            farAlong = max(farAlong, position + along + t.post)
+            farCross = max(farCross, cross + across + t.crossPost)
+            let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
+            for leaf in t.leafRange {
+                var copy = leaves[leaf]
+                copy.slot = copy.slot.offsetBy(dx: dx, dy: dy)
+                copy.visible = copy.visible.offsetBy(dx: dx, dy: dy)
+                leaves.append(copy)
+            }
+            if leaves.count - arrangedStart > HomeLayout.Limits.maxLeavesPerGroup {
+                throw GroupFailure(
+                    kind: .limitExceeded(what: "items in one group", limit: HomeLayout.Limits.maxLeavesPerGroup)
+                )
+            }
+        }
+        leaves.removeSubrange(base..<arrangedStart)
+
+        // §4.8: declared size, or content-fit on estimated axes.
+        var extent = size
+        if estimatedWidth { extent.width = axis == .horizontal ? farAlong : farCross }
+        if estimatedHeight { extent.height = axis == .vertical ? farAlong : farCross }
+        return extent
+    }
+
+    /// The fill pass (§4.3): which declared subitems, in cyclic order, the group holds.
+    private mutating func fill(
+        _ subitems: [LayoutElement],
+        group: LayoutGroup,
+        container: Container,
+        length: Double,
+        spacing: Double,
+        isResolvePass: Bool,
+        depth: Int
+    ) throws(GroupFailure) -> (placed: [Int], templates: [Template?]) {
+        let axis = group.axis
+        let estimatedAlong = group.size.dimension(along: axis).isEstimated
+        var templates = [Template?](repeating: nil, count: subitems.count)
+        var placed: [Int] = []
+        placed.reserveCapacity(min(group.count ?? subitems.count, 64))
+        var remaining = length
+        var index = 0
+        while true {
+            if let count = group.count, placed.count == count { break }
+            if group.count == nil, estimatedAlong, placed.count == subitems.count { break }
+            if placed.count >= HomeLayout.Limits.maxSubitemsPerGroup {
+                throw GroupFailure(
+                    kind: .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup)
+                )
+            }
+            let j = index % subitems.count
+            let t: Template
+            if let cached = templates[j] {
+                t = cached
+            } else {
+                t = try template(for: subitems[j], at: j, axis: axis, container: container, depth: depth)
+                templates[j] = t
+            }
+            var next = remaining
+            if !placed.isEmpty, spacing != 0, !t.dependsOnAxis || isResolvePass { next -= spacing }
+            next -= axis == .horizontal ? t.extent.width : t.extent.height
+            next -= t.pre + t.post
+            let accepted = group.count != nil || estimatedAlong || next >= -0.25
+            if !accepted {
+                if placed.isEmpty {
+                    throw GroupFailure(
+                        kind: .cannotFitSingleItem(required: length - next, available: length, axis: axis)
+                    )
+                }
+                break
+            }
+            remaining = next
+            placed.append(j)
+            index += 1
+        }
+        return (placed, templates)
+    }
+
+    /// Resolves and (for groups) solves one declared subitem in `container`.
+    private mutating func template(
+        for element: LayoutElement,
+        at index: Int,
+        axis: Axis,
+        container: Container,
+        depth: Int
+    ) throws(GroupFailure) -> Template {
+        let size = grid.resolve(element.size, in: container)
+        let start = leaves.count
+        let extent: Size
+        switch element {
+        case .item(let item):
+            let estimatedWidth = item.size.width.isEstimated
+            let estimatedHeight = item.size.height.isEstimated
+            let ci = item.contentInsets
+            let insets = EdgeInsets(
+                top: estimatedHeight ? 0 : ci.top,
+                leading: estimatedWidth ? 0 : ci.leading,
+                bottom: estimatedHeight ? 0 : ci.bottom,
+                trailing: estimatedWidth ? 0 : ci.trailing
+            )
+            let slot = Rect(x: 0, y: 0, width: size.width, height: size.height)
+            var badges: Int32 = -1
+            if !item.supplementaryItems.isEmpty {
+                badges = Int32(truncatingIfNeeded: badgeLists.count)
+                badgeLists.append(item.supplementaryItems)
+            }
+            leaves.append(LeafSlot(slot: slot, visible: slot.inset(by: insets), badges: badges))
+            extent = size
+        case .group(let nested):
+            do {
+                extent = try solve(nested, size: size, depth: depth + 1)
+            } catch {
+                var failure = error
+                failure.steps.insert(.group(index), at: 0)
+                throw failure
+            }
+        }
+        let cross: Axis = axis == .horizontal ? .vertical : .horizontal
+        let edges = element.edgeSpacing
+        let pre = edges?.pre(along: axis)
+        let post = edges?.post(along: axis)
+        let crossPre = edges?.pre(along: cross)
+        let crossPost = edges?.post(along: cross)
+        return Template(
+            extent: extent,
+            leafRange: start..<leaves.count,
+            dependsOnAxis: element.size.dependsOnContainer(along: axis),
+            pre: pre?.value ?? 0,
+            post: post?.value ?? 0,
+            preFlexible: pre?.isFlexible ?? false,
+            postFlexible: post?.isFlexible ?? false,
+            crossPre: crossPre?.value ?? 0,
+            crossPost: crossPost?.value ?? 0,
+            crossPreFlexible: crossPre?.isFlexible ?? false,
+            crossPostFlexible: crossPost?.isFlexible ?? false
+        )
+    }
+
+    /// The deprecated `subitem:count:` form: each subitem's axis dimension becomes `1/count` of
+    /// the group, so the spacing re-solve splits the length equally (§4.4).
+    private static func equalized(_ group: LayoutGroup) -> [LayoutElement] {
+        let fraction = 1 / Double(max(group.count ?? 1, 1))
+        return group.subitems.map { element in
+            switch element {
+            case .item(var item):
+                if group.axis == .horizontal {
+                    item.size.width = .fractionalWidth(fraction)
+                } else {
+                    item.size.height = .fractionalHeight(fraction)
+                }
+                return .item(item)
+            case .group(var nested):
+                if group.axis == .horizontal {
+                    nested.size.width = .fractionalWidth(fraction)
+                } else {
+                    nested.size.height = .fractionalHeight(fraction)
+                }
+                return .group(nested)
+            }
+        }
+    }
+}

@@ -1,0 +1,179 @@
+/// Solves a ``LayoutSpec`` for a container: the algorithm of §11.
+///
+/// Sections are laid out one after another along the scroll axis, global boundary items
+/// around them, and every reported value is finally transposed (horizontal scrolling),
+/// mirrored (right-to-left) and rounded to the pixel grid (§10). Pure and deterministic: the
+/// same inputs give the same result, bit for bit.
+public enum LayoutSolver {
+    /// Solves `spec` in `environment`.
+    ///
+    /// - Parameters:
+    ///   - itemCounts: items per section, in section order; a missing entry uses the
+    ///     section's `itemCount`.
+    /// - Returns: frames plus the warnings UIKit would log.
+    /// - Throws: ``LayoutSolveError`` for everything UIKit raises (§9) and for values no
+    ///   container can use (non-finite, non-positive sizes, limits).
+    public static func solve(
+        _ spec: LayoutSpec,
+        in environment: LayoutEnvironment,
+        itemCounts: [Int]? = nil
+    ) throws(LayoutSolveError) -> LayoutResult {
+        try validate(environment)
+        guard spec.sections.count <= HomeLayout.Limits.maxSections else {
+            throw LayoutSolveError(
+                .limitExceeded(what: "number of sections", limit: HomeLayout.Limits.maxSections),
+                path: "sections"
+            )
+        }
+        let configuration = spec.configuration
+        var diagnostics: [LayoutDiagnostic] = []
+        var globalValidator = SectionValidator(sectionIndex: nil, sectionID: nil, root: [.key("configuration")])
+        try globalValidator.number(
+            configuration.interSectionSpacing,
+            "interSectionSpacing",
+            what: "interSectionSpacing"
+        )
+        _ = try globalValidator.boundaryItems(configuration.boundarySupplementaryItems)
+        diagnostics += globalValidator.diagnostics
+
+        // Variants are chosen by the container's width, as a section provider reading
+        // `environment.container.effectiveContentSize` would.
+        var sections: [LayoutSection] = []
+        sections.reserveCapacity(spec.sections.count)
+        var groupPaths: [String] = []
+        groupPaths.reserveCapacity(spec.sections.count)
+        for (index, declared) in spec.sections.enumerated() {
+            let section = declared.variants.isEmpty ? declared : declared.resolved(forWidth: environment.width)
+            let matching = declared.variants.isEmpty ? [] : declared.variantIndices(forWidth: environment.width)
+            func keyRoot(_ key: String) -> [SectionValidator.Step] {
+                let source = matching.last { Self.variant(declared.variants[$0], sets: key) }
+                let root: [SectionValidator.Step] = [.key("sections"), .index(index)]
+                return source.map { root + [.key("variants"), .index($0)] } ?? root
+            }
+            var validator = SectionValidator(sectionIndex: index, sectionID: section.id, root: [])
+            try validator.section(section, keyRoot: keyRoot)
+            diagnostics += validator.diagnostics
+            if let counts = itemCounts, index < counts.count {
+                let count = counts[index]
+                guard count >= 0, count <= HomeLayout.Limits.maxItemsPerSection else {
+                    throw LayoutSolveError(
+                        .limitExceeded(what: "item count \(count) (at least 0)", limit: HomeLayout.Limits.maxItemsPerSection),
+                        sectionIndex: index,
+                        sectionID: section.id,
+                        path: "sections[\(index)].itemCount"
+                    )
+                }
+            }
+            sections.append(section)
+            groupPaths.append(SectionValidator.render(keyRoot("group")) + ".group")
+        }
+
+        let isHorizontal = configuration.scrollDirection == .horizontal
+        let solvingEnvironment = isHorizontal ? environment.transposed : environment
+        let grid = PixelGrid(scale: environment.scale)
+        let globalItems =
+            isHorizontal
+            ? configuration.boundarySupplementaryItems.map(\.transposed) : configuration.boundarySupplementaryItems
+
+        // §5.6: the global header band, then the sections.
+        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid)
+        let globalSpan = boundary.globalContainer()
+        let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
+        let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
+        let globalFooter = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: false)
+
+        let solver = SectionSolver(environment: solvingEnvironment, grid: grid)
+        var layouts: [SectionLayout] = []
+        layouts.reserveCapacity(sections.count)
+        var y = globalHeader
+        var previousProducedFrames = false
+        for (index, declared) in sections.enumerated() {
+            let section = isHorizontal ? declared.transposed : declared
+            let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
+            let producesFrames = count > 0 || !section.boundarySupplementaryItems.isEmpty
+            // [L] Spacing only between consecutive sections that both produce frames.
+            if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
+            let output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
+            layouts.append(output.layout)
+            y += output.length
+            previousProducedFrames = previousProducedFrames || producesFrames
+        }
+        let sectionsEnd = y
+        let contentLength = sectionsEnd + globalFooter
+        let globalFrames = boundary.place(
+            globalItems,
+            sizes: globalSizes,
+            in: globalSpan,
+            bands: BoundaryPlacer.Bands(
+                start: 0,
+                headerHeight: globalHeader,
+                contentTop: globalHeader,
+                contentBottom: sectionsEnd,
+                footerTop: sectionsEnd,
+                end: contentLength
+            )
+        )
+
+        // §10: transpose back, mirror for right-to-left, round.
+        let contentSize =
+            isHorizontal
+            ? Size(width: grid.round(contentLength), height: grid.round(environment.height))
+            : Size(width: grid.round(environment.width), height: grid.round(contentLength))
+        let finisher = FrameFinisher(
+            grid: grid,
+            transpose: isHorizontal,
+            mirrorWidth: environment.layoutDirection == .rightToLeft ? contentSize.width : nil
+        )
+        for index in layouts.indices {
+            try finisher.finish(&layouts[index], isHorizontal: isHorizontal)
+        }
+        var globals = globalFrames
+        try finisher.finish(&globals, section: nil)
+
+        return LayoutResult(
+            environment: environment,
+            contentSize: contentSize,
+            sections: layouts,
+            globalSupplementaries: globals,
+            diagnostics: diagnostics
+        )
+    }
+
+    private static func validate(_ environment: LayoutEnvironment) throws(LayoutSolveError) {
+        func check(_ value: Double, _ name: String, positive: Bool) throws(LayoutSolveError) {
+            let limit = HomeLayout.Limits.maxMagnitude
+            guard value.isFinite, positive ? value > 0 : value >= 0, value <= limit else {
+                let bound = positive ? "greater than 0" : "at least 0"
+                throw LayoutSolveError(.invalidContainer("\(name) \(fmt(value)) must be finite, \(bound) and at most \(fmt(limit))"))
+            }
+        }
+        try check(environment.width, "width", positive: true)
+        try check(environment.height, "height", positive: true)
+        try check(environment.scale, "scale", positive: false)
+        for (name, insets) in [
+            ("safe area", environment.safeAreaInsets),
+            ("layout margins", environment.layoutMargins),
+            ("readable content", environment.readableContentInsets),
+        ] {
+            for value in [insets.top, insets.leading, insets.bottom, insets.trailing] {
+                try check(value, "\(name) inset", positive: false)
+            }
+        }
+    }
+
+    /// Whether a variant sets the section key `key` (for error paths into variants).
+    static func variant(_ variant: SectionVariant, sets key: String) -> Bool {
+        let o = variant.overrides
+        switch key {
+        case "itemCount": return o.itemCount != nil
+        case "group": return o.group != nil
+        case "contentInsets": return o.contentInsets != nil
+        case "interGroupSpacing": return o.interGroupSpacing != nil
+        case "supplementariesFollowContentInsets":
+            return o.supplementariesFollowContentInsets != nil || o.supplementaryContentInsetsReference != nil
+        case "boundarySupplementaryItems": return o.boundarySupplementaryItems != nil
+        case "decorationItems": return o.decorationItems != nil
+        default: return false
+        }
+    }
+}

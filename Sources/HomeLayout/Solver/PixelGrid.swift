@@ -1,0 +1,54 @@
+/// Pixel snapping at a display scale (§2.3, §10). Scale 0 snaps nothing (iOS 13/14 geometry).
+struct PixelGrid: Sendable {
+    let scale: Double
+
+    /// `floor(v × scale) / scale`, applied to fractional dimensions only (§2.3). No epsilon.
+    @inline(__always)
+    func floor(_ v: Double) -> Double {
+        scale > 0 ? (v * scale).rounded(.down) / scale : v
+    }
+
+    /// `round(v × scale) / scale`, half away from zero, applied to every reported value (§10).
+    @inline(__always)
+    func round(_ v: Double) -> Double {
+        scale > 0 ? (v * scale).rounded(.toNearestOrAwayFromZero) / scale : v
+    }
+
+    @inline(__always)
+    func round(_ r: Rect) -> Rect {
+        Rect(x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height))
+    }
+}
+
+/// A size to resolve dimensions against, with insets that shrink it (§2.1).
+struct Container: Sendable {
+    var width: Double
+    var height: Double
+    var insets: EdgeInsets
+
+    init(width: Double, height: Double, insets: EdgeInsets = .zero) {
+        self.width = width
+        self.height = height
+        self.insets = insets
+    }
+
+    var effectiveWidth: Double { width - insets.leading - insets.trailing }
+    var effectiveHeight: Double { height - insets.top - insets.bottom }
+}
+
+extension PixelGrid {
+    /// Resolves one dimension in `container` (§2.2). Values were validated before solving.
+    @inline(__always)
+    func resolve(_ dimension: Dimension, in container: Container) -> Double {
+        switch dimension {
+        case .absolute(let v), .estimated(let v): v
+        case .fractionalWidth(let f): floor(container.effectiveWidth * f)
+        case .fractionalHeight(let f): floor(container.effectiveHeight * f)
+        }
+    }
+
+    @inline(__always)
+    func resolve(_ size: LayoutSize, in container: Container) -> Size {
+        Size(width: resolve(size.width, in: container), height: resolve(size.height, in: container))
+    }
+}

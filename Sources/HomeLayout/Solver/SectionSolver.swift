@@ -1,0 +1,255 @@
+/// Lays out one section starting at `y0` (§5, §6, §8), in vertical-scroll coordinates and
+/// before final rounding: the root group is solved once and its leaves repeated.
+struct SectionSolver {
+    let environment: LayoutEnvironment
+    let grid: PixelGrid
+
+    /// The unrounded section and its length along the scroll axis.
+    struct Output {
+        var layout: SectionLayout
+        var length: Double
+    }
+
+    func solve(
+        _ section: LayoutSection,
+        index: Int,
+        itemCount: Int,
+        y0: Double,
+        groupPath: String
+    ) throws(LayoutSolveError) -> Output {
+        let W = environment.width
+        let H = environment.height
+        let reference = environment.insets(for: section.contentInsetsReference)
+        let insets = section.contentInsets
+        let isOrthogonal = section.orthogonalScrollingBehavior != .none
+        let isEmpty = itemCount == 0
+
+        // §5.1: the section container adds the section insets on the cross axis only.
+        let sectionContainer =
+            isOrthogonal
+            ? Container(
+                width: W,
+                height: H,
+                insets: EdgeInsets(
+                    top: insets.top,
+                    leading: reference.leading,
+                    bottom: insets.bottom,
+                    trailing: reference.trailing
+                )
+            )
+            : Container(
+                width: W,
+                height: H,
+                insets: EdgeInsets(
+                    leading: reference.leading + insets.leading,
+                    trailing: reference.trailing + insets.trailing
+                )
+            )
+
+        // §4: solve the root group once.
+        let root = section.group
+        let rootSize = grid.resolve(root.size, in: sectionContainer)
+        var solver = GroupSolver(grid: grid)
+        let extent: Size
+        do {
+            extent = try solver.solve(root, size: rootSize, depth: 0)
+        } catch {
+            throw LayoutSolveError(error.kind, sectionIndex: index, sectionID: section.id, path: error.path(from: groupPath))
+        }
+        let leaves = solver.leaves
+        let slotsPerGroup = leaves.count
+
+        // §5.3: root edge spacing. Along the section axis only fixed values (flexible minimums)
+        // count; across it, the spacing positions the group in the section container.
+        let sectionAxis: Axis = isOrthogonal ? .horizontal : .vertical
+        let crossAxis: Axis = isOrthogonal ? .vertical : .horizontal
+        let edges = root.edgeSpacing
+        let alongPre = edges?.pre(along: sectionAxis)?.value ?? 0
+        let alongPost = edges?.post(along: sectionAxis)?.value ?? 0
+        let crossPre = edges?.pre(along: crossAxis)
+        let crossPost = edges?.post(along: crossAxis)
+        let groupAlong = isOrthogonal ? extent.width : extent.height
+        let groupCross = isOrthogonal ? extent.height : extent.width
+        let E = groupAlong + alongPre + alongPost
+        var crossOffset = crossPre?.value ?? 0
+        var crossExtent = groupCross
+        if isOrthogonal {
+            // [L] Across an orthogonal row (y), edge spacing is taken as fixed and adds to its height.
+            crossExtent += (crossPre?.value ?? 0) + (crossPost?.value ?? 0)
+        } else {
+            let flexible = (crossPre?.isFlexible == true ? 1 : 0) + (crossPost?.isFlexible == true ? 1 : 0)
+            if flexible > 0, crossPre?.isFlexible == true {
+                let free =
+                    sectionContainer.effectiveWidth - groupCross - (crossPre?.value ?? 0) - (crossPost?.value ?? 0)
+                crossOffset += free / Double(flexible)
+            }
+        }
+
+        // §5.2, §5.4: repetitions and the primary length P with the partial last group trimmed.
+        let stride = E + section.interGroupSpacing
+        let repetitions = slotsPerGroup == 0 ? 0 : (itemCount + slotsPerGroup - 1) / slotsPerGroup
+        let fullRepetitions = slotsPerGroup == 0 ? 0 : itemCount / slotsPerGroup
+        let partialCount = slotsPerGroup == 0 ? 0 : itemCount % slotsPerGroup
+        var primary = Double(fullRepetitions) * E + section.interGroupSpacing * Double(max(repetitions - 1, 0))
+        if partialCount > 0 {
+            var lastLength = E
+            if !root.size.fillsContainer {
+                var maxAll = -Double.infinity
+                var maxFirst = -Double.infinity
+                for (n, leaf) in leaves.enumerated() {
+                    let far = isOrthogonal ? leaf.slot.maxX : leaf.slot.maxY
+                    maxAll = max(maxAll, far)
+                    if n < partialCount { maxFirst = max(maxFirst, far) }
+                }
+                lastLength = E - (maxAll - maxFirst)
+            }
+            primary += lastLength
+        }
+
+        // §6.1–6.2: boundary supplementaries, header band and footer band.
+        let boundary = BoundaryPlacer(environment: environment, grid: grid)
+        let supplementaryFrame = boundary.container(for: section, reference: reference)
+        let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: H)
+        let headerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: true)
+        let footerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: false)
+
+        let topInset = isEmpty ? 0 : insets.top
+        let bottomInset = isEmpty ? 0 : insets.bottom
+        let contentTop = y0 + headerHeight + topInset
+        let contentLength = isEmpty ? 0 : (isOrthogonal ? crossExtent : primary)
+        let contentBottom = contentTop + contentLength
+        let sectionEnd = contentBottom + bottomInset + footerHeight
+        let length = sectionEnd - y0
+
+        // Items: slot frames of each repetition, shifted along the section axis.
+        var itemFrames: [Rect] = []
+        itemFrames.reserveCapacity(itemCount)
+        var badgeFrames: [SupplementaryFrame] = []
+        let originX: Double
+        let originY: Double
+        let stepX: Double
+        let stepY: Double
+        if isOrthogonal {
+            originX = reference.leading + insets.leading + alongPre
+            originY = contentTop + crossOffset
+            (stepX, stepY) = (stride, 0)
+        } else {
+            originX = reference.leading + insets.leading + crossOffset
+            originY = contentTop + alongPre
+            (stepX, stepY) = (0, stride)
+        }
+        var remaining = itemCount
+        var repetition = 0.0
+        while remaining > 0 {
+            let dx = originX + repetition * stepX
+            let dy = originY + repetition * stepY
+            let count = min(remaining, slotsPerGroup)
+            for slot in 0..<count {
+                let leaf = leaves[slot]
+                let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
+                if leaf.badges >= 0 {
+                    appendBadges(
+                        solver.badgeLists[Int(leaf.badges)],
+                        of: visible,
+                        item: itemFrames.count,
+                        to: &badgeFrames
+                    )
+                }
+                itemFrames.append(visible)
+            }
+            remaining -= count
+            repetition += 1
+        }
+
+        var supplementaries = boundary.place(
+            section.boundarySupplementaryItems,
+            sizes: sized,
+            in: supplementaryFrame,
+            bands: BoundaryPlacer.Bands(
+                start: y0,
+                headerHeight: headerHeight,
+                contentTop: contentTop,
+                contentBottom: contentBottom,
+                footerTop: contentBottom + bottomInset,
+                end: sectionEnd
+            )
+        )
+        supplementaries.append(contentsOf: badgeFrames)
+
+        // §6.6: backgrounds cover the whole section band; cells are raised above them.
+        let band = Rect(x: 0, y: y0, width: W, height: length)
+        let producesFrames = !isEmpty || !section.boundarySupplementaryItems.isEmpty
+        let decorations =
+            producesFrames
+            ? section.decorationItems.map {
+                DecorationFrame(elementKind: $0.elementKind, frame: band.inset(by: $0.contentInsets), zIndex: $0.zIndex)
+            } : []
+        let itemZIndex = section.decorationItems.map(\.zIndex).max().map { $0 + 1 } ?? 0
+
+        var orthogonal: OrthogonalScrolling?
+        if isOrthogonal {
+            orthogonal = OrthogonalRest.metadata(
+                behavior: section.orthogonalScrollingBehavior,
+                contentWidth: isEmpty ? 0 : insets.leading + primary + insets.trailing,
+                groupWidth: E,
+                stride: stride,
+                groups: repetitions,
+                visibleWidth: W,
+                grid: grid
+            )
+        }
+
+        return Output(
+            layout: SectionLayout(
+                index: index,
+                id: section.id,
+                frame: band,
+                itemFrames: itemFrames,
+                itemZIndex: itemZIndex,
+                slotsPerGroup: slotsPerGroup,
+                supplementaries: supplementaries,
+                decorations: decorations,
+                orthogonal: orthogonal
+            ),
+            length: length
+        )
+    }
+
+    /// §6.5: badges anchored inside the item's visible frame, in declaration order.
+    private func appendBadges(
+        _ badges: [ItemSupplementary],
+        of visible: Rect,
+        item: Int,
+        to frames: inout [SupplementaryFrame]
+    ) {
+        let container = Container(width: visible.width, height: visible.height)
+        for badge in badges {
+            let size = grid.resolve(badge.size, in: container)
+            let edges = badge.anchor.edges
+            var x = visible.x + (visible.width - size.width) / 2
+            if edges.contains(.leading) {
+                x = visible.x
+            } else if edges.contains(.trailing) {
+                x = visible.maxX - size.width
+            }
+            var y = visible.y + (visible.height - size.height) / 2
+            if edges.contains(.top) {
+                y = visible.y
+            } else if edges.contains(.bottom) {
+                y = visible.maxY - size.height
+            }
+            x += badge.anchor.absoluteOffset.x + badge.anchor.fractionalOffset.x * size.width
+            y += badge.anchor.absoluteOffset.y + badge.anchor.fractionalOffset.y * size.height
+            frames.append(
+                SupplementaryFrame(
+                    elementKind: badge.elementKind,
+                    item: item,
+                    frame: Rect(x: x, y: y, width: size.width, height: size.height),
+                    zIndex: badge.zIndex,
+                    pinToVisibleBounds: false,
+                    pinRange: nil
+                )
+            )
+        }
+    }
+}

@@ -1,0 +1,259 @@
+/// Checks a section before it is solved: every number finite and within
+/// ``HomeLayout/Limits/maxMagnitude``, sizes > 0, the structural errors UIKit raises (§9 items
+/// 4, 6, 7), and the warnings it logs (§9 items 3 and 8), each with its JSON path.
+///
+/// Paths are kept as a stack of steps and rendered only when something is reported, so a
+/// clean section costs no string work.
+struct SectionValidator {
+    enum Step {
+        case key(StaticString)
+        case index(Int)
+    }
+
+    private var steps: [Step] = []
+    private let sectionIndex: Int?
+    private let sectionID: String?
+    private(set) var diagnostics: [LayoutDiagnostic] = []
+
+    init(sectionIndex: Int?, sectionID: String?, root: [Step]) {
+        self.sectionIndex = sectionIndex
+        self.sectionID = sectionID
+        self.steps = root
+    }
+
+    var path: String { Self.render(steps) }
+
+    static func render(_ steps: [Step]) -> String {
+        var path = ""
+        for step in steps {
+            switch step {
+            case .key(let key): path += path.isEmpty ? "\(key)" : ".\(key)"
+            case .index(let index): path += "[\(index)]"
+            }
+        }
+        return path
+    }
+
+    private func fail(_ kind: LayoutSolveError.Kind, at step: Step? = nil) -> LayoutSolveError {
+        let path = step.map { Self.render(steps + [$0]) } ?? path
+        return LayoutSolveError(kind, sectionIndex: sectionIndex, sectionID: sectionID, path: path)
+    }
+
+    private mutating func warn(_ message: String) {
+        diagnostics.append(LayoutDiagnostic(path: path, message: message))
+    }
+
+    private mutating func at<T>(_ step: Step, _ body: (inout Self) throws(LayoutSolveError) -> T) throws(LayoutSolveError) -> T {
+        steps.append(step)
+        defer { steps.removeLast() }
+        return try body(&self)
+    }
+
+    // MARK: Leaves
+
+    mutating func number(_ value: Double, _ key: StaticString, what: String) throws(LayoutSolveError) {
+        guard value.isFinite, abs(value) <= HomeLayout.Limits.maxMagnitude else {
+            throw fail(.invalidValue(what: what, value: value), at: .key(key))
+        }
+    }
+
+    mutating func dimension(_ dimension: Dimension, _ key: StaticString) throws(LayoutSolveError) {
+        let value = dimension.value
+        guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+            throw fail(.invalidValue(what: "dimension", value: value), at: .key(key))
+        }
+    }
+
+    mutating func size(_ size: LayoutSize) throws(LayoutSolveError) {
+        try at(.key("size")) { (v: inout Self) throws(LayoutSolveError) in
+            try v.dimension(size.width, "width")
+            try v.dimension(size.height, "height")
+        }
+    }
+
+    mutating func insets(_ insets: EdgeInsets, _ key: StaticString = "contentInsets") throws(LayoutSolveError) {
+        try at(.key(key)) { (v: inout Self) throws(LayoutSolveError) in
+            try v.number(insets.top, "top", what: "inset")
+            try v.number(insets.leading, "leading", what: "inset")
+            try v.number(insets.bottom, "bottom", what: "inset")
+            try v.number(insets.trailing, "trailing", what: "inset")
+        }
+    }
+
+    mutating func point(_ point: Point, _ key: StaticString) throws(LayoutSolveError) {
+        try at(.key(key)) { (v: inout Self) throws(LayoutSolveError) in
+            try v.number(point.x, "x", what: "offset")
+            try v.number(point.y, "y", what: "offset")
+        }
+    }
+
+    mutating func spacing(_ spacing: Spacing?, _ key: StaticString) throws(LayoutSolveError) {
+        guard let spacing else { return }
+        try at(.key(key)) { (v: inout Self) throws(LayoutSolveError) in
+            try v.number(spacing.value, spacing.isFlexible ? "flexible" : "fixed", what: "spacing")
+        }
+    }
+
+    mutating func edgeSpacing(_ edges: EdgeSpacing?) throws(LayoutSolveError) {
+        guard let edges else { return }
+        try at(.key("edgeSpacing")) { (v: inout Self) throws(LayoutSolveError) in
+            try v.spacing(edges.leading, "leading")
+            try v.spacing(edges.top, "top")
+            try v.spacing(edges.trailing, "trailing")
+            try v.spacing(edges.bottom, "bottom")
+        }
+    }
+
+    /// §9 item 8: insets on an estimated axis are ignored.
+    mutating func warnAboutEstimatedInsets(_ insets: EdgeInsets, _ size: LayoutSize) {
+        let onWidth = size.width.isEstimated && (insets.leading != 0 || insets.trailing != 0)
+        let onHeight = size.height.isEstimated && (insets.top != 0 || insets.bottom != 0)
+        if onWidth || onHeight {
+            steps.append(.key("contentInsets"))
+            warn("contentInsets are ignored on an estimated axis (\(onWidth ? "width" : "height")); UIKit logs a warning")
+            steps.removeLast()
+        }
+    }
+
+    // MARK: Tree
+
+    mutating func group(_ group: LayoutGroup, depth: Int) throws(LayoutSolveError) {
+        guard depth <= HomeLayout.Limits.maxGroupDepth else {
+            throw fail(.limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth))
+        }
+        try size(group.size)
+        try insets(group.contentInsets)
+        warnAboutEstimatedInsets(group.contentInsets, group.size)
+        try edgeSpacing(group.edgeSpacing)
+        try spacing(group.interItemSpacing, "interItemSpacing")
+        if let count = group.count, count < 1 || count > HomeLayout.Limits.maxSubitemsPerGroup {
+            let limit = HomeLayout.Limits.maxSubitemsPerGroup
+            throw fail(.limitExceeded(what: "count \(count) (at least 1)", limit: limit), at: .key("count"))
+        }
+        guard !group.subitems.isEmpty else { throw fail(.emptyGroup, at: .key("subitems")) }
+        try at(.key("subitems")) { (v: inout Self) throws(LayoutSolveError) in
+            for (index, element) in group.subitems.enumerated() {
+                try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                    switch element {
+                    case .item(let item):
+                        try v.at(.key("item")) { (v: inout Self) throws(LayoutSolveError) in try v.item(item) }
+                    case .group(let nested):
+                        try v.at(.key("group")) { (v: inout Self) throws(LayoutSolveError) in
+                            try v.group(nested, depth: depth + 1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    mutating func item(_ item: LayoutItem) throws(LayoutSolveError) {
+        try size(item.size)
+        try insets(item.contentInsets)
+        warnAboutEstimatedInsets(item.contentInsets, item.size)
+        try edgeSpacing(item.edgeSpacing)
+        var kinds: Set<String> = []
+        try at(.key("supplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
+            for (index, badge) in item.supplementaryItems.enumerated() {
+                try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                    guard kinds.insert(badge.elementKind).inserted else {
+                        throw v.fail(.duplicateElementKind(badge.elementKind), at: .key("elementKind"))
+                    }
+                    try v.size(badge.size)
+                    try v.at(.key("anchor")) { (v: inout Self) throws(LayoutSolveError) in
+                        try v.point(badge.anchor.absoluteOffset, "absoluteOffset")
+                        try v.point(badge.anchor.fractionalOffset, "fractionalOffset")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Boundary items of a section or of the configuration; returns their element kinds.
+    mutating func boundaryItems(_ items: [BoundarySupplementaryItem]) throws(LayoutSolveError) -> Set<String> {
+        var kinds: Set<String> = []
+        try at(.key("boundarySupplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
+            for (index, item) in items.enumerated() {
+                try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                    guard kinds.insert(item.elementKind).inserted else {
+                        throw v.fail(.duplicateElementKind(item.elementKind), at: .key("elementKind"))
+                    }
+                    try v.size(item.size)
+                    try v.point(item.offset, "offset")
+                    try v.insets(item.contentInsets)
+                    v.warnAboutEstimatedInsets(item.contentInsets, item.size)
+                }
+            }
+        }
+        return kinds
+    }
+}
+
+extension SectionValidator {
+    /// Validates a resolved section. `keyRoot` gives the path prefix of each key, pointing into
+    /// the variant that supplied it when one did.
+    mutating func section(_ section: LayoutSection, keyRoot: (String) -> [Step]) throws(LayoutSolveError) {
+        let base = steps
+        defer { steps = base }
+
+        steps = keyRoot("contentInsets")
+        try insets(section.contentInsets, "contentInsets")
+        steps = keyRoot("interGroupSpacing")
+        try number(section.interGroupSpacing, "interGroupSpacing", what: "interGroupSpacing")
+        if section.itemCount < 0 || section.itemCount > HomeLayout.Limits.maxItemsPerSection {
+            steps = keyRoot("itemCount")
+            let limit = HomeLayout.Limits.maxItemsPerSection
+            throw fail(.limitExceeded(what: "itemCount \(section.itemCount)", limit: limit), at: .key("itemCount"))
+        }
+
+        steps = keyRoot("group") + [.key("group")]
+        try group(section.group, depth: 0)
+        // §5.3 / §9 item 3: flexible edge spacing along the section's axis is ignored.
+        let axis: Axis = section.orthogonalScrollingBehavior == .none ? .vertical : .horizontal
+        if section.group.edgeSpacing?.pre(along: axis)?.isFlexible == true
+            || section.group.edgeSpacing?.post(along: axis)?.isFlexible == true
+        {
+            steps.append(.key("edgeSpacing"))
+            warn(
+                "A NSCollectionLayoutGroup has specified flexible edge spacing along primary layout axis; "
+                    + "flexible spacing will be ignored (its minimum is used)"
+            )
+        }
+
+        steps = keyRoot("supplementariesFollowContentInsets")
+        if section.supplementariesFollowContentInsets == true,
+            let reference = section.supplementaryContentInsetsReference, reference != .automatic
+        {
+            throw fail(.conflictingSupplementaryInsets, at: .key("supplementariesFollowContentInsets"))
+        }
+
+        steps = keyRoot("boundarySupplementaryItems")
+        let kinds = try boundaryItems(section.boundarySupplementaryItems)
+        steps = keyRoot("group") + [.key("group")]
+        if !kinds.isEmpty, let clash = Self.badgeKinds(of: section.group).first(where: { kinds.contains($0) }) {
+            throw fail(.duplicateElementKind(clash))
+        }
+        // Decoration kinds are registered apart from supplementary kinds; unique among themselves.
+        steps = keyRoot("decorationItems") + [.key("decorationItems")]
+        var decorationKinds: Set<String> = []
+        for (index, decoration) in section.decorationItems.enumerated() {
+            try at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                guard decorationKinds.insert(decoration.elementKind).inserted else {
+                    throw v.fail(.duplicateElementKind(decoration.elementKind), at: .key("elementKind"))
+                }
+                try v.insets(decoration.contentInsets)
+            }
+        }
+    }
+
+    private static func badgeKinds(of group: LayoutGroup) -> Set<String> {
+        var kinds: Set<String> = []
+        for element in group.subitems {
+            switch element {
+            case .item(let item): kinds.formUnion(item.supplementaryItems.map(\.elementKind))
+            case .group(let nested): kinds.formUnion(badgeKinds(of: nested))
+            }
+        }
+        return kinds
+    }
+}
