@@ -1,0 +1,125 @@
+import Testing
+
+@testable import HomeLayout
+
+/// §9: what UIKit raises becomes a structured error naming the section and the path.
+@Suite struct ErrorTests {
+    let fill = item(.fractionalWidth(1), .fractionalHeight(1))
+
+    @Test("no room: section insets 16 + 16 on a 32-wide container (LiveContainer#1414)")
+    func noRoom() throws {
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let error = try #require(solveError(group, width: 32) { $0.contentInsets = EdgeInsets(leading: 16, trailing: 16) })
+        guard case .noRoomForGroup(let size, _, _) = error.kind else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(size == Size(width: 0, height: 50))
+        #expect(error.sectionIndex == 0)
+        #expect(error.path == "sections[0].group")
+        #expect(error.description.hasPrefix("section 0 (s): sections[0].group: There is no room"))
+    }
+
+    @Test("no room inside a nested group: insets eat its content along its axis; the path names it")
+    func noRoomNested() throws {
+        // A vertical group 20 high with top + bottom insets of 10: content height 0.
+        let squashed = vgroup(.absolute(40), .absolute(20), [fill], insets: EdgeInsets(top: 10, bottom: 10))
+        let outer = hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(10), .absolute(10)), .group(squashed)])
+        let error = try #require(solveError(outer))
+        #expect(error.path == "sections[0].group.subitems[1].group")
+        // Only the group's own axis counts: the same insets across the axis leave room.
+        let wide = hgroup(.absolute(40), .absolute(20), [fill], insets: EdgeInsets(top: 10, bottom: 10))
+        #expect(solveError(hgroup(.fractionalWidth(1), .absolute(50), [.group(wide)])) == nil)
+    }
+
+    @Test("cannot fit a single item: a 400-wide item in a 375-wide group (SideStore#1340)")
+    func cannotFit() throws {
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(400), .absolute(50))])
+        let error = try #require(solveError(group))
+        #expect(error.kind == .cannotFitSingleItem(required: 400, available: 375, axis: .horizontal))
+        #expect(error.message.contains("cannot fit even a single item"))
+    }
+
+    @Test("invalid values are rejected with their path", arguments: [0.0, -1, .nan, .infinity, 2e6])
+    func invalidDimension(_ value: Double) throws {
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(value), .absolute(50))])
+        let error = try #require(solveError(group))
+        #expect(error.path == "sections[0].group.subitems[0].item.size.width")
+        if case .invalidValue = error.kind {} else { Issue.record("unexpected \(error)") }
+    }
+
+    @Test("non-finite insets and spacings are rejected")
+    func invalidNumbers() throws {
+        let spacing = hgroup(.fractionalWidth(1), .absolute(50), [fill], spacing: .fixed(.nan))
+        #expect(try #require(solveError(spacing)).path == "sections[0].group.interItemSpacing.fixed")
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let insets = try #require(solveError(group) { $0.contentInsets.top = .infinity })
+        #expect(insets.path == "sections[0].contentInsets.top")
+    }
+
+    @Test("duplicate element kinds in one section raise (§9 item 7)")
+    func duplicateKinds() throws {
+        let header = BoundarySupplementaryItem(
+            elementKind: "header",
+            size: LayoutSize(width: .fractionalWidth(1), height: .absolute(10)),
+            alignment: .top
+        )
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let error = try #require(solveError(group) { $0.boundarySupplementaryItems = [header, header] })
+        #expect(error.kind == .duplicateElementKind("header"))
+        #expect(error.path == "sections[0].boundarySupplementaryItems[1].elementKind")
+    }
+
+    @Test("supplementariesFollowContentInsets with a supplementary reference raises (§9 item 6)")
+    func conflictingInsets() throws {
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let error = try #require(
+            solveError(group) {
+                $0.supplementariesFollowContentInsets = true
+                $0.supplementaryContentInsetsReference = .layoutMargins
+            }
+        )
+        #expect(error.kind == .conflictingSupplementaryInsets)
+    }
+
+    @Test("a zero-extent item cannot repeat forever: the subitem limit stops it")
+    func zeroExtentLoop() throws {
+        // 0.001 × 375 = 0.375 → floor at 2x = 0: the item has no width and never fills the group.
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.fractionalWidth(0.001), .absolute(50))])
+        let error = try #require(solveError(group))
+        #expect(error.kind == .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup))
+    }
+
+    @Test("empty groups, zero counts and unusable containers are errors, not traps")
+    func structural() throws {
+        #expect(solveError(hgroup(.fractionalWidth(1), .absolute(50), []))?.kind == .emptyGroup)
+        let zero = hgroup(.fractionalWidth(1), .absolute(50), [fill], count: 0)
+        #expect(try #require(solveError(zero)).path == "sections[0].group.count")
+        let spec = LayoutSpec(sections: [])
+        for environment in [
+            LayoutEnvironment(width: 0, height: 100, scale: 1), LayoutEnvironment(width: .nan, height: 100, scale: 1),
+            LayoutEnvironment(width: 100, height: 100, scale: -1),
+        ] {
+            #expect(throws: LayoutSolveError.self) { try LayoutSolver.solve(spec, in: environment) }
+        }
+        #expect(throws: LayoutSolveError.self) {
+            try LayoutSolver.solve(
+                LayoutSpec(sections: [LayoutSection(id: "s", group: hgroup(.fractionalWidth(1), .absolute(5), [fill]))]),
+                in: LayoutEnvironment(width: 100, height: 100, scale: 1),
+                itemCounts: [-1]
+            )
+        }
+    }
+
+    @Test("errors inside a variant's group name the variant in the path")
+    func variantPath() throws {
+        var overrides = SectionOverrides()
+        overrides.group = hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(900), .absolute(5))])
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let error = try #require(
+            solveError(group, width: 700) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] }
+        )
+        #expect(error.path == "sections[0].variants[0].group")
+        #expect(solveError(group, width: 500) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] } == nil)
+    }
+}
