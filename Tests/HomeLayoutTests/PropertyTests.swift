@@ -1,0 +1,191 @@
+import Testing
+
+@testable import HomeLayout
+
+/// Properties over many generated specs and widths: the solver never traps, loops or produces
+/// non-finite frames; sections stack without overlap; fitting groups keep their items inside;
+/// a solve is deterministic.
+@Suite struct PropertyTests {
+    /// SplitMix64: small, seeded, reproducible.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int {
+            range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
+        }
+        mutating func double(_ range: ClosedRange<Double>) -> Double {
+            range.lowerBound + Double(next() >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+        mutating func chance(_ p: Double) -> Bool { double(0...1) < p }
+    }
+
+    /// Any dimension, including ones that cannot fit.
+    static func dimension(_ r: inout Random) -> Dimension {
+        switch r.int(0...3) {
+        case 0: .fractionalWidth(r.double(0.05...1.2))
+        case 1: .fractionalHeight(r.double(0.05...1.2))
+        case 2: .absolute(r.double(1...400))
+        default: .estimated(r.double(1...300))
+        }
+    }
+
+    static func spacing(_ r: inout Random) -> Spacing? {
+        switch r.int(0...3) {
+        case 0: nil
+        case 1: .fixed(r.double(-5...20))
+        case 2: .flexible(r.double(0...20))
+        default: .fixed(0)
+        }
+    }
+
+    static func insets(_ r: inout Random) -> EdgeInsets {
+        r.chance(0.5) ? .zero : EdgeInsets(top: r.double(0...20), leading: r.double(0...20), bottom: r.double(0...20), trailing: r.double(0...20))
+    }
+
+    static func edges(_ r: inout Random) -> EdgeSpacing? {
+        r.chance(0.7) ? nil : EdgeSpacing(leading: spacing(&r), top: spacing(&r), trailing: spacing(&r), bottom: spacing(&r))
+    }
+
+    static func group(_ r: inout Random, depth: Int) -> LayoutGroup {
+        let subitems = (0..<r.int(1...3)).map { _ -> LayoutElement in
+            if depth < 3, r.chance(0.3) { return .group(group(&r, depth: depth + 1)) }
+            return .item(
+                LayoutItem(
+                    size: LayoutSize(width: dimension(&r), height: dimension(&r)),
+                    contentInsets: insets(&r),
+                    edgeSpacing: edges(&r)
+                )
+            )
+        }
+        let count = r.chance(0.2) ? r.int(1...5) : nil
+        return LayoutGroup(
+            axis: r.chance(0.5) ? .horizontal : .vertical,
+            size: LayoutSize(width: dimension(&r), height: dimension(&r)),
+            subitems: subitems,
+            count: count,
+            countMode: count != nil && r.chance(0.3) ? .equal : .repeating,
+            interItemSpacing: spacing(&r),
+            contentInsets: insets(&r),
+            edgeSpacing: edges(&r)
+        )
+    }
+
+    static func spec(_ r: inout Random) -> LayoutSpec {
+        let sections = (0..<r.int(1...5)).map { index in
+            LayoutSection(
+                id: "s\(index)",
+                itemCount: r.int(0...40),
+                group: group(&r, depth: 0),
+                contentInsets: insets(&r),
+                interGroupSpacing: r.double(0...16),
+                orthogonalScrollingBehavior: OrthogonalScrollingBehavior.allCases[r.int(0...5)],
+                boundarySupplementaryItems: r.chance(0.5)
+                    ? [
+                        BoundarySupplementaryItem(
+                            elementKind: "header",
+                            size: LayoutSize(width: .fractionalWidth(1), height: .absolute(r.double(10...60))),
+                            alignment: BoundaryAlignment.allCases[r.int(0...7)],
+                            extendsBoundary: r.chance(0.8),
+                            pinToVisibleBounds: r.chance(0.3)
+                        )
+                    ] : [],
+                decorationItems: r.chance(0.3) ? [DecorationItem(elementKind: "bg")] : []
+            )
+        }
+        return LayoutSpec(
+            configuration: LayoutConfiguration(
+                scrollDirection: r.chance(0.15) ? .horizontal : .vertical,
+                interSectionSpacing: r.double(0...20)
+            ),
+            sections: sections
+        )
+    }
+
+    static func environment(_ r: inout Random) -> LayoutEnvironment {
+        LayoutEnvironment(
+            width: r.double(200...1400).rounded(),
+            height: r.double(300...1400).rounded(),
+            scale: Double(r.int(0...3)),
+            layoutDirection: r.chance(0.2) ? .rightToLeft : .leftToRight
+        )
+    }
+
+    static func allFrames(_ result: LayoutResult) -> [Rect] {
+        result.sections.flatMap { s in
+            [s.frame] + s.itemFrames + s.supplementaries.map(\.frame) + s.decorations.map(\.frame)
+        } + result.globalSupplementaries.map(\.frame)
+    }
+
+    @Test("any generated spec solves or throws; frames are finite, sections stack, repeats are identical")
+    func generatedSpecs() {
+        var r = Random(state: 0x5EED)
+        var solved = 0
+        for _ in 0..<600 {
+            let spec = Self.spec(&r)
+            let environment = Self.environment(&r)
+            guard let result = try? LayoutSolver.solve(spec, in: environment) else { continue }
+            solved += 1
+            for frame in Self.allFrames(result) {
+                #expect(frame.x.isFinite && frame.y.isFinite && frame.width.isFinite && frame.height.isFinite)
+            }
+            // Sections follow one another along the scroll axis without overlapping.
+            let horizontal = spec.configuration.scrollDirection == .horizontal
+            var end = -Double.infinity
+            for section in result.sections {
+                let start = horizontal ? section.frame.x : section.frame.y
+                let length = horizontal ? section.frame.width : section.frame.height
+                if environment.layoutDirection == .leftToRight || !horizontal { #expect(start >= end - 1e-9) }
+                end = start + length
+            }
+            #expect((try? LayoutSolver.solve(spec, in: environment)) == result)
+        }
+        // The generator must exercise the solver, not only its errors.
+        #expect(solved > 150)
+    }
+
+    @Test("groups that fit keep every item inside the section band, at every width")
+    func fittingGroupsStayInside() throws {
+        var r = Random(state: 42)
+        for _ in 0..<300 {
+            // Fractions ≤ 1 and no counts or edge spacing: nothing can overflow.
+            func fraction(_ r: inout Random) -> Double { r.double(0.1...1) }
+            let leaf = LayoutItem(
+                size: LayoutSize(width: .fractionalWidth(fraction(&r)), height: .fractionalHeight(fraction(&r))),
+                contentInsets: Self.insets(&r)
+            )
+            let group = LayoutGroup(
+                axis: r.chance(0.5) ? .horizontal : .vertical,
+                size: LayoutSize(width: .fractionalWidth(fraction(&r)), height: .absolute(r.double(20...200))),
+                subitems: [.item(leaf)],
+                interItemSpacing: r.chance(0.5) ? .fixed(r.double(0...10)) : nil
+            )
+            let section = LayoutSection(
+                id: "s",
+                itemCount: r.int(1...50),
+                group: group,
+                contentInsets: EdgeInsets(top: 5, leading: r.double(0...30), bottom: 5, trailing: r.double(0...30))
+            )
+            let environment = LayoutEnvironment(width: r.double(200...1400).rounded(), height: 800, scale: 2)
+            guard let result = try? LayoutSolver.solve(LayoutSpec(sections: [section]), in: environment) else { continue }
+            let band = result.sections[0].frame
+            for frame in result.sections[0].itemFrames {
+                #expect(frame.x >= -0.5 && frame.maxX <= band.maxX + 0.5)
+                #expect(frame.y >= band.y - 0.5 && frame.maxY <= band.maxY + 0.5)
+            }
+        }
+    }
+
+    @Test("the home screen solves cleanly at every width from 200 to 1400")
+    func homeScreenSweep() throws {
+        for width in stride(from: 200.0, through: 1400, by: 7) {
+            let result = try LayoutSolver.solve(HomeScreenFixture.spec, in: LayoutEnvironment(width: width, height: 812, scale: 3))
+            #expect(result.sections.count == 4)
+        }
+    }
+}
