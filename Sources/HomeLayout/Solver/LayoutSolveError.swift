@@ -38,6 +38,21 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         self.path = path
     }
 
+    /// A stable name for the kind of failure, for scripts and for grouping (`homefeedctl layout sweep`).
+    public var code: String {
+        switch kind {
+        case .noRoomForGroup: "noRoomForGroup"
+        case .cannotFitSingleItem: "cannotFitSingleItem"
+        case .invalidValue: "invalidValue"
+        case .invalidFrame: "invalidFrame"
+        case .conflictingSupplementaryInsets: "conflictingSupplementaryInsets"
+        case .duplicateElementKind: "duplicateElementKind"
+        case .emptyGroup: "emptyGroup"
+        case .limitExceeded: "limitExceeded"
+        case .invalidContainer: "invalidContainer"
+        }
+    }
+
     public var message: String {
         switch kind {
         case .noRoomForGroup(let size, let insets, let container):

@@ -1,0 +1,173 @@
+import Foundation
+import HomeLayout
+
+/// `homefeedctl layout sweep`: solves at every width of a range and reports, per section, the
+/// widths at which it errors or warns. UIKit's "cannot fit" crashes tend to hide at unusual
+/// widths; this finds them before a device does.
+enum LayoutSweepCommand {
+    static let usage = """
+        usage: homefeedctl layout sweep SPEC --from W1 --to W2 [--step S] [--height H] [--scale S]
+                                        [--items N,N,...] [--rtl] [--json]
+
+        Solves SPEC at every width from W1 to W2 (inclusive, step S, default 1) and reports, per
+        section, the width ranges where it raises an error or a warning. A solve stops at its
+        first error, so later sections are only checked at widths where earlier ones solved.
+        Exits 0 when no width errors (warnings allowed), 1 otherwise.
+
+          --from W1, --to W2        the width range in points
+          --step S                  width increment (default 1; at most 100 000 widths)
+          --json                    print the report as JSON
+        \(LayoutCommand.environmentHelp)
+
+        Example:
+          homefeedctl layout sweep feeds/layout.json --from 200 --to 1400
+        """
+
+    /// One finding: a section (or the whole layout), a severity and what went wrong where.
+    struct Key: Hashable, Comparable {
+        var section: Int  // -1: the layout as a whole
+        var severity: String
+        var code: String
+        var path: String
+
+        static func < (a: Key, b: Key) -> Bool {
+            (a.section, a.severity, a.path, a.code) < (b.section, b.severity, b.path, b.code)
+        }
+    }
+
+    struct Finding: Encodable {
+        var section: Int?
+        var sectionId: String?
+        var severity: String
+        var code: String
+        var path: String
+        /// Inclusive width ranges, `[from, to]`.
+        var widths: [[Double]]
+        /// The message at the first width of the first range.
+        var message: String
+    }
+
+    struct Report: Encodable {
+        var from: Double
+        var to: Double
+        var step: Double
+        var solves: Int
+        var failedSolves: Int
+        var findings: [Finding]
+    }
+
+    static func run(_ words: [String]) -> Int32 {
+        if words.contains("--help") || words.contains("-h") {
+            Console.out(usage)
+            return ExitStatus.ok
+        }
+        return LayoutCommand.guarded(usage) { () throws(UsageError) -> Int32 in
+            let arguments = try Arguments(
+                words,
+                options: LayoutCommand.environmentOptions.union(["--from", "--to", "--step", "--items"]),
+                flags: ["--rtl", "--json"]
+            )
+            guard arguments.positionals.count == 1 else { throw UsageError("expected exactly one SPEC") }
+            let from = try arguments.requiredDouble("--from")
+            let to = try arguments.requiredDouble("--to")
+            let step = try arguments.double("--step") ?? 1
+            guard from > 0, to >= from, step > 0, (to - from) / step < 100_000 else {
+                throw UsageError("need 0 < --from ≤ --to, --step > 0 and at most 100 000 widths")
+            }
+            let counts = try LayoutCommand.itemCounts(arguments)
+            var environments: [LayoutEnvironment] = []
+            var width = from
+            while width <= to + 1e-9 {
+                environments.append(try LayoutCommand.environment(arguments, width: width))
+                width = from + Double(environments.count) * step
+            }
+            guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.invalidInput }
+
+            var widthsByKey: [Key: [Double]] = [:]
+            var messages: [Key: String] = [:]
+            var failed = 0
+            func record(_ key: Key, _ width: Double, _ message: String) {
+                widthsByKey[key, default: []].append(width)
+                if messages[key] == nil { messages[key] = message }
+            }
+            for environment in environments {
+                do {
+                    let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
+                    for d in result.diagnostics {
+                        record(Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path), environment.width, d.message)
+                    }
+                } catch {
+                    failed += 1
+                    record(
+                        Key(section: error.sectionIndex ?? -1, severity: "error", code: error.code, path: error.path),
+                        environment.width,
+                        error.message
+                    )
+                }
+            }
+            let findings = widthsByKey.keys.sorted().map { key in
+                let id = key.section >= 0 && key.section < spec.sections.count ? spec.sections[key.section].id : nil
+                return Finding(
+                    section: key.section >= 0 ? key.section : nil,
+                    sectionId: id,
+                    severity: key.severity,
+                    code: key.code,
+                    path: key.path,
+                    widths: ranges(widthsByKey[key] ?? [], step: step),
+                    message: messages[key] ?? ""
+                )
+            }
+            let report = Report(from: from, to: to, step: step, solves: environments.count, failedSolves: failed, findings: findings)
+            Console.out(arguments.has("--json") ? json(report) : text(report, spec: spec))
+            return failed == 0 ? ExitStatus.ok : ExitStatus.invalidInput
+        }
+    }
+
+    /// `sections[3].group…` → 3; anything else → -1 (the layout as a whole).
+    static func sectionIndex(of path: String) -> Int {
+        guard path.hasPrefix("sections["), let close = path.firstIndex(of: "]") else { return -1 }
+        return Int(path[path.index(path.startIndex, offsetBy: 9)..<close]) ?? -1
+    }
+
+    /// Consecutive widths (one step apart) folded into `[from, to]` ranges.
+    static func ranges(_ widths: [Double], step: Double) -> [[Double]] {
+        var result: [[Double]] = []
+        for width in widths {
+            if let last = result.last, let end = last.last, abs(width - end - step) < step * 1e-6 {
+                result[result.count - 1][1] = width
+            } else {
+                result.append([width, width])
+            }
+        }
+        return result
+    }
+
+    static func text(_ report: Report, spec: LayoutSpec) -> String {
+        var lines = ["widths \(fmt(report.from))–\(fmt(report.to)) step \(fmt(report.step)): \(report.solves) solves, \(report.failedSolves) failed"]
+        for (index, section) in spec.sections.enumerated() {
+            let findings = report.findings.filter { $0.section == index }
+            if findings.isEmpty {
+                lines.append("section \(index) \(section.id): ok")
+                continue
+            }
+            for f in findings {
+                let widths = f.widths.map { $0[0] == $0[1] ? fmt($0[0]) : "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(separator: ", ")
+                lines.append("section \(index) \(section.id): \(f.severity) at \(widths): \(f.path): \(f.message)")
+            }
+        }
+        for f in report.findings where f.section == nil {
+            let widths = f.widths.map { "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(separator: ", ")
+            lines.append("layout: \(f.severity) at \(widths): \(f.path): \(f.message)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ report: Report) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(report) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}

@@ -1,1 +1,0 @@
-// Placeholder; the command table lands with the layout issue.
