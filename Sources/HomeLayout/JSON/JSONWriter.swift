@@ -148,7 +148,9 @@ struct JSONWriter {
                 }
             }
         }
-        bytes.append(contentsOf: value.description.utf8)
+        // Large integers still print as "9007199254740992.0" (up to where an exponent takes over).
+        let text = value.description
+        bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
     }
 
     /// `m / 10^places` in plain decimal notation, e.g. (-985, 1) → `-98.5`, (5, 3) → `0.005`.
