@@ -23,7 +23,9 @@ private let sample = LayoutResult(
             index: 0,
             id: "userHistory",
             frame: Rect(x: 0, y: 0, width: 375, height: 200),
-            itemFrames: [Rect(x: 16, y: 44, width: 166.5, height: 100), Rect(x: 192.5, y: 44, width: 166.5, height: 100)],
+            itemFrames: [
+                Rect(x: 16, y: 44, width: 166.5, height: 100), Rect(x: 192.5, y: 44, width: 166.5, height: 100),
+            ],
             itemZIndex: 1,
             slotsPerGroup: 2,
             supplementaries: [
@@ -44,7 +46,9 @@ private let sample = LayoutResult(
                     pinRange: nil
                 ),
             ],
-            decorations: [DecorationFrame(elementKind: "background", frame: Rect(x: 0, y: 0, width: 375, height: 200), zIndex: 0)],
+            decorations: [
+                DecorationFrame(elementKind: "background", frame: Rect(x: 0, y: 0, width: 375, height: 200), zIndex: 0)
+            ],
             orthogonal: nil
         ),
         SectionLayout(
@@ -259,7 +263,8 @@ private let sample = LayoutResult(
         for scale in [1e-4, 0.0003, 0.0012, 1e3, 1e6, 1e9, 1e11, 5e11] {
             for step in 0..<200 {
                 let value = scale * (1 + Double(step) * 0.137)
-                let expected = value.description.hasSuffix(".0") ? String(value.description.dropLast(2)) : value.description
+                let expected =
+                    value.description.hasSuffix(".0") ? String(value.description.dropLast(2)) : value.description
                 if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
             }
         }
@@ -300,14 +305,17 @@ private let sample = LayoutResult(
         result.sections[0].itemFrames = frames
         for pretty in [true, false] {
             let value = try JSONParser.parse(result.jsonBytes(pretty: pretty))
-            guard case .object(let root) = value, root.map(\.key) == ["container", "contentSize", "sections", "globalSupplementaries", "diagnostics"],
+            guard case .object(let root) = value,
+                root.map(\.key) == ["container", "contentSize", "sections", "globalSupplementaries", "diagnostics"],
                 case .array(let sections) = root[2].value, case .object(let section) = sections[0],
                 case .array(let items) = section[3].value
             else {
                 Issue.record("unexpected shape")
                 return
             }
-            #expect(section.map(\.key) == ["index", "id", "frame", "items", "supplementaries", "decorations", "orthogonal"])
+            #expect(
+                section.map(\.key) == ["index", "id", "frame", "items", "supplementaries", "decorations", "orthogonal"]
+            )
             #expect(items.count == frames.count)
             for (index, item) in items.enumerated() {
                 let expected = JSONValue.object([
@@ -386,7 +394,10 @@ private let sample = LayoutResult(
                     index: 0,
                     id: section.id,
                     frame: Rect(x: 0, y: 0, width: 375, height: 44),
-                    itemFrames: [Rect(x: 0, y: 0, width: 187.33333333333334, height: 44), Rect(x: 187.33333333333334, y: 0, width: 187.33333333333334, height: 44)],
+                    itemFrames: [
+                        Rect(x: 0, y: 0, width: 187.33333333333334, height: 44),
+                        Rect(x: 187.33333333333334, y: 0, width: 187.33333333333334, height: 44),
+                    ],
                     itemZIndex: 0,
                     slotsPerGroup: 2,
                     supplementaries: [],

@@ -207,7 +207,12 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
                     LayoutItem(
                         size: full,
                         contentInsets: EdgeInsets(top: 1, leading: 2, bottom: 3, trailing: 4),
-                        edgeSpacing: EdgeSpacing(leading: .flexible(0), top: .fixed(8), trailing: .fixed(-1), bottom: .flexible(2)),
+                        edgeSpacing: EdgeSpacing(
+                            leading: .flexible(0),
+                            top: .fixed(8),
+                            trailing: .fixed(-1),
+                            bottom: .flexible(2)
+                        ),
                         supplementaryItems: [badge]
                     )
                 ),
@@ -259,8 +264,12 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
                     contentInsetsReference: .readableContent,
                     supplementariesFollowContentInsets: false,
                     supplementaryContentInsetsReference: .layoutMargins,
-                    boundarySupplementaryItems: [BoundarySupplementaryItem(elementKind: "header", size: full, alignment: .top)],
-                    decorationItems: [DecorationItem(elementKind: "background", contentInsets: EdgeInsets(top: 5), zIndex: -1)],
+                    boundarySupplementaryItems: [
+                        BoundarySupplementaryItem(elementKind: "header", size: full, alignment: .top)
+                    ],
+                    decorationItems: [
+                        DecorationItem(elementKind: "background", contentInsets: EdgeInsets(top: 5), zIndex: -1)
+                    ],
                     variants: [
                         SectionVariant(minWidth: 600, maxWidth: 1000, overrides: narrow),
                         SectionVariant(minWidth: 1000, maxWidth: nil, overrides: wide),
@@ -345,7 +354,8 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
                 "contentInsets": {"top": -4, "leading": -0.5}, "interGroupSpacing": -8,
                 "decorationItems": [{"elementKind": "bg", "zIndex": -2147483648}]
                 """#,
-                group: #"{"axis": "horizontal", "size": \#(J.size), "subitems": [\#(J.item)], "interItemSpacing": {"fixed": -3}}"#
+                group:
+                    #"{"axis": "horizontal", "size": \#(J.size), "subitems": [\#(J.item)], "interItemSpacing": {"fixed": -3}}"#
             )
         )
         let section = spec.sections[0]
@@ -405,8 +415,16 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init("[]", "", "expected an object; found an empty array"),
         .init("null", "", "expected an object; found null"),
         .init("{}", "", "missing required key \"sections\""),
-        .init(#"{"sections": [], "version": 1}"#, "version", "unknown key \"version\"; allowed keys: configuration, sections"),
-        .init(#"{"sections": [], "a b": 1}"#, #"["a b"]"#, "unknown key \"a b\"; allowed keys: configuration, sections"),
+        .init(
+            #"{"sections": [], "version": 1}"#,
+            "version",
+            "unknown key \"version\"; allowed keys: configuration, sections"
+        ),
+        .init(
+            #"{"sections": [], "a b": 1}"#,
+            #"["a b"]"#,
+            "unknown key \"a b\"; allowed keys: configuration, sections"
+        ),
         .init(#"{"sections": {}}"#, "sections", "expected an array; found an empty object"),
         .init(#"{"sections": "none"}"#, "sections", "expected an array; found \"none\""),
         // Configuration.
@@ -439,7 +457,11 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         // Sections.
         .init(#"{"sections": [1]}"#, "sections[0]", "expected an object; found 1"),
         .init(#"{"sections": [{"group": \#(J.group)}]}"#, "sections[0]", "missing required key \"id\""),
-        .init(#"{"sections": [{"id": "", "group": \#(J.group)}]}"#, "sections[0].id", "expected a non-empty string; found \"\""),
+        .init(
+            #"{"sections": [{"id": "", "group": \#(J.group)}]}"#,
+            "sections[0].id",
+            "expected a non-empty string; found \"\""
+        ),
         .init(#"{"sections": [{"id": 7, "group": \#(J.group)}]}"#, "sections[0].id", "expected a string; found 7"),
         .init(#"{"sections": [{"id": "s"}]}"#, "sections[0]", "missing required key \"group\""),
         .init(
@@ -447,18 +469,46 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "sections[2].id",
             "duplicate section id \"s\"; sections[0] has it already"
         ),
-        .init(J.section(#""header": {}"#), "sections[0].header", "unknown key \"header\"; allowed keys: \(sectionKeyList)"),
-        .init(J.section(#""itemCount": -1"#), "sections[0].itemCount", "expected an integer from 0 to 10000000; found -1"),
-        .init(J.section(#""itemCount": 2.5"#), "sections[0].itemCount", "expected an integer from 0 to 10000000; found 2.5"),
+        .init(
+            J.section(#""header": {}"#),
+            "sections[0].header",
+            "unknown key \"header\"; allowed keys: \(sectionKeyList)"
+        ),
+        .init(
+            J.section(#""itemCount": -1"#),
+            "sections[0].itemCount",
+            "expected an integer from 0 to 10000000; found -1"
+        ),
+        .init(
+            J.section(#""itemCount": 2.5"#),
+            "sections[0].itemCount",
+            "expected an integer from 0 to 10000000; found 2.5"
+        ),
         .init(
             J.section(#""itemCount": 10000001"#),
             "sections[0].itemCount",
             "expected an integer from 0 to 10000000; found 10000001"
         ),
-        .init(J.section(#""itemCount": "4""#), "sections[0].itemCount", "expected an integer from 0 to 10000000; found \"4\""),
-        .init(J.section(#""itemCount": 1e400"#), "sections[0].itemCount", "expected an integer from 0 to 10000000; found a number too large to represent"),
-        .init(J.section(#""interGroupSpacing": null"#), "sections[0].interGroupSpacing", "expected a finite number; found null"),
-        .init(J.section(#""interGroupSpacing": -1e999"#), "sections[0].interGroupSpacing", "expected a finite number; found a number too large to represent"),
+        .init(
+            J.section(#""itemCount": "4""#),
+            "sections[0].itemCount",
+            "expected an integer from 0 to 10000000; found \"4\""
+        ),
+        .init(
+            J.section(#""itemCount": 1e400"#),
+            "sections[0].itemCount",
+            "expected an integer from 0 to 10000000; found a number too large to represent"
+        ),
+        .init(
+            J.section(#""interGroupSpacing": null"#),
+            "sections[0].interGroupSpacing",
+            "expected a finite number; found null"
+        ),
+        .init(
+            J.section(#""interGroupSpacing": -1e999"#),
+            "sections[0].interGroupSpacing",
+            "expected a finite number; found a number too large to represent"
+        ),
         .init(
             J.section(#""orthogonalScrollingBehavior": "page""#),
             "sections[0].orthogonalScrollingBehavior",
@@ -495,10 +545,26 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "sections[0].contentInsets.left",
             "unknown key \"left\"; allowed keys: top, leading, bottom, trailing"
         ),
-        .init(J.section(#""contentInsets": {"top": "4"}"#), "sections[0].contentInsets.top", "expected a finite number; found \"4\""),
-        .init(J.section(#""contentInsets": {"trailing": 1e309}"#), "sections[0].contentInsets.trailing", "expected a finite number; found a number too large to represent"),
-        .init(J.section(#""decorationItems": {}"#), "sections[0].decorationItems", "expected an array; found an empty object"),
-        .init(J.section(#""decorationItems": [{}]"#), "sections[0].decorationItems[0]", "missing required key \"elementKind\""),
+        .init(
+            J.section(#""contentInsets": {"top": "4"}"#),
+            "sections[0].contentInsets.top",
+            "expected a finite number; found \"4\""
+        ),
+        .init(
+            J.section(#""contentInsets": {"trailing": 1e309}"#),
+            "sections[0].contentInsets.trailing",
+            "expected a finite number; found a number too large to represent"
+        ),
+        .init(
+            J.section(#""decorationItems": {}"#),
+            "sections[0].decorationItems",
+            "expected an array; found an empty object"
+        ),
+        .init(
+            J.section(#""decorationItems": [{}]"#),
+            "sections[0].decorationItems[0]",
+            "missing required key \"elementKind\""
+        ),
         .init(
             J.section(#""decorationItems": [{"elementKind": ""}]"#),
             "sections[0].decorationItems[0].elementKind",
@@ -522,7 +588,11 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         // Variants.
         .init(J.section(#""variants": {}"#), "sections[0].variants", "expected an array; found an empty object"),
         .init(J.section(#""variants": [3]"#), "sections[0].variants[0]", "expected an object; found 3"),
-        .init(J.section(#""variants": [{"itemCount": 3}]"#), "sections[0].variants[0]", "missing required key \"minWidth\""),
+        .init(
+            J.section(#""variants": [{"itemCount": 3}]"#),
+            "sections[0].variants[0]",
+            "missing required key \"minWidth\""
+        ),
         .init(
             J.section(#""variants": [{"minWidth": 600, "id": "x"}]"#),
             "sections[0].variants[0].id",
@@ -572,9 +642,21 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         ),
         // Groups.
         .init(J.section(group: #""x""#), "sections[0].group", "expected an object; found \"x\""),
-        .init(J.section(group: #"{"size": \#(J.size), "subitems": [\#(J.item)]}"#), "sections[0].group", "missing required key \"axis\""),
-        .init(J.section(group: #"{"axis": "vertical", "subitems": [\#(J.item)]}"#), "sections[0].group", "missing required key \"size\""),
-        .init(J.section(group: #"{"axis": "vertical", "size": \#(J.size)}"#), "sections[0].group", "missing required key \"subitems\""),
+        .init(
+            J.section(group: #"{"size": \#(J.size), "subitems": [\#(J.item)]}"#),
+            "sections[0].group",
+            "missing required key \"axis\""
+        ),
+        .init(
+            J.section(group: #"{"axis": "vertical", "subitems": [\#(J.item)]}"#),
+            "sections[0].group",
+            "missing required key \"size\""
+        ),
+        .init(
+            J.section(group: #"{"axis": "vertical", "size": \#(J.size)}"#),
+            "sections[0].group",
+            "missing required key \"subitems\""
+        ),
         .init(
             J.section(group: #"{"axis": "diagonal", "size": \#(J.size), "subitems": [\#(J.item)]}"#),
             "sections[0].group.axis",
@@ -611,7 +693,9 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "expected an object with one of item, group; found 3"
         ),
         .init(
-            J.section(group: #"{"axis": "vertical", "size": \#(J.size), "subitems": [{"group": {"axis": "vertical"}}]}"#),
+            J.section(
+                group: #"{"axis": "vertical", "size": \#(J.size), "subitems": [{"group": {"axis": "vertical"}}]}"#
+            ),
             "sections[0].group.subitems[0].group",
             "missing required key \"size\""
         ),
@@ -621,17 +705,36 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "unknown key \"spacing\"; allowed keys: axis, size, subitems, count, countMode, interItemSpacing, contentInsets, edgeSpacing"
         ),
         .init(J.groupKeys(#""count": 0"#), "sections[0].group.count", "expected an integer from 1 to 10000; found 0"),
-        .init(J.groupKeys(#""count": 10001"#), "sections[0].group.count", "expected an integer from 1 to 10000; found 10001"),
-        .init(J.groupKeys(#""count": 1.5"#), "sections[0].group.count", "expected an integer from 1 to 10000; found 1.5"),
-        .init(J.groupKeys(#""count": "2""#), "sections[0].group.count", "expected an integer from 1 to 10000; found \"2\""),
-        .init(J.groupKeys(#""count": -0.5"#), "sections[0].group.count", "expected an integer from 1 to 10000; found -0.5"),
+        .init(
+            J.groupKeys(#""count": 10001"#),
+            "sections[0].group.count",
+            "expected an integer from 1 to 10000; found 10001"
+        ),
+        .init(
+            J.groupKeys(#""count": 1.5"#),
+            "sections[0].group.count",
+            "expected an integer from 1 to 10000; found 1.5"
+        ),
+        .init(
+            J.groupKeys(#""count": "2""#),
+            "sections[0].group.count",
+            "expected an integer from 1 to 10000; found \"2\""
+        ),
+        .init(
+            J.groupKeys(#""count": -0.5"#),
+            "sections[0].group.count",
+            "expected an integer from 1 to 10000; found -0.5"
+        ),
         .init(
             J.groupKeys(#""countMode": "equal""#),
             "sections[0].group.countMode",
             "\"equal\" requires \"count\" in the same group"
         ),
         .init(
-            J.section(group: #"{"axis": "vertical", "size": \#(J.size), "subitems": [\#(J.item), \#(J.item)], "count": 2, "countMode": "equal"}"#),
+            J.section(
+                group:
+                    #"{"axis": "vertical", "size": \#(J.size), "subitems": [\#(J.item), \#(J.item)], "count": 2, "countMode": "equal"}"#
+            ),
             "sections[0].group.countMode",
             "\"equal\" (subitem:count:) takes exactly one subitem; found 2"
         ),
@@ -681,30 +784,98 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "expected a finite number; found an empty array"
         ),
         // Sizes and dimensions.
-        .init(J.itemSize(#"{"width": {"absolute": 0}, "height": {"absolute": 1}}"#), "\(item0).size.width.absolute", "expected a number greater than 0; found 0"),
-        .init(J.itemSize(#"{"width": {"absolute": 1}, "height": {"estimated": -5}}"#), "\(item0).size.height.estimated", "expected a number greater than 0; found -5"),
-        .init(J.itemSize(#"{"width": {"fractionalWidth": -0.0}, "height": {"absolute": 1}}"#), "\(item0).size.width.fractionalWidth", "expected a number greater than 0; found 0"),
-        .init(J.itemSize(#"{"width": {"fractionalHeight": 1e400}, "height": {"absolute": 1}}"#), "\(item0).size.width.fractionalHeight", "expected a finite number; found a number too large to represent"),
-        .init(J.itemSize(#"{"width": {"absolute": "44"}, "height": {"absolute": 1}}"#), "\(item0).size.width.absolute", "expected a finite number; found \"44\""),
-        .init(J.itemSize(#"{"width": {}, "height": {"absolute": 1}}"#), "\(item0).size.width", "expected exactly one of \(dims); found an empty object"),
-        .init(J.itemSize(#"{"width": 44, "height": {"absolute": 1}}"#), "\(item0).size.width", "expected an object with one of \(dims); found 44"),
-        .init(J.itemSize(#"{"width": {"absolute": 1, "estimated": 2}, "height": {"absolute": 1}}"#), "\(item0).size.width", "expected exactly one of \(dims); found \"absolute\", \"estimated\""),
+        .init(
+            J.itemSize(#"{"width": {"absolute": 0}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width.absolute",
+            "expected a number greater than 0; found 0"
+        ),
+        .init(
+            J.itemSize(#"{"width": {"absolute": 1}, "height": {"estimated": -5}}"#),
+            "\(item0).size.height.estimated",
+            "expected a number greater than 0; found -5"
+        ),
+        .init(
+            J.itemSize(#"{"width": {"fractionalWidth": -0.0}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width.fractionalWidth",
+            "expected a number greater than 0; found 0"
+        ),
+        .init(
+            J.itemSize(#"{"width": {"fractionalHeight": 1e400}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width.fractionalHeight",
+            "expected a finite number; found a number too large to represent"
+        ),
+        .init(
+            J.itemSize(#"{"width": {"absolute": "44"}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width.absolute",
+            "expected a finite number; found \"44\""
+        ),
+        .init(
+            J.itemSize(#"{"width": {}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width",
+            "expected exactly one of \(dims); found an empty object"
+        ),
+        .init(
+            J.itemSize(#"{"width": 44, "height": {"absolute": 1}}"#),
+            "\(item0).size.width",
+            "expected an object with one of \(dims); found 44"
+        ),
+        .init(
+            J.itemSize(#"{"width": {"absolute": 1, "estimated": 2}, "height": {"absolute": 1}}"#),
+            "\(item0).size.width",
+            "expected exactly one of \(dims); found \"absolute\", \"estimated\""
+        ),
         .init(J.itemSize(#"{"width": {"absolute": 1}}"#), "\(item0).size", "missing required key \"height\""),
         .init(J.itemSize(#"{"height": {"absolute": 1}}"#), "\(item0).size", "missing required key \"width\""),
-        .init(J.itemSize(#"{"width": {"absolute": 1}, "height": {"absolute": 1}, "depth": {"absolute": 1}}"#), "\(item0).size.depth", "unknown key \"depth\"; allowed keys: width, height"),
+        .init(
+            J.itemSize(#"{"width": {"absolute": 1}, "height": {"absolute": 1}, "depth": {"absolute": 1}}"#),
+            "\(item0).size.depth",
+            "unknown key \"depth\"; allowed keys: width, height"
+        ),
         .init(J.itemSize(#"[1, 2]"#), "\(item0).size", "expected an object; found an array"),
         // Items.
         .init(J.itemBody("{}"), item0, "missing required key \"size\""),
         .init(J.itemBody("[]"), item0, "expected an object; found an empty array"),
-        .init(J.itemKeys(#""insets": {}"#), "\(item0).insets", "unknown key \"insets\"; allowed keys: size, contentInsets, edgeSpacing, supplementaryItems"),
-        .init(J.itemKeys(#""contentInsets": {"bottom": false}"#), "\(item0).contentInsets.bottom", "expected a finite number; found false"),
-        .init(J.itemKeys(#""edgeSpacing": {"leading": {"fixed": null}}"#), "\(item0).edgeSpacing.leading.fixed", "expected a finite number; found null"),
-        .init(J.itemKeys(#""supplementaryItems": {}"#), "\(item0).supplementaryItems", "expected an array; found an empty object"),
+        .init(
+            J.itemKeys(#""insets": {}"#),
+            "\(item0).insets",
+            "unknown key \"insets\"; allowed keys: size, contentInsets, edgeSpacing, supplementaryItems"
+        ),
+        .init(
+            J.itemKeys(#""contentInsets": {"bottom": false}"#),
+            "\(item0).contentInsets.bottom",
+            "expected a finite number; found false"
+        ),
+        .init(
+            J.itemKeys(#""edgeSpacing": {"leading": {"fixed": null}}"#),
+            "\(item0).edgeSpacing.leading.fixed",
+            "expected a finite number; found null"
+        ),
+        .init(
+            J.itemKeys(#""supplementaryItems": {}"#),
+            "\(item0).supplementaryItems",
+            "expected an array; found an empty object"
+        ),
         // Badges and anchors.
-        .init(J.badge(#""elementKind": "b", "size": \#(J.size)"#), "\(item0).supplementaryItems[0]", "missing required key \"anchor\""),
-        .init(J.badge(#""size": \#(J.size), "anchor": \#(J.badgeAnchor)"#), "\(item0).supplementaryItems[0]", "missing required key \"elementKind\""),
-        .init(J.badge(#""elementKind": 1, "size": \#(J.size), "anchor": \#(J.badgeAnchor)"#), "\(item0).supplementaryItems[0].elementKind", "expected a string; found 1"),
-        .init(J.badge(#""elementKind": "b", "anchor": \#(J.badgeAnchor)"#), "\(item0).supplementaryItems[0]", "missing required key \"size\""),
+        .init(
+            J.badge(#""elementKind": "b", "size": \#(J.size)"#),
+            "\(item0).supplementaryItems[0]",
+            "missing required key \"anchor\""
+        ),
+        .init(
+            J.badge(#""size": \#(J.size), "anchor": \#(J.badgeAnchor)"#),
+            "\(item0).supplementaryItems[0]",
+            "missing required key \"elementKind\""
+        ),
+        .init(
+            J.badge(#""elementKind": 1, "size": \#(J.size), "anchor": \#(J.badgeAnchor)"#),
+            "\(item0).supplementaryItems[0].elementKind",
+            "expected a string; found 1"
+        ),
+        .init(
+            J.badge(#""elementKind": "b", "anchor": \#(J.badgeAnchor)"#),
+            "\(item0).supplementaryItems[0]",
+            "missing required key \"size\""
+        ),
         .init(
             J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": \#(J.badgeAnchor), "alignment": "top""#),
             "\(item0).supplementaryItems[0].alignment",
@@ -715,7 +886,11 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "\(item0).supplementaryItems[0].zIndex",
             "expected an integer from -2147483648 to 2147483647; found 2147483648"
         ),
-        .init(J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": {}"#), "\(item0).supplementaryItems[0].anchor", "missing required key \"edges\""),
+        .init(
+            J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": {}"#),
+            "\(item0).supplementaryItems[0].anchor",
+            "missing required key \"edges\""
+        ),
         .init(
             J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": {"edges": "top"}"#),
             "\(item0).supplementaryItems[0].anchor.edges",
@@ -752,7 +927,9 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "unknown key \"z\"; allowed keys: x, y"
         ),
         .init(
-            J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": {"edges": [], "fractionalOffset": {"x": "a"}}"#),
+            J.badge(
+                #""elementKind": "b", "size": \#(J.size), "anchor": {"edges": [], "fractionalOffset": {"x": "a"}}"#
+            ),
             "\(item0).supplementaryItems[0].anchor.fractionalOffset.x",
             "expected a finite number; found \"a\""
         ),
@@ -762,8 +939,16 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "unknown key \"offset\"; allowed keys: edges, absoluteOffset, fractionalOffset"
         ),
         // Boundary supplementaries.
-        .init(J.section(#""boundarySupplementaryItems": {}"#), "sections[0].boundarySupplementaryItems", "expected an array; found an empty object"),
-        .init(J.boundary(#""size": \#(J.size), "alignment": "top""#), "sections[0].boundarySupplementaryItems[0]", "missing required key \"elementKind\""),
+        .init(
+            J.section(#""boundarySupplementaryItems": {}"#),
+            "sections[0].boundarySupplementaryItems",
+            "expected an array; found an empty object"
+        ),
+        .init(
+            J.boundary(#""size": \#(J.size), "alignment": "top""#),
+            "sections[0].boundarySupplementaryItems[0]",
+            "missing required key \"elementKind\""
+        ),
         .init(
             J.boundary(#""elementKind": "", "size": \#(J.size), "alignment": "top""#),
             "sections[0].boundarySupplementaryItems[0].elementKind",
@@ -805,7 +990,9 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "unknown key \"pin\"; allowed keys: elementKind, size, alignment, offset, extendsBoundary, pinToVisibleBounds, zIndex, contentInsets"
         ),
         .init(
-            J.boundary(#""elementKind": "h", "size": {"width": {"fractional": 1}, "height": {"absolute": 1}}, "alignment": "top""#),
+            J.boundary(
+                #""elementKind": "h", "size": {"width": {"fractional": 1}, "height": {"absolute": 1}}, "alignment": "top""#
+            ),
             "sections[0].boundarySupplementaryItems[0].size.width",
             "expected one of \(dims); found \"fractional\""
         ),
@@ -845,7 +1032,10 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             error.description
                 == "sections[1].group.subitems[0].size.width: expected one of fractionalWidth, fractionalHeight, absolute, estimated; found \"fractional\""
         )
-        #expect(LayoutSpecError(path: "", reason: "missing required key \"sections\"").description == "$: missing required key \"sections\"")
+        #expect(
+            LayoutSpecError(path: "", reason: "missing required key \"sections\"").description
+                == "$: missing required key \"sections\""
+        )
     }
 
     @Test("reports JSON syntax errors with line and column before anything else")

@@ -108,7 +108,10 @@ struct JSONParser {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return .number(try parseNumber())
         default:
-            throw JSONSyntaxError(offset: index, message: "unexpected \(describeByte(at: index)); expected a JSON value")
+            throw JSONSyntaxError(
+                offset: index,
+                message: "unexpected \(describeByte(at: index)); expected a JSON value"
+            )
         }
     }
 
@@ -426,7 +429,8 @@ struct JSONParser {
                 else {
                     throw JSONSyntaxError(
                         offset: escapeStart,
-                        message: "unpaired surrogate \\u\(hex(first, digits: 4)); expected a \\u low surrogate to follow"
+                        message:
+                            "unpaired surrogate \\u\(hex(first, digits: 4)); expected a \\u low surrogate to follow"
                     )
                 }
                 index += 2
@@ -434,7 +438,8 @@ struct JSONParser {
                 guard (0xDC00...0xDFFF).contains(second) else {
                     throw JSONSyntaxError(
                         offset: escapeStart,
-                        message: "unpaired surrogate \\u\(hex(first, digits: 4)) followed by \\u\(hex(second, digits: 4))"
+                        message:
+                            "unpaired surrogate \\u\(hex(first, digits: 4)) followed by \\u\(hex(second, digits: 4))"
                     )
                 }
                 scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
@@ -451,7 +456,8 @@ struct JSONParser {
         default:
             throw JSONSyntaxError(
                 offset: escapeStart,
-                message: "invalid escape \\\(describeByteRaw(byte)); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
+                message:
+                    "invalid escape \\\(describeByteRaw(byte)); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
             )
         }
     }
@@ -517,7 +523,10 @@ struct JSONParser {
             )
         }
         for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 {
-            throw JSONSyntaxError(offset: i, message: "invalid UTF-8 sequence starting with 0x\(hex(UInt32(b0), digits: 2))")
+            throw JSONSyntaxError(
+                offset: i,
+                message: "invalid UTF-8 sequence starting with 0x\(hex(UInt32(b0), digits: 2))"
+            )
         }
         return length
     }

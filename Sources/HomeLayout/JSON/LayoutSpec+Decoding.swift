@@ -94,13 +94,20 @@ struct SpecDecoder {
         let object = try JSONObjectReader(value, at: path, allowed: Self.configurationKeys)
         var configuration = LayoutConfiguration()
         if let v = object["scrollDirection"] {
-            configuration.scrollDirection = try choice(v, at: object.path("scrollDirection"), [Axis.vertical, .horizontal])
+            configuration.scrollDirection = try choice(
+                v,
+                at: object.path("scrollDirection"),
+                [Axis.vertical, .horizontal]
+            )
         }
         if let v = object["interSectionSpacing"] {
             configuration.interSectionSpacing = try number(v, at: object.path("interSectionSpacing"))
         }
         if let v = object["boundarySupplementaryItems"] {
-            configuration.boundarySupplementaryItems = try boundaryItems(v, at: object.path("boundarySupplementaryItems"))
+            configuration.boundarySupplementaryItems = try boundaryItems(
+                v,
+                at: object.path("boundarySupplementaryItems")
+            )
         }
         return configuration
     }
@@ -301,7 +308,11 @@ struct SpecDecoder {
         var item = BoundarySupplementaryItem(
             elementKind: try elementKind(object.required("elementKind"), at: object.path("elementKind")),
             size: try layoutSize(object.required("size"), at: object.path("size")),
-            alignment: try choice(object.required("alignment"), at: object.path("alignment"), BoundaryAlignment.allCases)
+            alignment: try choice(
+                object.required("alignment"),
+                at: object.path("alignment"),
+                BoundaryAlignment.allCases
+            )
         )
         if let v = object["offset"] { item.offset = try point(v, at: object.path("offset")) }
         if let v = object["extendsBoundary"] { item.extendsBoundary = try bool(v, at: object.path("extendsBoundary")) }
@@ -373,7 +384,9 @@ struct SpecDecoder {
         var decoration = DecorationItem(
             elementKind: try elementKind(object.required("elementKind"), at: object.path("elementKind"))
         )
-        if let v = object["contentInsets"] { decoration.contentInsets = try insets(v, at: object.path("contentInsets")) }
+        if let v = object["contentInsets"] {
+            decoration.contentInsets = try insets(v, at: object.path("contentInsets"))
+        }
         if let v = object["zIndex"] {
             decoration.zIndex = try integer(v, at: object.path("zIndex"), in: Self.zIndexRange)
         }
