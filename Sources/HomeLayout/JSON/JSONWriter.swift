@@ -86,20 +86,12 @@ struct JSONWriter {
 
     mutating func null() {
         separator()
-        bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+        appendASCII("null")
     }
 
     mutating func bool(_ value: Bool) {
         separator()
-        if value {
-            bytes.append(contentsOf: [UInt8(ascii: "t"), UInt8(ascii: "r"), UInt8(ascii: "u"), UInt8(ascii: "e")])
-        } else {
-            bytes.append(
-                contentsOf: [
-                    UInt8(ascii: "f"), UInt8(ascii: "a"), UInt8(ascii: "l"), UInt8(ascii: "s"), UInt8(ascii: "e"),
-                ]
-            )
-        }
+        appendASCII(value ? "true" : "false")
     }
 
     mutating func int(_ value: Int) {
@@ -126,7 +118,7 @@ struct JSONWriter {
 
     private mutating func appendNumber(_ value: Double) {
         guard value.isFinite else {
-            bytes.append(contentsOf: [UInt8(ascii: "n"), UInt8(ascii: "u"), UInt8(ascii: "l"), UInt8(ascii: "l")])
+            appendASCII("null")
             return
         }
         // Below 2^53 every integer is exact, and Double.description would print it as "375.0".
@@ -163,6 +155,11 @@ struct JSONWriter {
         appendDigits(m.magnitude / divisor, minimumDigits: 1)
         bytes.append(UInt8(ascii: "."))
         appendDigits(m.magnitude % divisor, minimumDigits: places)
+    }
+
+    /// A literal's bytes, without the array an `append(contentsOf: [...])` would allocate.
+    private mutating func appendASCII(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     private mutating func appendInteger(_ value: Int64) {
@@ -220,7 +217,7 @@ struct JSONWriter {
                 bytes.append(UInt8(ascii: "\\"))
                 bytes.append(UInt8(ascii: "f"))
             case 0x00..<0x20:
-                bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                appendASCII("\\u00")
                 bytes.append(Self.hexDigits[Int(byte >> 4)])
                 bytes.append(Self.hexDigits[Int(byte & 0xF)])
             default:

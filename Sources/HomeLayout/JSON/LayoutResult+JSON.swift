@@ -70,7 +70,7 @@ extension LayoutResult {
         var count = 512
         for section in sections {
             count += 512 + section.id.utf8.count
-            count += section.itemFrames.count * (pretty ? 100 : 85)
+            count += section.itemFrames.count * (pretty ? 128 : 96)
             count += (section.supplementaries.count + section.decorations.count) * 160
             count += (section.orthogonal?.restOffsets.count ?? 0) * 12
         }
