@@ -18,7 +18,7 @@ enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: "null"
         case .bool(let b): b ? "true" : "false"
-        case .number(let n): n.isFinite ? fmt(n) : "a number too large to represent"
+        case .number(let n): n.isFinite ? jsonNumber(n) : "a number too large to represent"
         case .string(let s): quotedForMessage(s)
         case .array(let a): a.isEmpty ? "an empty array" : "an array"
         case .object(let o): o.isEmpty ? "an empty object" : "an object"

@@ -227,3 +227,10 @@ struct JSONWriter {
         bytes.append(UInt8(ascii: "\""))
     }
 }
+
+/// `value` as ``JSONWriter`` prints it (`375`, `98.5`, `null`), for error messages.
+func jsonNumber(_ value: Double) -> String {
+    var writer = JSONWriter(pretty: false)
+    writer.number(value)
+    return String(decoding: writer.bytes, as: UTF8.self)
+}

@@ -162,7 +162,8 @@ struct SpecDecoder {
             if max <= minWidth {
                 throw LayoutSpecError(
                     path: maxPath,
-                    reason: "expected a number greater than minWidth (\(fmt(minWidth))); found \(fmt(max))"
+                    reason:
+                        "expected a number greater than minWidth (\(jsonNumber(minWidth))); found \(jsonNumber(max))"
                 )
             }
             maxWidth = max
@@ -514,7 +515,7 @@ struct SpecDecoder {
     func positiveNumber(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Double {
         let n = try number(value, at: path)
         guard n > 0 else {
-            throw LayoutSpecError(path: path, reason: "expected a number greater than 0; found \(fmt(n))")
+            throw LayoutSpecError(path: path, reason: "expected a number greater than 0; found \(jsonNumber(n))")
         }
         return n
     }
