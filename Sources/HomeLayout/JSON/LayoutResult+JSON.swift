@@ -1,0 +1,190 @@
+extension LayoutResult {
+    /// The solve output of `layout-spec-format.md` ("Solve") as JSON text.
+    ///
+    /// Keys come in the documented order: `container`, `contentSize`, `sections` (each with
+    /// `index`, `id`, `frame`, `items`, `supplementaries`, `decorations`, `orthogonal`),
+    /// `globalSupplementaries`, `diagnostics`. Integral numbers print without a fraction
+    /// (`375`), others in their shortest round-trip form (`98.5`); a non-finite number, which
+    /// a valid result never holds, prints as `null`.
+    ///
+    /// - Parameter pretty: two-space indentation with one item, supplementary, decoration or
+    ///   diagnostic per line; `false` gives compact output without whitespace.
+    public func jsonString(pretty: Bool = true) -> String {
+        String(decoding: jsonBytes(pretty: pretty), as: UTF8.self)
+    }
+
+    /// The same output as ``jsonString(pretty:)`` as UTF-8 bytes, without the copy into a
+    /// `String`.
+    public func jsonBytes(pretty: Bool = true) -> [UInt8] {
+        var writer = JSONWriter(pretty: pretty, capacity: estimatedByteCount(pretty: pretty))
+        writer.beginObject()
+
+        writer.key("container")
+        writer.beginObject(inline: true)
+        writer.key("width")
+        writer.number(environment.width)
+        writer.key("height")
+        writer.number(environment.height)
+        writer.key("scale")
+        writer.number(environment.scale)
+        writer.endObject()
+
+        writer.key("contentSize")
+        writer.beginObject(inline: true)
+        writer.key("width")
+        writer.number(contentSize.width)
+        writer.key("height")
+        writer.number(contentSize.height)
+        writer.endObject()
+
+        writer.key("sections")
+        writer.beginArray()
+        for section in sections { writer.section(section) }
+        writer.endArray()
+
+        writer.key("globalSupplementaries")
+        writer.beginArray()
+        for supplementary in globalSupplementaries { writer.supplementary(supplementary) }
+        writer.endArray()
+
+        writer.key("diagnostics")
+        writer.beginArray()
+        for diagnostic in diagnostics {
+            writer.beginObject(inline: true)
+            writer.key("severity")
+            writer.string(diagnostic.severity.rawValue)
+            writer.key("path")
+            writer.string(diagnostic.path)
+            writer.key("message")
+            writer.string(diagnostic.message)
+            writer.endObject()
+        }
+        writer.endArray()
+
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// A generous guess, so a 100 000-item result is written without regrowing the buffer.
+    private func estimatedByteCount(pretty: Bool) -> Int {
+        var count = 512
+        for section in sections {
+            count += 512 + section.id.utf8.count
+            count += section.itemFrames.count * (pretty ? 128 : 96)
+            count += (section.supplementaries.count + section.decorations.count) * 160
+            count += (section.orthogonal?.restOffsets.count ?? 0) * 12
+        }
+        count += globalSupplementaries.count * 160
+        for diagnostic in diagnostics { count += 64 + diagnostic.path.utf8.count + diagnostic.message.utf8.count }
+        return count
+    }
+}
+
+extension JSONWriter {
+    fileprivate mutating func frame(_ rect: Rect) {
+        beginObject(inline: true)
+        key("x")
+        number(rect.x)
+        key("y")
+        number(rect.y)
+        key("width")
+        number(rect.width)
+        key("height")
+        number(rect.height)
+        endObject()
+    }
+
+    fileprivate mutating func section(_ section: SectionLayout) {
+        beginObject()
+        key("index")
+        int(section.index)
+        key("id")
+        string(section.id)
+        key("frame")
+        frame(section.frame)
+
+        key("items")
+        beginArray()
+        for (index, itemFrame) in section.itemFrames.enumerated() {
+            beginObject(inline: true)
+            key("index")
+            int(index)
+            key("frame")
+            frame(itemFrame)
+            key("zIndex")
+            int(section.itemZIndex)
+            endObject()
+        }
+        endArray()
+
+        key("supplementaries")
+        beginArray()
+        for supplementary in section.supplementaries { self.supplementary(supplementary) }
+        endArray()
+
+        key("decorations")
+        beginArray()
+        for decoration in section.decorations {
+            beginObject(inline: true)
+            key("elementKind")
+            string(decoration.elementKind)
+            key("frame")
+            frame(decoration.frame)
+            key("zIndex")
+            int(decoration.zIndex)
+            endObject()
+        }
+        endArray()
+
+        key("orthogonal")
+        if let orthogonal = section.orthogonal {
+            beginObject()
+            key("behavior")
+            string(orthogonal.behavior.rawValue)
+            key("axis")
+            string(orthogonal.axis.rawValue)
+            key("contentWidth")
+            number(orthogonal.contentWidth)
+            key("stride")
+            number(orthogonal.stride)
+            key("centeringInset")
+            number(orthogonal.centeringInset)
+            key("restOffsets")
+            beginArray(inline: true)
+            for offset in orthogonal.restOffsets { number(offset) }
+            endArray()
+            key("minOffset")
+            number(orthogonal.minOffset)
+            key("maxOffset")
+            number(orthogonal.maxOffset)
+            endObject()
+        } else {
+            null()
+        }
+        endObject()
+    }
+
+    fileprivate mutating func supplementary(_ supplementary: SupplementaryFrame) {
+        beginObject(inline: true)
+        key("elementKind")
+        string(supplementary.elementKind)
+        key("item")
+        if let item = supplementary.item { int(item) } else { null() }
+        key("frame")
+        frame(supplementary.frame)
+        key("zIndex")
+        int(supplementary.zIndex)
+        key("pinToVisibleBounds")
+        bool(supplementary.pinToVisibleBounds)
+        if let pinRange = supplementary.pinRange {
+            key("pinRange")
+            beginObject(inline: true)
+            key("min")
+            number(pinRange.lowerBound)
+            key("max")
+            number(pinRange.upperBound)
+            endObject()
+        }
+        endObject()
+    }
+}

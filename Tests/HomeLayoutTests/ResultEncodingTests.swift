@@ -1,0 +1,422 @@
+import Testing
+
+@testable import HomeLayout
+
+private func numberText(_ value: Double) -> String {
+    var writer = JSONWriter(pretty: false)
+    writer.number(value)
+    return String(decoding: writer.bytes, as: UTF8.self)
+}
+
+private func stringText(_ value: String) -> String {
+    var writer = JSONWriter(pretty: true)
+    writer.string(value)
+    return String(decoding: writer.bytes, as: UTF8.self)
+}
+
+/// A small result touching every field of the output contract.
+private let sample = LayoutResult(
+    environment: LayoutEnvironment(width: 375, height: 812, scale: 2),
+    contentSize: Size(width: 375, height: 929.5),
+    sections: [
+        SectionLayout(
+            index: 0,
+            id: "userHistory",
+            frame: Rect(x: 0, y: 0, width: 375, height: 200),
+            itemFrames: [
+                Rect(x: 16, y: 44, width: 166.5, height: 100), Rect(x: 192.5, y: 44, width: 166.5, height: 100),
+            ],
+            itemZIndex: 1,
+            slotsPerGroup: 2,
+            supplementaries: [
+                SupplementaryFrame(
+                    elementKind: "header",
+                    item: nil,
+                    frame: Rect(x: 16, y: 0, width: 343, height: 44),
+                    zIndex: 2,
+                    pinToVisibleBounds: true,
+                    pinRange: 0...156
+                ),
+                SupplementaryFrame(
+                    elementKind: "badge",
+                    item: 1,
+                    frame: Rect(x: 349.5, y: 38, width: 20, height: 20),
+                    zIndex: 1,
+                    pinToVisibleBounds: false,
+                    pinRange: nil
+                ),
+            ],
+            decorations: [
+                DecorationFrame(elementKind: "background", frame: Rect(x: 0, y: 0, width: 375, height: 200), zIndex: 0)
+            ],
+            orthogonal: nil
+        ),
+        SectionLayout(
+            index: 1,
+            id: "carousel \"new\"",
+            frame: Rect(x: 0, y: 200, width: 375, height: 100),
+            itemFrames: [],
+            itemZIndex: 0,
+            slotsPerGroup: 1,
+            supplementaries: [],
+            decorations: [],
+            orthogonal: OrthogonalScrolling(
+                behavior: .groupPaging,
+                axis: .horizontal,
+                contentWidth: 1170,
+                stride: 230,
+                centeringInset: 0,
+                restOffsets: [0, 230, 460, 690, 795],
+                minOffset: 0,
+                maxOffset: 795
+            )
+        ),
+    ],
+    globalSupplementaries: [
+        SupplementaryFrame(
+            elementKind: "globalFooter",
+            item: nil,
+            frame: Rect(x: 0, y: 300, width: 375, height: 629.5),
+            zIndex: 0,
+            pinToVisibleBounds: false,
+            pinRange: nil
+        )
+    ],
+    diagnostics: [LayoutDiagnostic(path: "sections[1].group", message: "flexible spacing will be ignored")]
+)
+
+@Suite struct ResultEncodingTests {
+    @Test("writes the documented pretty output")
+    func prettyGolden() {
+        let expected = """
+            {
+              "container": {"width": 375, "height": 812, "scale": 2},
+              "contentSize": {"width": 375, "height": 929.5},
+              "sections": [
+                {
+                  "index": 0,
+                  "id": "userHistory",
+                  "frame": {"x": 0, "y": 0, "width": 375, "height": 200},
+                  "items": [
+                    {"index": 0, "frame": {"x": 16, "y": 44, "width": 166.5, "height": 100}, "zIndex": 1},
+                    {"index": 1, "frame": {"x": 192.5, "y": 44, "width": 166.5, "height": 100}, "zIndex": 1}
+                  ],
+                  "supplementaries": [
+                    {"elementKind": "header", "item": null, "frame": {"x": 16, "y": 0, "width": 343, "height": 44}, "zIndex": 2, "pinToVisibleBounds": true, "pinRange": {"min": 0, "max": 156}},
+                    {"elementKind": "badge", "item": 1, "frame": {"x": 349.5, "y": 38, "width": 20, "height": 20}, "zIndex": 1, "pinToVisibleBounds": false}
+                  ],
+                  "decorations": [
+                    {"elementKind": "background", "frame": {"x": 0, "y": 0, "width": 375, "height": 200}, "zIndex": 0}
+                  ],
+                  "orthogonal": null
+                },
+                {
+                  "index": 1,
+                  "id": "carousel \\"new\\"",
+                  "frame": {"x": 0, "y": 200, "width": 375, "height": 100},
+                  "items": [],
+                  "supplementaries": [],
+                  "decorations": [],
+                  "orthogonal": {
+                    "behavior": "groupPaging",
+                    "axis": "horizontal",
+                    "contentWidth": 1170,
+                    "stride": 230,
+                    "centeringInset": 0,
+                    "restOffsets": [0, 230, 460, 690, 795],
+                    "minOffset": 0,
+                    "maxOffset": 795
+                  }
+                }
+              ],
+              "globalSupplementaries": [
+                {"elementKind": "globalFooter", "item": null, "frame": {"x": 0, "y": 300, "width": 375, "height": 629.5}, "zIndex": 0, "pinToVisibleBounds": false}
+              ],
+              "diagnostics": [
+                {"severity": "warning", "path": "sections[1].group", "message": "flexible spacing will be ignored"}
+              ]
+            }
+            """
+        #expect(sample.jsonString() == expected)
+        #expect(sample.jsonBytes(pretty: true) == Array(expected.utf8))
+    }
+
+    @Test("writes compact output without whitespace")
+    func compact() {
+        let result = LayoutResult(
+            environment: LayoutEnvironment(width: 320, height: 480, scale: 0),
+            contentSize: Size(width: 320, height: 0),
+            sections: [
+                SectionLayout(
+                    index: 0,
+                    id: "a",
+                    frame: .zero,
+                    itemFrames: [Rect(x: 0, y: 0, width: 98.33333333333333, height: 1)],
+                    itemZIndex: 0,
+                    slotsPerGroup: 1,
+                    supplementaries: [],
+                    decorations: [],
+                    orthogonal: OrthogonalScrolling(
+                        behavior: .continuous,
+                        axis: .horizontal,
+                        contentWidth: 400,
+                        stride: 100,
+                        centeringInset: 0,
+                        restOffsets: [],
+                        minOffset: 0,
+                        maxOffset: 80
+                    )
+                )
+            ],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
+        let expected =
+            #"{"container":{"width":320,"height":480,"scale":0},"contentSize":{"width":320,"height":0},"#
+            + #""sections":[{"index":0,"id":"a","frame":{"x":0,"y":0,"width":0,"height":0},"#
+            + #""items":[{"index":0,"frame":{"x":0,"y":0,"width":98.33333333333333,"height":1},"zIndex":0}],"#
+            + #""supplementaries":[],"decorations":[],"orthogonal":{"behavior":"continuous","axis":"horizontal","#
+            + #""contentWidth":400,"stride":100,"centeringInset":0,"restOffsets":[],"minOffset":0,"maxOffset":80}}],"#
+            + #""globalSupplementaries":[],"diagnostics":[]}"#
+        #expect(result.jsonString(pretty: false) == expected)
+    }
+
+    @Test("writes an empty result")
+    func empty() {
+        let result = LayoutResult(
+            environment: LayoutEnvironment(width: 1, height: 2, scale: 3),
+            contentSize: .zero,
+            sections: [],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
+        #expect(
+            result.jsonString()
+                == """
+                {
+                  "container": {"width": 1, "height": 2, "scale": 3},
+                  "contentSize": {"width": 0, "height": 0},
+                  "sections": [],
+                  "globalSupplementaries": [],
+                  "diagnostics": []
+                }
+                """
+        )
+    }
+
+    struct NumberCase: Sendable, CustomTestStringConvertible {
+        var value: Double
+        var text: String
+        var testDescription: String { text }
+    }
+
+    static let numberCases: [NumberCase] = [
+        .init(value: 375, text: "375"),
+        .init(value: 0, text: "0"),
+        .init(value: -0.0, text: "0"),
+        .init(value: -12, text: "-12"),
+        .init(value: 98.5, text: "98.5"),
+        .init(value: -0.25, text: "-0.25"),
+        .init(value: 0.1, text: "0.1"),
+        .init(value: 0.3, text: "0.3"),
+        .init(value: 0.1 + 0.2, text: "0.30000000000000004"),
+        .init(value: 12.125, text: "12.125"),
+        .init(value: 0.001, text: "0.001"),
+        .init(value: 0.0001, text: "0.0001"),
+        .init(value: 0.00001, text: "1e-05"),
+        .init(value: 500.0 / 3, text: "166.66666666666666"),
+        .init(value: 98.33333333333333, text: "98.33333333333333"),
+        .init(value: 1e15, text: "1000000000000000"),
+        .init(value: 9_007_199_254_740_991, text: "9007199254740991"),
+        .init(value: 9_007_199_254_740_992, text: "9007199254740992"),
+        .init(value: 1e16, text: "1e+16"),
+        .init(value: -2e20, text: "-2e+20"),
+        .init(value: 1e300, text: "1e+300"),
+        .init(value: -1.5e-300, text: "-1.5e-300"),
+        .init(value: .leastNonzeroMagnitude, text: "5e-324"),
+        .init(value: .greatestFiniteMagnitude, text: "1.7976931348623157e+308"),
+        .init(value: 123_456_789_012.5, text: "123456789012.5"),
+        .init(value: .nan, text: "null"),
+        .init(value: .infinity, text: "null"),
+        .init(value: -.infinity, text: "null"),
+    ]
+
+    @Test("prints numbers: integers bare, others shortest round-trip, non-finite as null", arguments: numberCases)
+    func numbers(_ c: NumberCase) {
+        #expect(numberText(c.value) == c.text)
+    }
+
+    /// The allocation-free path for short decimals must print exactly what Double.description
+    /// prints (less the ".0" of integers).
+    @Test("short-decimal fast path agrees with Double.description")
+    func fastPathAgreesWithDescription() {
+        var mismatches: [String] = []
+        for denominator in [2.0, 3, 4, 5, 8, 10, 20, 100, 1000, 3000, 7] {
+            for numerator in stride(from: -3000.0, through: 3000, by: 1) {
+                let value = numerator / denominator
+                var expected = value.description
+                if expected.hasSuffix(".0") { expected.removeLast(2) }
+                if expected == "-0" { expected = "0" }
+                if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
+            }
+        }
+        for scale in [1e-4, 0.0003, 0.0012, 1e3, 1e6, 1e9, 1e11, 5e11] {
+            for step in 0..<200 {
+                let value = scale * (1 + Double(step) * 0.137)
+                let expected =
+                    value.description.hasSuffix(".0") ? String(value.description.dropLast(2)) : value.description
+                if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    struct StringCase: Sendable, CustomTestStringConvertible {
+        var value: String
+        var json: String
+        var testDescription: String { json }
+    }
+
+    @Test(
+        "escapes strings per RFC 8259",
+        arguments: [
+            StringCase(value: "plain", json: #""plain""#),
+            StringCase(value: "q\"b\\s/", json: #""q\"b\\s/""#),
+            StringCase(value: "\n\r\t\u{8}\u{C}", json: #""\n\r\t\b\f""#),
+            StringCase(value: "\u{0}\u{1F}\u{7F}", json: "\"\\u0000\\u001f\u{7F}\""),
+            StringCase(value: "é✓😀\u{2028}", json: "\"é✓😀\u{2028}\""),
+        ]
+    )
+    func strings(_ c: StringCase) throws {
+        #expect(stringText(c.value) == c.json)
+        #expect(try JSONParser.parse(Array(c.json.utf8)) == .string(c.value))
+    }
+
+    @Test("output parses back with every number intact")
+    func roundTrip() throws {
+        var frames: [Rect] = []
+        var state: UInt64 = 42
+        for _ in 0..<500 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let bits = Double(state >> 11) / Double(1 << 53)
+            frames.append(Rect(x: bits * 1000, y: (bits * 3).rounded() / 3, width: 1 / (bits + 0.01), height: -bits))
+        }
+        var result = sample
+        result.sections[0].itemFrames = frames
+        for pretty in [true, false] {
+            let value = try JSONParser.parse(result.jsonBytes(pretty: pretty))
+            guard case .object(let root) = value,
+                root.map(\.key) == ["container", "contentSize", "sections", "globalSupplementaries", "diagnostics"],
+                case .array(let sections) = root[2].value, case .object(let section) = sections[0],
+                case .array(let items) = section[3].value
+            else {
+                Issue.record("unexpected shape")
+                return
+            }
+            #expect(
+                section.map(\.key) == ["index", "id", "frame", "items", "supplementaries", "decorations", "orthogonal"]
+            )
+            #expect(items.count == frames.count)
+            for (index, item) in items.enumerated() {
+                let expected = JSONValue.object([
+                    JSONMember(key: "index", value: .number(Double(index))),
+                    JSONMember(
+                        key: "frame",
+                        value: .object([
+                            JSONMember(key: "x", value: .number(frames[index].x)),
+                            JSONMember(key: "y", value: .number(frames[index].y)),
+                            JSONMember(key: "width", value: .number(frames[index].width)),
+                            JSONMember(key: "height", value: .number(frames[index].height)),
+                        ])
+                    ),
+                    JSONMember(key: "zIndex", value: .number(1)),
+                ])
+                if item != expected {
+                    Issue.record("item \(index) differs: \(item) vs \(expected)")
+                    break
+                }
+            }
+        }
+    }
+
+    @Test("encodes a 100 000-item section and parses it back")
+    func largeResult() throws {
+        var result = sample
+        result.sections[0].itemFrames = (0..<100_000).map { i in
+            Rect(x: Double(i % 2) * 187.5, y: Double(i / 2) * 100.5, width: 187.5, height: 100)
+        }
+        let bytes = result.jsonBytes(pretty: false)
+        let value = try JSONParser.parse(bytes, maxBytes: Int.max)
+        guard case .object(let root) = value, case .array(let sections) = root[2].value,
+            case .object(let section) = sections[0], case .array(let items) = section[3].value
+        else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(items.count == 100_000)
+        #expect(
+            items.last
+                == .object([
+                    JSONMember(key: "index", value: .number(99_999)),
+                    JSONMember(
+                        key: "frame",
+                        value: .object([
+                            JSONMember(key: "x", value: .number(187.5)),
+                            JSONMember(key: "y", value: .number(49_999 * 100.5)),
+                            JSONMember(key: "width", value: .number(187.5)),
+                            JSONMember(key: "height", value: .number(100)),
+                        ])
+                    ),
+                    JSONMember(key: "zIndex", value: .number(1)),
+                ])
+        )
+        #expect(result.jsonString(pretty: true).utf8.count > bytes.count)
+    }
+
+    @Test("a decoded spec and an encoded result share one JSON dialect")
+    func specAndResultSanity() throws {
+        // Decoding a spec and encoding a result built from it parse with the same parser; the
+        // section ids survive escaping in both directions.
+        let spec = try LayoutSpec(
+            json: #"""
+                {"sections": [{"id": "caf\u00e9 \"1\"", "itemCount": 2, "group": {"axis": "horizontal",
+                  "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 44}},
+                  "subitems": [{"item": {"size": {"width": {"fractionalWidth": 0.5}, "height": {"fractionalHeight": 1}}}}]}}]}
+                """#.utf8
+        )
+        let section = spec.sections[0]
+        #expect(section.id == "café \"1\"")
+        let result = LayoutResult(
+            environment: LayoutEnvironment(width: 375, height: 812, scale: 3),
+            contentSize: Size(width: 375, height: 44),
+            sections: [
+                SectionLayout(
+                    index: 0,
+                    id: section.id,
+                    frame: Rect(x: 0, y: 0, width: 375, height: 44),
+                    itemFrames: [
+                        Rect(x: 0, y: 0, width: 187.33333333333334, height: 44),
+                        Rect(x: 187.33333333333334, y: 0, width: 187.33333333333334, height: 44),
+                    ],
+                    itemZIndex: 0,
+                    slotsPerGroup: 2,
+                    supplementaries: [],
+                    decorations: [],
+                    orthogonal: nil
+                )
+            ],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
+        let json = result.jsonString()
+        #expect(json.contains(#""id": "café \"1\"""#))
+        #expect(json.contains(#""width": 187.33333333333334"#))
+        guard case .object(let root) = try JSONParser.parse(json.utf8), case .array(let sections) = root[2].value,
+            case .object(let encoded) = sections[0]
+        else {
+            Issue.record("unexpected shape")
+            return
+        }
+        #expect(encoded[1].value == .string(section.id))
+    }
+}
