@@ -38,7 +38,7 @@ enum LayoutCheckCommand {
             var warnings: [String] = []
             for environment in environments {
                 let at = "at \(Int(environment.width))×\(Int(environment.height))@\(fmtScale(environment.scale))"
-                do {
+                do throws(LayoutSolveError) {
                     let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
                     for diagnostic in result.diagnostics where !warnings.contains(diagnostic.description) {
                         warnings.append(diagnostic.description)

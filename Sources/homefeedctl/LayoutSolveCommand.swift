@@ -37,7 +37,7 @@ enum LayoutSolveCommand {
             let counts = try LayoutCommand.itemCounts(arguments)
             guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.invalidInput }
             let result: LayoutResult
-            do {
+            do throws(LayoutSolveError) {
                 result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
             } catch {
                 Console.out(SolveErrorJSON(error).encoded(pretty: !arguments.has("--compact")))

@@ -91,7 +91,7 @@ enum LayoutSweepCommand {
                 if messages[key] == nil { messages[key] = message }
             }
             for environment in environments {
-                do {
+                do throws(LayoutSolveError) {
                     let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
                     for d in result.diagnostics {
                         record(Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path), environment.width, d.message)

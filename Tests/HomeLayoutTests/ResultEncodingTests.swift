@@ -35,7 +35,7 @@ private let sample = LayoutResult(
                     frame: Rect(x: 16, y: 0, width: 343, height: 44),
                     zIndex: 2,
                     pinToVisibleBounds: true,
-                    pinRange: 0...156
+                    pinRange: PinRange(min: 0, max: 156)
                 ),
                 SupplementaryFrame(
                     elementKind: "badge",

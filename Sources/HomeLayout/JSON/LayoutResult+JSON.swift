@@ -180,9 +180,9 @@ extension JSONWriter {
             key("pinRange")
             beginObject(inline: true)
             key("min")
-            number(pinRange.lowerBound)
+            number(pinRange.min)
             key("max")
-            number(pinRange.upperBound)
+            number(pinRange.max)
             endObject()
         }
         endObject()
