@@ -9,6 +9,8 @@ import HomeLayout
 struct WireframeSVG {
     let result: LayoutResult
     let margin = 24.0
+    /// Room on the left for section labels.
+    let gutter = 110.0
 
     func render() -> String {
         let env = result.environment
@@ -22,7 +24,7 @@ struct WireframeSVG {
                 maxY = max(maxY, frame.maxY)
             }
         }
-        let width = maxX - minX + 2 * margin
+        let width = maxX - minX + 2 * margin + gutter
         let height = maxY + 2 * margin
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(n(width))" height="\(n(height))" \
@@ -30,6 +32,7 @@ struct WireframeSVG {
             <style>
             .band0 { fill: #f3f5fa; } .band1 { fill: #e9edf6; }
             .label { font-size: 10px; fill: #556; }
+            .section { font-size: 11px; fill: #223; text-anchor: end; }
             .item { fill: #d8e5ff; stroke: #3366cc; stroke-width: 1; }
             .num { font-size: 11px; fill: #1d3d80; text-anchor: middle; dominant-baseline: central; }
             .boundary { fill: #fff1cc; stroke: #c98a00; stroke-width: 1; stroke-dasharray: 4 2; }
@@ -40,7 +43,7 @@ struct WireframeSVG {
             .screen { fill: none; stroke: #111; stroke-width: 2; stroke-dasharray: 8 4; }
             </style>
             <rect x="0" y="0" width="\(n(width))" height="\(n(height))" fill="#fff"/>
-            <g transform="translate(\(n(margin - minX)) \(n(margin)))">
+            <g transform="translate(\(n(margin + gutter - minX)) \(n(margin)))">
 
             """
         for (index, section) in result.sections.enumerated() {
@@ -62,12 +65,14 @@ struct WireframeSVG {
                 svg += rect(Rect(x: 0, y: band.y + 1, width: env.width, height: max(band.height - 2, 0)), "window")
                 for offset in orthogonal.restOffsets {
                     svg += "<line class=\"tick\" x1=\"\(n(offset))\" y1=\"\(n(band.maxY - 6))\" x2=\"\(n(offset))\" y2=\"\(n(band.maxY))\"/>\n"
+                    svg += "<text class=\"label\" x=\"\(n(offset + 2))\" y=\"\(n(band.maxY - 8))\">\(n(offset))</text>\n"
                 }
             }
-            svg += "<text class=\"label\" x=\"\(n(minX + 2))\" y=\"\(n(band.y + 10))\">\(index) \(escape(section.id))</text>\n"
+            svg += "<text class=\"section\" x=\"\(n(minX - 8))\" y=\"\(n(band.y + 12))\">\(index) \(escape(section.id))</text>\n"
         }
         for supplementary in result.globalSupplementaries { svg += rect(supplementary.frame, "boundary") }
         svg += rect(Rect(x: 0, y: 0, width: env.width, height: min(env.height, max(result.contentSize.height, 1))), "screen")
+        svg += "<text class=\"section\" x=\"-8\" y=\"\(n(min(env.height, result.contentSize.height) - 4))\">screen \(n(env.width))×\(n(env.height))@\(n(env.scale))x</text>\n"
         svg += "</g>\n</svg>\n"
         return svg
     }

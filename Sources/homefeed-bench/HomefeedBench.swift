@@ -1,0 +1,58 @@
+import Foundation
+
+/// `homefeed-bench`: measurements, never part of `swift test`.
+///
+/// Each benchmark prints one line per figure, `figure<TAB>value<TAB>unit`, next to the floor
+/// or peer measured in the same run, then a short human summary. Run in release:
+/// `swift run -c release homefeed-bench layout`.
+@main
+enum HomefeedBench {
+    static let usage = """
+        usage: homefeed-bench <layout|all> [--spec FILE]
+
+          layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
+                   two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
+          all      every benchmark
+        """
+
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
+        var spec = "feeds/layout.json"
+        if let index = arguments.firstIndex(of: "--spec"), index + 1 < arguments.count { spec = arguments[index + 1] }
+        switch name {
+        case "layout":
+            LayoutBenchmark.run(specPath: spec)
+        case "all":
+            LayoutBenchmark.run(specPath: spec)
+        default:
+            FileHandle.standardError.write(Data(usage.utf8))
+            exit(2)
+        }
+    }
+}
+
+/// Timing helpers shared by the benchmarks.
+enum Measure {
+    /// Median wall time of `runs` calls of `body`, in nanoseconds, after one warm-up call.
+    static func median(runs: Int, _ body: () -> Void) -> Double {
+        body()
+        let clock = ContinuousClock()
+        var samples: [Double] = []
+        samples.reserveCapacity(runs)
+        for _ in 0..<runs {
+            let elapsed = clock.measure(body)
+            samples.append(Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    /// Prints `figure<TAB>value<TAB>unit`.
+    static func report(_ figure: String, _ value: Double, _ unit: String) {
+        print("\(figure)\t\(String(format: "%.3f", value))\t\(unit)")
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder; benchmarks land with the layout issue.
