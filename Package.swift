@@ -27,6 +27,8 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        // Runs the built executables as a user would.
+        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
     ]
 )
 

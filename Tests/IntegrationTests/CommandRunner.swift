@@ -1,0 +1,66 @@
+import Foundation
+
+/// Runs a built executable of this package (found next to the test bundle) with output captured
+/// in temporary files, so no pipe can fill up and block.
+struct CommandRunner {
+    struct Outcome {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The package root, from this file's path (Tests/IntegrationTests/…).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The directory SwiftPM put the test bundle and the executables in.
+    static let productsDirectory: URL = {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // On Linux the tests run from `<products>/homefeedPackageTests.xctest`.
+        if url.pathExtension == "xctest" { url = url.deletingLastPathComponent() }
+        return url
+    }()
+
+    let executable: String
+
+    func run(_ arguments: [String], stdin: Data? = nil) throws -> Outcome {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hf-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = Self.productsDirectory.appendingPathComponent(executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = Self.packageRoot
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        if let stdin {
+            let input = scratch.appendingPathComponent("stdin")
+            try stdin.write(to: input)
+            process.standardInput = try FileHandle(forReadingFrom: input)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
+        try process.run()
+        process.waitUntilExit()
+        return Outcome(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self)
+        )
+    }
+
+    /// Writes `text` to a fresh temporary file and returns its path.
+    static func temporaryFile(_ text: String, name: String = "spec.json") throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hf-spec-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}

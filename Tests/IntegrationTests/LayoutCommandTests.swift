@@ -1,0 +1,132 @@
+import Foundation
+import FoundationXML
+import Testing
+
+/// `homefeedctl layout …` as a user runs it: exit statuses, JSON on stdout, errors on stderr.
+@Suite struct LayoutCommandTests {
+    let ctl = CommandRunner(executable: "homefeedctl")
+
+    func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    @Test("solve prints the home screen's frames at 375×812@2x")
+    func solveHomeScreen() throws {
+        let outcome = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--height", "812", "--scale", "2"])
+        #expect(outcome.status == 0)
+        let root = try json(outcome.stdout)
+        let contentSize = try #require(root["contentSize"] as? [String: Double])
+        #expect(contentSize == ["width": 375, "height": 977])
+        let sections = try #require(root["sections"] as? [[String: Any]])
+        #expect(sections.compactMap { $0["id"] as? String } == ["userHistory", "mainService", "otherService", "appService"])
+        let items = try #require(sections[1]["items"] as? [[String: Any]])
+        let large = try #require(items[1]["frame"] as? [String: Double])
+        #expect(large == ["x": 20, "y": 209, "width": 161.5, "height": 192])
+        let orthogonal = try #require(sections[2]["orthogonal"] as? [String: Any])
+        #expect(orthogonal["restOffsets"] as? [Double] == [0, 230, 460, 690, 795])
+    }
+
+    @Test("solve reads the spec from standard input and honours --items")
+    func solveStdin() throws {
+        let spec = try Data(contentsOf: CommandRunner.packageRoot.appendingPathComponent("feeds/layout.json"))
+        let outcome = try ctl.run(["layout", "solve", "-", "--width", "375", "--items", "1,0,2,2", "--compact"], stdin: spec)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.split(separator: "\n").count == 1)
+        let sections = try #require(try json(outcome.stdout)["sections"] as? [[String: Any]])
+        #expect(sections.map { ($0["items"] as? [Any])?.count } == [1, 0, 2, 2])
+    }
+
+    @Test("--svg writes a well-formed SVG wireframe")
+    func svg() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hf-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--svg", path])
+        #expect(outcome.status == 0)
+        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
+        #expect(document.rootElement()?.name == "svg")
+        // 18 items in the default counts (3 + 4 + 5 + 6), each a numbered box.
+        let items = try document.nodes(forXPath: "//*[local-name()='rect'][@class='item']")
+        #expect(items.count == 18)
+    }
+
+    @Test("a spec error names its JSON path and exits 1")
+    func invalidSpec() throws {
+        let path = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "a", "group": {"axis": "horizontal", "size": {"width": {"fractional": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 1}, "height": {"absolute": 1}}}}]}}]}"#
+        )
+        let outcome = try ctl.run(["layout", "solve", path, "--width", "375"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr.contains("sections[0].group.size.width: expected one of fractionalWidth"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("a layout UIKit would refuse prints a structured error and exits 1")
+    func refusedLayout() throws {
+        let path = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "wide", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 400}, "height": {"absolute": 10}}}}]}}]}"#
+        )
+        let outcome = try ctl.run(["layout", "solve", path, "--width", "375"])
+        #expect(outcome.status == 1)
+        let error = try #require(try json(outcome.stdout)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "cannotFitSingleItem")
+        #expect(error["section"] as? Int == 0)
+        #expect(error["sectionId"] as? String == "wide")
+        #expect(error["path"] as? String == "sections[0].group")
+    }
+
+    @Test("usage errors exit 2", arguments: [
+        ["layout", "solve", "feeds/layout.json"],
+        ["layout", "solve", "feeds/layout.json", "--width", "wide"],
+        ["layout", "solve", "feeds/layout.json", "--width", "375", "--bogus"],
+        ["layout", "solve", "feeds/layout.json", "--width", "375", "--items", "1,-2"],
+        ["layout", "sweep", "feeds/layout.json", "--from", "500", "--to", "400"],
+        ["layout", "frobnicate"],
+        ["nonsense"],
+        [],
+    ])
+    func usageErrors(_ arguments: [String]) throws {
+        let outcome = try ctl.run(arguments)
+        #expect(outcome.status == 2)
+        #expect(outcome.stderr.contains("usage:"))
+    }
+
+    @Test("every command has --help with an example", arguments: [
+        ["--help"], ["layout", "--help"], ["layout", "solve", "--help"], ["layout", "sweep", "--help"],
+        ["layout", "check", "--help"],
+    ])
+    func help(_ arguments: [String]) throws {
+        let outcome = try ctl.run(arguments)
+        #expect(outcome.status == 0)
+        #expect(outcome.stdout.contains("usage: homefeedctl"))
+        if arguments.count == 3 { #expect(outcome.stdout.contains("Example:")) }
+    }
+
+    @Test("sweep reports the width range where a fixed-width grid cannot fit")
+    func sweepFindsNarrowWidths() throws {
+        // Two 161.5-wide columns with 12 between need 161.5 + 40 insets = 201.5 for the first item.
+        let path = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "grid", "itemCount": 4, "contentInsets": {"leading": 20, "trailing": 20}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 12}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 120}}, "subitems": [{"item": {"size": {"width": {"absolute": 161.5}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        )
+        let outcome = try ctl.run(["layout", "sweep", path, "--from", "190", "--to", "210", "--json"])
+        #expect(outcome.status == 1)
+        let findings = try #require(try json(outcome.stdout)["findings"] as? [[String: Any]])
+        #expect(findings.count == 1)
+        #expect(findings.first?["code"] as? String == "cannotFitSingleItem")
+        // 190…201 fail (201 − 40 = 161 < 161.5 − 0.25); 202 fits.
+        #expect(findings.first?["widths"] as? [[Double]] == [[190, 201]])
+        let text = try ctl.run(["layout", "sweep", "feeds/layout.json", "--from", "200", "--to", "1400", "--step", "25"])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("section 3 appService: ok"))
+    }
+
+    @Test("check passes the product layout and fails a broken one")
+    func check() throws {
+        let ok = try ctl.run(["layout", "check", "feeds/layout.json"])
+        #expect(ok.status == 0)
+        #expect(ok.stdout.contains("ok (4 sections, 0 warnings)"))
+        let broken = try CommandRunner.temporaryFile(#"{"sections": [}"#)
+        let bad = try ctl.run(["layout", "check", broken])
+        #expect(bad.status == 1)
+        #expect(bad.stderr.contains("line 1, column"))
+    }
+}
