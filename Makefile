@@ -45,6 +45,7 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 bench: deps
 	$(SWIFT) run -c release homefeed-bench $(BENCH)

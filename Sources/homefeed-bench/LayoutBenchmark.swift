@@ -64,7 +64,9 @@ enum LayoutBenchmark {
                 let encode = Measure.median(runs: 5) { sink += Double(result.jsonBytes(pretty: false).count) }
                 Measure.report("layout.grid_\(label).encode_ns_per_item", encode / Double(count), "ns")
             }
-            summary.append("grid \(label): \(String(format: "%.1f", ns / Double(count))) ns/item (floor \(String(format: "%.1f", floor / Double(count))))")
+            summary.append(
+                "grid \(label): \(String(format: "%.1f", ns / Double(count))) ns/item (floor \(String(format: "%.1f", floor / Double(count))))"
+            )
         }
         print("# " + summary.joined(separator: "; ") + " [checksum \(Int(sink) % 997)]")
         print("# goals: home screen < 20 µs, repeated-group section < 100 ns per element")

@@ -48,7 +48,8 @@ enum LayoutCommand {
         let limit = HomeLayout.Limits.maxSpecBytes
         let bytes: Data
         do {
-            let handle = path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            let handle =
+                path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             bytes = try handle.read(upToCount: limit + 1) ?? Data()
         } catch {
             Console.error("homefeedctl: \(path): cannot read: \(error.localizedDescription)")

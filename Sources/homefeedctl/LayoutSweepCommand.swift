@@ -94,7 +94,11 @@ enum LayoutSweepCommand {
                 do throws(LayoutSolveError) {
                     let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
                     for d in result.diagnostics {
-                        record(Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path), environment.width, d.message)
+                        record(
+                            Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path),
+                            environment.width,
+                            d.message
+                        )
                     }
                 } catch {
                     failed += 1
@@ -117,7 +121,14 @@ enum LayoutSweepCommand {
                     message: messages[key] ?? ""
                 )
             }
-            let report = Report(from: from, to: to, step: step, solves: environments.count, failedSolves: failed, findings: findings)
+            let report = Report(
+                from: from,
+                to: to,
+                step: step,
+                solves: environments.count,
+                failedSolves: failed,
+                findings: findings
+            )
             Console.out(arguments.has("--json") ? json(report) : text(report, spec: spec))
             return failed == 0 ? ExitStatus.ok : ExitStatus.invalidInput
         }
@@ -143,7 +154,9 @@ enum LayoutSweepCommand {
     }
 
     static func text(_ report: Report, spec: LayoutSpec) -> String {
-        var lines = ["widths \(fmt(report.from))–\(fmt(report.to)) step \(fmt(report.step)): \(report.solves) solves, \(report.failedSolves) failed"]
+        var lines = [
+            "widths \(fmt(report.from))–\(fmt(report.to)) step \(fmt(report.step)): \(report.solves) solves, \(report.failedSolves) failed"
+        ]
         for (index, section) in spec.sections.enumerated() {
             let findings = report.findings.filter { $0.section == index }
             if findings.isEmpty {
@@ -151,7 +164,9 @@ enum LayoutSweepCommand {
                 continue
             }
             for f in findings {
-                let widths = f.widths.map { $0[0] == $0[1] ? fmt($0[0]) : "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(separator: ", ")
+                let widths = f.widths.map { $0[0] == $0[1] ? fmt($0[0]) : "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(
+                    separator: ", "
+                )
                 lines.append("section \(index) \(section.id): \(f.severity) at \(widths): \(f.path): \(f.message)")
             }
         }

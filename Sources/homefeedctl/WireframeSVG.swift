@@ -52,27 +52,36 @@ struct WireframeSVG {
             for decoration in section.decorations { svg += rect(decoration.frame, "background") }
             for (number, frame) in section.itemFrames.enumerated() {
                 svg += rect(frame, "item")
-                svg += "<text class=\"num\" x=\"\(n(frame.x + frame.width / 2))\" y=\"\(n(frame.y + frame.height / 2))\">\(number)</text>\n"
+                svg +=
+                    "<text class=\"num\" x=\"\(n(frame.x + frame.width / 2))\" y=\"\(n(frame.y + frame.height / 2))\">\(number)</text>\n"
             }
             for supplementary in section.supplementaries {
                 svg += rect(supplementary.frame, supplementary.item == nil ? "boundary" : "badge")
                 if supplementary.item == nil {
-                    svg += "<text class=\"label\" x=\"\(n(supplementary.frame.x + 4))\" y=\"\(n(supplementary.frame.y + 12))\">\(escape(supplementary.elementKind))</text>\n"
+                    svg +=
+                        "<text class=\"label\" x=\"\(n(supplementary.frame.x + 4))\" y=\"\(n(supplementary.frame.y + 12))\">\(escape(supplementary.elementKind))</text>\n"
                 }
             }
             if let orthogonal = section.orthogonal, orthogonal.axis == .horizontal {
                 // The scroller's visible window at rest offset 0 and a tick at each rest offset.
                 svg += rect(Rect(x: 0, y: band.y + 1, width: env.width, height: max(band.height - 2, 0)), "window")
                 for offset in orthogonal.restOffsets {
-                    svg += "<line class=\"tick\" x1=\"\(n(offset))\" y1=\"\(n(band.maxY - 6))\" x2=\"\(n(offset))\" y2=\"\(n(band.maxY))\"/>\n"
-                    svg += "<text class=\"label\" x=\"\(n(offset + 2))\" y=\"\(n(band.maxY - 8))\">\(n(offset))</text>\n"
+                    svg +=
+                        "<line class=\"tick\" x1=\"\(n(offset))\" y1=\"\(n(band.maxY - 6))\" x2=\"\(n(offset))\" y2=\"\(n(band.maxY))\"/>\n"
+                    svg +=
+                        "<text class=\"label\" x=\"\(n(offset + 2))\" y=\"\(n(band.maxY - 8))\">\(n(offset))</text>\n"
                 }
             }
-            svg += "<text class=\"section\" x=\"\(n(minX - 8))\" y=\"\(n(band.y + 12))\">\(index) \(escape(section.id))</text>\n"
+            svg +=
+                "<text class=\"section\" x=\"\(n(minX - 8))\" y=\"\(n(band.y + 12))\">\(index) \(escape(section.id))</text>\n"
         }
         for supplementary in result.globalSupplementaries { svg += rect(supplementary.frame, "boundary") }
-        svg += rect(Rect(x: 0, y: 0, width: env.width, height: min(env.height, max(result.contentSize.height, 1))), "screen")
-        svg += "<text class=\"section\" x=\"-8\" y=\"\(n(min(env.height, result.contentSize.height) - 4))\">screen \(n(env.width))×\(n(env.height))@\(n(env.scale))x</text>\n"
+        svg += rect(
+            Rect(x: 0, y: 0, width: env.width, height: min(env.height, max(result.contentSize.height, 1))),
+            "screen"
+        )
+        svg +=
+            "<text class=\"section\" x=\"-8\" y=\"\(n(min(env.height, result.contentSize.height) - 4))\">screen \(n(env.width))×\(n(env.height))@\(n(env.scale))x</text>\n"
         svg += "</g>\n</svg>\n"
         return svg
     }

@@ -28,17 +28,26 @@ import Testing
     @Test("fractional sizes are floored to the pixel grid", arguments: floorCases)
     func pixelFloor(_ c: FloorCase) {
         let grid = PixelGrid(scale: c.scale)
-        #expect(grid.resolve(.fractionalWidth(c.fraction), in: Container(width: c.containerWidth, height: 100)) == c.expected)
+        #expect(
+            grid.resolve(.fractionalWidth(c.fraction), in: Container(width: c.containerWidth, height: 100))
+                == c.expected
+        )
     }
 
     @Test("absolute and estimated are never rounded before the final pass; fractionalWidth can size a height")
     func kinds() {
         let grid = PixelGrid(scale: 2)
-        let container = Container(width: 200, height: 100, insets: EdgeInsets(top: 10, leading: 5, bottom: 10, trailing: 5))
+        let container = Container(
+            width: 200,
+            height: 100,
+            insets: EdgeInsets(top: 10, leading: 5, bottom: 10, trailing: 5)
+        )
         #expect(grid.resolve(.absolute(10.3), in: container) == 10.3)
         #expect(grid.resolve(.estimated(44.1), in: container) == 44.1)
         // Effective width 190 × 0.2 = 38, even as a height.
-        #expect(grid.resolve(LayoutSize(width: .absolute(1), height: .fractionalWidth(0.2)), in: container).height == 38)
+        #expect(
+            grid.resolve(LayoutSize(width: .absolute(1), height: .fractionalWidth(0.2)), in: container).height == 38
+        )
         // Effective height 80 × 0.5 = 40.
         #expect(grid.resolve(.fractionalHeight(0.5), in: container) == 40)
     }
@@ -46,7 +55,12 @@ import Testing
     @Test("frames are rounded half away from zero at the scale; scale 0 leaves them")
     func finalRounding() throws {
         // Four 80-wide items, flexible(0) in 375: gaps of 55/3; x = 98.333… → 98.5 at 2x.
-        let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(80), .absolute(50))], spacing: .flexible(0))
+        let group = hgroup(
+            .fractionalWidth(1),
+            .absolute(50),
+            [item(.absolute(80), .absolute(50))],
+            spacing: .flexible(0)
+        )
         #expect(try frames(group, count: 4, scale: 2).map(\.x) == [0, 98.5, 196.5, 295])
         let third = try frames(group, count: 4, scale: 3).map(\.x)
         #expect(third == [0, 295.0 / 3, 590.0 / 3, 295])

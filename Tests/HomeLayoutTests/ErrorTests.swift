@@ -9,7 +9,9 @@ import Testing
     @Test("no room: section insets 16 + 16 on a 32-wide container (LiveContainer#1414)")
     func noRoom() throws {
         let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
-        let error = try #require(solveError(group, width: 32) { $0.contentInsets = EdgeInsets(leading: 16, trailing: 16) })
+        let error = try #require(
+            solveError(group, width: 32) { $0.contentInsets = EdgeInsets(leading: 16, trailing: 16) }
+        )
         guard case .noRoomForGroup(let size, _, _) = error.kind else {
             Issue.record("unexpected \(error)")
             return
@@ -87,7 +89,9 @@ import Testing
         // 0.001 × 375 = 0.375 → floor at 2x = 0: the item has no width and never fills the group.
         let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.fractionalWidth(0.001), .absolute(50))])
         let error = try #require(solveError(group))
-        #expect(error.kind == .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup))
+        #expect(
+            error.kind == .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup)
+        )
     }
 
     @Test("empty groups, zero counts and unusable containers are errors, not traps")
@@ -104,7 +108,8 @@ import Testing
         }
         #expect(throws: LayoutSolveError.self) {
             try LayoutSolver.solve(
-                LayoutSpec(sections: [LayoutSection(id: "s", group: hgroup(.fractionalWidth(1), .absolute(5), [fill]))]),
+                LayoutSpec(sections: [LayoutSection(id: "s", group: hgroup(.fractionalWidth(1), .absolute(5), [fill]))]
+                ),
                 in: LayoutEnvironment(width: 100, height: 100, scale: 1),
                 itemCounts: [-1]
             )
@@ -120,6 +125,8 @@ import Testing
             solveError(group, width: 700) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] }
         )
         #expect(error.path == "sections[0].variants[0].group")
-        #expect(solveError(group, width: 500) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] } == nil)
+        #expect(
+            solveError(group, width: 500) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] } == nil
+        )
     }
 }

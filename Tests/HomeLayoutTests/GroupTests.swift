@@ -36,7 +36,12 @@ import Testing
 
     @Test("fractional items absorb fixed spacing: two 0.5 items with 12 in 335 → 161.5 at 0 and 173.5")
     func spacingResolve() throws {
-        let group = hgroup(.absolute(335), .absolute(10), [item(.fractionalWidth(0.5), .absolute(10))], spacing: .fixed(12))
+        let group = hgroup(
+            .absolute(335),
+            .absolute(10),
+            [item(.fractionalWidth(0.5), .absolute(10))],
+            spacing: .fixed(12)
+        )
         // Re-solve container 335 − 12 × 1 = 323; 0.5 × 323 = 161.5.
         #expect(try frames(group, count: 2) == [rect(0, 0, 161.5, 10), rect(173.5, 0, 161.5, 10)])
     }
@@ -123,7 +128,9 @@ import Testing
         var top: Spacing?
         var bottom: Spacing?
         var expectedY: Double
-        var testDescription: String { "top \(String(describing: top)) bottom \(String(describing: bottom)) → y \(expectedY)" }
+        var testDescription: String {
+            "top \(String(describing: top)) bottom \(String(describing: bottom)) → y \(expectedY)"
+        }
     }
 
     @Test(
@@ -165,8 +172,16 @@ import Testing
 
     @Test("nested groups are solved in their parent's container and offset by their origin")
     func nested() throws {
-        let inner = vgroup(.fractionalWidth(0.5), .fractionalHeight(1), [item(.fractionalWidth(1), .fractionalHeight(0.5))])
-        let outer = hgroup(.absolute(200), .absolute(100), [item(.fractionalWidth(0.5), .fractionalHeight(1)), .group(inner)])
+        let inner = vgroup(
+            .fractionalWidth(0.5),
+            .fractionalHeight(1),
+            [item(.fractionalWidth(1), .fractionalHeight(0.5))]
+        )
+        let outer = hgroup(
+            .absolute(200),
+            .absolute(100),
+            [item(.fractionalWidth(0.5), .fractionalHeight(1)), .group(inner)]
+        )
         #expect(
             try frames(outer, count: 3) == [rect(0, 0, 100, 100), rect(100, 0, 100, 50), rect(100, 50, 100, 50)]
         )

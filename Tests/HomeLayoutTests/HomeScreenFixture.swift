@@ -37,7 +37,10 @@ enum HomeScreenFixture {
             interItemSpacing: .fixed(12),
             contentInsets: EdgeInsets(leading: 6)
         )
-        let cards = LayoutGroup.horizontal(LayoutSize(width: fw(1), height: abs(192)), [.item(leading), .group(trailing)])
+        let cards = LayoutGroup.horizontal(
+            LayoutSize(width: fw(1), height: abs(192)),
+            [.item(leading), .group(trailing)]
+        )
         var container = LayoutGroup.vertical(
             LayoutSize(width: fw(1), height: .estimated(237)),
             [.item(LayoutItem(size: LayoutSize(width: fw(1), height: .estimated(25)))), .group(cards)]

@@ -7,7 +7,10 @@ import Testing
     let result: LayoutResult
 
     init() throws {
-        result = try LayoutSolver.solve(HomeScreenFixture.spec, in: LayoutEnvironment(width: 375, height: 812, scale: 2))
+        result = try LayoutSolver.solve(
+            HomeScreenFixture.spec,
+            in: LayoutEnvironment(width: 375, height: 812, scale: 2)
+        )
     }
 
     @Test("userHistory: header above the 8-pt top inset, three 24-pt rows in one 72-pt group")

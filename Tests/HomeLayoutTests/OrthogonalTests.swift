@@ -18,7 +18,12 @@ import Testing
     static let cases: [RestCase] = [
         RestCase(behavior: .continuous, rest: [], minOffset: 0, maxOffset: 855),
         // k × 240 clamped: 0, 240, 480, 720, 960 → 855.
-        RestCase(behavior: .continuousGroupLeadingBoundary, rest: [0, 240, 480, 720, 855], minOffset: 0, maxOffset: 855),
+        RestCase(
+            behavior: .continuousGroupLeadingBoundary,
+            rest: [0, 240, 480, 720, 855],
+            minOffset: 0,
+            maxOffset: 855
+        ),
         RestCase(behavior: .groupPaging, rest: [0, 240, 480, 720, 855], minOffset: 0, maxOffset: 855),
         // Pages of V = 375: 0, 375, 750, then the last page clamps to 855.
         RestCase(behavior: .paging, rest: [0, 375, 750, 855], minOffset: 0, maxOffset: 855),

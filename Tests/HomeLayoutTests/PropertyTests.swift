@@ -45,11 +45,19 @@ import Testing
     }
 
     static func insets(_ r: inout Random) -> EdgeInsets {
-        r.chance(0.5) ? .zero : EdgeInsets(top: r.double(0...20), leading: r.double(0...20), bottom: r.double(0...20), trailing: r.double(0...20))
+        r.chance(0.5)
+            ? .zero
+            : EdgeInsets(
+                top: r.double(0...20),
+                leading: r.double(0...20),
+                bottom: r.double(0...20),
+                trailing: r.double(0...20)
+            )
     }
 
     static func edges(_ r: inout Random) -> EdgeSpacing? {
-        r.chance(0.7) ? nil : EdgeSpacing(leading: spacing(&r), top: spacing(&r), trailing: spacing(&r), bottom: spacing(&r))
+        r.chance(0.7)
+            ? nil : EdgeSpacing(leading: spacing(&r), top: spacing(&r), trailing: spacing(&r), bottom: spacing(&r))
     }
 
     static func group(_ r: inout Random, depth: Int) -> LayoutGroup {
@@ -172,7 +180,9 @@ import Testing
                 contentInsets: EdgeInsets(top: 5, leading: r.double(0...30), bottom: 5, trailing: r.double(0...30))
             )
             let environment = LayoutEnvironment(width: r.double(200...1400).rounded(), height: 800, scale: 2)
-            guard let result = try? LayoutSolver.solve(LayoutSpec(sections: [section]), in: environment) else { continue }
+            guard let result = try? LayoutSolver.solve(LayoutSpec(sections: [section]), in: environment) else {
+                continue
+            }
             let band = result.sections[0].frame
             for frame in result.sections[0].itemFrames {
                 #expect(frame.x >= -0.5 && frame.maxX <= band.maxX + 0.5)
@@ -184,7 +194,10 @@ import Testing
     @Test("the home screen solves cleanly at every width from 200 to 1400")
     func homeScreenSweep() throws {
         for width in stride(from: 200.0, through: 1400, by: 7) {
-            let result = try LayoutSolver.solve(HomeScreenFixture.spec, in: LayoutEnvironment(width: width, height: 812, scale: 3))
+            let result = try LayoutSolver.solve(
+                HomeScreenFixture.spec,
+                in: LayoutEnvironment(width: width, height: 812, scale: 3)
+            )
             #expect(result.sections.count == 4)
         }
     }

@@ -8,8 +8,14 @@ import Testing
 
     @Test("a vertical section's leading/trailing insets shrink the root group's container; top/bottom do not")
     func sectionContainer() throws {
-        let group = hgroup(.fractionalWidth(1), .fractionalHeight(0.1), [item(.fractionalWidth(1), .fractionalHeight(1))])
-        let result = try solve(group, count: 1) { $0.contentInsets = EdgeInsets(top: 30, leading: 10, bottom: 30, trailing: 15) }
+        let group = hgroup(
+            .fractionalWidth(1),
+            .fractionalHeight(0.1),
+            [item(.fractionalWidth(1), .fractionalHeight(1))]
+        )
+        let result = try solve(group, count: 1) {
+            $0.contentInsets = EdgeInsets(top: 30, leading: 10, bottom: 30, trailing: 15)
+        }
         // Width 375 − 25 = 350 at x 10; height 0.1 × full H 812 = 81.2 → floor at 2x = 81 (162.4 → 162).
         #expect(result.sections[0].itemFrames == [rect(10, 30, 350, 81)])
         #expect(result.contentSize.height == 30 + 81 + 30)
@@ -17,7 +23,11 @@ import Testing
 
     @Test("an orthogonal section resolves fractionalWidth against the full width and height against H − top − bottom")
     func orthogonalContainer() throws {
-        let group = hgroup(.fractionalWidth(0.5), .fractionalHeight(0.25), [item(.fractionalWidth(1), .fractionalHeight(1))])
+        let group = hgroup(
+            .fractionalWidth(0.5),
+            .fractionalHeight(0.25),
+            [item(.fractionalWidth(1), .fractionalHeight(1))]
+        )
         let result = try solve(group, count: 2) {
             $0.orthogonalScrollingBehavior = .continuous
             $0.contentInsets = EdgeInsets(top: 6, leading: 20, bottom: 6, trailing: 20)
@@ -120,8 +130,11 @@ import Testing
             SectionVariant(minWidth: 800, overrides: wide),
         ]
         func height(_ width: Double) throws -> Double {
-            try LayoutSolver.solve(LayoutSpec(sections: [section]), in: LayoutEnvironment(width: width, height: 800, scale: 1))
-                .contentSize.height
+            try LayoutSolver.solve(
+                LayoutSpec(sections: [section]),
+                in: LayoutEnvironment(width: width, height: 800, scale: 1)
+            )
+            .contentSize.height
         }
         #expect(try height(375) == 100)
         #expect(try height(700) == 110)
@@ -130,7 +143,9 @@ import Testing
 
     @Test("contentInsetsReference picks the container guide; sub-1 guide insets are fractions")
     func contentInsetsReference() throws {
-        let spec = LayoutSpec(sections: [LayoutSection(id: "s", itemCount: 1, group: row, contentInsetsReference: .layoutMargins)])
+        let spec = LayoutSpec(sections: [
+            LayoutSection(id: "s", itemCount: 1, group: row, contentInsetsReference: .layoutMargins)
+        ])
         let environment = LayoutEnvironment(
             width: 400,
             height: 800,

@@ -80,7 +80,9 @@ import Testing
     @Test("pinned headers carry the clamp range: rest y to section end minus height")
     func pinned() throws {
         let result = try solve(row, count: 3) {
-            $0.boundarySupplementaryItems = [boundary("header", .top, pinned: true), boundary("footer", .bottom, pinned: true)]
+            $0.boundarySupplementaryItems = [
+                boundary("header", .top, pinned: true), boundary("footer", .bottom, pinned: true),
+            ]
         }
         let s = result.sections[0]
         // Section: header 30, content 150, footer 30 → 0…210.
@@ -122,7 +124,9 @@ import Testing
         let result = try solve(row, count: 1) {
             $0.contentInsets = insets
             $0.boundarySupplementaryItems = [boundary("header", .top)]
-            $0.decorationItems = [DecorationItem(elementKind: "bg", contentInsets: EdgeInsets(top: 5, leading: 5, bottom: 5, trailing: 5))]
+            $0.decorationItems = [
+                DecorationItem(elementKind: "bg", contentInsets: EdgeInsets(top: 5, leading: 5, bottom: 5, trailing: 5))
+            ]
         }
         let s = result.sections[0]
         // Band 0…100 (30 + 10 + 50 + 10) × 375.
@@ -135,9 +139,13 @@ import Testing
         let spec = LayoutSpec(
             configuration: LayoutConfiguration(
                 interSectionSpacing: 8,
-                boundarySupplementaryItems: [boundary("top", .top, height: 44), boundary("bottom", .bottom, height: 20)]
+                boundarySupplementaryItems: [
+                    boundary("top", .top, height: 44), boundary("bottom", .bottom, height: 20),
+                ]
             ),
-            sections: [LayoutSection(id: "a", itemCount: 1, group: row), LayoutSection(id: "b", itemCount: 1, group: row)]
+            sections: [
+                LayoutSection(id: "a", itemCount: 1, group: row), LayoutSection(id: "b", itemCount: 1, group: row),
+            ]
         )
         let result = try LayoutSolver.solve(spec, in: LayoutEnvironment(width: 375, height: 812, scale: 2))
         #expect(result.sections.map(\.frame.y) == [44, 102])

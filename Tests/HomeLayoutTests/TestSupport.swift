@@ -75,7 +75,8 @@ func frames(
     scale: Double = 2,
     configure: (inout LayoutSection) -> Void = { _ in }
 ) throws(LayoutSolveError) -> [Rect] {
-    try solve(group, count: count, width: width, height: height, scale: scale, configure: configure).sections[0].itemFrames
+    try solve(group, count: count, width: width, height: height, scale: scale, configure: configure).sections[0]
+        .itemFrames
 }
 
 /// The error a one-section layout raises, or nil.

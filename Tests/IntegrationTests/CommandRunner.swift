@@ -15,7 +15,8 @@ struct CommandRunner {
 
     /// The directory SwiftPM put the test bundle and the executables in.
     static let productsDirectory: URL = {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
         // On Linux the tests run from `<products>/homefeedPackageTests.xctest`.
         if url.pathExtension == "xctest" { url = url.deletingLastPathComponent() }

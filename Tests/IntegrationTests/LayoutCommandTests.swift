@@ -12,13 +12,17 @@ import Testing
 
     @Test("solve prints the home screen's frames at 375×812@2x")
     func solveHomeScreen() throws {
-        let outcome = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--height", "812", "--scale", "2"])
+        let outcome = try ctl.run([
+            "layout", "solve", "feeds/layout.json", "--width", "375", "--height", "812", "--scale", "2",
+        ])
         #expect(outcome.status == 0)
         let root = try json(outcome.stdout)
         let contentSize = try #require(root["contentSize"] as? [String: Double])
         #expect(contentSize == ["width": 375, "height": 977])
         let sections = try #require(root["sections"] as? [[String: Any]])
-        #expect(sections.compactMap { $0["id"] as? String } == ["userHistory", "mainService", "otherService", "appService"])
+        #expect(
+            sections.compactMap { $0["id"] as? String } == ["userHistory", "mainService", "otherService", "appService"]
+        )
         let items = try #require(sections[1]["items"] as? [[String: Any]])
         let large = try #require(items[1]["frame"] as? [String: Double])
         #expect(large == ["x": 20, "y": 209, "width": 161.5, "height": 192])
@@ -29,7 +33,10 @@ import Testing
     @Test("solve reads the spec from standard input and honours --items")
     func solveStdin() throws {
         let spec = try Data(contentsOf: CommandRunner.packageRoot.appendingPathComponent("feeds/layout.json"))
-        let outcome = try ctl.run(["layout", "solve", "-", "--width", "375", "--items", "1,0,2,2", "--compact"], stdin: spec)
+        let outcome = try ctl.run(
+            ["layout", "solve", "-", "--width", "375", "--items", "1,0,2,2", "--compact"],
+            stdin: spec
+        )
         #expect(outcome.status == 0)
         #expect(outcome.stdout.split(separator: "\n").count == 1)
         let sections = try #require(try json(outcome.stdout)["sections"] as? [[String: Any]])
@@ -74,26 +81,32 @@ import Testing
         #expect(error["path"] as? String == "sections[0].group")
     }
 
-    @Test("usage errors exit 2", arguments: [
-        ["layout", "solve", "feeds/layout.json"],
-        ["layout", "solve", "feeds/layout.json", "--width", "wide"],
-        ["layout", "solve", "feeds/layout.json", "--width", "375", "--bogus"],
-        ["layout", "solve", "feeds/layout.json", "--width", "375", "--items", "1,-2"],
-        ["layout", "sweep", "feeds/layout.json", "--from", "500", "--to", "400"],
-        ["layout", "frobnicate"],
-        ["nonsense"],
-        [],
-    ])
+    @Test(
+        "usage errors exit 2",
+        arguments: [
+            ["layout", "solve", "feeds/layout.json"],
+            ["layout", "solve", "feeds/layout.json", "--width", "wide"],
+            ["layout", "solve", "feeds/layout.json", "--width", "375", "--bogus"],
+            ["layout", "solve", "feeds/layout.json", "--width", "375", "--items", "1,-2"],
+            ["layout", "sweep", "feeds/layout.json", "--from", "500", "--to", "400"],
+            ["layout", "frobnicate"],
+            ["nonsense"],
+            [],
+        ]
+    )
     func usageErrors(_ arguments: [String]) throws {
         let outcome = try ctl.run(arguments)
         #expect(outcome.status == 2)
         #expect(outcome.stderr.contains("usage:"))
     }
 
-    @Test("every command has --help with an example", arguments: [
-        ["--help"], ["layout", "--help"], ["layout", "solve", "--help"], ["layout", "sweep", "--help"],
-        ["layout", "check", "--help"],
-    ])
+    @Test(
+        "every command has --help with an example",
+        arguments: [
+            ["--help"], ["layout", "--help"], ["layout", "solve", "--help"], ["layout", "sweep", "--help"],
+            ["layout", "check", "--help"],
+        ]
+    )
     func help(_ arguments: [String]) throws {
         let outcome = try ctl.run(arguments)
         #expect(outcome.status == 0)
@@ -114,7 +127,9 @@ import Testing
         #expect(findings.first?["code"] as? String == "cannotFitSingleItem")
         // 190…201 fail (201 − 40 = 161 < 161.5 − 0.25); 202 fits.
         #expect(findings.first?["widths"] as? [[Double]] == [[190, 201]])
-        let text = try ctl.run(["layout", "sweep", "feeds/layout.json", "--from", "200", "--to", "1400", "--step", "25"])
+        let text = try ctl.run([
+            "layout", "sweep", "feeds/layout.json", "--from", "200", "--to", "1400", "--step", "25",
+        ])
         #expect(text.status == 0)
         #expect(text.stdout.contains("section 3 appService: ok"))
     }

@@ -21,7 +21,9 @@ import Testing
     @Test("libxml2 parses a string and decodes a predefined entity; malformed XML gives nil")
     func libxml2Links() throws {
         let xml = "<rss><channel><title>Hi &amp; bye</title></channel></rss>"
-        let doc = try #require(xmlReadMemory(xml, Int32(xml.utf8.count), "mem.xml", nil, Int32(XML_PARSE_NONET.rawValue)))
+        let doc = try #require(
+            xmlReadMemory(xml, Int32(xml.utf8.count), "mem.xml", nil, Int32(XML_PARSE_NONET.rawValue))
+        )
         defer { xmlFreeDoc(doc) }
         let root = try #require(xmlDocGetRootElement(doc))
         let content = try #require(xmlNodeGetContent(root))

@@ -22,19 +22,19 @@ struct BoundaryPlacer {
     /// §6.1: the section's inset content width when supplementaries follow the content insets
     /// (the default), else the layout container, or the guide a supplementary reference names.
     func container(for section: LayoutSection, reference: EdgeInsets) -> Span {
-        let W = environment.width
+        let containerWidth = environment.width
         if let supplementaryReference = section.supplementaryContentInsetsReference,
             supplementaryReference != .automatic
         {
             let guide = environment.insets(for: supplementaryReference)
-            return Span(x: guide.leading, width: W - guide.leading - guide.trailing)
+            return Span(x: guide.leading, width: containerWidth - guide.leading - guide.trailing)
         }
         if section.supplementariesFollowContentInsets ?? true {
             let leading = reference.leading + section.contentInsets.leading
             let trailing = reference.trailing + section.contentInsets.trailing
-            return Span(x: leading, width: W - leading - trailing)
+            return Span(x: leading, width: containerWidth - leading - trailing)
         }
-        return Span(x: reference.leading, width: W - reference.leading - reference.trailing)
+        return Span(x: reference.leading, width: containerWidth - reference.leading - reference.trailing)
     }
 
     /// The global container: the layout container with the automatic (safe-area) guide (§5.6).

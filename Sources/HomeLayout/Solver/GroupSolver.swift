@@ -71,7 +71,9 @@ struct GroupSolver {
     /// - Returns: the group's extent: its resolved size, or content-fit on estimated axes (§4.8).
     mutating func solve(_ group: LayoutGroup, size: Size, depth: Int) throws(GroupFailure) -> Size {
         guard depth <= HomeLayout.Limits.maxGroupDepth else {
-            throw GroupFailure(kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth))
+            throw GroupFailure(
+                kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth)
+            )
         }
         guard !group.subitems.isEmpty else { throw GroupFailure(kind: .emptyGroup) }
         let axis = group.axis

@@ -57,7 +57,10 @@ public enum LayoutSolver {
                 let count = counts[index]
                 guard count >= 0, count <= HomeLayout.Limits.maxItemsPerSection else {
                     throw LayoutSolveError(
-                        .limitExceeded(what: "item count \(count) (at least 0)", limit: HomeLayout.Limits.maxItemsPerSection),
+                        .limitExceeded(
+                            what: "item count \(count) (at least 0)",
+                            limit: HomeLayout.Limits.maxItemsPerSection
+                        ),
                         sectionIndex: index,
                         sectionID: section.id,
                         path: "sections[\(index)].itemCount"
@@ -144,7 +147,9 @@ public enum LayoutSolver {
             let limit = HomeLayout.Limits.maxMagnitude
             guard value.isFinite, positive ? value > 0 : value >= 0, value <= limit else {
                 let bound = positive ? "greater than 0" : "at least 0"
-                throw LayoutSolveError(.invalidContainer("\(name) \(fmt(value)) must be finite, \(bound) and at most \(fmt(limit))"))
+                throw LayoutSolveError(
+                    .invalidContainer("\(name) \(fmt(value)) must be finite, \(bound) and at most \(fmt(limit))")
+                )
             }
         }
         try check(environment.width, "width", positive: true)

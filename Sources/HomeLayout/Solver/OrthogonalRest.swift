@@ -1,19 +1,20 @@
 /// Where an orthogonally scrolling section comes to rest (§8.2).
 ///
-/// V is the scroller's visible width (the container width W), C the orthogonal content width,
+/// `visibleWidth` is the scroller's visible width V (the container width W), `contentWidth` the
+/// orthogonal content width C,
 /// g the stride (group extent plus interGroupSpacing). All offsets are rounded to the pixel grid.
 enum OrthogonalRest {
     static func metadata(
         behavior: OrthogonalScrollingBehavior,
-        contentWidth C: Double,
+        contentWidth: Double,
         groupWidth: Double,
         stride g: Double,
         groups: Int,
-        visibleWidth V: Double,
+        visibleWidth: Double,
         grid: PixelGrid
     ) -> OrthogonalScrolling {
         var minOffset = 0.0
-        var maxOffset = max(0, C - V)
+        var maxOffset = max(0, contentWidth - visibleWidth)
         var centeringInset = 0.0
         var offsets: [Double] = []
         func clamp(_ v: Double) -> Double { min(max(v, minOffset), maxOffset) }
@@ -28,13 +29,13 @@ enum OrthogonalRest {
             var offset = 0.0
             while offset < maxOffset, offsets.count < max(groups, 1) + 1 {
                 offsets.append(offset)
-                offset += V
+                offset += visibleWidth
             }
             offsets.append(maxOffset)
         case .groupPagingCentered:
-            centeringInset = grid.round((V - groupWidth) / 2)
+            centeringInset = grid.round((visibleWidth - groupWidth) / 2)
             minOffset = -centeringInset
-            maxOffset = max(minOffset, C + centeringInset - V)
+            maxOffset = max(minOffset, contentWidth + centeringInset - visibleWidth)
             offsets.reserveCapacity(max(groups, 1))
             for k in 0..<max(groups, 1) { offsets.append(clamp(-centeringInset + Double(k) * g)) }
         }
@@ -48,7 +49,7 @@ enum OrthogonalRest {
         return OrthogonalScrolling(
             behavior: behavior,
             axis: .horizontal,
-            contentWidth: grid.round(C),
+            contentWidth: grid.round(contentWidth),
             stride: grid.round(g),
             centeringInset: centeringInset,
             restOffsets: rest,

@@ -17,8 +17,8 @@ struct SectionSolver {
         y0: Double,
         groupPath: String
     ) throws(LayoutSolveError) -> Output {
-        let W = environment.width
-        let H = environment.height
+        let containerWidth = environment.width
+        let containerHeight = environment.height
         let reference = environment.insets(for: section.contentInsetsReference)
         let insets = section.contentInsets
         let isOrthogonal = section.orthogonalScrollingBehavior != .none
@@ -28,8 +28,8 @@ struct SectionSolver {
         let sectionContainer =
             isOrthogonal
             ? Container(
-                width: W,
-                height: H,
+                width: containerWidth,
+                height: containerHeight,
                 insets: EdgeInsets(
                     top: insets.top,
                     leading: reference.leading,
@@ -38,8 +38,8 @@ struct SectionSolver {
                 )
             )
             : Container(
-                width: W,
-                height: H,
+                width: containerWidth,
+                height: containerHeight,
                 insets: EdgeInsets(
                     leading: reference.leading + insets.leading,
                     trailing: reference.trailing + insets.trailing
@@ -54,7 +54,12 @@ struct SectionSolver {
         do {
             extent = try solver.solve(root, size: rootSize, depth: 0)
         } catch {
-            throw LayoutSolveError(error.kind, sectionIndex: index, sectionID: section.id, path: error.path(from: groupPath))
+            throw LayoutSolveError(
+                error.kind,
+                sectionIndex: index,
+                sectionID: section.id,
+                path: error.path(from: groupPath)
+            )
         }
         let leaves = solver.leaves
         let slotsPerGroup = leaves.count
@@ -70,7 +75,7 @@ struct SectionSolver {
         let crossPost = edges?.post(along: crossAxis)
         let groupAlong = isOrthogonal ? extent.width : extent.height
         let groupCross = isOrthogonal ? extent.height : extent.width
-        let E = groupAlong + alongPre + alongPost
+        let groupExtent = groupAlong + alongPre + alongPost
         var crossOffset = crossPre?.value ?? 0
         var crossExtent = groupCross
         if isOrthogonal {
@@ -86,13 +91,14 @@ struct SectionSolver {
         }
 
         // §5.2, §5.4: repetitions and the primary length P with the partial last group trimmed.
-        let stride = E + section.interGroupSpacing
+        let stride = groupExtent + section.interGroupSpacing
         let repetitions = slotsPerGroup == 0 ? 0 : (itemCount + slotsPerGroup - 1) / slotsPerGroup
         let fullRepetitions = slotsPerGroup == 0 ? 0 : itemCount / slotsPerGroup
         let partialCount = slotsPerGroup == 0 ? 0 : itemCount % slotsPerGroup
-        var primary = Double(fullRepetitions) * E + section.interGroupSpacing * Double(max(repetitions - 1, 0))
+        var primary =
+            Double(fullRepetitions) * groupExtent + section.interGroupSpacing * Double(max(repetitions - 1, 0))
         if partialCount > 0 {
-            var lastLength = E
+            var lastLength = groupExtent
             if !root.size.fillsContainer {
                 var maxAll = -Double.infinity
                 var maxFirst = -Double.infinity
@@ -101,7 +107,7 @@ struct SectionSolver {
                     maxAll = max(maxAll, far)
                     if n < partialCount { maxFirst = max(maxFirst, far) }
                 }
-                lastLength = E - (maxAll - maxFirst)
+                lastLength = groupExtent - (maxAll - maxFirst)
             }
             primary += lastLength
         }
@@ -109,7 +115,7 @@ struct SectionSolver {
         // §6.1–6.2: boundary supplementaries, header band and footer band.
         let boundary = BoundaryPlacer(environment: environment, grid: grid)
         let supplementaryFrame = boundary.container(for: section, reference: reference)
-        let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: H)
+        let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: containerHeight)
         let headerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: true)
         let footerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: false)
 
@@ -177,7 +183,7 @@ struct SectionSolver {
         supplementaries.append(contentsOf: badgeFrames)
 
         // §6.6: backgrounds cover the whole section band; cells are raised above them.
-        let band = Rect(x: 0, y: y0, width: W, height: length)
+        let band = Rect(x: 0, y: y0, width: containerWidth, height: length)
         let producesFrames = !isEmpty || !section.boundarySupplementaryItems.isEmpty
         let decorations =
             producesFrames
@@ -191,10 +197,10 @@ struct SectionSolver {
             orthogonal = OrthogonalRest.metadata(
                 behavior: section.orthogonalScrollingBehavior,
                 contentWidth: isEmpty ? 0 : insets.leading + primary + insets.trailing,
-                groupWidth: E,
+                groupWidth: groupExtent,
                 stride: stride,
                 groups: repetitions,
-                visibleWidth: W,
+                visibleWidth: containerWidth,
                 grid: grid
             )
         }

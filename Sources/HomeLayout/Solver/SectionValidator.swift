@@ -43,7 +43,9 @@ struct SectionValidator {
         diagnostics.append(LayoutDiagnostic(path: path, message: message))
     }
 
-    private mutating func at<T>(_ step: Step, _ body: (inout Self) throws(LayoutSolveError) -> T) throws(LayoutSolveError) -> T {
+    private mutating func at<T>(_ step: Step, _ body: (inout Self) throws(LayoutSolveError) -> T)
+        throws(LayoutSolveError) -> T
+    {
         steps.append(step)
         defer { steps.removeLast() }
         return try body(&self)
@@ -110,7 +112,9 @@ struct SectionValidator {
         let onHeight = size.height.isEstimated && (insets.top != 0 || insets.bottom != 0)
         if onWidth || onHeight {
             steps.append(.key("contentInsets"))
-            warn("contentInsets are ignored on an estimated axis (\(onWidth ? "width" : "height")); UIKit logs a warning")
+            warn(
+                "contentInsets are ignored on an estimated axis (\(onWidth ? "width" : "height")); UIKit logs a warning"
+            )
             steps.removeLast()
         }
     }
