@@ -18,6 +18,7 @@ let package = Package(
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
+        .target(name: "HomeDaemon", dependencies: ["HomeLayout"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
@@ -27,6 +28,7 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
     ]

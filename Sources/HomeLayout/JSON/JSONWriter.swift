@@ -7,29 +7,29 @@
 /// Pretty output indents containers by two spaces, one member or element per line, except
 /// inside a container begun with `inline: true`, which stays on one line (`{"x": 0, "y": 0}`).
 /// Compact output has no whitespace at all.
-struct JSONWriter {
-    private(set) var bytes: [UInt8] = []
-    let pretty: Bool
+package struct JSONWriter {
+    package private(set) var bytes: [UInt8] = []
+    package let pretty: Bool
     private var depth = 0
     /// Depth at which the current one-line container began; `Int.max` when not inline.
     private var inlineDepth = Int.max
     /// Whether the current container already holds a value (so the next one needs a comma).
     private var hasValue = false
 
-    init(pretty: Bool, capacity: Int = 0) {
+    package init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
         bytes.reserveCapacity(capacity)
     }
 
     // MARK: - Structure
 
-    mutating func beginObject(inline: Bool = false) { begin(UInt8(ascii: "{"), inline: inline) }
-    mutating func endObject() { end(UInt8(ascii: "}")) }
-    mutating func beginArray(inline: Bool = false) { begin(UInt8(ascii: "["), inline: inline) }
-    mutating func endArray() { end(UInt8(ascii: "]")) }
+    package mutating func beginObject(inline: Bool = false) { begin(UInt8(ascii: "{"), inline: inline) }
+    package mutating func endObject() { end(UInt8(ascii: "}")) }
+    package mutating func beginArray(inline: Bool = false) { begin(UInt8(ascii: "["), inline: inline) }
+    package mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// Writes `"name": ` (the value follows with the next call).
-    mutating func key(_ name: StaticString) {
+    package mutating func key(_ name: StaticString) {
         separator()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -84,17 +84,17 @@ struct JSONWriter {
 
     // MARK: - Scalars
 
-    mutating func null() {
+    package mutating func null() {
         separator()
         appendASCII("null")
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         separator()
         appendASCII(value ? "true" : "false")
     }
 
-    mutating func int(_ value: Int) {
+    package mutating func int(_ value: Int) {
         separator()
         appendInteger(Int64(value))
     }
@@ -102,14 +102,25 @@ struct JSONWriter {
     /// A double as JSON: integers without `.0` (`375`), others in the shortest form that reads
     /// back to the same double (what `Double.description` prints), `-0` as `0`, and `null` for
     /// NaN or infinity, which JSON cannot express.
-    mutating func number(_ value: Double) {
+    package mutating func number(_ value: Double) {
         separator()
         appendNumber(value)
     }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         separator()
         appendString(value)
+    }
+
+    /// A string value, or `null` when nil.
+    package mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// Splices an already-encoded JSON value (an object encoded once and served many times).
+    package mutating func raw(_ json: some Sequence<UInt8>) {
+        separator()
+        bytes.append(contentsOf: json)
     }
 
     // MARK: - Formatting

@@ -1,0 +1,178 @@
+import HomeLayout
+
+/// Typed reading of one configuration block, remembering which keys were read so unknown
+/// keys can be reported.
+struct BlockReader {
+    let file: String
+    let block: ConfigFile.Block
+    private var read: Set<String> = []
+
+    init(file: String, block: ConfigFile.Block) {
+        self.file = file
+        self.block = block
+    }
+
+    func error(_ entry: ConfigFile.Entry? = nil, reason: String) -> ConfigError {
+        ConfigError(file: file, line: entry?.line ?? block.line, key: entry?.key, reason: reason)
+    }
+
+    mutating func entry(_ key: String) -> ConfigFile.Entry? {
+        read.insert(key)
+        return block.value(key)
+    }
+
+    mutating func string(_ key: String) -> String? { entry(key)?.value }
+
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let entry = entry(key) else { return nil }
+        guard let value = Int(entry.value), range.contains(value) else {
+            throw error(
+                entry,
+                reason:
+                    "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \"\(entry.value)\""
+            )
+        }
+        return value
+    }
+
+    mutating func number(_ key: String) throws(ConfigError) -> Double? {
+        guard let entry = entry(key) else { return nil }
+        guard let value = Double(entry.value), value.isFinite else {
+            throw error(entry, reason: "expected a number, got \"\(entry.value)\"")
+        }
+        return value
+    }
+
+    /// `90`, `90s`, `15m`, `2h`, `1d` → seconds (at least 1 s, at most 30 days).
+    mutating func duration(_ key: String) throws(ConfigError) -> Double? {
+        guard let entry = entry(key) else { return nil }
+        let text = entry.value
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var number = Substring(text)
+        var unit = 1.0
+        if let last = text.last, let factor = units[last] {
+            number = text.dropLast()
+            unit = factor
+        }
+        guard let value = Double(number), value.isFinite, value * unit >= 1, value * unit <= 30 * 86_400 else {
+            throw error(entry, reason: "expected a duration like 90s, 15m or 2h (1 s to 30 days), got \"\(text)\"")
+        }
+        return value * unit
+    }
+
+    /// `T,L,B,R` insets.
+    mutating func insets(_ key: String) throws(ConfigError) -> EdgeInsets {
+        guard let entry = entry(key) else { return .zero }
+        let parts = entry.value.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+        guard parts.count == 4, let t = parts[0], let l = parts[1], let b = parts[2], let r = parts[3],
+            [t, l, b, r].allSatisfy({ $0.isFinite && $0 >= 0 })
+        else {
+            throw error(
+                entry,
+                reason: "expected four non-negative numbers top,leading,bottom,trailing, got \"\(entry.value)\""
+            )
+        }
+        return EdgeInsets(top: t, leading: l, bottom: b, trailing: r)
+    }
+
+    mutating func profile(_ name: String) throws(ConfigError) -> Profile {
+        guard let width = try number("width"), let height = try number("height") else {
+            throw error(reason: "[profile \(name)] needs width and height")
+        }
+        let environment = LayoutEnvironment(
+            width: width,
+            height: height,
+            scale: try number("scale") ?? 2,
+            safeAreaInsets: try insets("safe-area"),
+            layoutMargins: try insets("layout-margins"),
+            readableContentInsets: try insets("readable-content"),
+            layoutDirection: try direction()
+        )
+        let limit = HomeLayout.Limits.maxMagnitude
+        guard width > 0, height > 0, width <= limit, height <= limit, environment.scale >= 0, environment.scale <= 16
+        else {
+            throw error(reason: "[profile \(name)]: width and height must be in (0, \(Int(limit))], scale in [0, 16]")
+        }
+        return Profile(name: name, environment: environment)
+    }
+
+    private mutating func direction() throws(ConfigError) -> LayoutDirection {
+        guard let entry = entry("direction") else { return .leftToRight }
+        switch entry.value {
+        case "ltr": return .leftToRight
+        case "rtl": return .rightToLeft
+        default: throw error(entry, reason: "expected ltr or rtl, got \"\(entry.value)\"")
+        }
+    }
+
+    /// `items = notices:1! services/main-service:3`, `header = profile | title:TEXT | none`,
+    /// `empty = header-only | placeholder | hide`, `placeholder = TEXT`.
+    mutating func binding(_ id: String) throws(ConfigError) -> SectionBinding {
+        var binding = SectionBinding(sectionID: id, sources: [])
+        if let entry = entry("items") {
+            for word in entry.value.split(separator: " ", omittingEmptySubsequences: true) {
+                binding.sources.append(try source(String(word), entry))
+            }
+        }
+        if let entry = entry("header") {
+            if entry.value == "none" {
+                binding.header = .none
+            } else if entry.value == "profile" {
+                binding.header = .profile
+            } else if entry.value.hasPrefix("title:") {
+                binding.header = .title(String(entry.value.dropFirst(6)).trimmingWhitespace())
+            } else {
+                throw error(entry, reason: "expected none, profile or title:TEXT, got \"\(entry.value)\"")
+            }
+        }
+        if let entry = entry("empty") {
+            switch entry.value {
+            case "header-only": binding.empty = .headerOnly
+            case "placeholder": binding.empty = .placeholder
+            case "hide": binding.empty = .hide
+            default: throw error(entry, reason: "expected header-only, placeholder or hide, got \"\(entry.value)\"")
+            }
+        }
+        if let text = string("placeholder") { binding.placeholder = text }
+        return binding
+    }
+
+    /// `history[:N]`, `notices[:N][!]`, `notices@URL[:N][!]`, `services/CATEGORY[:N][!]`.
+    private func source(_ word: String, _ entry: ConfigFile.Entry) throws(ConfigError) -> SectionBinding.Source {
+        var text = Substring(word)
+        let isExact = text.hasSuffix("!")
+        if isExact { text = text.dropLast() }
+        var limit: Int?
+        if let colon = text.lastIndex(of: ":"), let value = Int(text[text.index(after: colon)...]) {
+            guard value >= 1, value <= 10_000 else { throw error(entry, reason: "\(word): limit must be 1 to 10000") }
+            limit = value
+            text = text[..<colon]
+        }
+        guard !isExact || limit != nil else {
+            throw error(entry, reason: "\(word): '!' needs a limit, as in notices:1!")
+        }
+        let content: SectionBinding.Source.Content
+        if text == "history" {
+            content = .history
+        } else if text == "notices" {
+            content = .notices(sourceURL: nil)
+        } else if text.hasPrefix("notices@"), text.count > 8 {
+            content = .notices(sourceURL: String(text.dropFirst(8)))
+        } else if text.hasPrefix("services/"), text.count > 9 {
+            content = .services(category: String(text.dropFirst(9)))
+        } else {
+            throw error(
+                entry,
+                reason:
+                    "\(word): expected history, notices, notices@URL or services/CATEGORY, with an optional :N and !"
+            )
+        }
+        return SectionBinding.Source(content, limit: limit, isExact: isExact)
+    }
+
+    func rejectUnread() throws(ConfigError) {
+        if let unknown = block.entries.first(where: { !read.contains($0.key) }) {
+            throw error(unknown, reason: "unknown key in [\(block.kind)]")
+        }
+    }
+}

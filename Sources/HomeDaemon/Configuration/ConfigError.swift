@@ -1,0 +1,22 @@
+/// A configuration problem, naming the file, line and key: `homefeedd.conf:14: refresh-interval:
+/// expected a duration like 15m, got "soon"`.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var line: Int?
+    public var key: String?
+    public var reason: String
+
+    public init(file: String, line: Int? = nil, key: String? = nil, reason: String) {
+        self.file = file
+        self.line = line
+        self.key = key
+        self.reason = reason
+    }
+
+    public var description: String {
+        var text = file
+        if let line { text += ":\(line)" }
+        if let key { text += ": \(key)" }
+        return text + ": " + reason
+    }
+}

@@ -1,0 +1,175 @@
+public import Foundation
+
+/// The content of one item of the home screen, with an id stable across versions.
+public struct ItemContent: Sendable, Equatable {
+    /// `history`, `notice`, `service` or `placeholder`.
+    public var kind: String
+    /// Derived from the store's identities (history id; notice source + entry id; service URL),
+    /// so clients can diff manifests.
+    public var id: String
+    public var title: String?
+    public var subtitle: String?
+    public var link: String?
+    public var date: Date?
+    public var source: String?
+    public var icon: String?
+
+    public init(
+        kind: String,
+        id: String,
+        title: String? = nil,
+        subtitle: String? = nil,
+        link: String? = nil,
+        date: Date? = nil,
+        source: String? = nil,
+        icon: String? = nil
+    ) {
+        self.kind = kind
+        self.id = id
+        self.title = title
+        self.subtitle = subtitle
+        self.link = link
+        self.date = date
+        self.source = source
+        self.icon = icon
+    }
+}
+
+/// A section's content ready to be laid out.
+public struct AssembledSection: Sendable, Equatable {
+    public var id: String
+    public var items: [ItemContent]
+    /// The header's content: title and subtitle.
+    public var header: ItemContent?
+    /// Drop the section's boundary items too (empty state `hide` with no items).
+    public var isHidden: Bool
+}
+
+/// Fills the layout's sections from a content snapshot, following the section bindings.
+///
+/// Pure: the same content and bindings give the same sections, so versions only differ when
+/// content does.
+public enum HomeAssembler {
+    public static func assemble(
+        sectionIDs: [String],
+        content: HomeContent,
+        bindings: [SectionBinding]
+    ) -> [AssembledSection] {
+        sectionIDs.map { id in
+            let binding =
+                bindings.first { $0.sectionID == id }
+                ?? SectionBinding.defaults.first { $0.sectionID == id }
+                ?? SectionBinding(sectionID: id, sources: [])
+            return assemble(binding, content: content)
+        }
+    }
+
+    static func assemble(_ binding: SectionBinding, content: HomeContent) -> AssembledSection {
+        var items: [ItemContent] = []
+        var realItems = 0
+        for (run, source) in binding.sources.enumerated() {
+            var taken = Array(Self.items(of: source.content, in: content).prefix(source.limit ?? Int.max))
+            realItems += taken.count
+            if source.isExact, let limit = source.limit {
+                while taken.count < limit {
+                    taken.append(
+                        ItemContent(
+                            kind: "placeholder",
+                            id: "placeholder:\(binding.sectionID):\(run):\(taken.count)",
+                            title: binding.placeholder
+                        )
+                    )
+                }
+            }
+            items += taken
+        }
+        var isHidden = false
+        if realItems == 0 {
+            switch binding.empty {
+            case .headerOnly:
+                items = []
+            case .placeholder:
+                items = [
+                    ItemContent(kind: "placeholder", id: "placeholder:\(binding.sectionID)", title: binding.placeholder)
+                ]
+            case .hide:
+                items = []
+                isHidden = true
+            }
+        }
+        let header: ItemContent?
+        switch binding.header {
+        case .none: header = nil
+        case .profile:
+            header = ItemContent(
+                kind: "profile",
+                id: "header:\(binding.sectionID)",
+                title: content.user.name,
+                subtitle: content.user.subtitle
+            )
+        case .title(let title):
+            header = ItemContent(kind: "title", id: "header:\(binding.sectionID)", title: title)
+        }
+        return AssembledSection(id: binding.sectionID, items: items, header: header, isHidden: isHidden)
+    }
+
+    static func items(of source: SectionBinding.Source.Content, in content: HomeContent) -> [ItemContent] {
+        switch source {
+        case .history:
+            return content.history.map {
+                ItemContent(
+                    kind: "history",
+                    id: "history:\($0.id)",
+                    title: $0.title,
+                    subtitle: $0.kind,
+                    link: $0.link,
+                    date: $0.at
+                )
+            }
+        case .notices(let sourceURL):
+            return content.notices.lazy.filter { sourceURL == nil || $0.sourceURL == sourceURL }.map {
+                ItemContent(
+                    kind: "notice",
+                    id: "notice:\(StableID.hash($0.sourceURL)):\($0.entryID)",
+                    title: $0.title,
+                    subtitle: $0.summary,
+                    link: $0.link,
+                    date: $0.published,
+                    source: $0.sourceTitle ?? $0.sourceURL
+                )
+            }
+        case .services(let category):
+            return (content.services[category] ?? []).map {
+                ItemContent(
+                    kind: "service",
+                    id: "service:\($0.url)",
+                    title: $0.title,
+                    subtitle: $0.description,
+                    link: $0.url,
+                    icon: $0.icon
+                )
+            }
+        }
+    }
+}
+
+/// Short, stable identifiers: FNV-1a 64 in hex. Not for security; only to keep ids short.
+enum StableID {
+    static func hash(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+}

@@ -1,0 +1,255 @@
+public import Foundation
+public import HomeLayout
+
+/// One manifest, encoded once and served as bytes (architecture.md "Manifest").
+public struct EncodedManifest: Sendable, Equatable {
+    public var version: Int
+    /// Changes exactly when the manifest's content or geometry does (not with `version` or
+    /// `generatedAt` alone), so `ifNoneMatch` saves a transfer after a no-op reload.
+    public var etag: String
+    public var environment: LayoutEnvironment
+    /// The manifest JSON (compact, deterministic key order).
+    public var bytes: [UInt8]
+}
+
+/// Lays out assembled content for one container and encodes the manifest (`docs/manifest.md`).
+public enum ManifestBuilder {
+    public static let schema = "homefeed.manifest/1"
+
+    /// - Throws: ``LayoutSolveError`` when the layout cannot be solved for this container.
+    public static func build(
+        spec: LayoutSpec,
+        sections assembled: [AssembledSection],
+        environment: LayoutEnvironment,
+        version: Int,
+        profile: String?,
+        generatedAt: Date
+    ) throws(LayoutSolveError) -> EncodedManifest {
+        var spec = spec
+        var counts: [Int] = []
+        for index in spec.sections.indices {
+            let content = index < assembled.count ? assembled[index] : nil
+            counts.append(content?.items.count ?? 0)
+            if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
+        }
+        let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
+
+        var body = JSONWriter(pretty: false, capacity: 4096)
+        body.beginObject()
+        body.key("container")
+        body.beginObject()
+        body.key("width")
+        body.number(environment.width)
+        body.key("height")
+        body.number(environment.height)
+        body.key("scale")
+        body.number(environment.scale)
+        body.endObject()
+        body.key("contentSize")
+        body.beginObject()
+        body.key("width")
+        body.number(result.contentSize.width)
+        body.key("height")
+        body.number(result.contentSize.height)
+        body.endObject()
+        body.key("sections")
+        body.beginArray()
+        for section in result.sections {
+            body.section(section, content: section.index < assembled.count ? assembled[section.index] : nil)
+        }
+        body.endArray()
+        body.key("globalSupplementaries")
+        body.beginArray()
+        for supplementary in result.globalSupplementaries { body.supplementary(supplementary, content: nil) }
+        body.endArray()
+        body.endObject()
+
+        let etag = "\"" + String(StableID.hash(body.bytes), radix: 16) + "\""
+        var manifest = JSONWriter(pretty: false, capacity: body.bytes.count + 256)
+        manifest.beginObject()
+        manifest.key("schema")
+        manifest.string(schema)
+        manifest.key("version")
+        manifest.int(version)
+        manifest.key("etag")
+        manifest.string(etag)
+        manifest.key("generatedAt")
+        manifest.string(ISO8601.string(generatedAt))
+        manifest.key("profile")
+        manifest.string(profile)
+        manifest.key("layout")
+        manifest.raw(body.bytes)
+        manifest.endObject()
+        return EncodedManifest(version: version, etag: etag, environment: environment, bytes: manifest.bytes)
+    }
+
+    /// A hidden section keeps no header, footer or background, at any width.
+    static func hideSupplementaries(of section: inout LayoutSection) {
+        section.boundarySupplementaryItems = []
+        section.decorationItems = []
+        for index in section.variants.indices {
+            if section.variants[index].overrides.boundarySupplementaryItems != nil {
+                section.variants[index].overrides.boundarySupplementaryItems = []
+            }
+            if section.variants[index].overrides.decorationItems != nil {
+                section.variants[index].overrides.decorationItems = []
+            }
+        }
+    }
+}
+
+extension JSONWriter {
+    fileprivate mutating func frame(_ r: Rect) {
+        beginObject()
+        key("x")
+        number(r.x)
+        key("y")
+        number(r.y)
+        key("width")
+        number(r.width)
+        key("height")
+        number(r.height)
+        endObject()
+    }
+
+    fileprivate mutating func section(_ section: SectionLayout, content: AssembledSection?) {
+        beginObject()
+        key("id")
+        string(section.id)
+        key("frame")
+        frame(section.frame)
+        // The first boundary item of kind "header" (or "footer") is the section's header
+        // (footer) and carries the header content; the rest are listed as supplementaries.
+        let boundary = section.supplementaries.filter { $0.item == nil }
+        let header = boundary.first { $0.elementKind == "header" }
+        let footer = boundary.first { $0.elementKind == "footer" }
+        key("header")
+        if let header { supplementary(header, content: content?.header) } else { null() }
+        key("footer")
+        if let footer { supplementary(footer, content: nil) } else { null() }
+        key("supplementaries")
+        beginArray()
+        for s in section.supplementaries where s != header && s != footer { supplementary(s, content: nil) }
+        endArray()
+        key("decorations")
+        beginArray()
+        for d in section.decorations {
+            beginObject()
+            key("elementKind")
+            string(d.elementKind)
+            key("frame")
+            frame(d.frame)
+            key("zIndex")
+            int(d.zIndex)
+            endObject()
+        }
+        endArray()
+        key("orthogonal")
+        if let o = section.orthogonal {
+            beginObject()
+            key("behavior")
+            string(o.behavior.rawValue)
+            key("axis")
+            string(o.axis.rawValue)
+            key("contentWidth")
+            number(o.contentWidth)
+            key("stride")
+            number(o.stride)
+            key("centeringInset")
+            number(o.centeringInset)
+            key("restOffsets")
+            beginArray()
+            for offset in o.restOffsets { number(offset) }
+            endArray()
+            key("minOffset")
+            number(o.minOffset)
+            key("maxOffset")
+            number(o.maxOffset)
+            endObject()
+        } else {
+            null()
+        }
+        key("items")
+        beginArray()
+        for (index, itemFrame) in section.itemFrames.enumerated() {
+            let item = content.flatMap { index < $0.items.count ? $0.items[index] : nil }
+            beginObject()
+            key("id")
+            string(item?.id ?? "\(section.id):\(index)")
+            key("kind")
+            string(item?.kind ?? "placeholder")
+            key("slot")
+            int(section.slotsPerGroup > 0 ? index % section.slotsPerGroup : 0)
+            key("frame")
+            frame(itemFrame)
+            key("zIndex")
+            int(section.itemZIndex)
+            key("content")
+            contentObject(item)
+            endObject()
+        }
+        endArray()
+        endObject()
+    }
+
+    fileprivate mutating func supplementary(_ s: SupplementaryFrame, content: ItemContent?) {
+        beginObject()
+        key("elementKind")
+        string(s.elementKind)
+        if let item = s.item {
+            key("item")
+            int(item)
+        }
+        key("frame")
+        frame(s.frame)
+        key("zIndex")
+        int(s.zIndex)
+        key("pinToVisibleBounds")
+        bool(s.pinToVisibleBounds)
+        if let range = s.pinRange {
+            key("pinRange")
+            beginObject()
+            key("min")
+            number(range.min)
+            key("max")
+            number(range.max)
+            endObject()
+        }
+        if let content {
+            key("content")
+            contentObject(content)
+        }
+        endObject()
+    }
+
+    fileprivate mutating func contentObject(_ item: ItemContent?) {
+        beginObject()
+        if let item {
+            if let title = item.title {
+                key("title")
+                string(title)
+            }
+            if let subtitle = item.subtitle {
+                key("subtitle")
+                string(subtitle)
+            }
+            if let link = item.link {
+                key("link")
+                string(link)
+            }
+            if let date = item.date {
+                key("date")
+                string(ISO8601.string(date))
+            }
+            if let source = item.source {
+                key("source")
+                string(source)
+            }
+            if let icon = item.icon {
+                key("icon")
+                string(icon)
+            }
+        }
+        endObject()
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import HomeDaemon
+import Testing
+
+@Suite struct HomeAssemblerTests {
+    static let ids = ["userHistory", "mainService", "otherService", "appService"]
+
+    static let content = HomeContent(
+        user: UserProfile(name: "김홈피드", subtitle: "컴퓨터공학과"),
+        history: [
+            HistoryEntry(id: 9, title: "도서관 좌석 예약", kind: "open", at: Date(timeIntervalSince1970: 1_800_000_000)),
+            HistoryEntry(id: 8, title: "셔틀버스", at: Date(timeIntervalSince1970: 1_799_990_000)),
+        ],
+        notices: [
+            Notice(sourceURL: "file:///feeds/ko.xml", sourceTitle: "공지사항", entryID: "notice-1042", title: "수강신청 안내"),
+            Notice(sourceURL: "file:///feeds/ko.xml", entryID: "notice-1041", title: "도서관 개방"),
+        ],
+        services: [
+            "main-service": (1...4).map { ServiceLink(title: "main \($0)", url: "https://example.test/m\($0)") },
+            "app-service": [ServiceLink(title: "지도", url: "https://example.test/map")],
+        ]
+    )
+
+    @Test("the default bindings fill the four sections: history, headline + cards, paging row, grid")
+    func defaults() {
+        let sections = HomeAssembler.assemble(
+            sectionIDs: Self.ids,
+            content: Self.content,
+            bindings: SectionBinding.defaults
+        )
+        #expect(sections.map(\.id) == Self.ids)
+        #expect(sections[0].items.map(\.id) == ["history:9", "history:8"])
+        #expect(sections[0].header?.title == "김홈피드")
+        #expect(sections[0].header?.subtitle == "컴퓨터공학과")
+        // One headline notice, then at most three main-service links.
+        #expect(sections[1].items.map(\.kind) == ["notice", "service", "service", "service"])
+        #expect(sections[1].items[0].title == "수강신청 안내")
+        #expect(sections[1].items[0].source == "공지사항")
+        // No other-service links: hidden.
+        #expect(sections[2].items.isEmpty && sections[2].isHidden)
+        #expect(sections[3].items.map(\.title) == ["지도"])
+        #expect(sections[3].header?.title == "App services")
+    }
+
+    @Test("item ids are stable: the same entries give the same ids whatever else changed")
+    func stableIDs() {
+        var changed = Self.content
+        changed.notices.insert(Notice(sourceURL: "https://other.test/feed", entryID: "x", title: "new"), at: 1)
+        changed.history.append(HistoryEntry(id: 1, title: "old", at: Date(timeIntervalSince1970: 0)))
+        let before = HomeAssembler.assemble(
+            sectionIDs: Self.ids,
+            content: Self.content,
+            bindings: SectionBinding.defaults
+        )
+        let after = HomeAssembler.assemble(sectionIDs: Self.ids, content: changed, bindings: SectionBinding.defaults)
+        #expect(before[1].items[0].id == after[1].items[0].id)
+        #expect(before[0].items.map(\.id) == Array(after[0].items.map(\.id).prefix(2)))
+        #expect(before[1].items[0].id.hasPrefix("notice:"))
+    }
+
+    @Test("empty states: placeholder, exact runs padded, header-only, hide")
+    func emptyStates() {
+        let empty = HomeContent(user: UserProfile(name: "me"))
+        let sections = HomeAssembler.assemble(sectionIDs: Self.ids, content: empty, bindings: SectionBinding.defaults)
+        #expect(sections[0].items.map(\.kind) == ["placeholder"])
+        #expect(sections[0].items[0].title == "No recent activity yet")
+        #expect(sections[1].isHidden && sections[1].items.isEmpty)
+
+        // Services but no notices: the headline slot is padded so the cards keep their slots.
+        var servicesOnly = empty
+        servicesOnly.services["main-service"] = Self.content.services["main-service"]
+        let main = HomeAssembler.assemble(
+            sectionIDs: ["mainService"],
+            content: servicesOnly,
+            bindings: SectionBinding.defaults
+        )[0]
+        #expect(main.items.map(\.kind) == ["placeholder", "service", "service", "service"])
+        #expect(main.items[0].title == "No notices yet")
+
+        let headerOnly = SectionBinding(
+            sectionID: "x",
+            sources: [.init(.history)],
+            header: .title("T"),
+            empty: .headerOnly
+        )
+        let x = HomeAssembler.assemble(sectionIDs: ["x"], content: empty, bindings: [headerOnly])[0]
+        #expect(x.items.isEmpty && !x.isHidden && x.header?.title == "T")
+    }
+
+    @Test("notices can be bound to one source")
+    func noticesOfOneSource() {
+        let binding = SectionBinding(sectionID: "n", sources: [.init(.notices(sourceURL: "https://other.test/feed"))])
+        var content = Self.content
+        content.notices.append(Notice(sourceURL: "https://other.test/feed", entryID: "o1", title: "other"))
+        let section = HomeAssembler.assemble(sectionIDs: ["n"], content: content, bindings: [binding])[0]
+        #expect(section.items.map(\.title) == ["other"])
+    }
+}
