@@ -10,6 +10,14 @@ public struct EncodedManifest: Sendable, Equatable {
     public var environment: LayoutEnvironment
     /// The manifest JSON (compact, deterministic key order).
     public var bytes: [UInt8]
+
+    /// A manifest as persisted by the store (or built by ``ManifestBuilder``).
+    public init(version: Int, etag: String, environment: LayoutEnvironment, bytes: [UInt8]) {
+        self.version = version
+        self.etag = etag
+        self.environment = environment
+        self.bytes = bytes
+    }
 }
 
 /// Lays out assembled content for one container and encodes the manifest (`docs/manifest.md`).
