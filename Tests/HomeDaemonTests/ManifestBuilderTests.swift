@@ -42,7 +42,7 @@ import Testing
         #expect(root["etag"] as? String == manifest.etag)
         #expect(root["generatedAt"] as? String == "2027-01-15T08:00:00Z")
         #expect(root["profile"] as? String == "phone")
-        let layout = try #require(root["layout"] as? [String: Any])
+        let layout = root
         #expect(layout["container"] as? [String: Double] == ["width": 375, "height": 812, "scale": 3])
         let sections = try #require(layout["sections"] as? [[String: Any]])
         #expect(sections.count == 4)

@@ -73,6 +73,8 @@ public enum ManifestBuilder {
         body.endObject()
 
         let etag = "\"" + String(StableID.hash(body.bytes), radix: 16) + "\""
+        // The header members, then the body's members spliced in without re-encoding:
+        // {"schema":…,"profile":…, + "container":…}.
         var manifest = JSONWriter(pretty: false, capacity: body.bytes.count + 256)
         manifest.beginObject()
         manifest.key("schema")
@@ -85,10 +87,8 @@ public enum ManifestBuilder {
         manifest.string(ISO8601.string(generatedAt))
         manifest.key("profile")
         manifest.string(profile)
-        manifest.key("layout")
-        manifest.raw(body.bytes)
-        manifest.endObject()
-        return EncodedManifest(version: version, etag: etag, environment: environment, bytes: manifest.bytes)
+        let bytes = manifest.bytes + [UInt8(ascii: ",")] + body.bytes.dropFirst()
+        return EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
     }
 
     /// A hidden section keeps no header, footer or background, at any width.
