@@ -16,7 +16,15 @@ public enum HomeLayout {
         /// Leaf items in one solved root group, nested groups included.
         public static let maxLeavesPerGroup = 100_000
         /// Items in one section.
-        public static let maxItemsPerSection = 10_000_000
+        public static let maxItemsPerSection = 1_000_000
+        /// Items in all sections of one solve together (a frame is 32 bytes: 64 MiB at most).
+        public static let maxItemsPerLayout = 2_000_000
+        /// Work while solving one section's root group: group solves plus items placed, nested
+        /// repetitions included. Only pathological nesting (chains of estimated groups that each
+        /// re-solve their spacing) comes near it.
+        public static let maxSolveWorkPerSection = 2_000_000
+        /// Rest offsets of one orthogonal section (`.paging` over very wide content).
+        public static let maxRestOffsets = 100_000
         /// Nesting depth of groups inside groups.
         public static let maxGroupDepth = 32
         /// Sections in one spec.

@@ -57,4 +57,23 @@ import Testing
         #expect(result.sections[1].frame.x == 256)
         #expect(result.contentSize == Size(width: 356, height: 400))
     }
+
+    @Test("under horizontal scrolling the flexible-edge warning looks at the scroll axis (x)")
+    func horizontalWarningAxis() throws {
+        func diagnostics(_ edges: EdgeSpacing) throws -> [String] {
+            var group = LayoutGroup.vertical(
+                LayoutSize(width: .absolute(100), height: .absolute(100)),
+                [.item(LayoutItem(size: LayoutSize(width: .fractionalWidth(1), height: .fractionalHeight(1))))]
+            )
+            group.edgeSpacing = edges
+            let spec = LayoutSpec(
+                configuration: LayoutConfiguration(scrollDirection: .horizontal),
+                sections: [LayoutSection(id: "s", itemCount: 1, group: group)]
+            )
+            return try LayoutSolver.solve(spec, in: LayoutEnvironment(width: 800, height: 400, scale: 2)).diagnostics
+                .map(\.path)
+        }
+        #expect(try diagnostics(EdgeSpacing(leading: .flexible(10))) == ["sections[0].group.edgeSpacing"])
+        #expect(try diagnostics(EdgeSpacing(top: .flexible(0), bottom: .flexible(0))).isEmpty)
+    }
 }

@@ -84,14 +84,68 @@ import Testing
         #expect(error.kind == .conflictingSupplementaryInsets)
     }
 
-    @Test("a zero-extent item cannot repeat forever: the subitem limit stops it")
+    @Test("a zero-extent item cannot repeat forever")
     func zeroExtentLoop() throws {
         // 0.001 × 375 = 0.375 → floor at 2x = 0: the item has no width and never fills the group.
         let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.fractionalWidth(0.001), .absolute(50))])
         let error = try #require(solveError(group))
-        #expect(
-            error.kind == .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup)
+        #expect(error.kind == .subitemRepeatsForever(consumes: 0, axis: .horizontal))
+        // Negative spacing that cancels the item's width loops the same way.
+        let negative = hgroup(
+            .fractionalWidth(1),
+            .absolute(50),
+            [item(.absolute(10), .absolute(50))],
+            spacing: .fixed(-10)
         )
+        #expect(solveError(negative)?.code == "subitemRepeatsForever")
+        // A zero-width subitem among others still ends: the cycle as a whole consumes length.
+        // 100 / 30 → three cycles of (0 + 30), then the fourth 30 does not fit: 7 slots.
+        let mixed = hgroup(
+            .absolute(100),
+            .absolute(50),
+            [item(.fractionalWidth(0.001), .absolute(50)), item(.absolute(30), .absolute(50))]
+        )
+        #expect(try solve(mixed, count: 1).sections[0].slotsPerGroup == 7)
+        // Many tiny items hit the subitem limit rather than running long.
+        let tiny = hgroup(.absolute(100_000), .absolute(50), [item(.absolute(1), .absolute(50))])
+        let limit = LayoutSolveError.Kind.limitExceeded(
+            what: "subitems in one group",
+            limit: HomeLayout.Limits.maxSubitemsPerGroup
+        )
+        #expect(solveError(tiny, width: 200_000)?.kind == limit)
+    }
+
+    @Test("chains of nested groups that each re-solve their spacing stay linear, or bounded when estimated")
+    func nestedResolveChain() throws {
+        // Each level: a count-2 group with spacing whose first subitem is the next level (review
+        // finding: 2^depth solves before fixed-size groups were solved lazily).
+        func chain(_ depth: Int, estimated: Bool, bottom: Int = 1) -> LayoutGroup {
+            let height: Dimension = estimated ? .estimated(10) : .absolute(10)
+            var group = hgroup(.fractionalWidth(1), height, [item(.absolute(1), .absolute(10))], count: bottom)
+            for _ in 0..<depth {
+                group = hgroup(
+                    .fractionalWidth(1),
+                    height,
+                    [.group(group), item(.absolute(1), .absolute(10))],
+                    spacing: .fixed(0.001),
+                    count: 2
+                )
+            }
+            return group
+        }
+        let linear = try solve(chain(30, estimated: false), count: 1, width: 1000, scale: 0)
+        #expect(linear.sections[0].slotsPerGroup == 31)
+        // With estimated heights every level solves its child in both passes: the work budget
+        // turns 2^30 solves into an error instead of hours.
+        let error = solveError(chain(30, estimated: true), width: 1000)
+        let limit = LayoutSolveError.Kind.limitExceeded(
+            what: "solver work (group solves and placed items) in one section",
+            limit: HomeLayout.Limits.maxSolveWorkPerSection
+        )
+        #expect(error?.kind == limit)
+        // The same with 1 000 items at the bottom of the chain: bounded by the items placed too.
+        #expect(solveError(chain(12, estimated: true), width: 1000) == nil)
+        #expect(solveError(chain(14, estimated: true, bottom: 1000), width: 1000)?.kind == limit)
     }
 
     @Test("empty groups, zero counts and unusable containers are errors, not traps")

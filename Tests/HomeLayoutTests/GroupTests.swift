@@ -108,6 +108,16 @@ import Testing
         #expect(try frames(group, count: 5).map(\.x) == [0, 62.5, 125, 187.5, 250])
     }
 
+    @Test("flexible spacing follows the spec's order of arithmetic: (cursor + s) + extra")
+    func flexibleOrderOfArithmetic() throws {
+        // 7 items of 20 in 151 with flexible(1): extra = (151 − 146) / 6. Item 3 lands on
+        // 65.49999999999999 (not 65.5) and rounds down to 196/3 at 3x; item 5 on 109.
+        let group = hgroup(.absolute(151), .absolute(10), [item(.absolute(20), .absolute(10))], spacing: .flexible(1))
+        let x = try frames(group, count: 7, scale: 3).map(\.x)
+        #expect(x[3] == 196.0 / 3)
+        #expect(x[5] == 109)
+    }
+
     @Test("flexible edge spacing along the axis takes a share of the leftover")
     func flexibleEdges() throws {
         let edges = EdgeSpacing(leading: .flexible(0), trailing: .flexible(0))

@@ -57,6 +57,14 @@ import Testing
         #expect(result.contentSize == Size(width: 375, height: 90))
     }
 
+    @Test("paging pages by the screen width even when one group is wider than the screen")
+    func pagingWideGroup() throws {
+        let group = hgroup(.absolute(3000), .absolute(100), [item(.absolute(1500), .fractionalHeight(1))])
+        let result = try solve(group, count: 2) { $0.orthogonalScrollingBehavior = .paging }
+        // C = 3000, C − V = 2625: pages 0, 375, … 2250, then the clamped 2625.
+        #expect(result.sections[0].orthogonal?.restOffsets == [0, 375, 750, 1125, 1500, 1875, 2250, 2625])
+    }
+
     @Test("content narrower than the screen rests at 0 only")
     func narrowContent() throws {
         let group = hgroup(.absolute(100), .absolute(50), [item(.fractionalWidth(1), .fractionalHeight(1))])

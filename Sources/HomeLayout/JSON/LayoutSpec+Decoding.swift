@@ -306,14 +306,15 @@ struct SpecDecoder {
 
     func boundaryItem(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> BoundarySupplementaryItem {
         let object = try JSONObjectReader(value, at: path, allowed: Self.boundaryKeys)
+        // Defaults as the contract shows them: "elementKind": "header", "alignment": "top".
         var item = BoundarySupplementaryItem(
-            elementKind: try elementKind(object.required("elementKind"), at: object.path("elementKind")),
+            elementKind: try object["elementKind"].map { v throws(LayoutSpecError) in
+                try elementKind(v, at: object.path("elementKind"))
+            } ?? "header",
             size: try layoutSize(object.required("size"), at: object.path("size")),
-            alignment: try choice(
-                object.required("alignment"),
-                at: object.path("alignment"),
-                BoundaryAlignment.allCases
-            )
+            alignment: try object["alignment"].map { v throws(LayoutSpecError) in
+                try choice(v, at: object.path("alignment"), BoundaryAlignment.allCases)
+            } ?? .top
         )
         if let v = object["offset"] { item.offset = try point(v, at: object.path("offset")) }
         if let v = object["extendsBoundary"] { item.extendsBoundary = try bool(v, at: object.path("extendsBoundary")) }
@@ -327,10 +328,15 @@ struct SpecDecoder {
 
     func badge(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> ItemSupplementary {
         let object = try JSONObjectReader(value, at: path, allowed: Self.badgeKeys)
+        // Defaults as the contract shows them: "elementKind": "badge", anchored top-trailing.
         var badge = ItemSupplementary(
-            elementKind: try elementKind(object.required("elementKind"), at: object.path("elementKind")),
+            elementKind: try object["elementKind"].map { v throws(LayoutSpecError) in
+                try elementKind(v, at: object.path("elementKind"))
+            } ?? "badge",
             size: try layoutSize(object.required("size"), at: object.path("size")),
-            anchor: try anchor(object.required("anchor"), at: object.path("anchor"))
+            anchor: try object["anchor"].map { v throws(LayoutSpecError) in
+                try anchor(v, at: object.path("anchor"))
+            } ?? SupplementaryAnchor(edges: [.top, .trailing])
         )
         if let v = object["zIndex"] { badge.zIndex = try integer(v, at: object.path("zIndex"), in: Self.zIndexRange) }
         return badge
@@ -382,8 +388,11 @@ struct SpecDecoder {
 
     func decoration(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> DecorationItem {
         let object = try JSONObjectReader(value, at: path, allowed: Self.decorationKeys)
+        // Default as the contract shows it: "elementKind": "background".
         var decoration = DecorationItem(
-            elementKind: try elementKind(object.required("elementKind"), at: object.path("elementKind"))
+            elementKind: try object["elementKind"].map { v throws(LayoutSpecError) in
+                try elementKind(v, at: object.path("elementKind"))
+            } ?? "background"
         )
         if let v = object["contentInsets"] {
             decoration.contentInsets = try insets(v, at: object.path("contentInsets"))

@@ -43,6 +43,10 @@ struct GroupSolver {
     private(set) var leaves: [LeafSlot] = []
     /// Supplementary lists of items that have any, referenced by ``LeafSlot/badges``.
     private(set) var badgeLists: [[ItemSupplementary]] = []
+    /// Work so far (group solves plus leaves placed); bounded by
+    /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
+    /// re-solve (2^depth solves) cannot run for hours.
+    private var work = 0
 
     init(grid: PixelGrid) {
         self.grid = grid
@@ -51,7 +55,10 @@ struct GroupSolver {
     /// A declared subitem resolved in one pass's container.
     private struct Template {
         var extent: Size
-        var leafRange: Range<Int>
+        /// The subitem's leaves; nil for a nested group of fixed size whose leaves are only
+        /// needed once the pass is known to be final (see ``materialize``).
+        var leafRange: Range<Int>?
+        var size: Size
         var dependsOnAxis: Bool
         // Edge spacing along the parent's axis (minimums for flexible edges) …
         var pre: Double
@@ -76,6 +83,7 @@ struct GroupSolver {
             )
         }
         guard !group.subitems.isEmpty else { throw GroupFailure(kind: .emptyGroup) }
+        try spend(1)
         let axis = group.axis
         let estimatedWidth = group.size.width.isEstimated
         let estimatedHeight = group.size.height.isEstimated
@@ -140,15 +148,18 @@ struct GroupSolver {
         }
 
         if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
+        try materialize(&pass.templates, subitems, depth: depth)
 
-        // §4.6: arrangement along the axis.
-        var total = spacing * Double(pass.placed.count - 1)
+        // §4.6: arrangement along the axis, in the spec's order of arithmetic:
+        // total = Σ (e_i + p_i + q_i) + s × (n − 1).
+        var total = 0.0
         var flexibleCount = spacingIsFlexible ? pass.placed.count - 1 : 0
         for index in pass.placed {
             guard let t = pass.templates[index] else { continue }
             total += (axis == .horizontal ? t.extent.width : t.extent.height) + t.pre + t.post
             flexibleCount += (t.preFlexible ? 1 : 0) + (t.postFlexible ? 1 : 0)
         }
+        total += spacing * Double(pass.placed.count - 1)
         let extra = flexibleCount > 0 ? (length - total) / Double(flexibleCount) : 0
         let crossStart = axis == .horizontal ? insets.top : insets.leading
         var cursor = axis == .horizontal ? insets.leading : insets.top
@@ -157,7 +168,10 @@ struct GroupSolver {
         let arrangedStart = leaves.count
         for (n, index) in pass.placed.enumerated() {
             guard let t = pass.templates[index] else { continue }
-            if n > 0 { cursor += spacing + (spacingIsFlexible ? extra : 0) }
+            if n > 0 {
+                cursor += spacing
+                if spacingIsFlexible { cursor += extra }
+            }
             let along = axis == .horizontal ? t.extent.width : t.extent.height
             let across = axis == .horizontal ? t.extent.height : t.extent.width
             let position = cursor + t.pre + (t.preFlexible ? extra : 0)
@@ -170,7 +184,9 @@ struct GroupSolver {
             farAlong = max(farAlong, position + along + t.post)
             farCross = max(farCross, cross + across + t.crossPost)
             let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
-            for leaf in t.leafRange {
+            let range = t.leafRange ?? 0..<0
+            try spend(range.count)
+            for leaf in range {
                 var copy = leaves[leaf]
                 copy.slot = copy.slot.offsetBy(dx: dx, dy: dy)
                 copy.visible = copy.visible.offsetBy(dx: dx, dy: dy)
@@ -207,6 +223,7 @@ struct GroupSolver {
         var placed: [Int] = []
         placed.reserveCapacity(min(group.count ?? subitems.count, 64))
         var remaining = length
+        var cycleStart = length
         var index = 0
         while true {
             if let count = group.count, placed.count == count { break }
@@ -217,6 +234,14 @@ struct GroupSolver {
                 )
             }
             let j = index % subitems.count
+            if j == 0, index > 0, group.count == nil, !estimatedAlong {
+                // A whole cycle of subitems consumed no length (a fractional size floored to 0,
+                // or negative spacing): the fill would never end.
+                if remaining >= cycleStart {
+                    throw GroupFailure(kind: .subitemRepeatsForever(consumes: cycleStart - remaining, axis: axis))
+                }
+                cycleStart = remaining
+            }
             let t: Template
             if let cached = templates[j] {
                 t = cached
@@ -244,6 +269,41 @@ struct GroupSolver {
         return (placed, templates)
     }
 
+    private mutating func spend(_ units: Int) throws(GroupFailure) {
+        work += units
+        guard work <= HomeLayout.Limits.maxSolveWorkPerSection else {
+            throw GroupFailure(
+                kind: .limitExceeded(
+                    what: "solver work (group solves and placed items) in one section",
+                    limit: HomeLayout.Limits.maxSolveWorkPerSection
+                )
+            )
+        }
+    }
+
+    /// Solves the nested groups of fixed size that the final pass placed (their extent was their
+    /// resolved size, §4.8, so the fill pass did not need their leaves).
+    private mutating func materialize(
+        _ templates: inout [Template?],
+        _ subitems: [LayoutElement],
+        depth: Int
+    ) throws(GroupFailure) {
+        for index in templates.indices {
+            guard let t = templates[index], t.leafRange == nil, case .group(let nested) = subitems[index] else {
+                continue
+            }
+            let start = leaves.count
+            do {
+                _ = try solve(nested, size: t.size, depth: depth + 1)
+            } catch {
+                var failure = error
+                failure.steps.insert(.group(index), at: 0)
+                throw failure
+            }
+            templates[index]?.leafRange = start..<leaves.count
+        }
+    }
+
     /// Resolves and (for groups) solves one declared subitem in `container`.
     private mutating func template(
         for element: LayoutElement,
@@ -255,6 +315,7 @@ struct GroupSolver {
         let size = grid.resolve(element.size, in: container)
         let start = leaves.count
         let extent: Size
+        var leafRange: Range<Int>? = nil
         switch element {
         case .item(let item):
             let estimatedWidth = item.size.width.isEstimated
@@ -274,6 +335,10 @@ struct GroupSolver {
             }
             leaves.append(LeafSlot(slot: slot, visible: slot.inset(by: insets), badges: badges))
             extent = size
+            leafRange = start..<leaves.count
+        case .group(let nested) where !nested.size.width.isEstimated && !nested.size.height.isEstimated:
+            // Fixed size: the extent is known without solving; leaves come in `materialize`.
+            extent = size
         case .group(let nested):
             do {
                 extent = try solve(nested, size: size, depth: depth + 1)
@@ -282,6 +347,7 @@ struct GroupSolver {
                 failure.steps.insert(.group(index), at: 0)
                 throw failure
             }
+            leafRange = start..<leaves.count
         }
         let cross: Axis = axis == .horizontal ? .vertical : .horizontal
         let edges = element.edgeSpacing
@@ -291,7 +357,8 @@ struct GroupSolver {
         let crossPost = edges?.post(along: cross)
         return Template(
             extent: extent,
-            leafRange: start..<leaves.count,
+            leafRange: leafRange,
+            size: size,
             dependsOnAxis: element.size.dependsOnContainer(along: axis),
             pre: pre?.value ?? 0,
             post: post?.value ?? 0,

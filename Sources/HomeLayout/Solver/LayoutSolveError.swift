@@ -18,6 +18,8 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case duplicateElementKind(String)
         /// A group with no subitems.
         case emptyGroup
+        /// A subitem that takes no length along the group's axis would be placed forever.
+        case subitemRepeatsForever(consumes: Double, axis: Axis)
         /// A documented limit (``HomeLayout/Limits``) was exceeded.
         case limitExceeded(what: String, limit: Int)
         /// The container itself is unusable (non-finite or non-positive size, negative scale).
@@ -48,6 +50,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case .conflictingSupplementaryInsets: "conflictingSupplementaryInsets"
         case .duplicateElementKind: "duplicateElementKind"
         case .emptyGroup: "emptyGroup"
+        case .subitemRepeatsForever: "subitemRepeatsForever"
         case .limitExceeded: "limitExceeded"
         case .invalidContainer: "invalidContainer"
         }
@@ -72,6 +75,9 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
             "duplicate supplementary element kind \"\(kind)\" in one section"
         case .emptyGroup:
             "a group needs at least one subitem"
+        case .subitemRepeatsForever(let consumes, let axis):
+            "a subitem that consumes \(fmt(consumes)) pt along \(axis.rawValue) would repeat forever "
+                + "(a fractional size that floors to 0, or negative spacing)"
         case .limitExceeded(let what, let limit):
             "\(what) exceeds the limit of \(limit)"
         case .invalidContainer(let reason):

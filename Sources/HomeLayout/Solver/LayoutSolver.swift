@@ -51,7 +51,7 @@ public enum LayoutSolver {
                 return source.map { root + [.key("variants"), .index($0)] } ?? root
             }
             var validator = SectionValidator(sectionIndex: index, sectionID: section.id, root: [])
-            try validator.section(section, keyRoot: keyRoot)
+            try validator.section(section, scrollDirection: spec.configuration.scrollDirection, keyRoot: keyRoot)
             diagnostics += validator.diagnostics
             if let counts = itemCounts, index < counts.count {
                 let count = counts[index]
@@ -84,6 +84,20 @@ public enum LayoutSolver {
         let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
         let globalFooter = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: false)
+
+        var totalItems = 0
+        for (index, section) in sections.enumerated() {
+            totalItems += itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
+        }
+        guard totalItems <= HomeLayout.Limits.maxItemsPerLayout else {
+            throw LayoutSolveError(
+                .limitExceeded(
+                    what: "items in all sections (\(totalItems))",
+                    limit: HomeLayout.Limits.maxItemsPerLayout
+                ),
+                path: "sections"
+            )
+        }
 
         let solver = SectionSolver(environment: solvingEnvironment, grid: grid)
         var layouts: [SectionLayout] = []
@@ -125,7 +139,9 @@ public enum LayoutSolver {
         let finisher = FrameFinisher(
             grid: grid,
             transpose: isHorizontal,
-            mirrorWidth: environment.layoutDirection == .rightToLeft ? contentSize.width : nil
+            // Mirror across the unrounded width, so a container off the pixel grid mirrors exactly.
+            mirrorWidth: environment.layoutDirection == .rightToLeft
+                ? (isHorizontal ? contentLength : environment.width) : nil
         )
         for index in layouts.indices {
             try finisher.finish(&layouts[index], isHorizontal: isHorizontal)

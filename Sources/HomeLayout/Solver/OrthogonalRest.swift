@@ -12,7 +12,7 @@ enum OrthogonalRest {
         groups: Int,
         visibleWidth: Double,
         grid: PixelGrid
-    ) -> OrthogonalScrolling {
+    ) throws(LayoutSolveError) -> OrthogonalScrolling {
         var minOffset = 0.0
         var maxOffset = max(0, contentWidth - visibleWidth)
         var centeringInset = 0.0
@@ -26,11 +26,15 @@ enum OrthogonalRest {
             offsets.reserveCapacity(max(groups, 1))
             for k in 0..<max(groups, 1) { offsets.append(clamp(Double(k) * g)) }
         case .paging:
-            var offset = 0.0
-            while offset < maxOffset, offsets.count < max(groups, 1) + 1 {
-                offsets.append(offset)
-                offset += visibleWidth
+            // Pages of the visible width, the last clamped to the end; as many as the content
+            // needs, not one per group (a group can be wider than the screen).
+            let pages = (maxOffset / visibleWidth).rounded(.up)
+            guard pages < Double(HomeLayout.Limits.maxRestOffsets) else {
+                throw LayoutSolveError(
+                    .limitExceeded(what: "paging rest offsets", limit: HomeLayout.Limits.maxRestOffsets)
+                )
             }
+            for page in 0..<Int(pages) { offsets.append(Double(page) * visibleWidth) }
             offsets.append(maxOffset)
         case .groupPagingCentered:
             centeringInset = grid.round((visibleWidth - groupWidth) / 2)

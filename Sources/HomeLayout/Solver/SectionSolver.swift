@@ -190,19 +190,29 @@ struct SectionSolver {
             ? section.decorationItems.map {
                 DecorationFrame(elementKind: $0.elementKind, frame: band.inset(by: $0.contentInsets), zIndex: $0.zIndex)
             } : []
+        // zIndex values were validated to Int32, so + 1 cannot overflow.
         let itemZIndex = section.decorationItems.map(\.zIndex).max().map { $0 + 1 } ?? 0
 
         var orthogonal: OrthogonalScrolling?
         if isOrthogonal {
-            orthogonal = OrthogonalRest.metadata(
-                behavior: section.orthogonalScrollingBehavior,
-                contentWidth: isEmpty ? 0 : insets.leading + primary + insets.trailing,
-                groupWidth: groupExtent,
-                stride: stride,
-                groups: repetitions,
-                visibleWidth: containerWidth,
-                grid: grid
-            )
+            do throws(LayoutSolveError) {
+                orthogonal = try OrthogonalRest.metadata(
+                    behavior: section.orthogonalScrollingBehavior,
+                    contentWidth: isEmpty ? 0 : insets.leading + primary + insets.trailing,
+                    groupWidth: groupExtent,
+                    stride: stride,
+                    groups: repetitions,
+                    visibleWidth: containerWidth,
+                    grid: grid
+                )
+            } catch {
+                throw LayoutSolveError(
+                    error.kind,
+                    sectionIndex: index,
+                    sectionID: section.id,
+                    path: "sections[\(index)]"
+                )
+            }
         }
 
         return Output(

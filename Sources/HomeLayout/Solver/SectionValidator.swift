@@ -59,6 +59,13 @@ struct SectionValidator {
         }
     }
 
+    /// zIndex values stay within Int32, so raising cells above a background cannot overflow.
+    mutating func zIndex(_ value: Int) throws(LayoutSolveError) {
+        guard value >= Int(Int32.min), value < Int(Int32.max) else {
+            throw fail(.invalidValue(what: "zIndex", value: Double(value)), at: .key("zIndex"))
+        }
+    }
+
     mutating func dimension(_ dimension: Dimension, _ key: StaticString) throws(LayoutSolveError) {
         let value = dimension.value
         guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
@@ -164,6 +171,7 @@ struct SectionValidator {
                         throw v.fail(.duplicateElementKind(badge.elementKind), at: .key("elementKind"))
                     }
                     try v.size(badge.size)
+                    try v.zIndex(badge.zIndex)
                     try v.at(.key("anchor")) { (v: inout Self) throws(LayoutSolveError) in
                         try v.point(badge.anchor.absoluteOffset, "absoluteOffset")
                         try v.point(badge.anchor.fractionalOffset, "fractionalOffset")
@@ -183,6 +191,7 @@ struct SectionValidator {
                         throw v.fail(.duplicateElementKind(item.elementKind), at: .key("elementKind"))
                     }
                     try v.size(item.size)
+                    try v.zIndex(item.zIndex)
                     try v.point(item.offset, "offset")
                     try v.insets(item.contentInsets)
                     v.warnAboutEstimatedInsets(item.contentInsets, item.size)
@@ -196,7 +205,11 @@ struct SectionValidator {
 extension SectionValidator {
     /// Validates a resolved section. `keyRoot` gives the path prefix of each key, pointing into
     /// the variant that supplied it when one did.
-    mutating func section(_ section: LayoutSection, keyRoot: (String) -> [Step]) throws(LayoutSolveError) {
+    mutating func section(
+        _ section: LayoutSection,
+        scrollDirection: Axis,
+        keyRoot: (String) -> [Step]
+    ) throws(LayoutSolveError) {
         let base = steps
         defer { steps = base }
 
@@ -213,7 +226,9 @@ extension SectionValidator {
         steps = keyRoot("group") + [.key("group")]
         try group(section.group, depth: 0)
         // §5.3 / §9 item 3: flexible edge spacing along the section's axis is ignored.
-        let axis: Axis = section.orthogonalScrollingBehavior == .none ? .vertical : .horizontal
+        // The section's layout axis: the scroll axis, or across it when orthogonal (§1, §8.1).
+        let isOrthogonal = section.orthogonalScrollingBehavior != .none
+        let axis: Axis = isOrthogonal ? scrollDirection.transposed : scrollDirection
         if section.group.edgeSpacing?.pre(along: axis)?.isFlexible == true
             || section.group.edgeSpacing?.post(along: axis)?.isFlexible == true
         {
@@ -246,6 +261,7 @@ extension SectionValidator {
                     throw v.fail(.duplicateElementKind(decoration.elementKind), at: .key("elementKind"))
                 }
                 try v.insets(decoration.contentInsets)
+                try v.zIndex(decoration.zIndex)
             }
         }
     }
