@@ -3,7 +3,8 @@ public import Foundation
 extension HomeStore {
     /// Stores one fetched document of a notice source, in one transaction: new entries are
     /// inserted, known ones whose content hash changed are updated, the rest only get a new
-    /// `lastSeen`; repeated entry IDs and tombstoned entries are skipped; then the source's
+    /// `lastSeen` (to the hour: it is rewritten when an hour or more old, so re-ingesting an
+    /// unchanged document within the hour writes nothing); repeated entry IDs and tombstoned entries are skipped; then the source's
     /// retention runs. Either all of it is written or, on any error or crash, none of it.
     /// Entries that have left the feed are kept until retention removes them.
     ///
@@ -41,7 +42,9 @@ extension HomeStore {
     private func ingest(_ entries: [NoticeInput], sourceID: Int64, cutoff: Int64?, now: Int64) throws(StoreError)
         -> IngestResult
     {
-        let lookup = try database.statement("SELECT id, content_hash FROM notices WHERE source_id = ? AND entry_id = ?")
+        let lookup = try database.statement(
+            "SELECT id, content_hash, last_seen_at FROM notices WHERE source_id = ? AND entry_id = ?"
+        )
         let touch = try database.statement("UPDATE notices SET last_seen_at = ? WHERE id = ?")
         let update = try database.statement(
             """
@@ -80,15 +83,19 @@ extension HomeStore {
 
             try lookup.bind(sourceID, at: 1)
             try lookup.bind(entry.entryID, at: 2)
-            let known: (id: Int64, hash: Int64)? =
-                try lookup.step() ? (lookup.column(0, or: 0), lookup.column(1, or: 0)) : nil
+            let known: (id: Int64, hash: Int64, lastSeen: Int64)? =
+                try lookup.step() ? (lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0)) : nil
             lookup.reset()
 
             if let known {
                 if known.hash == hash {
-                    try touch.bind(now, at: 1)
-                    try touch.bind(known.id, at: 2)
-                    try run(touch)
+                    // lastSeen moves on at most once per resolution step: rewriting every row of
+                    // a large unchanged feed on each poll would rewrite the whole table.
+                    if known.lastSeen <= now - Self.lastSeenResolution {
+                        try touch.bind(now, at: 1)
+                        try touch.bind(known.id, at: 2)
+                        try run(touch)
+                    }
                     result.unchanged += 1
                 } else {
                     try update.bind(entry.title, at: 1)
@@ -140,6 +147,9 @@ extension HomeStore {
         }
         return result
     }
+
+    /// Seconds: an unchanged entry's `lastSeen` is only rewritten when it is at least this old.
+    static let lastSeenResolution: Int64 = 3_600
 
     /// Steps a write statement to completion and resets it.
     private func run(_ statement: Statement) throws(StoreError) {

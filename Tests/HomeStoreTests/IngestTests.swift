@@ -26,6 +26,21 @@ import Testing
         #expect(notice.published == Clock.at(-Clock.day + 7 * 60))
     }
 
+    @Test("an unchanged entry's lastSeen moves on at most once an hour, so quick re-polls write nothing")
+    func lastSeenResolution() async throws {
+        let test = try await TestStore().withSources()
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 1), now: Clock.t0)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 1), now: Clock.at(3_599))
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "e-0")?.lastSeen == Clock.t0)
+        let result = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: entries(count: 1),
+            now: Clock.at(3_600)
+        )
+        #expect(result.unchanged == 1)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "e-0")?.lastSeen == Clock.at(3_600))
+    }
+
     @Test("a changed title, link, date or summary is an update; first seen stays")
     func updates() async throws {
         let test = try await TestStore().withSources()

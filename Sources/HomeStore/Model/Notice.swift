@@ -36,7 +36,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public var published: Date?
     public var summary: String?
     public var firstSeen: Date
-    /// The last ingest whose document contained this entry.
+    /// The last ingest whose document contained this entry, to within an hour (see
+    /// ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)``).
     public var lastSeen: Date
     /// 64-bit FNV-1a of title, link, published and summary: a change means an update.
     public var contentHash: Int64
@@ -52,7 +53,7 @@ public struct IngestResult: Sendable, Hashable {
     public var inserted = 0
     /// Known entries whose content changed.
     public var updated = 0
-    /// Known entries with the same content (their `lastSeen` moves on).
+    /// Known entries with the same content (their `lastSeen` moves on, to the hour).
     public var unchanged = 0
     /// Repeats of an entry ID earlier in the same document (the first one wins).
     public var duplicates = 0
