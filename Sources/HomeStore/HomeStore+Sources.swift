@@ -212,7 +212,9 @@ extension HomeStore {
         return id
     }
 
+    /// Whole seconds of a configured duration, clamped to ±2^60 so that subtracting it from
+    /// a stored time (±2^53, see `SQLDate`) cannot overflow.
     static func seconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds
+        min(max(duration.components.seconds, -(1 << 60)), 1 << 60)
     }
 }

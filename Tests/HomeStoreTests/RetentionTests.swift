@@ -41,6 +41,20 @@ import Testing
         #expect(later.inserted == 0 && later.skipped == 3)
     }
 
+    @Test("absurd limits from a configuration are clamped, not trapped")
+    func hugeLimits() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.tombstoneGrace = .seconds(Int64.max)
+        let test = try await TestStore(configuration).withSources(maxEntries: Int.max, maxAge: .seconds(Int64.max))
+        let result = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: entries(count: 3),
+            now: Date(timeIntervalSince1970: -1e300)
+        )
+        #expect(result.inserted == 3 && result.pruned == 0)
+        #expect(try await test.store.applyRetention(now: Date.distantPast).prunedNotices == 0)
+    }
+
     @Test("the store default applies when a source sets no limit")
     func defaultLimit() async throws {
         var configuration = StoreConfiguration.unlimited

@@ -4,11 +4,16 @@ public import Foundation
 public struct NoticeInput: Sendable, Hashable {
     /// The entry's identity within its feed (the feed layer's `entryID`); empty IDs are skipped.
     public var entryID: String
+    /// The entry's title.
     public var title: String?
+    /// The entry's link.
     public var link: String?
+    /// The entry's publication (or update) date.
     public var published: Date?
+    /// The entry's summary text.
     public var summary: String?
 
+    /// Creates an entry to ingest.
     public init(
         entryID: String,
         title: String? = nil,
@@ -26,15 +31,25 @@ public struct NoticeInput: Sendable, Hashable {
 
 /// A stored notice. Times read back in whole seconds. Sendable: a plain value.
 public struct Notice: Sendable, Hashable, Identifiable {
+    /// The row id.
     public var id: Int64
+    /// The notice source (`Source.id`).
     public var sourceID: Int64
+    /// The configured URL of the source.
     public var sourceURL: String
+    /// The configured title of the source.
     public var sourceTitle: String?
+    /// The entry's identity within its feed.
     public var entryID: String
+    /// The entry's title.
     public var title: String?
+    /// The entry's link.
     public var link: String?
+    /// The entry's publication (or update) date.
     public var published: Date?
+    /// The entry's summary text.
     public var summary: String?
+    /// The ingest that first stored the entry.
     public var firstSeen: Date
     /// The last ingest whose document contained this entry, to within an hour (see
     /// ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)``).
@@ -63,5 +78,6 @@ public struct IngestResult: Sendable, Hashable {
     /// Notices the source's retention removed after the ingest, in the same transaction.
     public var pruned = 0
 
+    /// No entries, all counts zero.
     public init() {}
 }

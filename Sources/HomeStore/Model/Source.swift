@@ -13,7 +13,9 @@ public enum SourceKind: String, Sendable, Hashable, CaseIterable {
 public struct SourceInput: Sendable, Hashable {
     /// The configured URL (`file:`, `http:`, `https:` or a path); the source's identity.
     public var url: String
+    /// Notices or services.
     public var kind: SourceKind
+    /// The title from the configuration.
     public var title: String?
     /// The target section (OPML `category`, e.g. `/main-service`).
     public var section: String?
@@ -22,6 +24,7 @@ public struct SourceInput: Sendable, Hashable {
     /// Oldest notice kept for this source; `nil` uses the store's default.
     public var maxAge: Duration?
 
+    /// Creates a value; see the properties.
     public init(
         url: String,
         kind: SourceKind,
@@ -47,6 +50,7 @@ public struct Validators: Sendable, Hashable {
     /// The `Last-Modified` header, verbatim.
     public var lastModified: String?
 
+    /// Creates a value; see the properties.
     public init(etag: String? = nil, lastModified: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
@@ -60,18 +64,26 @@ public struct Validators: Sendable, Hashable {
 public struct Source: Sendable, Hashable, Identifiable {
     /// The row id; stable for the life of the source.
     public var id: Int64
+    /// The configured URL: the source's identity.
     public var url: String
+    /// Notices or services.
     public var kind: SourceKind
+    /// The title from the configuration.
     public var title: String?
+    /// The target section from the configuration.
     public var section: String?
     /// The validators of the last successful (200) fetch.
     public var validators: Validators
+    /// When the last fetch attempt started.
     public var lastAttempt: Date?
+    /// When a fetch last succeeded (`200` or `304`).
     public var lastSuccess: Date?
     /// When the scheduler should try next; `nil` means as soon as possible (or never, when
     /// ``isGone``).
     public var nextAttempt: Date?
+    /// Failed attempts since the last success.
     public var consecutiveFailures: Int
+    /// The last failure's one-line message; `nil` after a success.
     public var lastError: String?
     /// Where a `301`/`308` said the source now lives; fetch this instead of ``url``.
     public var permanentRedirect: String?
@@ -79,6 +91,7 @@ public struct Source: Sendable, Hashable, Identifiable {
     public var isGone: Bool
     /// This source's own retention limits, `nil` where the store default applies.
     public var maxEntries: Int?
+    /// This source's own maximum notice age, `nil` where the store default applies.
     public var maxAge: Duration?
 
     /// The URL to fetch: the permanent redirect when there is one, else the configured URL.
@@ -101,12 +114,16 @@ public enum FetchOutcome: Sendable, Hashable {
 /// One fetch attempt to record: the outcome, when it happened, when to try next, and a
 /// permanent redirect seen on the way.
 public struct FetchRecord: Sendable, Hashable {
+    /// What happened.
     public var outcome: FetchOutcome
+    /// When the attempt started.
     public var attemptedAt: Date
+    /// When to try next; `nil` for as soon as possible.
     public var nextAttempt: Date?
     /// Set when a `301`/`308` was followed; `nil` leaves a stored redirect as it is.
     public var permanentRedirect: String?
 
+    /// Creates a value; see the properties.
     public init(outcome: FetchOutcome, attemptedAt: Date, nextAttempt: Date?, permanentRedirect: String? = nil) {
         self.outcome = outcome
         self.attemptedAt = attemptedAt

@@ -14,18 +14,26 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// Default 30 days.
     public var tombstoneGrace: Duration = .seconds(30 * 86_400)
 
+    /// The defaults documented on each property.
     public init() {}
 }
 
 /// Row counts, for status and tests. Sendable: a plain value.
 public struct StoreCounts: Sendable, Hashable {
+    /// Configured sources.
     public var sources = 0
+    /// Stored notices.
     public var notices = 0
+    /// Tombstones of notices removed by retention.
     public var tombstones = 0
+    /// Stored service links.
     public var serviceLinks = 0
+    /// Stored history events.
     public var historyEvents = 0
+    /// Profiles with a stored manifest.
     public var manifests = 0
 
+    /// All counts zero.
     public init() {}
 }
 
@@ -38,5 +46,6 @@ public struct RetentionReport: Sendable, Hashable {
     /// History events beyond ``StoreConfiguration/historyLimit``.
     public var trimmedHistory = 0
 
+    /// Nothing removed.
     public init() {}
 }
