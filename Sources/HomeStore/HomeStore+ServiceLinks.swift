@@ -2,11 +2,20 @@ extension HomeStore {
     /// Replaces every service link of the source at `sourceURL` with `links`, in one
     /// transaction: readers see the old set or the new one, never a mix.
     ///
+    /// - Parameters:
+    ///   - sourceURL: the configured URL of a ``SourceKind/services`` source.
+    ///   - links: the document's links.
+    ///   - fetch: the fetch attempt to record in the same transaction, typically
+    ///     `.fetched(validators)`, so validators are stored if and only if the links are.
     /// - Returns: the number of links stored.
     /// - Throws: ``StoreError/Kind/unknownSource(url:)``,
     ///   ``StoreError/Kind/wrongSourceKind(url:kind:)``, or an SQLite error (nothing changed).
     @discardableResult
-    public func replaceServiceLinks(sourceURL: String, links: [ServiceLinkInput]) throws(StoreError) -> Int {
+    public func replaceServiceLinks(
+        sourceURL: String,
+        links: [ServiceLinkInput],
+        fetch: FetchRecord? = nil
+    ) throws(StoreError) -> Int {
         try database.transaction { () throws(StoreError) -> Int in
             let source = try retentionSource(url: sourceURL, kind: .services)
             try database.execute("DELETE FROM service_links WHERE source_id = ?", [source.id])
@@ -21,6 +30,7 @@ extension HomeStore {
                     source.id, link.section, link.order, link.title, link.url, link.icon, link.description,
                 ])
             }
+            if let fetch { try apply(fetch, toSource: source.id) }
             return links.count
         }
     }

@@ -80,6 +80,12 @@ public actor HomeStore {
         try database.fetchAll("PRAGMA integrity_check") { $0.column(0, or: "") }
     }
 
+    /// Whether the actor's code runs on its own dispatch queue (not the cooperative pool).
+    /// Tests only.
+    package func _runsOnStoreQueue() -> Bool {
+        QueueExecutor.isOnExecutorQueue
+    }
+
     /// Installs a hook called every 1 000 entries inside an ingest's transaction. Tests only
     /// (the crash test stops the process there).
     package func _setIngestProgressHook(_ hook: (@Sendable (Int) -> Void)?) {

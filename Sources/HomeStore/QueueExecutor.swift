@@ -9,9 +9,16 @@ import Dispatch
 final class QueueExecutor: SerialExecutor {
     let queue: DispatchQueue
 
+    /// Marks the executor's queues, so code can check where it runs.
+    static let marker = DispatchSpecificKey<Bool>()
+
     init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.marker, value: true)
     }
+
+    /// Whether the caller runs on a `QueueExecutor`'s queue.
+    static var isOnExecutorQueue: Bool { DispatchQueue.getSpecific(key: marker) ?? false }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

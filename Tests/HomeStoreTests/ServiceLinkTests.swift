@@ -59,6 +59,17 @@ import Testing
         #expect(try await test.store.counts().serviceLinks == 2)
     }
 
+    @Test("links can be stored together with their fetch's validators")
+    func withFetchRecord() async throws {
+        let test = try await TestStore().withSources()
+        try await test.store.replaceServiceLinks(
+            sourceURL: links,
+            links: Self.main,
+            fetch: FetchRecord(outcome: .fetched(Validators(etag: "\"s1\"")), attemptedAt: Clock.t0, nextAttempt: nil)
+        )
+        #expect(try await test.store.source(url: links)?.validators.etag == "\"s1\"")
+    }
+
     @Test("links for a notice source are refused")
     func wrongKind() async throws {
         let test = try await TestStore().withSources()
