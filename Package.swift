@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HomeLayout", targets: ["HomeLayout"]),
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
+        .library(name: "HomeStore", targets: ["HomeStore"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
     ],
@@ -18,16 +19,20 @@ let package = Package(
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
-        .target(name: "HomeDaemon", dependencies: ["HomeLayout"]),
+        .target(name: "HomeStore", dependencies: ["CSQLite"]),
+        .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeStore"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
-        .executableTarget(name: "homefeed-bench", dependencies: ["HomeLayout", "HomeFeeds", "CLibXML2"]),
+        .executableTarget(name: "homefeed-bench", dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "CLibXML2", "CSQLite"]),
+        // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
+        .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),

@@ -1,0 +1,84 @@
+import Foundation
+
+extension HomeStore {
+    /// Records a user action and trims history to ``StoreConfiguration/historyLimit``, in one
+    /// transaction.
+    ///
+    /// - Returns: the event's id.
+    @discardableResult
+    public func recordHistory(_ event: HistoryInput) throws(StoreError) -> Int64 {
+        try database.transaction { () throws(StoreError) -> Int64 in
+            try database.execute(
+                "INSERT INTO history (at, kind, title, link) VALUES (?, ?, ?, ?)",
+                [event.time, event.kind, event.title, event.link]
+            )
+            let id = database.lastInsertRowID
+            try trimHistory()
+            return id
+        }
+    }
+
+    /// The most recent events, newest first (by time, then by id).
+    public func recentHistory(limit: Int) throws(StoreError) -> [HistoryEvent] {
+        try database.fetchAll(
+            "SELECT id, at, title, link, kind FROM history ORDER BY at DESC, id DESC LIMIT ?",
+            [max(limit, 0)]
+        ) { row in
+            HistoryEvent(
+                id: row.column(0, or: 0),
+                time: row.column(1, or: Date(timeIntervalSince1970: 0)),
+                title: row.column(2, or: ""),
+                link: row.column(3),
+                kind: row.column(4, or: "")
+            )
+        }
+    }
+
+    /// Deletes the events beyond the limit, oldest first; returns how many.
+    @discardableResult
+    func trimHistory() throws(StoreError) -> Int {
+        try database.execute(
+            "DELETE FROM history WHERE id IN (SELECT id FROM history ORDER BY at DESC, id DESC LIMIT -1 OFFSET ?)",
+            [max(configuration.historyLimit, 0)]
+        )
+        return database.changes
+    }
+
+    /// Stores `manifest` as the last one published for its profile, replacing the previous.
+    public func saveManifest(_ manifest: StoredManifest) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            try database.execute(
+                "INSERT OR REPLACE INTO manifests (profile, version, etag, generated_at, bytes) VALUES (?, ?, ?, ?, ?)",
+                [manifest.profile, manifest.version, manifest.etag, manifest.generatedAt, manifest.bytes]
+            )
+        }
+    }
+
+    /// The last manifest published for `profile`, if any.
+    public func loadManifest(profile: String) throws(StoreError) -> StoredManifest? {
+        try database.fetchOne(
+            "SELECT profile, version, etag, bytes, generated_at FROM manifests WHERE profile = ?",
+            [profile],
+            Self.manifest
+        )
+    }
+
+    /// The last manifest of every profile, by profile name.
+    public func loadManifests() throws(StoreError) -> [StoredManifest] {
+        try database.fetchAll(
+            "SELECT profile, version, etag, bytes, generated_at FROM manifests ORDER BY profile",
+            [],
+            Self.manifest
+        )
+    }
+
+    static func manifest(_ row: Statement) -> StoredManifest {
+        StoredManifest(
+            profile: row.column(0, or: ""),
+            version: row.column(1, or: 0),
+            etag: row.column(2, or: ""),
+            bytes: row.column(3, or: []),
+            generatedAt: row.column(4, or: Date(timeIntervalSince1970: 0))
+        )
+    }
+}

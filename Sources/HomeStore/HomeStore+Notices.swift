@@ -1,0 +1,226 @@
+public import Foundation
+
+extension HomeStore {
+    /// Stores one fetched document of a notice source, in one transaction: new entries are
+    /// inserted, known ones whose content hash changed are updated, the rest only get a new
+    /// `lastSeen` (to the hour: it is rewritten when an hour or more old, so re-ingesting an
+    /// unchanged document within the hour writes nothing); repeated entry IDs and tombstoned entries are skipped; then the source's
+    /// retention runs. Either all of it is written or, on any error or crash, none of it.
+    /// Entries that have left the feed are kept until retention removes them.
+    ///
+    /// - Parameters:
+    ///   - sourceURL: the configured URL of a ``SourceKind/notices`` source.
+    ///   - entries: the document's entries, in document order.
+    ///   - now: first/last seen time of the entries, and the retention clock.
+    ///   - fetch: the fetch attempt to record in the same transaction, typically
+    ///     `.fetched(validators)`, so validators are stored if and only if the document is.
+    /// - Returns: what happened to each entry.
+    /// - Throws: ``StoreError/Kind/unknownSource(url:)``,
+    ///   ``StoreError/Kind/wrongSourceKind(url:kind:)``, or an SQLite error (nothing written).
+    @discardableResult
+    public func ingestNotices(
+        sourceURL: String,
+        entries: [NoticeInput],
+        now: Date = Date(),
+        fetch: FetchRecord? = nil
+    ) throws(StoreError) -> IngestResult {
+        try database.transaction { () throws(StoreError) -> IngestResult in
+            let source = try retentionSource(url: sourceURL, kind: .notices)
+            let nowSeconds = SQLDate.seconds(now)
+            var result = try ingest(
+                entries,
+                sourceID: source.id,
+                cutoff: source.maxAge.map { nowSeconds - $0 },
+                now: nowSeconds
+            )
+            result.pruned = try prune(source, now: nowSeconds)
+            if let fetch { try apply(fetch, toSource: source.id) }
+            return result
+        }
+    }
+
+    private func ingest(_ entries: [NoticeInput], sourceID: Int64, cutoff: Int64?, now: Int64) throws(StoreError)
+        -> IngestResult
+    {
+        let lookup = try database.statement(
+            "SELECT id, content_hash, last_seen_at FROM notices WHERE source_id = ? AND entry_id = ?"
+        )
+        let touch = try database.statement("UPDATE notices SET last_seen_at = ? WHERE id = ?")
+        let update = try database.statement(
+            """
+            UPDATE notices SET title = ?, link = ?, published_at = ?, summary = ?, last_seen_at = ?, content_hash = ?
+            WHERE id = ?
+            """
+        )
+        let insert = try database.statement(
+            """
+            INSERT INTO notices (source_id, entry_id, title, link, published_at, summary, first_seen_at, last_seen_at,
+                content_hash)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        )
+        let tombstone = try database.statement(
+            "SELECT last_seen_at FROM notice_tombstones WHERE source_id = ? AND entry_id = ?"
+        )
+        let touchTombstone = try database.statement(
+            "UPDATE notice_tombstones SET last_seen_at = ? WHERE source_id = ? AND entry_id = ?"
+        )
+
+        var result = IngestResult()
+        var seen = Set<String>(minimumCapacity: entries.count)
+        for (index, entry) in entries.enumerated() {
+            if index > 0 && index % 1_000 == 0, let hook = ingestProgressHook { hook(index) }
+            guard !entry.entryID.isEmpty else {
+                result.skipped += 1
+                continue
+            }
+            guard seen.insert(entry.entryID).inserted else {
+                result.duplicates += 1
+                continue
+            }
+            let published = entry.published.map(SQLDate.seconds)
+            let hash = ContentHash.of(entry, publishedSeconds: published)
+
+            try lookup.bind(sourceID, at: 1)
+            try lookup.bind(entry.entryID, at: 2)
+            let known: (id: Int64, hash: Int64, lastSeen: Int64)? =
+                try lookup.step() ? (lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0)) : nil
+            lookup.reset()
+
+            if let known {
+                if known.hash == hash {
+                    // lastSeen moves on at most once per resolution step: rewriting every row of
+                    // a large unchanged feed on each poll would rewrite the whole table.
+                    if known.lastSeen <= now - Self.lastSeenResolution {
+                        try touch.bind(now, at: 1)
+                        try touch.bind(known.id, at: 2)
+                        try run(touch)
+                    }
+                    result.unchanged += 1
+                } else {
+                    try update.bind(entry.title, at: 1)
+                    try update.bind(entry.link, at: 2)
+                    try update.bind(published, at: 3)
+                    try update.bind(entry.summary, at: 4)
+                    try update.bind(now, at: 5)
+                    try update.bind(hash, at: 6)
+                    try update.bind(known.id, at: 7)
+                    try run(update)
+                    result.updated += 1
+                }
+                continue
+            }
+
+            // New to the table: too old for retention, or removed before?
+            if let cutoff, min(published ?? now, now) < cutoff {
+                result.skipped += 1
+                continue
+            }
+            try tombstone.bind(sourceID, at: 1)
+            try tombstone.bind(entry.entryID, at: 2)
+            let tombstoneSeen: Int64? = try tombstone.step() ? tombstone.column(0, or: 0) : nil
+            tombstone.reset()
+            if let tombstoneSeen {
+                // Keep the tombstone alive while the entry is still in the feed
+                // (StoreConfiguration.tombstoneGrace); at most one write per hour.
+                if tombstoneSeen < now - 3_600 {
+                    try touchTombstone.bind(now, at: 1)
+                    try touchTombstone.bind(sourceID, at: 2)
+                    try touchTombstone.bind(entry.entryID, at: 3)
+                    try run(touchTombstone)
+                }
+                result.skipped += 1
+                continue
+            }
+
+            try insert.bind(sourceID, at: 1)
+            try insert.bind(entry.entryID, at: 2)
+            try insert.bind(entry.title, at: 3)
+            try insert.bind(entry.link, at: 4)
+            try insert.bind(published, at: 5)
+            try insert.bind(entry.summary, at: 6)
+            try insert.bind(now, at: 7)
+            try insert.bind(now, at: 8)
+            try insert.bind(hash, at: 9)
+            try run(insert)
+            result.inserted += 1
+        }
+        return result
+    }
+
+    /// Seconds: an unchanged entry's `lastSeen` is only rewritten when it is at least this old.
+    static let lastSeenResolution: Int64 = 3_600
+
+    /// Steps a write statement to completion and resets it.
+    private func run(_ statement: Statement) throws(StoreError) {
+        defer { statement.reset() }
+        while try statement.step() {}
+    }
+
+    /// Number of notices stored for the source at `sourceURL`.
+    public func noticeCount(sourceURL: String) throws(StoreError) -> Int {
+        let id = try sourceID(url: sourceURL)
+        return Int(try database.scalar("SELECT count(*) FROM notices WHERE source_id = ?", [id]))
+    }
+
+    /// The newest notices of every source, newest first (by ``Notice/sortDate``, then most
+    /// recently stored).
+    public func newestNotices(limit: Int) throws(StoreError) -> [Notice] {
+        try database.fetchAll(
+            """
+            SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
+            ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
+            """,
+            [max(limit, 0)],
+            Self.notice
+        )
+    }
+
+    /// The newest notices of the source at `sourceURL`, newest first.
+    public func newestNotices(sourceURL: String, limit: Int) throws(StoreError) -> [Notice] {
+        let id = try sourceID(url: sourceURL)
+        return try database.fetchAll(
+            """
+            SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
+            WHERE n.source_id = ? ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
+            """,
+            [id, max(limit, 0)],
+            Self.notice
+        )
+    }
+
+    /// The stored notice with `entryID` from the source at `sourceURL`, if any.
+    public func notice(sourceURL: String, entryID: String) throws(StoreError) -> Notice? {
+        try database.fetchOne(
+            """
+            SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
+            WHERE s.url = ? AND n.entry_id = ?
+            """,
+            [sourceURL, entryID],
+            Self.notice
+        )
+    }
+
+    static let noticeColumns = """
+        n.id, n.source_id, s.url, s.title, n.entry_id, n.title, n.link, n.published_at, n.summary,
+        n.first_seen_at, n.last_seen_at, n.content_hash, n.sort_at
+        """
+
+    static func notice(_ row: Statement) -> Notice {
+        Notice(
+            id: row.column(0, or: 0),
+            sourceID: row.column(1, or: 0),
+            sourceURL: row.column(2, or: ""),
+            sourceTitle: row.column(3),
+            entryID: row.column(4, or: ""),
+            title: row.column(5),
+            link: row.column(6),
+            published: row.column(7),
+            summary: row.column(8),
+            firstSeen: row.column(9, or: Date(timeIntervalSince1970: 0)),
+            lastSeen: row.column(10, or: Date(timeIntervalSince1970: 0)),
+            contentHash: row.column(11, or: 0),
+            sortDate: row.column(12, or: Date(timeIntervalSince1970: 0))
+        )
+    }
+}

@@ -1,0 +1,115 @@
+public import Foundation
+
+extension HomeStore {
+    /// A source's id with its effective retention limits (its own, else the store's).
+    struct RetentionSource {
+        var id: Int64
+        var maxEntries: Int?
+        /// Seconds.
+        var maxAge: Int64?
+    }
+
+    /// The source at `url`, which must be of `kind`, with its effective limits.
+    func retentionSource(url: String, kind: SourceKind) throws(StoreError) -> RetentionSource {
+        let row = try database.fetchOne(
+            "SELECT id, kind, max_entries, max_age_seconds FROM sources WHERE url = ?",
+            [url]
+        ) { row in
+            (
+                id: row.column(0, or: Int64(0)), kind: row.column(1, or: ""), maxEntries: row.column(2, as: Int.self),
+                maxAge: row.column(3, as: Int64.self)
+            )
+        }
+        guard let row else {
+            throw StoreError(kind: .unknownSource(url: url), message: "no source is stored for \(url)")
+        }
+        let stored = SourceKind(rawValue: row.kind) ?? .notices
+        guard stored == kind else {
+            throw StoreError(
+                kind: .wrongSourceKind(url: url, kind: stored),
+                message: "\(url) is a \(stored.rawValue) source, not a \(kind.rawValue) source"
+            )
+        }
+        return effective(id: row.id, maxEntries: row.maxEntries, maxAge: row.maxAge)
+    }
+
+    private func effective(id: Int64, maxEntries: Int?, maxAge: Int64?) -> RetentionSource {
+        RetentionSource(
+            id: id,
+            maxEntries: maxEntries ?? configuration.maxEntriesPerSource.map { max($0, 0) },
+            maxAge: maxAge ?? configuration.maxAge.map { max(Self.seconds($0), 0) }
+        )
+    }
+
+    /// Moves the source's notices beyond its limits to tombstones: first those older than
+    /// its maximum age, then the oldest beyond its maximum count. Index range scans only,
+    /// so it is cheap when nothing is over the limits.
+    ///
+    /// - Returns: notices removed.
+    func prune(_ source: RetentionSource, now: Int64) throws(StoreError) -> Int {
+        var removed = 0
+        if let maxAge = source.maxAge {
+            let cutoff = now - maxAge
+            try database.execute(
+                """
+                INSERT OR REPLACE INTO notice_tombstones (source_id, entry_id, removed_at, last_seen_at)
+                SELECT source_id, entry_id, ?, last_seen_at FROM notices WHERE source_id = ? AND sort_at < ?
+                """,
+                [now, source.id, cutoff]
+            )
+            try database.execute("DELETE FROM notices WHERE source_id = ? AND sort_at < ?", [source.id, cutoff])
+            removed += database.changes
+        }
+        if let maxEntries = source.maxEntries {
+            // The newest notice past the limit; it and everything older go.
+            let boundary = try database.fetchOne(
+                "SELECT sort_at, id FROM notices WHERE source_id = ? ORDER BY sort_at DESC, id DESC LIMIT 1 OFFSET ?",
+                [source.id, maxEntries]
+            ) { (sortAt: $0.column(0, or: Int64(0)), id: $0.column(1, or: Int64(0))) }
+            if let boundary {
+                try database.execute(
+                    """
+                    INSERT OR REPLACE INTO notice_tombstones (source_id, entry_id, removed_at, last_seen_at)
+                    SELECT source_id, entry_id, ?, last_seen_at FROM notices
+                    WHERE source_id = ? AND (sort_at, id) <= (?, ?)
+                    """,
+                    [now, source.id, boundary.sortAt, boundary.id]
+                )
+                try database.execute(
+                    "DELETE FROM notices WHERE source_id = ? AND (sort_at, id) <= (?, ?)",
+                    [source.id, boundary.sortAt, boundary.id]
+                )
+                removed += database.changes
+            }
+        }
+        return removed
+    }
+
+    /// Applies retention everywhere, in one transaction: every notice source's limits
+    /// (removed notices become tombstones), forgets tombstones whose entries have not been
+    /// seen for ``StoreConfiguration/tombstoneGrace``, and trims history to
+    /// ``StoreConfiguration/historyLimit``. An ingest already prunes its own source; run this
+    /// periodically (e.g. hourly) so age limits apply to sources that stopped updating.
+    ///
+    /// - Returns: what was removed.
+    @discardableResult
+    public func applyRetention(now: Date = Date()) throws(StoreError) -> RetentionReport {
+        try database.transaction { () throws(StoreError) -> RetentionReport in
+            let nowSeconds = SQLDate.seconds(now)
+            var report = RetentionReport()
+            let sources = try database.fetchAll(
+                "SELECT id, max_entries, max_age_seconds FROM sources WHERE kind = 'notices' ORDER BY id"
+            ) { effective(id: $0.column(0, or: 0), maxEntries: $0.column(1), maxAge: $0.column(2)) }
+            for source in sources {
+                report.prunedNotices += try prune(source, now: nowSeconds)
+            }
+            try database.execute(
+                "DELETE FROM notice_tombstones WHERE last_seen_at < ?",
+                [nowSeconds - Self.seconds(configuration.tombstoneGrace)]
+            )
+            report.expiredTombstones = database.changes
+            report.trimmedHistory = try trimHistory()
+            return report
+        }
+    }
+}

@@ -1,0 +1,250 @@
+import CSQLite
+import Dispatch
+import Foundation
+import HomeStore
+
+/// `homefeed-bench ingest`: storing a 20 000-entry notice document with `HomeStore`.
+///
+/// Figures: `ingest.first.ms`, the first ingest into a fresh WAL file; `ingest.unchanged.ms`,
+/// the same document again a minute later (lookups and hashes, no writes); median of 5 runs,
+/// each in a fresh file. `ingest.unchanged_hourly.ms`: the same document an hour on, when
+/// every row's `last_seen_at` is rewritten (once an hour at most). Floor: `ingest.first.floor_ms`, raw sqlite3 inserts of the same
+/// rows into the same table and indexes, one prepared statement in one transaction. With the
+/// store's default retention (1 000 per source), `ingest.*_default_retention.ms` add the
+/// pruning of 19 000 notices into tombstones and, on re-ingest, the tombstone checks.
+/// Goals (issue 4): first ≤ 300 ms, unchanged ≤ 100 ms.
+enum IngestBenchmark {
+    static let count = 20_000
+    static let runs = 5
+    static let sourceURL = "https://example.org/notices-20k.xml"
+
+    static func run() {
+        let entries = makeEntries(count: count)
+        let bytes = entries.reduce(0) { $0 + ($1.summary?.utf8.count ?? 0) + ($1.title?.utf8.count ?? 0) }
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+        let unlimited = measure(entries, now: now, configuration: unlimitedConfiguration)
+        let floor = median((0..<runs).map { _ in floorInsert(entries, now: now) })
+        let retained = measure(entries, now: now, configuration: StoreConfiguration())
+
+        Measure.report("ingest.first.ms", unlimited.first, "ms")
+        Measure.report("ingest.unchanged.ms", unlimited.unchanged, "ms")
+        Measure.report("ingest.first.floor_ms", floor, "ms")
+        Measure.report("ingest.unchanged_hourly.ms", unlimited.hourly, "ms")
+        Measure.report("ingest.first_default_retention.ms", retained.first, "ms")
+        Measure.report("ingest.unchanged_default_retention.ms", retained.unchanged, "ms")
+        print(
+            "# \(count) entries, \(bytes / count) bytes of title+summary each: first ingest "
+                + "\(format(unlimited.first)) ms (floor \(format(floor)) ms), unchanged \(format(unlimited.unchanged)) ms "
+                + "(\(format(unlimited.hourly)) ms when last_seen moves on); "
+                + "with default retention \(format(retained.first)) / \(format(retained.unchanged)) ms"
+        )
+        print("# goals: first ingest ≤ 300 ms, unchanged re-ingest ≤ 100 ms")
+    }
+
+    static var unlimitedConfiguration: StoreConfiguration {
+        var configuration = StoreConfiguration()
+        configuration.maxEntriesPerSource = nil
+        configuration.maxAge = nil
+        return configuration
+    }
+
+    /// Medians over `runs` fresh files of the first and the unchanged ingest, in ms.
+    static func measure(
+        _ entries: [NoticeInput],
+        now: Date,
+        configuration: StoreConfiguration
+    ) -> (first: Double, unchanged: Double, hourly: Double) {
+        var first: [Double] = []
+        var unchanged: [Double] = []
+        var hourly: [Double] = []
+        for _ in 0..<runs {
+            let directory = scratchDirectory()
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let path = directory + "/store.sqlite"
+            let times = blocking { () async throws -> [Double] in
+                let store = try await HomeStore(path: path, configuration: configuration, now: now)
+                try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
+                let clock = ContinuousClock()
+                let a = try await clock.measure {
+                    let result = try await store.ingestNotices(sourceURL: sourceURL, entries: entries, now: now)
+                    precondition(result.inserted == entries.count, "benchmark data: \(result)")
+                }
+                let b = try await clock.measure {
+                    let result = try await store.ingestNotices(
+                        sourceURL: sourceURL,
+                        entries: entries,
+                        now: now.addingTimeInterval(60)
+                    )
+                    precondition(result.inserted == 0 && result.updated == 0, "benchmark data: \(result)")
+                }
+                // An hour on, every unchanged row's last_seen_at is rewritten once.
+                let c = try await clock.measure {
+                    let result = try await store.ingestNotices(
+                        sourceURL: sourceURL,
+                        entries: entries,
+                        now: now.addingTimeInterval(3_660)
+                    )
+                    precondition(result.inserted == 0 && result.updated == 0, "benchmark data: \(result)")
+                }
+                return [milliseconds(a), milliseconds(b), milliseconds(c)]
+            }
+            first.append(times[0])
+            unchanged.append(times[1])
+            hourly.append(times[2])
+        }
+        return (median(first), median(unchanged), median(hourly))
+    }
+
+    /// Raw sqlite3: the same rows into the same schema, one statement, one transaction.
+    static func floorInsert(_ entries: [NoticeInput], now: Date) -> Double {
+        let directory = scratchDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/floor.sqlite"
+        // The schema and the source row come from HomeStore; only the inserts are raw.
+        blocking { () async throws in
+            let store = try await HomeStore(path: path, configuration: unlimitedConfiguration, now: now)
+            try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
+        }
+        var db: OpaquePointer?
+        guard sqlite3_open(path, &db) == SQLITE_OK else { fail("floor: cannot open \(path)") }
+        defer { sqlite3_close(db) }
+        sqlite3_exec(
+            db,
+            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON",
+            nil,
+            nil,
+            nil
+        )
+        var statement: OpaquePointer?
+        let sql = """
+            INSERT INTO notices (source_id, entry_id, title, link, published_at, summary, first_seen_at, last_seen_at,
+                content_hash)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        guard sqlite3_prepare_v2(db, sql, -1, &statement, nil) == SQLITE_OK else { fail("floor: prepare failed") }
+        defer { sqlite3_finalize(statement) }
+        let seconds = Int64(now.timeIntervalSince1970)
+        let clock = ContinuousClock()
+        let elapsed = clock.measure {
+            sqlite3_exec(db, "BEGIN IMMEDIATE", nil, nil, nil)
+            for (index, entry) in entries.enumerated() {
+                bindText(statement, 1, entry.entryID)
+                bindText(statement, 2, entry.title)
+                bindText(statement, 3, entry.link)
+                sqlite3_bind_int64(statement, 4, Int64(entry.published?.timeIntervalSince1970 ?? 0))
+                bindText(statement, 5, entry.summary)
+                sqlite3_bind_int64(statement, 6, seconds)
+                sqlite3_bind_int64(statement, 7, seconds)
+                sqlite3_bind_int64(statement, 8, Int64(index))
+                guard sqlite3_step(statement) == SQLITE_DONE else { fail("floor: insert failed") }
+                sqlite3_reset(statement)
+            }
+            sqlite3_exec(db, "COMMIT", nil, nil, nil)
+        }
+        return milliseconds(elapsed)
+    }
+
+    static func bindText(_ statement: OpaquePointer?, _ index: Int32, _ text: String?) {
+        guard var text else {
+            sqlite3_bind_null(statement, index)
+            return
+        }
+        text.withUTF8 { utf8 in
+            utf8.withMemoryRebound(to: CChar.self) {
+                _ = csqlite_bind_text_transient(statement, index, $0.baseAddress, Int32($0.count))
+            }
+        }
+    }
+
+    /// 20 000 deterministic entries: Hangul titles, links, ~500-byte Hangul summaries, dates a
+    /// minute apart; the same on every run (a fixed linear congruential generator).
+    static func makeEntries(count: Int) -> [NoticeInput] {
+        var seed: UInt64 = 0x2026_1129
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 33
+        }
+        func hangul(_ syllables: Int) -> String {
+            var scalars = String.UnicodeScalarView()
+            for index in 0..<syllables {
+                if index > 0 && next() % 4 == 0 { scalars.append(" ") }
+                // U+AC00 … U+D7A3, the precomposed Hangul syllables.
+                scalars.append(Unicode.Scalar(UInt32(0xAC00 + next() % 11_172)) ?? " ")
+            }
+            return String(scalars)
+        }
+        let start = Date(timeIntervalSince1970: 1_790_000_000 - Double(count) * 60)
+        return (0..<count).map { index in
+            NoticeInput(
+                entryID: "urn:homefeed:bench:\(index)",
+                title: "[공지] " + hangul(12),
+                link: "https://notices.example.org/posts/\(index)?ref=rss",
+                published: start.addingTimeInterval(Double(index) * 60),
+                summary: hangul(130)
+            )
+        }
+    }
+
+    static func scratchDirectory() -> String {
+        var template = Array("/tmp/hf-bench-XXXXXX".utf8CString)
+        guard let result = mkdtemp(&template) else { fail("cannot create a temporary directory") }
+        return String(cString: result)
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func format(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("homefeed-bench: \(message)\n".utf8))
+        exit(1)
+    }
+
+    /// Runs async store code from the synchronous benchmark and waits on this (main, not
+    /// pooled) thread; the store's work runs on its own queue.
+    @discardableResult
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                box.set(.success(try await body()))
+            } catch {
+                box.set(.failure(error))
+            }
+            done.signal()
+        }
+        done.wait()
+        switch box.get() {
+        case .success(let value)?: return value
+        case .failure(let error)?: fail("\(error)")
+        case nil: fail("benchmark task ended without a result")
+        }
+    }
+}
+
+/// One result handed from a task to the waiting thread. Sendable: guarded by `lock`.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ value: Result<T, any Error>) {
+        lock.lock()
+        result = value
+        lock.unlock()
+    }
+
+    func get() -> Result<T, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return result
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import HomeStore
+import Testing
+
+/// The actor's executor and concurrent use: from many tasks, and from a second connection.
+@Suite struct ConcurrencyTests {
+    @Test("the store's code runs on its own dispatch queue, not on the cooperative pool")
+    func runsOnItsQueue() async throws {
+        let test = try await TestStore()
+        #expect(await test.store._runsOnStoreQueue())
+    }
+
+    @Test("many concurrent callers are serialized by the actor; every write lands once")
+    func concurrentCallers() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.historyLimit = 1_000
+        let test = try await TestStore(configuration).withSources()
+        let store = test.store
+        let ids = try await withThrowingTaskGroup(of: Int64.self) { group in
+            for index in 0..<40 {
+                group.addTask {
+                    try await store.recordHistory(
+                        HistoryInput(time: Clock.at(Double(index)), title: "\(index)", kind: "service")
+                    )
+                }
+            }
+            group.addTask {
+                try await store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 500), now: Clock.t0)
+                return -1
+            }
+            return try await group.reduce(into: Set<Int64>()) { $0.insert($1) }
+        }
+        #expect(ids.count == 41)
+        let counts = try await store.counts()
+        #expect(counts.historyEvents == 40 && counts.notices == 500)
+    }
+
+    @Test("two stores on one file (daemon and a tool) see each other's commits")
+    func twoConnections() async throws {
+        let test = try await TestStore().withSources()
+        let second = try await HomeStore(path: test.path, configuration: .unlimited, now: Clock.t0)
+        try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 10), now: Clock.t0)
+        #expect(try await second.noticeCount(sourceURL: TestStore.feedURL) == 10)
+        let result = try await second.ingestNotices(
+            sourceURL: TestStore.feedURL,
+            entries: entries(count: 12),
+            now: Clock.at(60)
+        )
+        #expect(result.inserted == 2 && result.unchanged == 10)
+        #expect(try await test.store.noticeCount(sourceURL: TestStore.feedURL) == 12)
+    }
+}

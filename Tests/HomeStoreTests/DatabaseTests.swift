@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+
+@testable import HomeStore
+
+/// The connection wrapper: settings, binding and reading, transactions, errors.
+@Suite struct DatabaseTests {
+    @Test("the connection runs in WAL with synchronous=NORMAL and foreign keys on")
+    func pragmas() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.file("db.sqlite"))
+        try db.enableWAL()
+        #expect(try db.fetchOne("PRAGMA journal_mode") { $0.column(0, or: "") } == "wal")
+        #expect(try db.scalar("PRAGMA synchronous") == 1)
+        #expect(try db.scalar("PRAGMA foreign_keys") == 1)
+    }
+
+    @Test("double-quoted strings are identifiers, never literals (DQS off)")
+    func doubleQuotedStringsAreIdentifiers() throws {
+        let db = try Database(path: ":memory:")
+        try db.executeScript("CREATE TABLE t (v TEXT)")
+        #expect(throws: StoreError.self) { try db.execute(#"SELECT * FROM t WHERE v = "nope""#) }
+    }
+
+    @Test("values round-trip: Hangul text, empty text vs NULL, blobs, integers, dates in whole seconds")
+    func roundTrip() throws {
+        let db = try Database(path: ":memory:")
+        try db.executeScript("CREATE TABLE t (s TEXT, e TEXT, n TEXT, b BLOB, eb BLOB, i INTEGER, d INTEGER, f REAL)")
+        let date = Date(timeIntervalSince1970: 1_790_000_000.75)
+        try db.execute(
+            "INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            ["홈 피드 \u{0}끝", "", nil, [0, 1, 255] as [UInt8], [] as [UInt8], Int64.min, date, 0.5]
+        )
+        let row = try #require(
+            try db.fetchOne("SELECT s, e, n, b, eb, i, d, f FROM t") { row in
+                (
+                    row.column(0, as: String.self), row.column(1, as: String.self), row.column(2, as: String.self),
+                    row.column(3, as: [UInt8].self), row.column(4, as: [UInt8].self), row.column(5, as: Int64.self),
+                    row.column(6, as: Date.self), row.column(7, as: Double.self)
+                )
+            }
+        )
+        #expect(row.0 == "홈 피드 \u{0}끝")
+        #expect(row.1 == "")
+        #expect(row.2 == nil)
+        #expect(row.3 == [0, 1, 255])
+        #expect(row.4 == [])
+        #expect(row.5 == Int64.min)
+        #expect(row.6 == Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(row.7 == 0.5)
+    }
+
+    @Test("dates that do not fit are clamped, not trapped")
+    func dateClamping() {
+        #expect(SQLDate.seconds(Date(timeIntervalSince1970: .infinity)) == 1 << 53)
+        #expect(SQLDate.seconds(Date(timeIntervalSince1970: -.infinity)) == -(1 << 53))
+        #expect(SQLDate.seconds(Date(timeIntervalSince1970: .nan)) == 0)
+        #expect(SQLDate.seconds(Date(timeIntervalSince1970: -0.5)) == -1)
+    }
+
+    @Test("a throwing transaction body rolls back; a nested one rolls back to its savepoint")
+    func transactions() throws {
+        let db = try Database(path: ":memory:")
+        try db.executeScript("CREATE TABLE t (v INTEGER)")
+        #expect(throws: StoreError.self) {
+            try db.transaction { () throws(StoreError) in
+                try db.execute("INSERT INTO t VALUES (1)")
+                try db.execute("INSERT INTO missing VALUES (1)")
+            }
+        }
+        #expect(try db.scalar("SELECT count(*) FROM t") == 0)
+        #expect(!db.isInTransaction)
+
+        try db.transaction { () throws(StoreError) in
+            try db.execute("INSERT INTO t VALUES (1)")
+            _ = try? db.transaction { () throws(StoreError) in
+                try db.execute("INSERT INTO t VALUES (2)")
+                throw StoreError(kind: .unknownSource(url: "x"), message: "inner")
+            }
+        }
+        #expect(try db.fetchAll("SELECT v FROM t") { $0.column(0, or: 0) } == [1])
+    }
+
+    @Test("errors carry the extended code, SQLite's message and the SQL, without bound values")
+    func errorDescription() throws {
+        let db = try Database(path: ":memory:")
+        try db.executeScript("CREATE TABLE t (v TEXT UNIQUE)")
+        try db.execute("INSERT INTO t (v) VALUES (?)", ["secret-token"])
+        let error = try #require(throws: StoreError.self) {
+            try db.execute("INSERT INTO t (v)\n    VALUES (?)", ["secret-token"])
+        }
+        #expect(error.resultCode == .constraintUnique)
+        #expect(error.resultCode?.primary == .constraint)
+        #expect(
+            error.description
+                == "SQLITE_CONSTRAINT_UNIQUE (2067): UNIQUE constraint failed: t.v in INSERT INTO t (v) VALUES (?)"
+        )
+        #expect(!error.description.contains("secret"))
+    }
+
+    @Test("long SQL is shortened to one line in descriptions")
+    func shortenedSQL() {
+        let sql = "SELECT " + String(repeating: "a,\n ", count: 100) + "b FROM t"
+        let error = StoreError(kind: .sqlite(.error), message: "boom", sql: sql)
+        #expect(!error.description.contains("\n"))
+        #expect(error.description.hasSuffix(" …"))
+        #expect(error.description.count < 200)
+    }
+
+    @Test("unknown extended codes are named after their primary code")
+    func resultCodeNames() {
+        #expect(ResultCode(rawValue: 5).name == "SQLITE_BUSY")
+        #expect(ResultCode(rawValue: 517).name == "SQLITE_BUSY_SNAPSHOT")
+        #expect(ResultCode(rawValue: 10 | (99 << 8)).name == "SQLITE_IOERR")
+        #expect(ResultCode(rawValue: 10 | (99 << 8)).primary == ResultCode(rawValue: 10))
+    }
+}
