@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HomeLayout", targets: ["HomeLayout"]),
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
+        .library(name: "HomeFetch", targets: ["HomeFetch"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
     ],
@@ -18,6 +19,7 @@ let package = Package(
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
+        .target(name: "HomeFetch", dependencies: ["HomeFeeds"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
