@@ -29,6 +29,11 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        .testTarget(
+            name: "HomeFetchTests",
+            dependencies: ["HomeFetch", "HomeFeeds"],
+            exclude: ["Fixtures/http_fixture_server.py"]
+        ),
     ]
 )
 

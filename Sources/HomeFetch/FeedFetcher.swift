@@ -46,6 +46,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
 
     public let configuration: Configuration
     private let session: URLSession
+    private let delegateQueue: OperationQueue
     private let delegate: SessionDelegate
 
     public init(configuration: Configuration = Configuration()) {
@@ -60,6 +61,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
         let queue = OperationQueue()
         queue.name = "homefeed.fetch.session"
         queue.maxConcurrentOperationCount = 1
+        delegateQueue = queue
         delegate = SessionDelegate()
         session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
         userAgent = configuration.userAgent
@@ -104,7 +106,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
                 return
             }
             transfer.timedOut.store(true, ordering: .releasing)
-            task.value.cancel()
+            cancel(task, of: transfer)
         }
         defer { deadline.cancel() }
         return await withTaskCancellationHandler {
@@ -113,6 +115,20 @@ public final class FeedFetcher: SourceFetching, Sendable {
                 task.value.resume()
             }
         } onCancel: {
+            cancel(task, of: transfer)
+        }
+    }
+
+    /// Cancels a transfer from the delegate queue, so the cancellation is ordered after any
+    /// delegate callback already queued.
+    ///
+    /// corelibs-foundation traps ("Received callback for HTTP redirection, but we're not
+    /// waiting for it") when a task is cancelled between a 3xx and the redirect completion
+    /// handler; hopping onto the delegate queue and refusing later redirects
+    /// (`isCancelRequested`) keeps `cancel()` out of that window as far as the API allows.
+    private func cancel(_ task: UncheckedTask, of transfer: HTTPTransfer) {
+        delegateQueue.addOperation {
+            transfer.isCancelRequested = true
             task.value.cancel()
         }
     }

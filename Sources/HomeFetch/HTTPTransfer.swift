@@ -21,6 +21,9 @@ final class HTTPTransfer: @unchecked Sendable {
     let request: FetchRequest
     var continuation: Completion?
     let timedOut = Atomic<Bool>(false)
+    /// Set on the delegate queue just before the task is cancelled; a redirect that arrives
+    /// afterwards is refused instead of followed.
+    var isCancelRequested = false
 
     private var redirects = 0
     private var permanentRedirectURL: String?
@@ -37,12 +40,12 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// Decides on a redirect: the new request, or nil to stop (the 3xx then completes the task).
     func redirect(_ response: HTTPURLResponse, to next: URLRequest) -> URLRequest? {
-        redirects += 1
-        guard failure == nil else { return nil }
-        guard redirects <= request.limits.maxRedirects else {
+        guard failure == nil, !isCancelRequested else { return nil }
+        guard redirects < request.limits.maxRedirects else {
             failure = .tooManyRedirects
             return nil
         }
+        redirects += 1
         guard let target = next.url, target.scheme == "http" || target.scheme == "https" else {
             failure = .redirectRefused(to: next.url?.absoluteString ?? "?")
             return nil
@@ -72,8 +75,12 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// Counts and parses the next decompressed bytes. Returns false to cancel the transfer.
+    ///
+    /// Once a failure is recorded the bytes are ignored: the transfer was already cancelled,
+    /// or (after a refused redirect) it is completing with the 3xx body and must not be
+    /// cancelled again.
     func receive(_ data: Data) -> Bool {
-        guard failure == nil else { return false }
+        guard failure == nil else { return true }
         bytes += data.count
         guard bytes <= request.limits.maxBodyBytes else {
             failure = .bodyTooLarge
