@@ -107,6 +107,14 @@ public final class FeedFetcher: SourceFetching, Sendable {
             }
             transfer.timedOut.store(true, ordering: .releasing)
             cancel(task, of: transfer)
+            // corelibs completes a cancelled task at once; should it ever not, end the fetch
+            // anyway rather than wait for ever. (`complete` resumes only once.)
+            do {
+                try await Task.sleep(for: .seconds(5))
+            } catch {
+                return
+            }
+            delegateQueue.addOperation { transfer.complete(error: nil) }
         }
         defer { deadline.cancel() }
         return await withTaskCancellationHandler {

@@ -77,7 +77,8 @@ public actor FetchScheduler {
 
     // MARK: - Service
 
-    /// Polls until the calling task is cancelled, then cancels the fetches it started.
+    /// Polls until the calling task is cancelled, then cancels the fetches in flight and waits
+    /// for them to end.
     ///
     /// Wakes when the earliest `nextAttempt` comes, when a fetch ends and when sources are
     /// replaced, and starts every due source that is not already being fetched. Calling it
@@ -107,7 +108,11 @@ public actor FetchScheduler {
         }
         wake = nil
         continuation.finish()
-        for task in inFlight.values { task.cancel() }
+        let running = Array(inFlight.values)
+        for task in running { task.cancel() }
+        // Return only once nothing of ours still talks to the sink or the persistence hook,
+        // so the daemon can close the store after `run()` returns.
+        for task in running { _ = await task.value }
     }
 
     /// Fetches one source (by configured or current URL), or every source that is not gone,

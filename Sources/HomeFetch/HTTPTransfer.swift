@@ -99,12 +99,15 @@ final class HTTPTransfer: @unchecked Sendable {
         return true
     }
 
-    /// Turns what happened into the fetch's result and resumes the waiting fetch.
+    /// Turns what happened into the fetch's result and resumes the waiting fetch; later calls
+    /// do nothing.
     func complete(error: (any Error)?) {
+        guard let continuation else { return }
+        self.continuation = nil
         let result = outcome(error: error)
         parser = nil
-        continuation?.resume(returning: result)
-        continuation = nil
+        failure = failure ?? .cancelled
+        continuation.resume(returning: result)
     }
 
     private func outcome(error: (any Error)?) -> Result<FetchOutcome, FetchError> {

@@ -199,7 +199,7 @@ struct FeedFetcherTests {
         )
         #expect(error.kind == .bodyTooLarge)
         #expect(error.bytesReceived > cap)
-        #expect(error.bytesReceived < 64 << 20)
+        #expect(error.bytesReceived < 16 << 20)
         #expect(error.description.contains("body too large"))
     }
 

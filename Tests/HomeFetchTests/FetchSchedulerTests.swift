@@ -197,7 +197,7 @@ struct FetchSchedulerTests {
             [stalled, good],
             clock: ManualClock(),
             recorder: recorder,
-            configuration: Self.configuration(totalTimeout: 3)
+            configuration: Self.configuration(totalTimeout: 5)
         )
         let refresh = Task { try await scheduler.refresh() }
         await recorder.waitForStates(1)
