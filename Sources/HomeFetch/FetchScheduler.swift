@@ -346,12 +346,14 @@ public actor FetchScheduler {
 }
 
 extension FetchScheduler {
-    /// The slot key of a URL: `host:port` for HTTP, nil for `file:`.
+    /// The slot key of a URL: `host:port` for HTTP (the scheme's default port when none is
+    /// written), nil for `file:`. Two ports of one host count as two servers.
     static func hostKey(_ url: String) -> String? {
         guard URLScheme(url) != .file, let components = URLComponents(string: url), let host = components.host else {
             return nil
         }
-        return "\(host.lowercased()):\(components.port.map(String.init) ?? components.scheme ?? "")"
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host.lowercased()):\(port)"
     }
 
     private static func index(

@@ -285,6 +285,67 @@ struct FetchSchedulerTests {
         }
     }
 
+    @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
+    func servicesAndFiles() async throws {
+        let server = try await FixtureServer.shared.value
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notices.xml")
+        try Data(
+            "<rss version=\"2.0\"><channel><title>Local</title><item><guid>a</guid><title>A</title></item></channel></rss>"
+                .utf8
+        ).write(to: file)
+        let links = server.url("/links/\(TestSupport.key())")
+        let recorder = Recorder()
+        let scheduler = FetchScheduler(
+            sources: [
+                FeedSource(url: links, kind: .services, section: .mainService),
+                FeedSource(url: file.absoluteString, kind: .notices),
+            ],
+            fetcher: TestSupport.fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1
+        )
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 2, changed: 2))
+        let documents = await recorder.documents
+        let opml = documents.first { $0.url == links }.map(\.document.document)
+        guard case .opml(let list)? = opml else {
+            Issue.record("expected OPML, got \(String(describing: opml))")
+            return
+        }
+        #expect(list.outlines.map(\.text) == ["Mail", "Maps"])
+        #expect(await scheduler.status(for: links)?.entries == 2)
+        #expect(await scheduler.status(for: file.absoluteString)?.title == "Local")
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 2, changed: 1, notModified: 1))
+    }
+
+    @Test("replaced sources keep their state; run() returns once cancelled")
+    func replaceAndStop() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let kept = server.url("/feed/\(key)")
+        let added = server.url("/feed/\(key)?noval=1")
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let scheduler = scheduler([kept], clock: clock, recorder: recorder)
+        let runner = Task { await scheduler.run() }
+        await recorder.waitForStates(1)
+        let before = try #require(await scheduler.state(for: kept))
+        await scheduler.replaceSources([
+            FeedSource(url: kept, kind: .notices), FeedSource(url: added, kind: .notices),
+        ])
+        await recorder.waitForStates(2)
+        #expect(await recorder.states.last?.url == added)
+        #expect(await scheduler.state(for: kept) == before)
+        #expect(await scheduler.status().map(\.url) == [kept, added])
+        runner.cancel()
+        await runner.value
+        #expect(await scheduler.status().allSatisfy { !$0.isFetching })
+    }
+
     @Test("jitter is seeded: the same seed gives the same schedule")
     func seededJitter() async throws {
         let server = try await FixtureServer.shared.value
