@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "HomeLayout", targets: ["HomeLayout"]),
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
         .library(name: "HomeStore", targets: ["HomeStore"]),
+        .library(name: "HomeFetch", targets: ["HomeFetch"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
     ],
@@ -20,11 +21,15 @@ let package = Package(
         .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
+        .target(name: "HomeFetch", dependencies: ["HomeFeeds", "HomeStore"]),
         .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeStore"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
-        .executableTarget(name: "homefeed-bench", dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "CLibXML2", "CSQLite"]),
+        .executableTarget(
+            name: "homefeed-bench",
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "CLibXML2", "CSQLite"]
+        ),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
@@ -33,6 +38,11 @@ let package = Package(
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
+        .testTarget(
+            name: "HomeFetchTests",
+            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore"],
+            exclude: ["Fixtures/http_fixture_server.py"]
+        ),
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),

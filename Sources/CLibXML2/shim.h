@@ -9,6 +9,8 @@
 #include <libxml/parser.h>
 #include <libxml/tree.h>
 #include <libxml/SAX2.h>
+#include <libxml/entities.h>         /* xmlNewEntity, for the HTML5 getEntity hook */
+#include <libxml/parserInternals.h>  /* xmlSwitchToEncoding, for an HTTP charset */
 
 /* xmlFree is a global function-pointer variable; Swift 6 rejects references to it. */
 static inline void cxml_free(void *p) { xmlFree(p); }

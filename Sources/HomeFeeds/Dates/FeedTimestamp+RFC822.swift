@@ -1,0 +1,86 @@
+extension DateScanner {
+    /// Tolerant RFC 822/2822: `[Weekday[,]] D Month YY[YY] [H:MM[:SS]] [zone] [(comment)]`.
+    ///
+    /// Weekdays are optional and ignored even when wrong; day and month names may be full or
+    /// abbreviated in any case; 2-digit years map 00–49 → 20xx and 50–99 → 19xx; a missing
+    /// zone means UTC (`feed-parsing.md` §2). Anything left over makes the value unparseable.
+    mutating func parseRFC822() -> FeedTimestamp? {
+        skipSpaces()
+        if let byte = current, byte.isASCIILetter {
+            let weekday = word()
+            if monthNumber(weekday) != nil { return nil }  // "Nov 29 2026" is not RFC 822
+            _ = consume(UInt8(ascii: ","))
+            skipSpaces()
+        }
+        guard let day = digits(min: 1, max: 2) else { return nil }
+        skipSeparators()
+        let monthWord = word()
+        guard let month = monthNumber(monthWord) else { return nil }
+        skipSeparators()
+        guard let yearDigits = digits(min: 2, max: 4), yearDigits.count != 3 else { return nil }
+        if let byte = current, byte.isASCIIDigit { return nil }
+        var year = yearDigits.value
+        if yearDigits.count == 2 { year += year < 50 ? 2000 : 1900 }
+
+        var hour: Int64 = 0
+        var minute: Int64 = 0
+        var second: Int64 = 0
+        var offset: Int64 = 0
+        skipSpaces()
+        if let byte = current, byte.isASCIIDigit {
+            guard let h = digits(min: 1, max: 2), consume(UInt8(ascii: ":")),
+                let m = digits(min: 2, max: 2)
+            else { return nil }
+            hour = h.value
+            minute = m.value
+            if consume(UInt8(ascii: ":")) {
+                guard let s = digits(min: 2, max: 2) else { return nil }
+                second = s.value
+                if consume(UInt8(ascii: ".")) || consume(UInt8(ascii: ",")) { skipDigits() }
+            }
+            skipSpaces()
+            if let byte = current, byte != UInt8(ascii: "(") {
+                guard let zone = zoneOffset() else { return nil }
+                offset = zone
+            }
+        }
+        skipSpaces()
+        if consume(UInt8(ascii: "(")) {
+            while let byte = current, byte != UInt8(ascii: ")") { index += 1 }
+            guard consume(UInt8(ascii: ")")) else { return nil }
+            skipSpaces()
+        }
+        guard isAtEnd else { return nil }
+        return FeedTimestamp.make(
+            year: year,
+            month: month,
+            day: day.value,
+            hour: hour,
+            minute: minute,
+            second: second,
+            offsetSeconds: offset
+        )
+    }
+
+    private mutating func skipSeparators() {
+        while let byte = current, byte == 0x20 || byte == 0x09 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ",")
+        {
+            index += 1
+        }
+    }
+
+    /// 1…12 for a month name: the 3-letter abbreviation or any longer prefix of the full name
+    /// ("Sept", "September"), in any case.
+    private func monthNumber(_ word: [UInt8]) -> Int64? {
+        guard word.count >= 3 else { return nil }
+        for (number, name) in Self.monthNames.enumerated() where word.count <= name.count {
+            if name.starts(with: word) { return Int64(number + 1) }
+        }
+        return nil
+    }
+
+    private static let monthNames: [[UInt8]] = [
+        "january", "february", "march", "april", "may", "june",
+        "july", "august", "september", "october", "november", "december",
+    ].map { Array($0.utf8) }
+}

@@ -1,0 +1,160 @@
+/// Parses one document as its bytes arrive, so a body can be parsed while it downloads
+/// (`feed-parsing.md` §5.2 step 4).
+///
+/// The first non-whitespace byte decides the syntax: `{` is JSON Feed (read whole, at
+/// `finish()`), anything else goes to libxml2 chunk by chunk. Limits on body size and time
+/// are checked on every `append`.
+///
+/// Not Sendable: one parser per document, used from one thread at a time (a libxml2 parser
+/// context must not be shared between threads, §5.1).
+public final class FeedDocumentParser {
+    private enum State {
+        case sniffing
+        case xml(XMLPushParser)
+        case json
+        case finished
+    }
+
+    private let url: String
+    private let contentType: ContentType?
+    private let limits: FeedParseLimits
+    private let deadline: ContinuousClock.Instant
+    private var state = State.sniffing
+    private var buffered: [UInt8] = []
+    private var bodyBytes = 0
+
+    /// - Parameters:
+    ///   - url: the feed URL, the base for relative links and the `source` of errors.
+    ///   - contentType: the HTTP `Content-Type`, if any.
+    ///   - limits: resource limits; the wall-time limit starts counting now.
+    public init(url: String, contentType: String? = nil, limits: FeedParseLimits = .default) {
+        self.url = url
+        self.contentType = contentType.map(ContentType.init)
+        self.limits = limits
+        deadline = ContinuousClock.now.advanced(by: limits.maxParseDuration)
+    }
+
+    /// Feeds the next bytes of the body.
+    ///
+    /// - Throws: `FeedParseError` as soon as a limit is exceeded or the root element shows the
+    ///   document is no feed; the parser is unusable afterwards.
+    public func append(_ bytes: [UInt8]) throws(FeedParseError) {
+        var failure: FeedParseError?
+        bytes.withUnsafeBytes { raw in
+            do throws(FeedParseError) { try append(raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Feeds the next bytes of the body from a raw buffer (no copy for XML).
+    public func append(_ bytes: UnsafeRawBufferPointer) throws(FeedParseError) {
+        bodyBytes += bytes.count
+        if bodyBytes > limits.maxBodyBytes {
+            state = .finished
+            throw FeedParseError(
+                kind: .limitExceeded(.bodyBytes),
+                source: url,
+                message: "body exceeds \(limits.maxBodyBytes) bytes"
+            )
+        }
+        switch state {
+        case .sniffing:
+            buffered.append(contentsOf: bytes)
+            guard let decision = sniff(isFinal: false) else { return }
+            try start(decision)
+        case .xml(let parser):
+            try run { () throws(FeedParseError) in try parser.append(bytes) }
+        case .json:
+            buffered.append(contentsOf: bytes)
+        case .finished:
+            return
+        }
+        if ContinuousClock.now >= deadline {
+            state = .finished
+            throw FeedParseError(
+                kind: .limitExceeded(.parseDuration),
+                source: url,
+                message: "parse took longer than \(limits.maxParseDuration)"
+            )
+        }
+    }
+
+    /// Ends the body and returns the document.
+    public func finish() throws(FeedParseError) -> FeedDocument {
+        if case .sniffing = state {
+            guard let decision = sniff(isFinal: true) else {
+                state = .finished
+                throw FeedParseError(kind: .empty, source: url, message: "empty document")
+            }
+            try start(decision)
+        }
+        switch state {
+        case .xml(let parser):
+            state = .finished
+            return try parser.finish()
+        case .json:
+            state = .finished
+            let body = buffered
+            buffered = []
+            return try JSONFeedReader(url: url, limits: limits).read(body)
+        case .sniffing, .finished:
+            throw FeedParseError(kind: .empty, source: url, message: "parser already finished")
+        }
+    }
+
+    private enum Syntax {
+        case xml, json
+    }
+
+    /// Looks at the first non-whitespace byte after an optional UTF-8 BOM. UTF-16 and other
+    /// NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
+    private func sniff(isFinal: Bool) -> Syntax? {
+        var index = 0
+        if buffered.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < buffered.count {
+            switch buffered[index] {
+            case 0x20, 0x09, 0x0A, 0x0D:
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                return .json
+            default:
+                return .xml
+            }
+        }
+        if buffered.count >= 4096 { return .xml }
+        return nil
+    }
+
+    private func start(_ syntax: Syntax) throws(FeedParseError) {
+        let body = buffered
+        buffered = []
+        switch syntax {
+        case .json:
+            state = .json
+            buffered = body
+        case .xml:
+            let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
+            let parser = body.withUnsafeBytes { first in
+                XMLPushParser(builder: builder, charset: contentType?.charset, firstBytes: first, chunkSize: limits.chunkSize)
+            }
+            state = .xml(parser)
+            var failure: FeedParseError?
+            body.withUnsafeBytes { raw in
+                do throws(FeedParseError) { try parser.append(raw) } catch { failure = error }
+            }
+            if let failure {
+                state = .finished
+                throw failure
+            }
+        }
+    }
+
+    private func run(_ body: () throws(FeedParseError) -> Void) throws(FeedParseError) {
+        do {
+            try body()
+        } catch {
+            state = .finished
+            throw error
+        }
+    }
+}

@@ -1,0 +1,112 @@
+/// A parsed RSS, RDF, Atom or JSON Feed document, normalised per `feed-parsing.md` §1–§3.
+///
+/// Sendable: an immutable value. Every string is already plain text or an absolute URL, so
+/// the store and the layout never see markup, entities or relative links.
+public struct ParsedFeed: Sendable, Equatable {
+    /// The dialect the document was written in.
+    public var format: FeedFormat
+    /// The URL the document was fetched from; the base of every URL resolution.
+    public var feedURL: String
+    /// The channel or feed title as plain text, or nil when missing or empty.
+    public var title: String?
+    /// The absolute home-page link of the feed, or nil.
+    public var link: String?
+    /// Entries in document order, after the identity and duplicate rules of §3.
+    public var entries: [FeedEntry]
+    /// True when the document held more entries than `FeedParseLimits.maxEntries` and the
+    /// rest were not read: the result is bounded rather than complete.
+    public var isTruncated: Bool
+    /// Errors libxml2 recovered from (first few only), for logs; never part of the output JSON.
+    public var diagnostics: [String]
+
+    public init(
+        format: FeedFormat,
+        feedURL: String,
+        title: String?,
+        link: String?,
+        entries: [FeedEntry],
+        isTruncated: Bool = false,
+        diagnostics: [String] = []
+    ) {
+        self.format = format
+        self.feedURL = feedURL
+        self.title = title
+        self.link = link
+        self.entries = entries
+        self.isTruncated = isTruncated
+        self.diagnostics = diagnostics
+    }
+}
+
+/// The dialect of a feed; its raw value is the `format` string of the output JSON.
+public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
+    case rss20 = "rss2.0"
+    case rss091 = "rss0.91"
+    case rss092 = "rss0.92"
+    case rss10 = "rss1.0"
+    case atom10 = "atom1.0"
+    /// JSON Feed 1.0 and 1.1 both report `jsonfeed1.1`: the contract lists no other JSON value
+    /// and 1.1 reads every 1.0 document.
+    case jsonFeed11 = "jsonfeed1.1"
+}
+
+/// One entry (RSS item, Atom entry, JSON Feed item).
+///
+/// Sendable: an immutable value.
+public struct FeedEntry: Sendable, Equatable {
+    /// The binding identity (§3); the store keys entries on (feed, id).
+    public var id: String
+    /// Where `id` came from; informative only.
+    public var idSource: EntryIDSource
+    public var title: String?
+    public var link: String?
+    public var published: FeedTimestamp?
+    public var summary: String?
+    public var enclosures: [FeedEnclosure]
+
+    public init(
+        id: String,
+        idSource: EntryIDSource,
+        title: String?,
+        link: String?,
+        published: FeedTimestamp?,
+        summary: String?,
+        enclosures: [FeedEnclosure]
+    ) {
+        self.id = id
+        self.idSource = idSource
+        self.title = title
+        self.link = link
+        self.published = published
+        self.summary = summary
+        self.enclosures = enclosures
+    }
+}
+
+/// The origin of an entry id; the raw value is the `id_source` string of the output JSON.
+public enum EntryIDSource: String, Sendable, Equatable, CaseIterable {
+    case guid
+    case atomID = "atom_id"
+    case rdfAbout = "rdf_about"
+    case jsonID = "json_id"
+    case link
+    case titleHash = "title_hash"
+    case summaryHash = "summary_hash"
+    case guidPlusLink = "guid+link"
+    case guidPlusN = "guid+n"
+}
+
+/// A media attachment: RSS `enclosure`, `media:content`, Atom `rel="enclosure"`, JSON Feed attachment.
+public struct FeedEnclosure: Sendable, Equatable {
+    /// Absolute URL; enclosures are de-duplicated on it.
+    public var url: String
+    public var type: String?
+    /// Size in bytes when the document gives a usable integer, else nil.
+    public var length: Int64?
+
+    public init(url: String, type: String?, length: Int64?) {
+        self.url = url
+        self.type = type
+        self.length = length
+    }
+}

@@ -1,0 +1,98 @@
+/// The output JSON of `feed-parsing.md` §1 (feeds) and §4 (OPML), as printed by
+/// `homefeedctl feed parse` and compared by the conformance tests.
+extension FeedDocument {
+    /// The document in the contract's JSON shape, keys in the spec's order, deterministic.
+    ///
+    /// - Parameter pretty: two-space indentation and one field per line (for people), or
+    ///   compact (for machines).
+    public func jsonString(pretty: Bool = true) -> String {
+        var writer = JSONOutputWriter(pretty: pretty)
+        switch self {
+        case .feed(let feed): feed.write(to: &writer)
+        case .opml(let opml): opml.write(to: &writer)
+        }
+        return writer.output
+    }
+}
+
+extension ParsedFeed {
+    fileprivate func write(to writer: inout JSONOutputWriter) {
+        writer.beginObject()
+        writer.field("format", format.rawValue)
+        writer.key("error")
+        writer.value(false)
+        writer.field("feed_url", feedURL)
+        writer.key("feed")
+        writer.beginObject()
+        writer.field("title", title)
+        writer.field("link", link)
+        writer.endObject()
+        writer.key("entries")
+        writer.beginArray()
+        for entry in entries {
+            writer.beginObject()
+            writer.field("id", entry.id)
+            writer.field("id_source", entry.idSource.rawValue)
+            writer.field("title", entry.title)
+            writer.field("link", entry.link)
+            writer.field("published", entry.published?.rfc3339)
+            writer.field("summary", entry.summary)
+            writer.key("enclosures")
+            writer.beginArray()
+            for enclosure in entry.enclosures {
+                writer.beginObject()
+                writer.field("url", enclosure.url)
+                writer.field("type", enclosure.type)
+                writer.key("length")
+                writer.value(enclosure.length)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension OPMLDocument {
+    fileprivate func write(to writer: inout JSONOutputWriter) {
+        writer.beginObject()
+        writer.field("format", "opml")
+        writer.key("error")
+        writer.value(false)
+        writer.field("title", title)
+        writer.key("outlines")
+        writer.beginArray()
+        for outline in outlines {
+            writer.beginObject()
+            writer.field("text", outline.text)
+            writer.field("title", outline.title)
+            writer.field("type", outline.type)
+            writer.field("xmlUrl", outline.xmlURL)
+            writer.field("htmlUrl", outline.htmlURL)
+            writer.field("url", outline.url)
+            writer.key("categories")
+            writer.beginArray()
+            for category in outline.categories { writer.value(category) }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.endObject()
+    }
+}
+
+extension FeedParseError {
+    /// `{"error": true, "message": …}`: what `homefeedctl feed parse` prints for a document
+    /// that cannot be parsed. `message` is the one-line `description`.
+    public func jsonString(pretty: Bool = true) -> String {
+        var writer = JSONOutputWriter(pretty: pretty)
+        writer.beginObject()
+        writer.key("error")
+        writer.value(true)
+        writer.field("message", description)
+        writer.endObject()
+        return writer.output
+    }
+}

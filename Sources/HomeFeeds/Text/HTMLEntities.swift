@@ -1,0 +1,47 @@
+/// The HTML5 named character references and numeric-reference rules.
+///
+/// Used twice: by libxml2's `getEntity` hook for undeclared `&nbsp;`-style references in XML
+/// (`feed-parsing.md` §5.2), and by `PlainText` for the single entity-decoding pass over HTML
+/// text (§2 rule 1).
+enum HTMLEntities {
+    /// Name (without `&` and `;`) → UTF-8 of the replacement. Built once, read-only afterwards.
+    static let table: [String: [UInt8]] = {
+        var table: [String: [UInt8]] = [:]
+        table.reserveCapacity(2200)
+        for record in packedTable.split(separator: ";") {
+            let trimmed = record.trimmingPrefix(while: { $0 == " " || $0 == "\n" })
+            guard let equals = trimmed.firstIndex(of: "=") else { continue }
+            let name = String(trimmed[..<equals])
+            var utf8: [UInt8] = []
+            for hex in trimmed[trimmed.index(after: equals)...].split(separator: " ") {
+                if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                    utf8.append(contentsOf: String(Character(scalar)).utf8)
+                }
+            }
+            table[name] = utf8
+        }
+        return table
+    }()
+
+    /// The replacement for `&name;`, or nil for an unknown name.
+    static func lookup(_ name: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        table[String(decoding: name, as: UTF8.self)]
+    }
+
+    /// The scalar for `&#n;` under HTML5 rules: NUL, surrogates and values past U+10FFFF become
+    /// U+FFFD, and 0x80–0x9F are read as windows-1252 as browsers do.
+    static func numericScalar(_ value: UInt32) -> Unicode.Scalar {
+        if value >= 0x80 && value <= 0x9F, let mapped = windows1252[Int(value - 0x80)] {
+            return mapped
+        }
+        if value == 0 { return "\u{FFFD}" }
+        return Unicode.Scalar(value) ?? "\u{FFFD}"
+    }
+
+    private static let windows1252: [Unicode.Scalar?] = [
+        "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
+        "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,
+        nil, "\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}", "\u{2022}", "\u{2013}", "\u{2014}",
+        "\u{02DC}", "\u{2122}", "\u{0161}", "\u{203A}", "\u{0153}", nil, "\u{017E}", "\u{0178}",
+    ]
+}

@@ -1,0 +1,64 @@
+internal import CLibXML2
+
+/// Process-wide libxml2 set-up (`feed-parsing.md` §5.1): `xmlInitParser()`, the deny-all external
+/// entity loader and the cached HTML5 entities handed out by the `getEntity` hook.
+///
+/// Runs exactly once, on first use, guarded by Swift's lazy `static let` (swift_once), so it is
+/// safe even when two threads parse their first documents at the same moment. The daemon still
+/// calls `HomeFeeds.prepare()` from its main thread at start-up, as the spec asks.
+enum LibXML2Setup {
+    static let done: Bool = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader(denyAllLoader)
+        _ = EntityCache.shared
+        return true
+    }()
+
+    static func ensure() {
+        _ = done
+    }
+}
+
+/// Refuses every external resource: `file://`, `http://`, `ftp://`, and the catalog lookups the
+/// default loader makes. libxml2 then treats the entity or DTD as unavailable.
+private let denyAllLoader: xmlExternalEntityLoader = { _, _, _ in nil }
+
+/// One `xmlEntity` per HTML5 name, of type `XML_INTERNAL_PREDEFINED_ENTITY`, so libxml2 passes its
+/// UTF-8 straight to `characters()` and never re-parses it (`feed-parsing.md` §5.2, §5.5 item 6).
+///
+/// `@unchecked Sendable`: filled once in `init` and never mutated; libxml2 only reads
+/// predefined-type entities (its own predefined `&amp;` entities are shared statics in the same way).
+final class EntityCache: @unchecked Sendable {
+    static let shared = EntityCache()
+
+    private let entities: [String: UnsafeMutablePointer<xmlEntity>]
+    /// Returned for unknown names: an empty entity, never NULL, so a document-declared entity
+    /// (XXE, billion laughs, quadratic blow-up) can never be looked up by libxml2.
+    let empty: UnsafeMutablePointer<xmlEntity>?
+
+    private init() {
+        var entities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
+        entities.reserveCapacity(HTMLEntities.table.count)
+        let type = Int32(XML_INTERNAL_PREDEFINED_ENTITY.rawValue)
+        for (name, utf8) in HTMLEntities.table {
+            let entity = name.withCString { cName in
+                (utf8 + [0]).withUnsafeBufferPointer { content in
+                    xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+                }
+            }
+            if let entity { entities[name] = entity }
+        }
+        self.entities = entities
+        empty = "homefeed-unknown".withCString { cName in
+            [UInt8(0)].withUnsafeBufferPointer { content in
+                xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+            }
+        }
+    }
+
+    /// The entity for `&name;`: the HTML5 character(s), or the empty entity.
+    func entity(named name: UnsafePointer<xmlChar>) -> UnsafeMutablePointer<xmlEntity>? {
+        let key = String(cString: name)
+        return entities[key] ?? empty
+    }
+}

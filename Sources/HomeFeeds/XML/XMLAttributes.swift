@@ -1,0 +1,54 @@
+/// The attribute array of libxml2's SAX2 `startElementNs`: five pointers per attribute
+/// (localname, prefix, URI, value start, value end), values not NUL-terminated.
+struct XMLAttributes {
+    let base: UnsafeMutablePointer<UnsafePointer<UInt8>?>?
+    let count: Int
+
+    /// The value of the attribute `name` in `namespace` (`.rssCore` = no namespace), decoded.
+    ///
+    /// - Parameter ignoringCase: OPML producers disagree on `xmlUrl`/`xmlURL`.
+    func value(_ name: StaticString, in namespace: XMLNamespace = .rssCore, ignoringCase: Bool = false) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
+            guard Self.nameMatches(local, name, ignoringCase: ignoringCase) else { continue }
+            guard XMLNamespace.classify(slot[2]) == namespace else { continue }
+            return Self.decode(UnsafeBufferPointer(start: start, count: max(0, end - start)))
+        }
+        return nil
+    }
+
+    private static func nameMatches(_ local: UnsafePointer<UInt8>, _ name: StaticString, ignoringCase: Bool) -> Bool {
+        let expected = name.utf8Start
+        let length = name.utf8CodeUnitCount
+        for index in 0..<length {
+            let actual = local[index]
+            if actual == 0 { return false }
+            if ignoringCase ? (actual | 0x20) != (expected[index] | 0x20) : actual != expected[index] { return false }
+        }
+        return local[length] == 0
+    }
+
+    /// Undoes libxml2's attribute escaping: without entity substitution (we never set NOENT) it
+    /// hands `&` in attribute values over as the character reference `&#38;`.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        let escape = Array("&#38;".utf8)
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "&"), index + 5 <= bytes.count,
+                escape.indices.allSatisfy({ bytes[index + $0] == escape[$0] })
+            {
+                out.append(UInt8(ascii: "&"))
+                index += 5
+            } else {
+                out.append(bytes[index])
+                index += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

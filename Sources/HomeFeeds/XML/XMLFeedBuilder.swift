@@ -1,0 +1,229 @@
+internal import CLibXML2
+
+/// The feed state machine behind libxml2's SAX2 callbacks: turns element and text events of
+/// RSS 0.9x/2.0, RSS 1.0, Atom 1.0 and OPML into entries, and enforces the limits of
+/// `feed-parsing.md` §6 that libxml2 does not (depth, text per field and per document, entries,
+/// time).
+///
+/// Not Sendable: owned by one `XMLPushParser`, used on the thread that feeds it. A limit breach
+/// records `stopError` and calls `xmlStopParser`; C callbacks cannot throw.
+final class XMLFeedBuilder {
+    enum Root {
+        case rss(FeedFormat)
+        case rdf
+        case atom
+        case opml
+    }
+
+    /// What an open element is to the state machine.
+    enum Role: UInt8 {
+        case other, rssRoot, rdfRoot, atomFeed, opmlRoot
+        case channel, item, entry, mediaGroup
+        case opmlHead, opmlBody, outline
+        /// The element whose text is being captured, and elements nested inside it.
+        case field, insideField
+    }
+
+    /// Text-bearing elements.
+    enum Field {
+        case feedTitle, feedLink, opmlTitle
+        case entryTitle, entryLink, guid, atomID
+        case summaryPrimary, summarySecondary
+        case datePrimary, dateSecondary
+    }
+
+    struct Frame {
+        var role: Role
+        var pushedBase: Bool
+    }
+
+    let documentURL: String
+    let limits: FeedParseLimits
+    let deadline: ContinuousClock.Instant
+    var context: xmlParserCtxtPtr?
+
+    // Document state.
+    var root: Root?
+    var stack: [Frame] = []
+    var bases: [String]
+    var elementCount = 0
+    var stopError: FeedParseError?
+    var isTruncated = false
+    var firstError: (code: Int, line: Int, column: Int, message: String)?
+    var diagnostics: [String] = []
+
+    // Text capture: at most one field at a time (Atom xhtml children add to it).
+    var captureField: Field?
+    var captureMode: TextMode = .literal
+    var captureBase = ""
+    var text: [UInt8] = []
+    var totalTextBytes = 0
+    var plain = PlainText()
+
+    // Feed and entry state.
+    var feedTitle: String?
+    var feedLink: String?
+    var feedAlternates: [LinkCandidate] = []
+    var entry: EntryState?
+    var entriesStarted = 0
+    var drafts: [EntryDraft] = []
+
+    // OPML state.
+    var opmlTitle: String?
+    var outlines: [OPMLOutline] = []
+    var outlineTexts: [String?] = []
+
+    init(documentURL: String, limits: FeedParseLimits, deadline: ContinuousClock.Instant) {
+        self.documentURL = documentURL
+        self.limits = limits
+        self.deadline = deadline
+        bases = [documentURL]
+        text.reserveCapacity(4096)
+    }
+
+    // MARK: SAX events
+
+    func startElement(
+        name: UnsafePointer<UInt8>,
+        namespace: UnsafePointer<UInt8>?,
+        attributes: XMLAttributes
+    ) {
+        guard stopError == nil else { return }
+        clearRecoveredError()
+        elementCount += 1
+        if stack.count >= limits.maxDepth {
+            stop(.limitExceeded(.depth), "element depth exceeds \(limits.maxDepth)")
+            return
+        }
+        if elementCount & 255 == 0 && ContinuousClock.now >= deadline {
+            stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
+            return
+        }
+        let parent = stack.last?.role
+        if parent == .field || parent == .insideField {
+            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) {
+                text.append(0x20)
+            }
+            stack.append(Frame(role: .insideField, pushedBase: false))
+            return
+        }
+        var pushedBase = false
+        if let xmlBase = attributes.value("base", in: .xml) {
+            bases.append(URIReference.resolve(xmlBase, against: bases.last) ?? bases.last ?? documentURL)
+            pushedBase = true
+        }
+        let role = begin(
+            name: XMLName.classify(name),
+            namespace: XMLNamespace.classify(namespace),
+            localName: name,
+            parent: parent,
+            attributes: attributes
+        )
+        stack.append(Frame(role: role, pushedBase: pushedBase))
+    }
+
+    func endElement() {
+        guard stopError == nil, let frame = stack.popLast() else { return }
+        clearRecoveredError()
+        switch frame.role {
+        case .field: finishField()
+        case .item, .entry: finishEntry()
+        case .outline: outlineTexts.removeLast()
+        default: break
+        }
+        if frame.pushedBase { bases.removeLast() }
+    }
+
+    func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        guard captureField != nil, stopError == nil else { return }
+        if text.count + count > limits.maxFieldBytes {
+            stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
+            return
+        }
+        totalTextBytes += count
+        if totalTextBytes > limits.maxTotalTextBytes {
+            stop(.limitExceeded(.totalTextBytes), "text exceeds \(limits.maxTotalTextBytes) bytes")
+            return
+        }
+        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// Records a libxml2 error or warning for this parse only (the `serror` hook).
+    func record(_ error: UnsafePointer<xmlError>) {
+        let code = Int(error.pointee.code)
+        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        let line = Int(error.pointee.line)
+        let column = Int(error.pointee.int2)
+        if firstError == nil { firstError = (code, line, column, message) }
+        if diagnostics.count < 10 { diagnostics.append("\(line):\(column): \(message)") }
+    }
+
+    // MARK: Stopping
+
+    func stop(_ kind: FeedParseError.Kind, _ message: String) {
+        guard stopError == nil else { return }
+        var line: Int?
+        var column: Int?
+        if let context {
+            line = Int(xmlSAX2GetLineNumber(context))
+            column = Int(xmlSAX2GetColumnNumber(context))
+            xmlStopParser(context)
+        }
+        stopError = FeedParseError(kind: kind, source: documentURL, line: line, column: column, message: message)
+    }
+
+    /// Stops reading because the entry limit is reached: a bounded result, not an error.
+    func truncate() {
+        isTruncated = true
+        if let context { xmlStopParser(context) }
+    }
+
+    /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0
+    /// (`xmlParseReference` returns early), so one stray tag would silently eat later
+    /// ampersands in RECOVER mode. The error is already recorded by `serror`; reset the flag so
+    /// references keep decoding. Safe because `getEntity` only ever returns predefined-type
+    /// entities, which libxml2 never parses.
+    @inline(__always)
+    private func clearRecoveredError() {
+        if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
+    }
+
+    func checkDeadline() {
+        if stopError == nil && ContinuousClock.now >= deadline {
+            stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
+        }
+    }
+
+    // MARK: Text capture
+
+    func beginCapture(_ field: Field, mode: TextMode) -> Role {
+        captureField = field
+        captureMode = mode
+        captureBase = bases.last ?? documentURL
+        text.removeAll(keepingCapacity: true)
+        return .field
+    }
+
+    /// The captured text as plain text per `mode`.
+    func capturedPlainText(_ mode: TextMode) -> String? {
+        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
+    }
+
+    /// The captured text trimmed but otherwise verbatim (ids), or nil when empty.
+    func capturedTrimmed() -> String? {
+        let trimmed = URIReference.trimASCIIAndNBSP(String(decoding: text, as: UTF8.self))
+        return trimmed.isEmpty ? nil : String(trimmed)
+    }
+
+    func capturedTimestamp() -> FeedTimestamp? {
+        text.withUnsafeBufferPointer { FeedTimestamp(utf8: $0) }
+    }
+}
+
+@inline(__always)
+func strlenUInt8(_ pointer: UnsafePointer<UInt8>) -> Int {
+    var length = 0
+    while pointer[length] != 0 { length += 1 }
+    return length
+}

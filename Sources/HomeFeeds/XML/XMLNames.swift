@@ -1,0 +1,84 @@
+internal import Glibc
+
+/// The XML namespaces the feed formats use, recognised by URI.
+enum XMLNamespace: UInt8 {
+    /// No namespace, or one of the RSS core namespaces (RSS 0.90, RSS 1.0, UserLand's RSS 2.0).
+    case rssCore
+    case rdf
+    case atom
+    case content
+    case dublinCore
+    case media
+    case xml
+    case other
+
+    static func classify(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
+        guard let uri else { return .rssCore }
+        let length = strlen(uri)
+        if XMLName.equals(uri, length, "http://purl.org/rss/1.0/") { return .rssCore }
+        if XMLName.equals(uri, length, "http://www.w3.org/2005/Atom") { return .atom }
+        if XMLName.equals(uri, length, "http://purl.org/atom/ns#") { return .atom }
+        if XMLName.equals(uri, length, "http://www.w3.org/1999/02/22-rdf-syntax-ns#") { return .rdf }
+        if XMLName.equals(uri, length, "http://purl.org/rss/1.0/modules/content/") { return .content }
+        if XMLName.equals(uri, length, "http://purl.org/dc/elements/1.1/") { return .dublinCore }
+        if XMLName.equals(uri, length, "http://search.yahoo.com/mrss/") { return .media }
+        if XMLName.equals(uri, length, "http://search.yahoo.com/mrss") { return .media }
+        if XMLName.equals(uri, length, "http://www.w3.org/XML/1998/namespace") { return .xml }
+        if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
+        if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
+        return .other
+    }
+}
+
+/// Local names the feed state machine reacts to; everything else is `.other`.
+enum XMLName: UInt8 {
+    case other
+    case rss, rdf, feed, opml
+    case channel, item, entry
+    case title, link, guid, description, encoded, pubDate, date, enclosure
+    case content, group, id, summary, published, updated
+    case head, body, outline
+
+    /// Classifies a NUL-terminated libxml2 name by length, then bytes: no String is made.
+    static func classify(_ name: UnsafePointer<UInt8>) -> XMLName {
+        let length = strlen(name)
+        switch length {
+        case 2: if equals(name, length, "id") { return .id }
+        case 3:
+            if equals(name, length, "rss") { return .rss }
+            if equals(name, length, "RDF") { return .rdf }
+        case 4:
+            if equals(name, length, "item") { return .item }
+            if equals(name, length, "link") { return .link }
+            if equals(name, length, "guid") { return .guid }
+            if equals(name, length, "date") { return .date }
+            if equals(name, length, "feed") { return .feed }
+            if equals(name, length, "opml") { return .opml }
+            if equals(name, length, "head") { return .head }
+            if equals(name, length, "body") { return .body }
+        case 5:
+            if equals(name, length, "title") { return .title }
+            if equals(name, length, "entry") { return .entry }
+            if equals(name, length, "group") { return .group }
+        case 7:
+            if equals(name, length, "pubDate") { return .pubDate }
+            if equals(name, length, "encoded") { return .encoded }
+            if equals(name, length, "channel") { return .channel }
+            if equals(name, length, "content") { return .content }
+            if equals(name, length, "summary") { return .summary }
+            if equals(name, length, "updated") { return .updated }
+            if equals(name, length, "outline") { return .outline }
+        case 9:
+            if equals(name, length, "enclosure") { return .enclosure }
+            if equals(name, length, "published") { return .published }
+        case 11: if equals(name, length, "description") { return .description }
+        default: break
+        }
+        return .other
+    }
+
+    @inline(__always)
+    static func equals(_ bytes: UnsafePointer<UInt8>, _ length: Int, _ literal: StaticString) -> Bool {
+        literal.utf8CodeUnitCount == length && memcmp(bytes, literal.utf8Start, length) == 0
+    }
+}

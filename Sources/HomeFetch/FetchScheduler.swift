@@ -1,0 +1,382 @@
+public import Foundation
+import HomeFeeds
+
+/// Polls sources politely: each on its own interval with jitter, at most
+/// `maxConcurrentFetches` at once and one per host, with exponential backoff on errors,
+/// `Retry-After` honoured, and `410 Gone` ending the polling of a source.
+///
+/// `run()` is the long-running service (style.md, hummingbird's shape): it returns when its
+/// task is cancelled. `refresh(url:)` fetches at once, with or without `run()`. Every attempt
+/// ends with `FetchedDocumentSink.ingest` (for a new document) and
+/// `FetchStatePersisting.persist`; `status()` gives the values `GetStatus` needs.
+///
+/// A slow or failing source never blocks the others: each attempt is its own task, waiting
+/// only for its host's slot, and every fetch is bounded by `FetchLimits.totalTimeout`.
+///
+/// Sendable: an actor. Time comes from the injected `FetchClock`, jitter from a seeded
+/// `SplitMix64`.
+public actor FetchScheduler {
+    private struct Entry {
+        var source: FeedSource
+        var state: SourceFetchState
+        var entries = 0
+        var documentTitle: String?
+    }
+
+    private enum Report {
+        case changed, unchanged, notModified, failed, cancelled, skipped
+    }
+
+    private let fetcher: any SourceFetching
+    private let sink: any FetchedDocumentSink
+    private let persistence: any FetchStatePersisting
+    private let clock: any FetchClock
+    private let log: @Sendable (FetchLogMessage) -> Void
+    private let policy: SchedulePolicy
+    private let slots: FetchSlots
+    private var generator: SplitMix64
+    private var order: [String] = []
+    private var entries: [String: Entry] = [:]
+    private var inFlight: [String: Task<Report, Never>] = [:]
+    private var wake: AsyncStream<Void>.Continuation?
+
+    /// - Parameters:
+    ///   - sources: what to poll; duplicates of a URL are dropped.
+    ///   - states: persisted states by configured URL; sources without one start fresh and are
+    ///     due at once.
+    ///   - fetcher: usually the process's one `FeedFetcher`.
+    ///   - sink: takes each fetched document.
+    ///   - persistence: takes each new state.
+    ///   - clock: time for the schedule; `SystemFetchClock` unless testing.
+    ///   - configuration: intervals, backoff, concurrency and fetch limits.
+    ///   - jitterSeed: seeds the jitter generator.
+    ///   - log: receives one line per notable event.
+    public init(
+        sources: [FeedSource],
+        states: [SourceFetchState] = [],
+        fetcher: any SourceFetching,
+        sink: any FetchedDocumentSink,
+        persistence: any FetchStatePersisting,
+        clock: any FetchClock = SystemFetchClock(),
+        configuration: FetchSchedulerConfiguration = FetchSchedulerConfiguration(),
+        jitterSeed: UInt64 = UInt64.random(in: 0...UInt64.max),
+        log: @escaping @Sendable (FetchLogMessage) -> Void = { _ in }
+    ) {
+        self.fetcher = fetcher
+        self.sink = sink
+        self.persistence = persistence
+        self.clock = clock
+        self.log = log
+        policy = SchedulePolicy(configuration: configuration)
+        slots = FetchSlots(limit: configuration.maxConcurrentFetches)
+        generator = SplitMix64(seed: jitterSeed)
+        let (order, entries) = Self.index(sources, states: states, keeping: [:])
+        self.order = order
+        self.entries = entries
+    }
+
+    // MARK: - Service
+
+    /// Polls until the calling task is cancelled, then cancels the fetches in flight and waits
+    /// for them to end.
+    ///
+    /// Wakes when the earliest `nextAttempt` comes, when a fetch ends and when sources are
+    /// replaced, and starts every due source that is not already being fetched. Calling it
+    /// while it already runs returns at once.
+    public func run() async {
+        guard wake == nil else { return }
+        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        wake = continuation
+        var wakes = stream.makeAsyncIterator()
+        while !Task.isCancelled {
+            let now = clock.now()
+            for url in order {
+                guard let entry = entries[url], inFlight[url] == nil, isDue(entry.state, at: now) else { continue }
+                _ = start(url)
+            }
+            let timer = nextWake().map { deadline in
+                Task { [clock] in
+                    do {
+                        try await clock.sleep(until: deadline)
+                        continuation.yield()
+                    } catch {}
+                }
+            }
+            let woke: Void? = await wakes.next(isolation: #isolation)
+            timer?.cancel()
+            if woke == nil { break }
+        }
+        wake = nil
+        continuation.finish()
+        let running = Array(inFlight.values)
+        for task in running { task.cancel() }
+        // Return only once nothing of ours still talks to the sink or the persistence hook,
+        // so the daemon can close the store after `run()` returns.
+        for task in running { _ = await task.value }
+    }
+
+    /// Fetches one source (by configured or current URL), or every source that is not gone,
+    /// now, and returns when they are done. A source already being fetched is waited for,
+    /// not fetched twice. An explicit refresh of a gone source tries it again.
+    ///
+    /// - Throws: `FetchSchedulerError.sourceNotFound` for an unknown URL.
+    public func refresh(url: String? = nil) async throws(FetchSchedulerError) -> RefreshSummary {
+        let urls: [String]
+        if let url {
+            guard let key = key(for: url) else { throw .sourceNotFound(url) }
+            urls = [key]
+        } else {
+            urls = order.filter { entries[$0]?.state.isGone == false }
+        }
+        let tasks = urls.map { start($0) }
+        var summary = RefreshSummary()
+        for task in tasks {
+            switch await task.value {
+            case .changed:
+                summary.attempted += 1
+                summary.changed += 1
+            case .unchanged:
+                summary.attempted += 1
+            case .notModified:
+                summary.attempted += 1
+                summary.notModified += 1
+            case .failed:
+                summary.attempted += 1
+                summary.failed += 1
+            case .cancelled, .skipped:
+                break
+            }
+        }
+        return summary
+    }
+
+    /// Replaces the sources (after a reload). Sources that stay keep their state; new ones use
+    /// `states` when given one, else start fresh; removed ones are dropped (a fetch of theirs
+    /// that is running finishes without reporting).
+    public func replaceSources(_ sources: [FeedSource], states: [SourceFetchState] = []) {
+        (order, entries) = Self.index(sources, states: states, keeping: entries)
+        wake?.yield()
+    }
+
+    // MARK: - Observation
+
+    /// Every source in configuration order.
+    public func status() -> [SourceStatus] {
+        order.compactMap { status(for: $0) }
+    }
+
+    /// One source by configured or current URL.
+    public func status(for url: String) -> SourceStatus? {
+        guard let key = key(for: url), let entry = entries[key] else { return nil }
+        return SourceStatus(
+            url: entry.source.url,
+            kind: entry.source.kind,
+            title: entry.source.title ?? entry.documentTitle,
+            entries: entry.entries,
+            lastAttempt: entry.state.lastAttempt,
+            lastSuccess: entry.state.lastSuccess,
+            nextAttempt: entry.state.nextAttempt,
+            failures: entry.state.consecutiveFailures,
+            lastError: entry.state.lastError,
+            isGone: entry.state.isGone,
+            isFetching: inFlight[key] != nil,
+            fetchURL: entry.state.fetchURL
+        )
+    }
+
+    /// The fetch state of one source by configured or current URL.
+    public func state(for url: String) -> SourceFetchState? {
+        key(for: url).flatMap { entries[$0]?.state }
+    }
+
+    /// When `run()` will next start a fetch by itself: the earliest `nextAttempt` of a source
+    /// that is not gone and not being fetched, or nil.
+    public func nextWake() -> Date? {
+        var earliest: Date?
+        for (url, entry) in entries where inFlight[url] == nil && !entry.state.isGone {
+            let due = entry.state.nextAttempt ?? .distantPast
+            if earliest.map({ due < $0 }) ?? true { earliest = due }
+        }
+        return earliest
+    }
+
+    // MARK: - Attempts
+
+    private func isDue(_ state: SourceFetchState, at now: Date) -> Bool {
+        guard !state.isGone else { return false }
+        return (state.nextAttempt ?? .distantPast) <= now
+    }
+
+    private func key(for url: String) -> String? {
+        if entries[url] != nil { return url }
+        return order.first { entries[$0]?.state.permanentRedirectURL == url }
+    }
+
+    /// The running attempt of `url`, or a new one.
+    private func start(_ url: String) -> Task<Report, Never> {
+        if let task = inFlight[url] { return task }
+        let task = Task { await attempt(url) }
+        inFlight[url] = task
+        return task
+    }
+
+    private func attempt(_ url: String) async -> Report {
+        defer {
+            inFlight[url] = nil
+            wake?.yield()
+        }
+        guard let entry = entries[url] else { return .skipped }
+        let request = FetchRequest(
+            url: entry.state.fetchURL,
+            validators: entry.state.validators,
+            limits: policy.configuration.limits
+        )
+        let host = Self.hostKey(request.url)
+        do {
+            try await slots.acquire(host: host)
+        } catch {
+            return .cancelled
+        }
+        let startedAt = clock.now()
+        entries[url]?.state.lastAttempt = startedAt
+        let result: Result<FetchOutcome, FetchError>
+        do {
+            result = .success(try await fetcher.fetch(request))
+        } catch {
+            result = .failure(error)
+        }
+        slots.release(host: host)
+        return await conclude(url, source: entry.source, result: result)
+    }
+
+    /// Hands a new document to the sink, updates the state, schedules the next attempt and
+    /// persists the state.
+    private func conclude(_ url: String, source: FeedSource, result: Result<FetchOutcome, FetchError>) async -> Report {
+        let report: Report
+        switch result {
+        case .success(let outcome):
+            var changed = false
+            if case .fetched(let document) = outcome {
+                do {
+                    changed = try await sink.ingest(document, from: source)
+                } catch {
+                    // Validators stay as they were, so the next attempt gets the whole document.
+                    recordFailure(url, error: nil, message: "\(source.url): ingest failed: \(error)", now: clock.now())
+                    await persist(url)
+                    return .failed
+                }
+            }
+            recordSuccess(url, outcome: outcome, now: clock.now())
+            switch outcome {
+            case .fetched: report = changed ? .changed : .unchanged
+            case .notModified: report = .notModified
+            }
+        case .failure(let error):
+            if error.kind == .cancelled { return .cancelled }
+            recordFailure(url, error: error, message: error.description, now: clock.now())
+            report = .failed
+        }
+        await persist(url)
+        return report
+    }
+
+    private func recordSuccess(_ url: String, outcome: FetchOutcome, now: Date) {
+        guard var entry = entries[url] else { return }
+        let response = outcome.response
+        entry.state.validators = response.validators
+        if let target = response.permanentRedirectURL {
+            entry.state.permanentRedirectURL = target == entry.source.url ? nil : target
+            log(FetchLogMessage(level: .notice, message: "\(entry.source.url): moved permanently to \(target)"))
+        }
+        entry.state.lastSuccess = now
+        entry.state.consecutiveFailures = 0
+        entry.state.lastError = nil
+        entry.state.isGone = false
+        var ttl: Double?
+        if case .fetched(let document) = outcome {
+            ttl = document.ttl
+            switch document.document {
+            case .feed(let feed):
+                entry.entries = feed.entries.count
+                entry.documentTitle = feed.title
+            case .opml(let opml):
+                entry.entries = opml.outlines.count
+                entry.documentTitle = opml.title
+            }
+        }
+        let interval = policy.jittered(
+            policy.interval(for: entry.source, maxAge: response.maxAge, ttl: ttl),
+            using: &generator
+        )
+        entry.state.nextAttempt = now.addingTimeInterval(interval)
+        entries[url] = entry
+        let what = if case .fetched = outcome { "fetched \(entry.entries) entries" } else { "not modified" }
+        log(FetchLogMessage(level: .info, message: "\(entry.source.url): \(what), next in \(Int(interval)) s"))
+    }
+
+    private func recordFailure(_ url: String, error: FetchError?, message: String, now: Date) {
+        guard var state = entries[url]?.state else { return }
+        state.consecutiveFailures += 1
+        state.lastError = message
+        if error?.isGone == true {
+            state.isGone = true
+            state.nextAttempt = nil
+            state.lastError = message + "; polling stopped"
+            log(FetchLogMessage(level: .warning, message: "\(message); polling stopped"))
+        } else {
+            var delay = policy.jittered(policy.backoff(failures: state.consecutiveFailures), using: &generator)
+            if let retryAfter = error?.retryAfter {
+                // Never earlier than the server asked; later when the backoff has grown past it.
+                delay = max(delay, policy.retryDelay(retryAfter, nowSecondsSince1970: now.timeIntervalSince1970))
+            }
+            state.nextAttempt = now.addingTimeInterval(delay)
+            log(FetchLogMessage(level: .warning, message: "\(message), next attempt in \(Int(delay)) s"))
+        }
+        entries[url]?.state = state
+    }
+
+    private func persist(_ url: String) async {
+        guard let entry = entries[url] else { return }
+        do {
+            try await persistence.persist(entry.state, of: entry.source)
+        } catch {
+            log(FetchLogMessage(level: .error, message: "\(entry.source.url): cannot save fetch state: \(error)"))
+        }
+    }
+}
+
+extension FetchScheduler {
+    /// The slot key of a URL: `host:port` for HTTP (the scheme's default port when none is
+    /// written), nil for `file:`. Two ports of one host count as two servers.
+    static func hostKey(_ url: String) -> String? {
+        guard URLScheme(url) != .file, let components = URLComponents(string: url), let host = components.host else {
+            return nil
+        }
+        let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
+        return "\(host.lowercased()):\(port)"
+    }
+
+    private static func index(
+        _ sources: [FeedSource],
+        states: [SourceFetchState],
+        keeping old: [String: Entry]
+    ) -> ([String], [String: Entry]) {
+        var byURL: [String: SourceFetchState] = [:]
+        for state in states { byURL[state.url] = state }
+        var order: [String] = []
+        var entries: [String: Entry] = [:]
+        for source in sources where entries[source.url] == nil {
+            order.append(source.url)
+            if var entry = old[source.url] {
+                entry.source = source
+                entries[source.url] = entry
+            } else {
+                entries[source.url] = Entry(
+                    source: source,
+                    state: byURL[source.url] ?? SourceFetchState(url: source.url)
+                )
+            }
+        }
+        return (order, entries)
+    }
+}

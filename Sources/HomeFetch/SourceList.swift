@@ -1,0 +1,147 @@
+import Foundation
+public import HomeFeeds
+
+/// The subscription list: `feeds/sources.opml` read into sources to poll and static links
+/// (architecture.md, "Configuration").
+///
+/// * `type="rss"` outlines (and outlines with an `xmlUrl` but no type) are notice feeds.
+/// * `type="link"` outlines whose URL path ends in `.opml` are documents of service links,
+///   polled like feeds; other `type="link"` outlines are service links themselves.
+/// * The `category` attribute names the target section (`HomeSection`).
+/// * URLs may be `http:`, `https:`, `file:` or plain paths; HomeFeeds' OPML parser resolves
+///   them against the OPML file's own URL (RFC 3986), so a relative path names a file next
+///   to the list.
+///
+/// Sendable: an immutable value.
+public struct SourceList: Sendable, Equatable {
+    /// The URL the list was read from (`file:` for a local list).
+    public var documentURL: String
+    public var title: String?
+    /// Sources to poll, in document order, without duplicate URLs.
+    public var sources: [FeedSource]
+    /// Service links written directly in the list, in document order.
+    public var serviceLinks: [ServiceLink]
+    /// What was skipped and why, one line each, for the daemon's log.
+    public var diagnostics: [String]
+
+    public init(
+        documentURL: String,
+        title: String?,
+        sources: [FeedSource],
+        serviceLinks: [ServiceLink],
+        diagnostics: [String] = []
+    ) {
+        self.documentURL = documentURL
+        self.title = title
+        self.sources = sources
+        self.serviceLinks = serviceLinks
+        self.diagnostics = diagnostics
+    }
+
+    /// Classifies the outlines of a parsed OPML document.
+    public init(opml: OPMLDocument) {
+        var sources: [FeedSource] = []
+        var links: [ServiceLink] = []
+        var diagnostics = opml.diagnostics
+        var seen: Set<String> = []
+        for outline in opml.outlines {
+            let type = outline.type?.lowercased()
+            let section = HomeSection(category: outline.categoryAttribute)
+            if let category = outline.categoryAttribute, section == nil, type == "link" {
+                diagnostics.append("outline \"\(outline.text)\": category \"\(category)\" names no home section")
+            }
+            let title = outline.text.isEmpty ? outline.title : outline.text
+            switch type {
+            case "link":
+                guard let url = outline.url ?? outline.xmlURL else { continue }
+                guard Self.isOPMLDocument(url) else {
+                    links.append(ServiceLink(title: title ?? url, url: url, section: section, order: links.count))
+                    continue
+                }
+                guard Self.isFetchable(url) else {
+                    diagnostics.append("outline \"\(outline.text)\": unsupported URL \(url)")
+                    continue
+                }
+                if seen.insert(url).inserted {
+                    sources.append(FeedSource(url: url, kind: .services, title: title, section: section))
+                } else {
+                    diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
+                }
+            case "rss", nil:
+                guard let url = outline.xmlURL else {
+                    diagnostics.append("outline \"\(outline.text)\": no xmlUrl")
+                    continue
+                }
+                guard Self.isFetchable(url) else {
+                    diagnostics.append("outline \"\(outline.text)\": unsupported URL \(url)")
+                    continue
+                }
+                if seen.insert(url).inserted {
+                    sources.append(FeedSource(url: url, kind: .notices, title: title, section: section))
+                } else {
+                    diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
+                }
+            case let other?:
+                diagnostics.append("outline \"\(outline.text)\": type \"\(other)\" ignored")
+            }
+        }
+        self.init(
+            documentURL: opml.documentURL,
+            title: opml.title,
+            sources: sources,
+            serviceLinks: links,
+            diagnostics: diagnostics
+        )
+    }
+
+    /// Reads and parses a local OPML list.
+    ///
+    /// The file is read off the cooperative pool with `FeedFetcher`'s `file:` reader, so the
+    /// same byte cap applies.
+    ///
+    /// - Parameters:
+    ///   - path: an absolute or working-directory-relative path to the OPML file.
+    ///   - maxBytes: the cap on the file's size.
+    /// - Throws: `FetchError` when the file cannot be read, is too large, or is not OPML.
+    public static func load(path: String, maxBytes: Int = 4 << 20) async throws(FetchError) -> SourceList {
+        let url = URL(fileURLWithPath: path).standardizedFileURL.absoluteString
+        var limits = FetchLimits()
+        limits.maxBodyBytes = maxBytes
+        let outcome = try await LocalFileReader.read(FetchRequest(url: url, limits: limits))
+        guard case .fetched(let fetched) = outcome else {
+            throw FetchError(url: url, kind: .file("unexpected validator match"))
+        }
+        guard case .opml(let opml) = fetched.document else {
+            throw FetchError(url: url, kind: .notOPML)
+        }
+        return SourceList(opml: opml)
+    }
+
+    /// True for `http:`, `https:` and `file:` URLs.
+    static func isFetchable(_ url: String) -> Bool {
+        guard let scheme = URLScheme(url) else { return false }
+        return scheme == .http || scheme == .https || scheme == .file
+    }
+
+    /// True when the URL's path ends in `.opml` (ignoring case, query and fragment).
+    static func isOPMLDocument(_ url: String) -> Bool {
+        var path = Substring(url)
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        return path.lowercased().hasSuffix(".opml")
+    }
+}
+
+/// The schemes HomeFetch knows, read case-insensitively from the start of a URL string.
+enum URLScheme: Equatable {
+    case http, https, file
+
+    init?(_ url: String) {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        switch url[..<colon].lowercased() {
+        case "http": self = .http
+        case "https": self = .https
+        case "file": self = .file
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import Foundation
+import HomeFeeds
+import HomeFetch
+import Synchronization
+import Testing
+
+/// `FetchScheduler` with a manual clock against the loopback server: every network call is
+/// real, every scheduling decision is checked against exact instants.
+@Suite(.timeLimit(.minutes(1)))
+struct FetchSchedulerTests {
+    /// No jitter, so instants are exact; a short backoff base makes the arithmetic readable.
+    private static func configuration(maxConcurrent: Int = 4, totalTimeout: Double = 10) -> FetchSchedulerConfiguration
+    {
+        FetchSchedulerConfiguration(
+            defaultInterval: 1800,
+            minimumInterval: 300,
+            maximumInterval: 86_400,
+            jitter: 0,
+            backoffBase: 60,
+            backoffCap: 3600,
+            maximumRetryAfter: 86_400,
+            maxConcurrentFetches: maxConcurrent,
+            limits: TestSupport.quickLimits(maxBodyBytes: 1 << 20, totalTimeout: totalTimeout)
+        )
+    }
+
+    private func scheduler(
+        _ urls: [String],
+        clock: ManualClock,
+        recorder: Recorder,
+        fetcher: any SourceFetching = TestSupport.fetcher,
+        configuration: FetchSchedulerConfiguration = configuration()
+    ) -> FetchScheduler {
+        FetchScheduler(
+            sources: urls.map { FeedSource(url: $0, kind: .notices) },
+            fetcher: fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: clock,
+            configuration: configuration,
+            jitterSeed: 1
+        )
+    }
+
+    @Test("a malformed feed and a 500 fail on their own; the good source is unaffected")
+    func isolation() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let good = server.url("/feed/\(key)")
+        let bad = server.url("/malformed/\(key)")
+        let broken = server.url("/status/\(key)?code=500")
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let scheduler = scheduler([bad, good, broken], clock: clock, recorder: recorder)
+
+        let summary = try await scheduler.refresh()
+        #expect(summary == RefreshSummary(attempted: 3, changed: 1, notModified: 0, failed: 2))
+        #expect(await recorder.documentCount(of: good) == 1)
+        #expect(await recorder.documentCount(of: bad) == 0)
+
+        let goodStatus = try #require(await scheduler.status(for: good))
+        #expect(goodStatus.lastError == nil)
+        #expect(goodStatus.failures == 0)
+        #expect(goodStatus.entries == 2)
+        #expect(goodStatus.title == "Loopback feed")
+        #expect(goodStatus.lastSuccess == TestSupport.start)
+        #expect(goodStatus.nextAttempt == TestSupport.start.addingTimeInterval(1800))
+
+        let badStatus = try #require(await scheduler.status(for: bad))
+        #expect(badStatus.failures == 1)
+        #expect(badStatus.lastError?.hasPrefix("\(bad): not a readable feed") == true)
+        #expect(badStatus.lastSuccess == nil)
+        #expect(badStatus.nextAttempt == TestSupport.start.addingTimeInterval(60))
+
+        let brokenStatus = try #require(await scheduler.status(for: broken))
+        #expect(brokenStatus.lastError == "\(broken): HTTP 500 Internal Server Error")
+        #expect(await recorder.states.count == 3)
+    }
+
+    @Test("200 then 304 through the scheduler: the sink sees the document once, validators persist")
+    func notModified() async throws {
+        let server = try await FixtureServer.shared.value
+        let url = server.url("/feed/\(TestSupport.key())")
+        let recorder = Recorder()
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: recorder)
+        #expect(try await scheduler.refresh(url: url) == RefreshSummary(attempted: 1, changed: 1))
+        #expect(try await scheduler.refresh(url: url) == RefreshSummary(attempted: 1, notModified: 1))
+        #expect(await recorder.documentCount(of: url) == 1)
+        let persisted = await recorder.states(of: url)
+        #expect(persisted.count == 2)
+        #expect(
+            persisted.last?.validators == HTTPValidators(etag: "\"v1\"", lastModified: "Sat, 01 Jan 2033 00:00:00 GMT")
+        )
+        #expect(persisted.last?.lastSuccess == TestSupport.start)
+    }
+
+    @Test(
+        "the next poll honours max-age and ttl within bounds",
+        arguments: [
+            ("maxage=7200", 7200.0), ("ttl=180", 10_800), ("maxage=60", 1800), ("ttl=100000", 86_400),
+            ("maxage=7200&ttl=60", 7200),
+        ]
+    )
+    func hints(_ query: String, _ interval: Double) async throws {
+        let server = try await FixtureServer.shared.value
+        let url = server.url("/feed/\(TestSupport.key())?noval=1&\(query)")
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
+        _ = try await scheduler.refresh()
+        #expect(await scheduler.status(for: url)?.nextAttempt == TestSupport.start.addingTimeInterval(interval))
+    }
+
+    @Test("500 backs off exponentially while run() polls on the manual clock")
+    func backoff() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let url = server.url("/status/\(key)?code=500")
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let scheduler = scheduler([url], clock: clock, recorder: recorder)
+        let runner = Task { await scheduler.run() }
+        defer { runner.cancel() }
+
+        var expected = TestSupport.start
+        for (attempt, delay) in [60.0, 120, 240, 480].enumerated() {
+            await recorder.waitForStates(attempt + 1)
+            let state = try #require(await recorder.states(of: url).last)
+            #expect(state.consecutiveFailures == attempt + 1)
+            #expect(state.lastAttempt == expected)
+            expected = expected.addingTimeInterval(delay)
+            #expect(state.nextAttempt == expected)
+            clock.advance(by: delay - 1)
+            #expect(await recorder.states.count == attempt + 1)
+            clock.advance(to: expected)
+        }
+        await recorder.waitForStates(5)
+        #expect(try await server.requests(key).count == 5)
+    }
+
+    @Test(
+        "429 and 503 wait as long as Retry-After says",
+        arguments: [
+            ("code=429&retry=600", 600.0), ("code=503&retry=10", 60),
+            ("code=503&retry=Wed,%2018%20May%202033%2004:33:20%20GMT", 3600),
+        ]
+    )
+    func retryAfter(_ query: String, _ delay: Double) async throws {
+        let server = try await FixtureServer.shared.value
+        let url = server.url("/status/\(TestSupport.key())?\(query)")
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
+        _ = try await scheduler.refresh()
+        let status = try #require(await scheduler.status(for: url))
+        #expect(status.nextAttempt == TestSupport.start.addingTimeInterval(delay))
+        #expect(status.lastError?.contains("retry after") == true)
+    }
+
+    @Test("410 Gone stops polling and says so")
+    func gone() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let url = server.url("/status/\(key)?code=410")
+        let other = server.url("/feed/\(key)")
+        let scheduler = scheduler([url, other], clock: ManualClock(), recorder: Recorder())
+        _ = try await scheduler.refresh()
+        let status = try #require(await scheduler.status(for: url))
+        #expect(status.isGone)
+        #expect(status.nextAttempt == nil)
+        #expect(status.lastError == "\(url): HTTP 410 Gone; polling stopped")
+        #expect(await scheduler.nextWake() == TestSupport.start.addingTimeInterval(1800))
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, notModified: 1))
+        #expect(try await server.requests(key).filter { $0.path.hasPrefix("/status") }.count == 1)
+    }
+
+    @Test("301 moves the source for later fetches; 302 does not", arguments: [301, 302])
+    func permanentRedirect(_ code: Int) async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let url = server.url("/redirect/\(key)?code=\(code)&to=/feed/\(key)")
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
+        _ = try await scheduler.refresh()
+        let state = try #require(await scheduler.state(for: url))
+        #expect(state.permanentRedirectURL == (code == 301 ? server.url("/feed/\(key)") : nil))
+        #expect(try await scheduler.refresh(url: url) == RefreshSummary(attempted: 1, notModified: 1))
+        let redirects = try await server.requests(key).filter { $0.path.hasPrefix("/redirect") }.count
+        #expect(redirects == (code == 301 ? 1 : 2))
+        #expect(await scheduler.status(for: url)?.fetchURL == state.fetchURL)
+    }
+
+    @Test("a stalled source times out without holding up the others")
+    func stalled() async throws {
+        let slowServer = try await FixtureServer.start()
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let stalled = slowServer.url("/stallhead/\(key)")
+        let good = server.url("/feed/\(key)")
+        let recorder = Recorder()
+        let scheduler = scheduler(
+            [stalled, good],
+            clock: ManualClock(),
+            recorder: recorder,
+            configuration: Self.configuration(totalTimeout: 5)
+        )
+        let refresh = Task { try await scheduler.refresh() }
+        await recorder.waitForStates(1)
+        #expect(await recorder.states.first?.url == good)
+        let summary = try await refresh.value
+        let statuses = await scheduler.status().map { "\($0.url): \($0.lastError ?? "ok")" }
+        #expect(summary == RefreshSummary(attempted: 2, changed: 1, failed: 1), "\(summary) \(statuses)")
+        #expect(await scheduler.status(for: stalled)?.lastError == "\(stalled): timed out")
+    }
+
+    @Test("one fetch per host at a time")
+    func perHost() async throws {
+        let server = try await FixtureServer.start()
+        let urls = (0..<4).map { server.url("/slow/\($0)?ms=150") }
+        let scheduler = scheduler(urls, clock: ManualClock(), recorder: Recorder())
+        #expect(try await scheduler.refresh().attempted == 4)
+        #expect(try await server.maxActive() == 1)
+    }
+
+    @Test("at most N fetches at once over all hosts")
+    func globalLimit() async throws {
+        var servers: [FixtureServer] = []
+        for _ in 0..<3 { servers.append(try await FixtureServer.start()) }
+        let urls = servers.flatMap { server in (0..<2).map { server.url("/slow/\($0)?ms=150") } }
+        let counting = CountingFetcher()
+        let scheduler = scheduler(
+            urls,
+            clock: ManualClock(),
+            recorder: Recorder(),
+            fetcher: counting,
+            configuration: Self.configuration(maxConcurrent: 2)
+        )
+        #expect(try await scheduler.refresh().attempted == 6)
+        #expect(counting.maxActive <= 2)
+        for server in servers { #expect(try await server.maxActive() == 1) }
+    }
+
+    @Test("a failed ingest keeps the old validators, so the next fetch is a full one")
+    func ingestFailure() async throws {
+        let server = try await FixtureServer.shared.value
+        let url = server.url("/feed/\(TestSupport.key())")
+        let recorder = Recorder()
+        await recorder.failIngest(of: url)
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: recorder)
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, failed: 1))
+        let state = try #require(await scheduler.state(for: url))
+        #expect(state.validators.isEmpty)
+        #expect(state.lastError == "\(url): ingest failed: disk full")
+        #expect(state.nextAttempt == TestSupport.start.addingTimeInterval(60))
+    }
+
+    @Test("persisted state is honoured at start-up, and unknown URLs are refused")
+    func restoredState() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let url = server.url("/feed/\(key)")
+        let later = TestSupport.start.addingTimeInterval(900)
+        let restored = SourceFetchState(
+            url: url,
+            validators: HTTPValidators(etag: "\"v1\""),
+            nextAttempt: later
+        )
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            states: [restored],
+            fetcher: TestSupport.fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: clock,
+            configuration: Self.configuration(),
+            jitterSeed: 1
+        )
+        #expect(await scheduler.nextWake() == later)
+        let runner = Task { await scheduler.run() }
+        defer { runner.cancel() }
+        clock.advance(to: later)
+        await recorder.waitForStates(1)
+        #expect(await recorder.states.first?.lastSuccess == later)
+        #expect(await recorder.documentCount(of: url) == 0)
+        #expect(try await server.requests(key).first?.ifNoneMatch == "\"v1\"")
+        await #expect(throws: FetchSchedulerError.sourceNotFound("http://elsewhere/")) {
+            try await scheduler.refresh(url: "http://elsewhere/")
+        }
+    }
+
+    @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
+    func servicesAndFiles() async throws {
+        let server = try await FixtureServer.shared.value
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notices.xml")
+        try Data(
+            "<rss version=\"2.0\"><channel><title>Local</title><item><guid>a</guid><title>A</title></item></channel></rss>"
+                .utf8
+        ).write(to: file)
+        let links = server.url("/links/\(TestSupport.key())")
+        let recorder = Recorder()
+        let scheduler = FetchScheduler(
+            sources: [
+                FeedSource(url: links, kind: .services, section: .mainService),
+                FeedSource(url: file.absoluteString, kind: .notices),
+            ],
+            fetcher: TestSupport.fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1
+        )
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 2, changed: 2))
+        let documents = await recorder.documents
+        let opml = documents.first { $0.url == links }.map(\.document.document)
+        guard case .opml(let list)? = opml else {
+            Issue.record("expected OPML, got \(String(describing: opml))")
+            return
+        }
+        #expect(list.outlines.map(\.text) == ["Mail", "Maps"])
+        #expect(await scheduler.status(for: links)?.entries == 2)
+        #expect(await scheduler.status(for: file.absoluteString)?.title == "Local")
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 2, changed: 1, notModified: 1))
+    }
+
+    @Test("replaced sources keep their state; run() returns once cancelled")
+    func replaceAndStop() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = TestSupport.key()
+        let kept = server.url("/feed/\(key)")
+        let added = server.url("/feed/\(key)?noval=1")
+        let clock = ManualClock()
+        let recorder = Recorder()
+        let scheduler = scheduler([kept], clock: clock, recorder: recorder)
+        let runner = Task { await scheduler.run() }
+        await recorder.waitForStates(1)
+        let before = try #require(await scheduler.state(for: kept))
+        await scheduler.replaceSources([
+            FeedSource(url: kept, kind: .notices), FeedSource(url: added, kind: .notices),
+        ])
+        await recorder.waitForStates(2)
+        #expect(await recorder.states.last?.url == added)
+        #expect(await scheduler.state(for: kept) == before)
+        #expect(await scheduler.status().map(\.url) == [kept, added])
+        runner.cancel()
+        await runner.value
+        #expect(await scheduler.status().allSatisfy { !$0.isFetching })
+    }
+
+    @Test("jitter is seeded: the same seed gives the same schedule")
+    func seededJitter() async throws {
+        let server = try await FixtureServer.shared.value
+        var configuration = Self.configuration()
+        configuration.jitter = 0.1
+        var nextAttempts: [Date?] = []
+        for _ in 0..<2 {
+            let url = server.url("/feed/\(TestSupport.key())?noval=1")
+            let scheduler = FetchScheduler(
+                sources: [FeedSource(url: url, kind: .notices)],
+                fetcher: TestSupport.fetcher,
+                sink: Recorder(),
+                persistence: Recorder(),
+                clock: ManualClock(),
+                configuration: configuration,
+                jitterSeed: 42
+            )
+            _ = try await scheduler.refresh()
+            nextAttempts.append(await scheduler.status(for: url)?.nextAttempt)
+        }
+        let first = try #require(nextAttempts[0])
+        #expect(nextAttempts[0] == nextAttempts[1])
+        #expect(abs(first.timeIntervalSince(TestSupport.start) - 1800) <= 180)
+        #expect(first != TestSupport.start.addingTimeInterval(1800))
+    }
+}
+
+/// Wraps the shared fetcher and records the most fetches in flight at once.
+final class CountingFetcher: SourceFetching {
+    private let counts = Mutex((active: 0, max: 0))
+
+    var maxActive: Int { counts.withLock { $0.max } }
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
+        counts.withLock { counts in
+            counts.active += 1
+            counts.max = max(counts.max, counts.active)
+        }
+        defer { counts.withLock { $0.active -= 1 } }
+        return try await TestSupport.fetcher.fetch(request)
+    }
+}

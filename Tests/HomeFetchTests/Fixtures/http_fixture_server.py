@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Loopback HTTP server for HomeFetchTests (standard library only).
+
+Binds 127.0.0.1 on port 0, prints the port on the first line of stdout, and serves until its
+stdin reaches end of file (the test process exited or closed the pipe). Every path is
+/<case>/<key>[?query]: <key> is chosen by each test, so tests running in parallel against one
+server never see each other's requests.
+
+Cases:
+  feed       RSS 2.0 with ETag "v1" and a fixed Last-Modified; 304 when either validator
+             matches. Query: ttl=<minutes> adds <ttl>, maxage=<s> adds Cache-Control,
+             noval=1 sends no validators.
+  gzip       the feed, gzip-encoded.
+  redirect   code=<3xx>&to=<path>: one redirect.
+  loop       302 to itself, for ever.
+  status     code=<n>[&retry=<Retry-After value>]: that status with a short body.
+  stall      200 headers and the start of a feed, then nothing for 30 s.
+  stallhead  nothing at all for 30 s.
+  endless    200 with a feed whose body never ends (XML comments), close-delimited.
+  bomb       a gzip body of 16 MiB of spaces inside a feed (about 16 KiB on the wire).
+  malformed  an HTML page with status 200.
+  slow       ms=<n>: the feed after n milliseconds; counts requests in flight.
+  links      an OPML document of service links.
+  _requests  JSON list of the requests seen for <key> (path and the headers tests check).
+  _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
+"""
+
+import gzip
+import json
+import os
+import sys
+import threading
+import time
+import zlib
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+LAST_MODIFIED = "Sat, 01 Jan 2033 00:00:00 GMT"
+ETAG = '"v1"'
+
+LOCK = threading.Lock()
+REQUESTS = {}
+ACTIVE = 0
+MAX_ACTIVE = 0
+BOMB = None
+
+
+def feed(ttl=None, title="Loopback feed"):
+    ttl_element = "<ttl>%d</ttl>" % ttl if ttl is not None else ""
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<rss version="2.0"><channel><title>%s</title><link>http://127.0.0.1/</link>%s'
+        "<item><title>First</title><link>/first</link><guid>first</guid></item>"
+        "<item><title>Second</title><link>/second</link><guid>second</guid></item>"
+        "</channel></rss>\n" % (title, ttl_element)
+    ).encode("utf-8")
+
+
+LINKS = (
+    '<?xml version="1.0"?>\n<opml version="2.0"><head><title>Links</title></head><body>'
+    '<outline text="Mail" type="link" url="/mail" category="/main-service"/>'
+    '<outline text="Maps" type="link" url="https://maps.example/" category="/other-service"/>'
+    "</body></opml>\n"
+).encode("utf-8")
+
+
+def bomb():
+    global BOMB
+    with LOCK:
+        if BOMB is None:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: gzip container
+            parts = [compressor.compress(b'<?xml version="1.0"?><rss version="2.0"><channel><title>')]
+            block = b" " * (1 << 20)
+            for _ in range(16):
+                parts.append(compressor.compress(block))
+            parts.append(compressor.compress(b"</title></channel></rss>"))
+            parts.append(compressor.flush())
+            BOMB = b"".join(parts)
+        return BOMB
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.0"
+
+    def log_message(self, format, *args):  # keep the test output clean
+        pass
+
+    def send_body(self, status, body, content_type="application/rss+xml; charset=utf-8", headers=()):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in headers:
+            self.send_header(name, value)
+        self.end_headers()
+        if body:
+            self.wfile.write(body)
+
+    def do_GET(self):
+        parts = urlsplit(self.path)
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        segments = parts.path.strip("/").split("/")
+        case = segments[0] if segments else ""
+        key = segments[1] if len(segments) > 1 else ""
+        if not case.startswith("_"):
+            with LOCK:
+                REQUESTS.setdefault(key, []).append(
+                    {
+                        "path": self.path,
+                        "ifNoneMatch": self.headers.get("If-None-Match"),
+                        "ifModifiedSince": self.headers.get("If-Modified-Since"),
+                        "userAgent": self.headers.get("User-Agent"),
+                        "acceptEncoding": self.headers.get("Accept-Encoding"),
+                    }
+                )
+        try:
+            getattr(self, "case_" + case, self.case_unknown)(key, query)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    def case_unknown(self, key, query):
+        self.send_body(404, b"no such case\n", "text/plain")
+
+    def case_feed(self, key, query):
+        headers = []
+        if query.get("noval") != "1":
+            headers += [("ETag", ETAG), ("Last-Modified", LAST_MODIFIED)]
+            if self.headers.get("If-None-Match") == ETAG or self.headers.get("If-Modified-Since") == LAST_MODIFIED:
+                self.send_response(304)
+                for name, value in headers:
+                    self.send_header(name, value)
+                self.end_headers()
+                return
+        if "maxage" in query:
+            headers.append(("Cache-Control", "public, max-age=%s" % query["maxage"]))
+        ttl = int(query["ttl"]) if "ttl" in query else None
+        self.send_body(200, feed(ttl), headers=headers)
+
+    def case_gzip(self, key, query):
+        self.send_body(200, gzip.compress(feed(title="Compressed " * 200)), headers=[("Content-Encoding", "gzip")])
+
+    def case_redirect(self, key, query):
+        self.send_body(int(query.get("code", "302")), b"", "text/plain", headers=[("Location", query["to"])])
+
+    def case_loop(self, key, query):
+        self.send_body(302, b"", "text/plain", headers=[("Location", "/loop/%s" % key)])
+
+    def case_status(self, key, query):
+        headers = [("Retry-After", query["retry"])] if "retry" in query else []
+        self.send_body(int(query["code"]), b"status body\n", "text/plain", headers=headers)
+
+    def case_stall(self, key, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.end_headers()
+        self.wfile.write(b'<?xml version="1.0"?><rss version="2.0"><channel><title>Stalled')
+        self.wfile.flush()
+        time.sleep(30)
+
+    def case_stallhead(self, key, query):
+        time.sleep(30)
+
+    def case_endless(self, key, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.end_headers()
+        self.wfile.write(b'<?xml version="1.0"?><rss version="2.0"><channel><title>Endless</title>')
+        chunk = b"<!-- " + b"x" * 16000 + b" -->"
+        while True:
+            self.wfile.write(chunk)
+
+    def case_bomb(self, key, query):
+        self.send_body(200, bomb(), headers=[("Content-Encoding", "gzip")])
+
+    def case_malformed(self, key, query):
+        self.send_body(200, b"<html><body><p>This is not a feed.</p></body></html>\n", "text/html")
+
+    def case_slow(self, key, query):
+        global ACTIVE, MAX_ACTIVE
+        with LOCK:
+            ACTIVE += 1
+            MAX_ACTIVE = max(MAX_ACTIVE, ACTIVE)
+        try:
+            time.sleep(int(query.get("ms", "200")) / 1000.0)
+        finally:
+            with LOCK:
+                ACTIVE -= 1
+        self.send_body(200, feed())
+
+    def case_links(self, key, query):
+        self.send_body(200, LINKS, "text/x-opml")
+
+    def case__requests(self, key, query):
+        with LOCK:
+            body = json.dumps(REQUESTS.get(key, [])).encode("utf-8")
+        self.send_body(200, body, "application/json")
+
+    def case__stats(self, key, query):
+        global MAX_ACTIVE
+        with LOCK:
+            body = json.dumps({"active": ACTIVE, "maxActive": MAX_ACTIVE}).encode("utf-8")
+            if query.get("reset") == "1":
+                MAX_ACTIVE = 0
+        self.send_body(200, body, "application/json")
+
+
+def exit_when_stdin_closes():
+    try:
+        sys.stdin.buffer.read()
+    finally:
+        os._exit(0)
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()

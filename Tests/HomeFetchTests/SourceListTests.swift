@@ -1,0 +1,138 @@
+import Foundation
+import HomeFeeds
+import HomeFetch
+import Testing
+
+/// The sources list (OPML) and `file:` sources.
+@Suite(.timeLimit(.minutes(1)))
+struct SourceListTests {
+    private static let rss = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <rss version="2.0"><channel><title>로컬 공지</title><ttl>90</ttl>
+        <item><title>점검 안내</title><link>notice/1</link><guid>n1</guid></item>
+        </channel></rss>
+        """
+
+    private static let opml = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <opml version="2.0"><head><title>Sources</title></head><body>
+          <outline text="Relative notices" type="rss" xmlUrl="samples/notices.xml"/>
+          <outline text="Absolute file" type="rss" xmlUrl="file:///srv/feeds/other.xml"/>
+          <outline text="Remote" type="rss" xmlUrl="https://example.test/feed.xml"/>
+          <outline text="Folder">
+            <outline text="Untyped" xmlUrl="../up.xml"/>
+          </outline>
+          <outline text="Duplicate" type="rss" xmlUrl="https://example.test/feed.xml"/>
+          <outline text="Links doc" type="link" url="samples/links.opml" category="/app-service"/>
+          <outline text="Mail" type="link" url="https://mail.example/" category="/main-service"/>
+          <outline text="Weather" type="link" url="https://weather.example/" category="weather,/other-service/"/>
+          <outline text="FTP" type="rss" xmlUrl="ftp://example.test/feed.xml"/>
+          <outline text="Podcast" type="audio" url="https://example.test/a.mp3"/>
+        </body></opml>
+        """
+
+    @Test("outlines become notice feeds, link documents and service links; paths resolve against the list")
+    func classification() throws {
+        let document = try HomeFeeds.parse(Array(Self.opml.utf8), url: "file:///etc/homefeed/feeds/sources.opml")
+        guard case .opml(let opml) = document else {
+            Issue.record("not OPML: \(document)")
+            return
+        }
+        let list = SourceList(opml: opml)
+        #expect(list.title == "Sources")
+        #expect(
+            list.sources == [
+                FeedSource(
+                    url: "file:///etc/homefeed/feeds/samples/notices.xml",
+                    kind: .notices,
+                    title: "Relative notices"
+                ),
+                FeedSource(url: "file:///srv/feeds/other.xml", kind: .notices, title: "Absolute file"),
+                FeedSource(url: "https://example.test/feed.xml", kind: .notices, title: "Remote"),
+                FeedSource(url: "file:///etc/homefeed/up.xml", kind: .notices, title: "Untyped"),
+                FeedSource(
+                    url: "file:///etc/homefeed/feeds/samples/links.opml",
+                    kind: .services,
+                    title: "Links doc",
+                    section: .appService
+                ),
+            ]
+        )
+        #expect(
+            list.serviceLinks == [
+                ServiceLink(title: "Mail", url: "https://mail.example/", section: .mainService, order: 0),
+                ServiceLink(title: "Weather", url: "https://weather.example/", section: .otherService, order: 1),
+            ]
+        )
+        #expect(list.diagnostics.contains { $0.contains("duplicate source https://example.test/feed.xml") })
+        #expect(list.diagnostics.contains { $0.contains("unsupported URL ftp://") })
+        #expect(list.diagnostics.contains { $0.contains("type \"audio\" ignored") })
+    }
+
+    @Test(
+        "category attributes name sections",
+        arguments: [
+            ("/main-service", HomeSection.mainService), ("other-service", .otherService),
+            ("/APP-SERVICE/", .appService), ("news, /app-service", .appService), ("/news", nil), ("", nil),
+        ] as [(String, HomeSection?)]
+    )
+    func sections(_ category: String, _ expected: HomeSection?) {
+        #expect(HomeSection(category: category) == expected)
+    }
+
+    @Test("a list on disk loads, and its relative file sources fetch, then come back not modified")
+    func loadAndFetchLocal() async throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let samples = directory.appendingPathComponent("samples", isDirectory: true)
+        try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
+        try Data(Self.rss.utf8).write(to: samples.appendingPathComponent("notices.xml"))
+        try Data(Self.opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
+
+        let list = try await SourceList.load(path: directory.appendingPathComponent("sources.opml").path)
+        let local = try #require(list.sources.first)
+        #expect(local.url == samples.appendingPathComponent("notices.xml").absoluteString)
+
+        let first = try await TestSupport.fetcher.fetch(FetchRequest(url: local.url))
+        guard case .fetched(let document) = first, case .feed(let feed) = document.document else {
+            Issue.record("expected a feed, got \(first)")
+            return
+        }
+        #expect(feed.title == "로컬 공지")
+        #expect(feed.entries.first?.link == samples.appendingPathComponent("notice/1").absoluteString)
+        #expect(document.ttl == 5400.0)
+        #expect(document.response.status == nil)
+        #expect(document.response.validators.etag != nil)
+
+        let second = try await TestSupport.fetcher.fetch(
+            FetchRequest(url: local.url, validators: document.response.validators)
+        )
+        #expect(second == .notModified(second.response))
+    }
+
+    @Test("file sources obey the byte cap and report missing files")
+    func localErrors() async throws {
+        let directory = try TestSupport.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.xml")
+        try Data(repeating: UInt8(ascii: " "), count: 10_000).write(to: big)
+        var limits = FetchLimits()
+        limits.maxBodyBytes = 4096
+        await #expect(
+            throws: FetchError(url: big.absoluteString, kind: .bodyTooLarge, bytesReceived: 10_000, byteCap: 4096)
+        ) {
+            try await TestSupport.fetcher.fetch(FetchRequest(url: big.absoluteString, limits: limits))
+        }
+        let missing = directory.appendingPathComponent("missing.xml").absoluteString
+        do {
+            _ = try await TestSupport.fetcher.fetch(FetchRequest(url: missing))
+            Issue.record("a missing file fetched")
+        } catch {
+            #expect(error.kind == .file("cannot read: No such file or directory"))
+            #expect(error.description == "\(missing): cannot read: No such file or directory")
+        }
+        await #expect(throws: FetchError.self) {
+            try await SourceList.load(path: directory.appendingPathComponent("none.opml").path)
+        }
+    }
+}
