@@ -8,10 +8,11 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|all> [--spec FILE]
+        usage: homefeed-bench <layout|ingest|all> [--spec FILE]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
+          ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
           all      every benchmark
         """
 
@@ -26,8 +27,11 @@ enum HomefeedBench {
         switch name {
         case "layout":
             LayoutBenchmark.run(specPath: spec)
+        case "ingest":
+            IngestBenchmark.run()
         case "all":
             LayoutBenchmark.run(specPath: spec)
+            IngestBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)

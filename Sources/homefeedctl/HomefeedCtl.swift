@@ -35,6 +35,8 @@ enum HomefeedCtl {
             return ExitStatus.ok
         case "layout":
             return LayoutCommand.run(rest)
+        case "feed":
+            return FeedCommand.run(rest)
         default:
             Console.error("homefeedctl: unknown command '\(command)'\n\n\(usage)")
             return ExitStatus.usage
