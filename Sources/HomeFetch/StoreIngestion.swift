@@ -1,0 +1,115 @@
+public import Foundation
+import HomeFeeds
+public import HomeStore
+
+/// Connects the scheduler to the SQLite store: each fetched document is one ingest
+/// transaction, each attempt's state one row update (so ETag and Last-Modified stay a pair).
+///
+/// Sendable: it only holds the store actor.
+public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
+    public let store: HomeStore
+
+    public init(store: HomeStore) {
+        self.store = store
+    }
+
+    /// Registers the list's sources with the store and returns their saved fetch state, so a
+    /// restarted daemon polls with its validators, backoff and redirects intact.
+    public func register(_ list: SourceList, now: Date = Date()) async throws -> [SourceFetchState] {
+        let stored = try await store.upsertSources(
+            list.sources.map {
+                SourceInput(
+                    url: $0.url,
+                    kind: $0.kind == .notices ? .notices : .services,
+                    title: $0.title,
+                    section: $0.section?.key
+                )
+            },
+            now: now
+        )
+        return stored.map(Self.state(of:))
+    }
+
+    /// The service links written directly in the list, stored under the list's own URL.
+    public func storeListLinks(_ list: SourceList, now: Date = Date()) async throws -> Bool {
+        try await store.upsertSource(
+            SourceInput(url: list.documentURL, kind: .services, title: list.title),
+            now: now
+        )
+        return try await replaceLinks(sourceURL: list.documentURL, list.serviceLinks)
+    }
+
+    public func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
+        switch document.document {
+        case .feed(let feed):
+            let entries = feed.entries.map {
+                NoticeInput(
+                    entryID: $0.id,
+                    title: $0.title,
+                    link: $0.link,
+                    published: $0.published.map { Date(timeIntervalSince1970: Double($0.secondsSince1970)) },
+                    summary: $0.summary
+                )
+            }
+            let result = try await store.ingestNotices(sourceURL: source.url, entries: entries)
+            return result.inserted + result.updated + result.pruned > 0
+        case .opml(let opml):
+            return try await replaceLinks(sourceURL: source.url, SourceList(opml: opml).serviceLinks)
+        }
+    }
+
+    public func persist(_ state: SourceFetchState, of source: FeedSource) async throws {
+        // HomeStore's FetchOutcome shares its name with HomeFetch's: build the record with
+        // implicit member expressions, which resolve against the store's parameter type.
+        let attempted = state.lastAttempt ?? Date()
+        let record: FetchRecord
+        if state.isGone {
+            record = FetchRecord(
+                outcome: .gone(message: state.lastError ?? "gone"),
+                attemptedAt: attempted,
+                nextAttempt: nil
+            )
+        } else if let error = state.lastError {
+            record = FetchRecord(outcome: .failed(error: error), attemptedAt: attempted, nextAttempt: state.nextAttempt)
+        } else {
+            let validators = Validators(etag: state.validators.etag, lastModified: state.validators.lastModified)
+            record = FetchRecord(outcome: .fetched(validators), attemptedAt: attempted, nextAttempt: state.nextAttempt)
+        }
+        var withRedirect = record
+        withRedirect.permanentRedirect = state.permanentRedirectURL
+        _ = try await store.recordFetch(sourceURL: source.url, withRedirect)
+    }
+
+    /// Replaces a source's links only when they differ, so an unchanged document makes no version.
+    private func replaceLinks(sourceURL: String, _ links: [ServiceLink]) async throws -> Bool {
+        let inputs = links.enumerated().map { order, link in
+            ServiceLinkInput(title: link.title, url: link.url, section: link.section?.key ?? "", order: order)
+        }
+        let current = try await store.serviceLinks(sourceURL: sourceURL)
+        let unchanged =
+            current.count == inputs.count
+            && zip(current, inputs).allSatisfy { $0.title == $1.title && $0.url == $1.url && $0.section == $1.section }
+        if unchanged { return false }
+        _ = try await store.replaceServiceLinks(sourceURL: sourceURL, links: inputs)
+        return true
+    }
+
+    static func state(of source: Source) -> SourceFetchState {
+        SourceFetchState(
+            url: source.url,
+            validators: HTTPValidators(etag: source.validators.etag, lastModified: source.validators.lastModified),
+            lastAttempt: source.lastAttempt,
+            lastSuccess: source.lastSuccess,
+            nextAttempt: source.nextAttempt,
+            consecutiveFailures: source.consecutiveFailures,
+            lastError: source.lastError,
+            permanentRedirectURL: source.permanentRedirect,
+            isGone: source.isGone
+        )
+    }
+}
+
+extension HomeSection {
+    /// The section key stored with service links: the category without its slash (`main-service`).
+    public var key: String { String(rawValue.drop { $0 == "/" }) }
+}

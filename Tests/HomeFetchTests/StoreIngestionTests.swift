@@ -1,0 +1,134 @@
+import Foundation
+import HomeFeeds
+import HomeFetch
+import HomeStore
+import Testing
+
+/// A directory of sources, local and over loopback HTTP, fetched on schedule into one SQLite
+/// file: the whole ingestion path of issue 4 with real parts (file, HTTP server, WAL file).
+@Suite(.timeLimit(.minutes(1)))
+struct StoreIngestionTests {
+    let directory: URL
+
+    init() throws {
+        directory = try TestSupport.temporaryDirectory()
+    }
+
+    /// sources.opml with a local Korean RSS file, a loopback HTTP feed and a local services OPML.
+    func writeConfiguration(httpFeed: String) throws -> String {
+        let rss = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <rss version="2.0"><channel><title>공지사항</title>
+            <item><title>수강신청 안내</title><guid isPermaLink="false">n-1</guid>
+            <pubDate>Fri, 27 Nov 2026 09:00:00 +0900</pubDate></item>
+            <item><title>도서관 개방</title><guid isPermaLink="false">n-2</guid></item>
+            </channel></rss>
+            """
+        let services = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>서비스</title></head><body>
+            <outline type="link" category="/main-service" text="학사" url="https://example.test/a"/>
+            <outline type="link" category="/app-service" text="지도" url="https://example.test/map"/>
+            </body></opml>
+            """
+        let sources = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>sources</title></head><body>
+            <outline type="rss" text="공지사항" xmlUrl="notices.xml"/>
+            <outline type="rss" text="Loopback" xmlUrl="\(httpFeed)"/>
+            <outline type="link" text="Services" url="services.opml"/>
+            <outline type="link" category="/other-service" text="셔틀" url="https://example.test/shuttle"/>
+            </body></opml>
+            """
+        try Data(rss.utf8).write(to: directory.appendingPathComponent("notices.xml"))
+        try Data(services.utf8).write(to: directory.appendingPathComponent("services.opml"))
+        try Data(sources.utf8).write(to: directory.appendingPathComponent("sources.opml"))
+        return directory.appendingPathComponent("sources.opml").path
+    }
+
+    func scheduler(_ list: SourceList, states: [SourceFetchState], ingestion: StoreIngestion, clock: ManualClock)
+        -> FetchScheduler
+    {
+        FetchScheduler(
+            sources: list.sources,
+            states: states,
+            fetcher: TestSupport.fetcher,
+            sink: ingestion,
+            persistence: ingestion,
+            clock: clock,
+            configuration: FetchSchedulerConfiguration(
+                defaultInterval: 1800,
+                minimumInterval: 300,
+                maximumInterval: 86_400,
+                jitter: 0,
+                backoffBase: 60,
+                backoffCap: 3600,
+                maximumRetryAfter: 86_400,
+                maxConcurrentFetches: 4,
+                limits: TestSupport.quickLimits()
+            ),
+            jitterSeed: 1
+        )
+    }
+
+    @Test("file and loopback sources land in one SQLite file; a restart keeps validators; the schedule polls again")
+    func endToEnd() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = try await FixtureServer.shared.value
+        let httpFeed = server.url("/feed/\(TestSupport.key())")
+        let list = try await SourceList.load(path: try writeConfiguration(httpFeed: httpFeed))
+        let databasePath = directory.appendingPathComponent("homefeed.sqlite").path
+
+        do {
+            let store = try await HomeStore(path: databasePath)
+            let ingestion = StoreIngestion(store: store)
+            let states = try await ingestion.register(list)
+            #expect(states.map(\.url).count == 3)
+            #expect(try await ingestion.storeListLinks(list))
+            let clock = ManualClock()
+            let scheduler = scheduler(list, states: states, ingestion: ingestion, clock: clock)
+            let summary = try await scheduler.refresh()
+            #expect(summary.attempted == 3 && summary.changed == 3 && summary.failed == 0)
+
+            let local = list.sources[0].url
+            // Newest first: the undated entry sorts by when it was first seen (now), after 27 Nov.
+            #expect(try await store.newestNotices(sourceURL: local, limit: 10).map(\.title) == ["도서관 개방", "수강신청 안내"])
+            #expect(try await store.noticeCount(sourceURL: httpFeed) == 2)
+            #expect(try await store.serviceLinks(section: "main-service").map(\.title) == ["학사"])
+            #expect(try await store.serviceLinks(section: "other-service").map(\.title) == ["셔틀"])
+            let source = try #require(try await store.source(url: httpFeed))
+            #expect(source.validators.etag == "\"v1\"")
+            #expect(source.lastError == nil)
+
+            // The same documents again change nothing.
+            let again = try await scheduler.refresh()
+            #expect(again.changed == 0)
+        }
+
+        // Restart: a new store on the same file hands the scheduler its saved validators, so
+        // the HTTP source is polled conditionally (304) on its schedule.
+        let store = try await HomeStore(path: databasePath)
+        #expect(try await store.integrityCheck() == ["ok"])
+        let ingestion = StoreIngestion(store: store)
+        let states = try await ingestion.register(list)
+        let saved = try #require(states.first { $0.url == httpFeed })
+        #expect(saved.validators.etag == "\"v1\"")
+        let next = try #require(saved.nextAttempt)
+
+        let clock = ManualClock()
+        let scheduler = scheduler(list, states: states, ingestion: ingestion, clock: clock)
+        let run = Task { await scheduler.run() }
+        defer { run.cancel() }
+        clock.advance(to: next.addingTimeInterval(1))
+        // Wait (bounded) for the scheduled attempt to be persisted.
+        var attempted: Date?
+        for _ in 0..<500 where (attempted ?? .distantPast) < next {
+            try await Task.sleep(for: .milliseconds(10))
+            attempted = try await store.source(url: httpFeed)?.lastAttempt
+        }
+        let polled = try #require(try await store.source(url: httpFeed))
+        #expect(polled.lastAttempt.map { $0 >= next } == true)
+        #expect(polled.validators.etag == "\"v1\"")
+        #expect(try await store.noticeCount(sourceURL: httpFeed) == 2)
+    }
+}
