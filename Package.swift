@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(name: "HomeFetch", dependencies: ["HomeFeeds", "HomeStore"]),
-        .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeStore"]),
+        .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["HomeFetch", "HomeFeeds", "HomeStore"],
             exclude: ["Fixtures/http_fixture_server.py"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon"]),
+        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
     ]

@@ -1,0 +1,76 @@
+public import Foundation
+public import HomeFetch
+public import HomeLayout
+
+/// Everything the configuration directory holds, read and validated together: settings
+/// (`homefeedd.conf`, optional), the layout spec and the sources list.
+///
+/// A reload builds a new value and swaps it in only when it validates, so a broken edit never
+/// replaces a working configuration.
+public struct LoadedConfiguration: Sendable {
+    public var directory: URL
+    public var settings: DaemonSettings
+    public var spec: LayoutSpec
+    public var sources: SourceList
+
+    public static let settingsFile = "homefeedd.conf"
+
+    /// Reads and validates the configuration in `directory`.
+    ///
+    /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout
+    ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list.
+    public static func load(directory: URL) async throws(ConfigError) -> LoadedConfiguration {
+        let settingsURL = directory.appendingPathComponent(settingsFile)
+        var settings = DaemonSettings()
+        if FileManager.default.fileExists(atPath: settingsURL.path) {
+            let text = try read(settingsURL, limit: ConfigFile.maxBytes)
+            settings = try DaemonSettings(
+                ConfigFile(path: settingsURL.path, text: String(decoding: text, as: UTF8.self))
+            )
+        }
+
+        let layoutURL = directory.appendingPathComponent(settings.layoutFile)
+        let layoutBytes = try read(layoutURL, limit: HomeLayout.Limits.maxSpecBytes)
+        let spec: LayoutSpec
+        do throws(LayoutSpecError) {
+            spec = try LayoutSpec(json: layoutBytes)
+        } catch {
+            throw ConfigError(file: layoutURL.path, key: error.path.isEmpty ? nil : error.path, reason: error.reason)
+        }
+        // The layout must solve at every profile with the spec's own item counts.
+        for profile in settings.profiles {
+            do throws(LayoutSolveError) {
+                _ = try LayoutSolver.solve(spec, in: profile.environment)
+            } catch {
+                throw ConfigError(
+                    file: layoutURL.path,
+                    key: error.path.isEmpty ? nil : error.path,
+                    reason: "at profile \(profile.name): \(error.message)"
+                )
+            }
+        }
+
+        let sourcesURL = directory.appendingPathComponent(settings.sourcesFile)
+        let sources: SourceList
+        do throws(FetchError) {
+            sources = try await SourceList.load(path: sourcesURL.path)
+        } catch {
+            throw ConfigError(file: sourcesURL.path, reason: error.description)
+        }
+        return LoadedConfiguration(directory: directory, settings: settings, spec: spec, sources: sources)
+    }
+
+    private static func read(_ url: URL, limit: Int) throws(ConfigError) -> [UInt8] {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else { throw ConfigError(file: url.path, reason: "larger than \(limit) bytes") }
+            return [UInt8](data)
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import HomeDaemon
+import HomeLayout
+import Synchronization
+import Testing
+
+/// The daemon's service on the sample configuration of `feeds/`, offline, with a real store.
+@Suite(.timeLimit(.minutes(1)))
+struct HomeServiceTests {
+    let configDirectory: URL
+    let stateDirectory: URL
+
+    /// A copy of `feeds/` (so tests may edit it) and an empty state directory.
+    init() throws {
+        let root = URL(fileURLWithPath: "/tmp/hf-svc-\(UUID().uuidString.prefix(8))")
+        configDirectory = root.appendingPathComponent("config")
+        stateDirectory = root.appendingPathComponent("state")
+        let feeds = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: feeds, to: configDirectory)
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+    }
+
+    func start() async throws -> HomeService {
+        let configuration = try await LoadedConfiguration.load(directory: configDirectory)
+        return try await HomeService(
+            configuration: configuration,
+            stateDirectory: stateDirectory,
+            logger: Logger(label: "test", level: .error, sink: { _ in })
+        )
+    }
+
+    func sections(_ manifest: EncodedManifest?) throws -> [[String: Any]] {
+        let bytes = try #require(manifest?.bytes)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        return try #require(root["sections"] as? [[String: Any]])
+    }
+
+    func items(_ section: [String: Any]) -> [[String: Any]] { section["items"] as? [[String: Any]] ?? [] }
+
+    func titles(_ section: [String: Any]) -> [String?] {
+        items(section).map { ($0["content"] as? [String: Any])?["title"] as? String }
+    }
+
+    @Test("refresh pulls the sample feeds and service links into the four sections")
+    func fourSections() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let before = await service.version
+        let result = try await service.refresh(url: nil)
+        #expect(result.attempted == 3)
+        #expect(result.changed == 3)
+        #expect(result.version > before)
+
+        let manifest = await service.manifest(profile: "phone")
+        let sections = try sections(manifest)
+        #expect(
+            sections.compactMap { $0["id"] as? String } == ["userHistory", "mainService", "otherService", "appService"]
+        )
+        // No history yet: the placeholder, under the profile header.
+        #expect(titles(sections[0]) == ["아직 활동 기록이 없어요"])
+        let header = try #require(sections[0]["header"] as? [String: Any])
+        #expect((header["content"] as? [String: Any])?["title"] as? String == "김홈피드")
+        // The newest notice heads the main section, then the three main services.
+        #expect(items(sections[1]).map { $0["kind"] as? String } == ["notice", "service", "service", "service"])
+        #expect(titles(sections[1]).dropFirst() == ["학사 안내", "도서관", "오늘의 식단"])
+        #expect(items(sections[2]).count == 5)
+        #expect(items(sections[3]).count == 6)
+        #expect(
+            (sections[3]["header"] as? [String: Any]).flatMap { ($0["content"] as? [String: Any])?["title"] as? String }
+                == "앱 서비스"
+        )
+
+        let status = try await service.status()
+        #expect(status.sources.count == 3)
+        #expect(status.sources.allSatisfy { $0.lastError == nil && $0.entries > 0 })
+        #expect(status.notices == 5)
+    }
+
+    @Test("a history event makes a new version, pushed to subscribers, with the event on top")
+    func historyEvent() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let seen = Mutex<[Int]>([])
+        let token = await service.subscribe { version in seen.withLock { $0.append(version) } }
+        let recorded = try await service.recordHistory(title: "도서관 좌석 예약", link: nil, kind: "open", at: nil)
+        #expect(seen.withLock { $0 }.contains(recorded.version))
+        #expect(titles(try sections(await service.manifest(profile: "tablet"))[0]) == ["도서관 좌석 예약"])
+        let first = try #require(items(try sections(await service.manifest(profile: "phone"))[0]).first)
+        #expect(first["id"] as? String == "history:\(recorded.id)")
+        await service.unsubscribe(token)
+        await #expect(throws: ServiceError.self) {
+            _ = try await service.recordHistory(title: "  ", link: nil, kind: nil, at: nil)
+        }
+    }
+
+    @Test("a restarted daemon serves the persisted manifest, and item ids stay stable")
+    func restart() async throws {
+        var ids: [String] = []
+        do {
+            let service = try await start()
+            _ = try await service.refresh(url: nil)
+            ids = items(try sections(await service.manifest(profile: "phone"))[1]).compactMap { $0["id"] as? String }
+            await service.stop()
+        }
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let again = items(try sections(await service.manifest(profile: "phone"))[1]).compactMap { $0["id"] as? String }
+        #expect(!ids.isEmpty)
+        #expect(again == ids)
+    }
+
+    @Test("a broken layout on reload is rejected and the old configuration keeps serving")
+    func brokenReload() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        let layout = configDirectory.appendingPathComponent("layout.json")
+        try Data(#"{"sections": [{"id": "x", "group": {"axis": "sideways"}}]}"#.utf8).write(to: layout)
+        do {
+            _ = try await service.reload()
+            Issue.record("accepted a broken layout")
+        } catch {
+            #expect(error.description.contains("sections[0].group"))
+        }
+        #expect(await service.version == version)
+        #expect(await service.manifest(profile: "phone") != nil)
+        // A good edit is taken: fewer profiles.
+        try FileManager.default.removeItem(at: layout)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("feeds/layout.json"),
+            to: layout
+        )
+        let reloaded = try await service.reload()
+        #expect(reloaded > version)
+    }
+
+    @Test("ListNotices returns the newest notices, optionally of one source")
+    func notices() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let all = try await service.notices(limit: 10, sourceURL: nil)
+        #expect(all.count == 5)
+        let source = try #require(all.first { $0.sourceTitle == "공지사항" }?.source)
+        #expect(try await service.notices(limit: 10, sourceURL: source).count == 3)
+        await #expect(throws: ServiceError.self) { _ = try await service.notices(limit: 0, sourceURL: nil) }
+        await #expect(throws: ServiceError.self) { _ = try await service.notices(limit: 5, sourceURL: "file:///nope") }
+    }
+}
