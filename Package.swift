@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
         .library(name: "HomeStore", targets: ["HomeStore"]),
         .library(name: "HomeFetch", targets: ["HomeFetch"]),
+        .executable(name: "homefeedd", targets: ["homefeedd"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
     ],
@@ -25,6 +26,7 @@ let package = Package(
         .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch"]),
 
         // Executables.
+        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
         .executableTarget(
             name: "homefeed-bench",
