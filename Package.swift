@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .library(name: "HomeLayout", targets: ["HomeLayout"]),
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
+        .library(name: "Varlink", targets: ["Varlink"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
     ],
@@ -13,20 +14,25 @@ let package = Package(
         // C libraries from Debian's -dev packages (swift-on-linux.md §1).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
+        .target(name: "CSystem"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
+        // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
+        .target(name: "Varlink", dependencies: ["CSystem"]),
 
         // Executables.
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
-        .executableTarget(name: "homefeed-bench", dependencies: ["HomeLayout", "HomeFeeds", "CLibXML2"]),
+        .executableTarget(name: "homefeed-bench", dependencies: ["HomeLayout", "HomeFeeds", "CLibXML2", "Varlink"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
     ]
