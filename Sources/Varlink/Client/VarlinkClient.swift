@@ -2,7 +2,7 @@ internal import Dispatch
 internal import Synchronization
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A Varlink client: one connection to a server.
@@ -100,11 +100,20 @@ public final class VarlinkClient: Sendable {
     }
 
     deinit {
-        close()
+        closeDescriptor()
     }
 
-    /// Closes the connection. Idempotent; later calls fail with ``VarlinkClientError/connectionClosed``.
+    /// Closes the connection; an operation blocked in another thread ends with
+    /// ``VarlinkClientError/connectionClosed``. Idempotent; later calls fail the same way.
     public func close() {
+        // Closing an fd does not wake a thread blocked in poll on it, and the number could be
+        // reused under that thread's feet: shut the socket down, wait for the operation to
+        // notice, then close.
+        abort()
+        channel.withLock { _ in closeDescriptor() }
+    }
+
+    private func closeDescriptor() {
         fdClosed.withLock { closed in
             guard !closed else { return }
             closed = true
@@ -158,8 +167,8 @@ public final class VarlinkClient: Sendable {
     }
 
     /// Calls `method` with `more: true` and hands each reply to `onReply` until the final one.
-    /// `onReply` returns false to stop early; the connection is then closed, since Varlink has
-    /// no other way to end a `more` call.
+    /// `onReply` returns false to stop early; the connection is then shut down, since Varlink
+    /// has no other way to end a `more` call.
     ///
     /// - Parameter timeout: the longest wait for each reply; nil waits for ever (subscriptions).
     public func callMore(
@@ -175,7 +184,7 @@ public final class VarlinkClient: Sendable {
                 let reply = try receive(channel: &channel, method: method, deadline: Deadline(timeout))
                 if !onReply(reply) {
                     channel.isBroken = true
-                    close()
+                    abort()
                     return
                 }
                 if !reply.continues { return }
@@ -196,7 +205,9 @@ public final class VarlinkClient: Sendable {
     }
 
     /// Async ``call(_:timeout:)``.
-    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) async throws(VarlinkClientError) -> VarlinkReply {
+    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) async throws(VarlinkClientError)
+        -> VarlinkReply
+    {
         let result: Result<VarlinkReply, VarlinkClientError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 queue.async {
@@ -254,7 +265,9 @@ public final class VarlinkClient: Sendable {
         guard !channel.isBroken, !fdClosed.withLock({ $0 }) else { throw .connectionClosed }
         var offset = 0
         while offset < bytes.count {
-            let result = bytes.withUnsafeBytes { raw in Socket.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...])) }
+            let result = bytes.withUnsafeBytes { raw in
+                Socket.send(fd, UnsafeRawBufferPointer(rebasing: raw[offset...]))
+            }
             switch result {
             case .done(let n): offset += n
             case .wouldBlock: try wait(for: Int16(POLLOUT), channel: &channel, method: method, deadline: deadline)

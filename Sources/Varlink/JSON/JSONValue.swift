@@ -27,7 +27,8 @@ public enum JSONValue: Sendable, Hashable {
                 } catch {
                     return .failure(error)
                 }
-            } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+            }
+            ?? Array(bytes).withUnsafeBufferPointer { buffer in
                 do throws(JSONParseError) {
                     return .success(try JSONParser.parse(buffer))
                 } catch {

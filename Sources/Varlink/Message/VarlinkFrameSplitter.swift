@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Splits a Varlink byte stream into messages: each is JSON text ended by one NUL byte

@@ -126,9 +126,4 @@ public struct VarlinkEncodedReply: Sendable, Equatable {
     public let framedBytes: [UInt8]
     /// More replies to the same call follow; false for the final reply (and for errors).
     public let continues: Bool
-
-    init(framedBytes: [UInt8], continues: Bool) {
-        self.framedBytes = framedBytes
-        self.continues = continues
-    }
 }

@@ -1,7 +1,7 @@
 internal import Dispatch
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Writing, timeouts and closing; all on the connection's queue (see ``Connection``).

@@ -1,7 +1,7 @@
 internal import Dispatch
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// One accepted client: its fd, a private serial queue, and the Dispatch sources and buffers
@@ -116,6 +116,12 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         }
         if let failed {
             context.log(.debug) { "connection \(self.peer): recv: \(SystemError.name(of: failed))" }
+            close()
+            return
+        }
+        if inputEnded, Socket.isHungUp(fd) {
+            // Closed, not just half-closed: nothing can be delivered any more, and a subscriber
+            // leaving this way is how Varlink unsubscribes (varlink-and-systemd.md §3).
             close()
             return
         }

@@ -3,7 +3,7 @@ internal import Dispatch
 internal import Synchronization
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// A Varlink server on an `AF_UNIX` stream socket.

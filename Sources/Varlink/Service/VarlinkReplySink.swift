@@ -148,8 +148,9 @@ public enum VarlinkBacklogPolicy: Sendable, Equatable {
     case replacePending
 }
 
-/// The connection side of a sink. `deliver` may be called from any thread; implementations
-/// hop to their own queue and must preserve call order.
+/// The connection side of a sink. `deliver` is called from any thread, inside the sink's lock:
+/// implementations only enqueue (hop to their own queue, preserving order) and must never call
+/// back into the sink synchronously.
 protocol ReplyTransport: Sendable {
     /// - Parameters:
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).

@@ -1,3 +1,5 @@
+internal import Dispatch
+
 /// A Varlink service: the registered interfaces plus the built-in `org.varlink.service`, and
 /// the routing of a call to its handler with the standard errors (varlink-and-systemd.md §1.4,
 /// §1.5).
@@ -49,7 +51,9 @@ public final class VarlinkService: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: VarlinkReply.self)
         let sink = VarlinkReplySink(call: call, transport: CollectingTransport(continuation), callID: 1)
         Task { await self.handle(call, peer: peer, replies: sink) }
-        continuation.onTermination = { _ in sink.markClosed() }
+        // Not synchronously: finishing the stream happens inside the sink's lock (see
+        // ReplyTransport), and the consumer going away must still close the sink.
+        continuation.onTermination = { _ in DispatchQueue.global().async { sink.markClosed() } }
         return stream
     }
 
@@ -66,7 +70,8 @@ public final class VarlinkService: Sendable {
         }
         let name = String(call.memberName)
         guard let method = interface.methods[name] else {
-            throw interface.declaredMethods.contains(name) ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
+            throw interface.declaredMethods.contains(name)
+                ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
         }
         if method.requiresMore, !call.more { throw .expectedMore }
         return try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies))

@@ -1,7 +1,7 @@
 internal import CSystem
 
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// Thin wrappers over the socket calls, in one place (style.md, after swift-nio's): each
@@ -74,6 +74,13 @@ enum Socket {
             default: return .failed(errno)
             }
         }
+    }
+
+    /// True when both directions are shut (`POLLHUP`): the peer has closed the socket, not just
+    /// its sending side (`shutdown(SHUT_WR)` gives EOF on read but no `POLLHUP`).
+    static func isHungUp(_ fd: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
     }
 
     /// Sets `O_NONBLOCK`; an adopted (socket-activated) fd arrives blocking unless the unit says

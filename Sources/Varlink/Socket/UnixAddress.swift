@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// An `AF_UNIX` stream address: a filesystem path or a name in Linux's abstract namespace.
