@@ -70,7 +70,7 @@ extension Connection {
             return
         }
         let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [self] in flush() }
+        source.setEventHandler { [self] in executor.drain { flush() } }
         // Cancelling the write source is the first step of closing; the fd stays open until
         // the read source's cancel handler, which runs after this one.
         source.setCancelHandler { [self] in cancelReadSource() }

@@ -23,7 +23,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     let peer: VarlinkPeer
     let queue: DispatchQueue
     let context: ServerContext
-    private let executor: QueueTaskExecutor
+    let executor: QueueTaskExecutor
 
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
@@ -72,11 +72,11 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     func start() {
         queue.async { [self] in
             let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            read.setEventHandler { [self] in handleReadable() }
+            read.setEventHandler { [self] in executor.drain { handleReadable() } }
             read.setCancelHandler { [self] in finishClosing() }
             readSource = read
             let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in handleTimer() }
+            timer.setEventHandler { [self] in executor.drain { handleTimer() } }
             self.timer = timer
             timer.resume()
             read.resume()
@@ -86,7 +86,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
 
     /// Closes the connection from any thread (server shutdown).
     func closeSoon() {
-        queue.async { [self] in close() }
+        executor.submit { [self] in close() }
     }
 
     // MARK: - Reading
@@ -202,7 +202,8 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     // MARK: - Replies
 
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
-        queue.async { [self] in
+        // Inline when called on the queue: then it runs after the sink's lock is released.
+        executor.submit { [self] in
             deliverOnQueue(reply, isFinal: isFinal, policy: policy, callID: callID)
         }
     }
