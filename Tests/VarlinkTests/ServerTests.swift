@@ -283,6 +283,50 @@ struct ServerTests {
         await server.shutdown()
     }
 
+    @Test("an adopted listening socket is served and closed on shutdown")
+    func adopted() async throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let address = directory.socket()
+        guard case .path(let path) = address else { return }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var sockaddr = sockaddr_un()
+        sockaddr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &sockaddr.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &sockaddr) {
+            $0.withMemoryRebound(to: Glibc.sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(fd, 8) == 0)
+        let server = try VarlinkServer(adopting: fd, service: makeTestService(hub: Hub()))
+        server.start()
+        #expect(server.boundAddress == nil)
+        let client = try await VarlinkClient.connect(to: address)
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "adopted"]) == ["text": "adopted"])
+        // A finished more stream leaves the connection usable.
+        for try await _ in client.replies("org.example.test.Count", parameters: ["n": 2], timeout: .seconds(10)) {}
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "again"]) == ["text": "again"])
+        await server.shutdown()
+        // The server does not remove a socket file it did not create.
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a oneway call sent just before closing still runs")
+    func onewayBeforeClose() async throws {
+        try await withServer { _, address, hub in
+            do {
+                let socket = try RawSocket(address)
+                socket.write(
+                    VarlinkCall(method: "org.example.test.Note", parameters: ["text": "bye"], oneway: true).framed
+                )
+            }
+            // The socket is closed; the note arrives anyway.
+            for _ in 0..<500 where await hub.notes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await hub.notes == ["bye"])
+        }
+    }
+
     @Test("the blocking client: calls, more with a callback, oneway")
     func blockingClient() async throws {
         try await withServer { _, address, hub in

@@ -236,7 +236,10 @@ public final class VarlinkClient: Sendable {
     ) -> AsyncThrowingStream<VarlinkReply, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: VarlinkReply.self)
         let stopped = Mutex(false)
-        continuation.onTermination = { [self] _ in
+        continuation.onTermination = { [self] termination in
+            // Only a consumer that stopped early ends the call; a finished stream leaves the
+            // connection usable.
+            guard case .cancelled = termination else { return }
             stopped.withLock { $0 = true }
             abort()
         }

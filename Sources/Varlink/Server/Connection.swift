@@ -119,9 +119,11 @@ final class Connection: @unchecked Sendable, ReplyTransport {
             close()
             return
         }
-        if inputEnded, Socket.isHungUp(fd) {
-            // Closed, not just half-closed: nothing can be delivered any more, and a subscriber
-            // leaving this way is how Varlink unsubscribes (varlink-and-systemd.md §3).
+        if inputEnded, let call = active, call.sink.acceptsMore, Socket.isHungUp(fd) {
+            // Closed, not just half-closed, during a `more` call: that is how a Varlink client
+            // unsubscribes (varlink-and-systemd.md §3). Other calls, and complete calls still
+            // buffered (a oneway call sent just before closing), are still run; their replies
+            // fail with EPIPE, which closes the connection.
             close()
             return
         }

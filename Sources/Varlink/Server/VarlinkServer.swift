@@ -226,8 +226,18 @@ public final class VarlinkServer: Sendable {
         }
         let peer = Socket.peerCredentials(fd) ?? .unknown
         let connection = Connection(fd: fd, peer: peer, context: context)
-        context.group.enter()
-        context.connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+        // Registered under the accept lock, so shutdown() either sees it or it is refused.
+        let registered = acceptState.withLock { state -> Bool in
+            if state.isShutDown { return false }
+            context.group.enter()
+            context.connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+            return true
+        }
+        guard registered else {
+            Socket.close(fd)
+            context.count { $0.openConnections -= 1 }
+            return
+        }
         context.log(.debug) { "client connected: \(peer)" }
         connection.start()
     }
