@@ -143,13 +143,16 @@ public final class VarlinkClient: Sendable {
         return reply.parameters.object ?? [:]
     }
 
-    /// Sends `call` and returns its single reply (for a `more` call: the first one).
+    /// Sends `call` and returns its reply: an empty one at once for a `oneway` call; for a
+    /// `more` call only the first (use ``callMore(_:parameters:timeout:onReply:)`` or
+    /// ``replies(_:parameters:timeout:)`` to read them all).
     ///
     /// - Throws: as ``call(_:parameters:timeout:)``.
     public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) throws(VarlinkClientError) -> VarlinkReply {
         let deadline = Deadline(timeout)
         return try channel.withLock { (channel) throws(VarlinkClientError) -> VarlinkReply in
             try send(call.framed, channel: &channel, method: call.method, deadline: deadline)
+            if call.oneway { return VarlinkReply() }
             return try receive(channel: &channel, method: call.method, deadline: deadline)
         }
     }
