@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import Varlink
 
@@ -325,6 +326,58 @@ struct ServerTests {
             for _ in 0..<500 where await hub.notes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await hub.notes == ["bye"])
         }
+    }
+
+    @Test("many clients at once each get their own answers")
+    func concurrentClients() async throws {
+        try await withServer { server, address, _ in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<16 {
+                    group.addTask {
+                        let connection = try await VarlinkClient.connect(to: address)
+                        var answered = 0
+                        for call in 0..<100 {
+                            let text = JSONValue.string("\(client)/\(call)")
+                            if try await connection.call("org.example.test.Echo", parameters: ["text": text]) == [
+                                "text": text
+                            ] {
+                                answered += 1
+                            }
+                        }
+                        return answered
+                    }
+                }
+                var total = 0
+                for try await answered in group { total += answered }
+                #expect(total == 1600)
+            }
+            #expect(server.statistics.acceptedConnections == 16)
+        }
+    }
+
+    @Test("the server logs through the closure it was given")
+    func logging() async throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let lines = Mutex<[(VarlinkLogLevel, String)]>([])
+        let server = try VarlinkServer(
+            binding: directory.socket(),
+            service: makeTestService(hub: Hub()),
+            logger: { level, message in
+                guard level >= .notice else { return }  // debug and info are never built
+                let text = message()
+                lines.withLock { $0.append((level, text)) }
+            }
+        )
+        server.start()
+        let socket = try RawSocket(directory.socket())
+        socket.write("not json\0")
+        #expect(socket.readUntilClosed())
+        await server.shutdown()
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 1)
+        #expect(logged.first?.0 == .notice)
+        #expect(logged.first?.1.hasPrefix("dropping client pid \(getpid())") == true)
     }
 
     @Test("the blocking client: calls, more with a callback, oneway")
