@@ -193,7 +193,8 @@ struct ServerTests {
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
         var configuration = VarlinkServerConfiguration()
-        configuration.idleTimeout = .milliseconds(200)
+        // Long enough that a loaded machine still reads the subscriber's call in time.
+        configuration.idleTimeout = .milliseconds(500)
         try await withServer(configuration: configuration) { server, address, hub in
             let subscriber = try RawSocket(address)
             subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
@@ -201,7 +202,7 @@ struct ServerTests {
             let idle = try RawSocket(address)
             #expect(idle.readUntilClosed())
             #expect(server.statistics.idleTimeouts == 1)
-            try await Task.sleep(for: .milliseconds(300))
+            try await Task.sleep(for: .milliseconds(700))
             let sink = try #require(await hub.subscribers.first)
             #expect(sink.send(VarlinkReply(parameters: ["n": 1], continues: true)) == .sent)
             #expect(subscriber.readReply()?.parameters.object == ["n": 1])
