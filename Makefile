@@ -12,6 +12,8 @@ export PATH := $(SWIFT_DIR):$(PATH)
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 DEB_PACKAGES := libsqlite3-dev libxml2-dev pkg-config
+# The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
+PYTHON ?= python3
 BUILD_DIR := .build
 BENCH ?= all
 
@@ -19,7 +21,8 @@ BENCH ?= all
 
 all: build
 
-## deps: install the Debian -dev packages the C targets need, when missing and when root.
+## deps: install the Debian -dev packages the C targets need and the Python varlink client the
+## Varlink interop test uses, when missing and when root.
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -31,6 +34,17 @@ deps:
 	        apt-get update -qq && apt-get install -y -qq $$missing; \
 	    else \
 	        echo "missing Debian packages:$$missing (run 'sudo apt-get install$$missing')" >&2; exit 1; \
+	    fi; \
+	fi
+	@if ! $(PYTHON) -c 'import varlink' 2>/dev/null; then \
+	    if [ "$$(id -u)" = 0 ]; then \
+	        echo "installing: python varlink"; \
+	        export DEBIAN_FRONTEND=noninteractive; \
+	        $(PYTHON) -m pip --version >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-pip; }; \
+	        $(PYTHON) -m pip install --quiet varlink 2>/dev/null \
+	            || $(PYTHON) -m pip install --quiet --break-system-packages varlink; \
+	    else \
+	        echo "missing Python package varlink (run '$(PYTHON) -m pip install --user varlink')" >&2; exit 1; \
 	    fi; \
 	fi
 

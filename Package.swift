@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "HomeFeeds", targets: ["HomeFeeds"]),
         .library(name: "HomeStore", targets: ["HomeStore"]),
         .library(name: "HomeFetch", targets: ["HomeFetch"]),
+        .library(name: "Varlink", targets: ["Varlink"]),
         .executable(name: "homefeedd", targets: ["homefeedd"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
@@ -16,6 +17,8 @@ let package = Package(
         // C libraries from Debian's -dev packages (swift-on-linux.md §1).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
+        .target(name: "CSystem"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // Pure Swift, no Foundation: only libm for floor/round.
@@ -23,14 +26,19 @@ let package = Package(
         .target(name: "HomeFeeds", dependencies: ["CLibXML2"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(name: "HomeFetch", dependencies: ["HomeFeeds", "HomeStore"]),
-        .target(name: "HomeDaemon", dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch"]),
+        // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
+        .target(name: "Varlink", dependencies: ["CSystem"]),
+        .target(
+            name: "HomeDaemon",
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink"]
+        ),
 
         // Executables.
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
         .executableTarget(
             name: "homefeed-bench",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "CLibXML2", "CSQLite"]
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "Varlink", "CLibXML2", "CSQLite"]
         ),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
@@ -46,6 +54,7 @@ let package = Package(
             exclude: ["Fixtures/http_fixture_server.py"]
         ),
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
     ]

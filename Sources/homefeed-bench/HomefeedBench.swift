@@ -8,11 +8,12 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|ingest|all> [--spec FILE]
+        usage: homefeed-bench <layout|ingest|varlink|all> [--spec FILE]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
           ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
+          varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
           all      every benchmark
         """
 
@@ -29,9 +30,12 @@ enum HomefeedBench {
             LayoutBenchmark.run(specPath: spec)
         case "ingest":
             IngestBenchmark.run()
+        case "varlink":
+            VarlinkBenchmark.run()
         case "all":
             LayoutBenchmark.run(specPath: spec)
             IngestBenchmark.run()
+            VarlinkBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)

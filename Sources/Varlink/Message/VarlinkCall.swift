@@ -1,0 +1,102 @@
+/// One Varlink method call, as a client sends it (varlink-and-systemd.md §1.2).
+///
+/// Decoding is tolerant where the spec asks for tolerance and strict where a wrong guess would
+/// be dangerous: `parameters` may be omitted, `null` or an object (sd-varlink(3)); unknown keys
+/// (vendor extensions) are ignored; but a missing or non-string `method`, or a flag that is not
+/// a Boolean, is a protocol violation and the server drops the connection.
+///
+/// Sendable: an immutable value.
+public struct VarlinkCall: Sendable, Equatable {
+    /// Fully qualified, `interface.Method`, e.g. `org.varlink.service.GetInfo`.
+    public var method: String
+    /// Input parameters; empty when the call had none.
+    public var parameters: [String: JSONValue]
+    /// The server must not reply.
+    public var oneway: Bool
+    /// The client accepts several replies (`continues: true` until the last).
+    public var more: Bool
+    /// After the reply the connection leaves Varlink; this library never upgrades.
+    public var upgrade: Bool
+
+    public init(
+        method: String,
+        parameters: [String: JSONValue] = [:],
+        oneway: Bool = false,
+        more: Bool = false,
+        upgrade: Bool = false
+    ) {
+        self.method = method
+        self.parameters = parameters
+        self.oneway = oneway
+        self.more = more
+        self.upgrade = upgrade
+    }
+
+    /// The interface part of ``method``: everything before the last dot (`org.varlink.service`).
+    public var interface: Substring {
+        guard let dot = method.lastIndex(of: ".") else { return "" }
+        return method[..<dot]
+    }
+
+    /// The member part of ``method``: everything after the last dot (`GetInfo`).
+    public var memberName: Substring {
+        guard let dot = method.lastIndex(of: ".") else { return method[...] }
+        return method[method.index(after: dot)...]
+    }
+
+    /// Decodes one message (the bytes between two NULs).
+    ///
+    /// - Throws: ``VarlinkProtocolError`` for malformed JSON, a non-object, a missing `method`
+    ///   or a wrongly typed field.
+    public init(decoding message: some Collection<UInt8>) throws(VarlinkProtocolError) {
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONValue(parsing: message)
+        } catch {
+            throw .malformedJSON(error)
+        }
+        guard case .object(let object) = value else { throw .notAnObject }
+        guard let method = object["method"]?.stringValue, !method.isEmpty else { throw .missingMethod }
+        self.method = method
+        switch object["parameters"] {
+        case nil, .null?: parameters = [:]
+        case .object(let p)?: parameters = p
+        default: throw .invalidField("parameters")
+        }
+        oneway = try Self.flag("oneway", in: object)
+        more = try Self.flag("more", in: object)
+        upgrade = try Self.flag("upgrade", in: object)
+    }
+
+    private static func flag(_ key: String, in object: [String: JSONValue]) throws(VarlinkProtocolError) -> Bool {
+        switch object[key] {
+        case nil, .null?: return false
+        case .bool(let b)?: return b
+        default: throw .invalidField(key)
+        }
+    }
+
+    /// The message as JSON, without the terminating NUL; flags only when set, `parameters`
+    /// only when not empty, keys sorted.
+    public var encoded: [UInt8] {
+        var writer = JSONWriter(capacity: 64 + method.utf8.count)
+        writer.appendASCII("{\"method\":")
+        writer.string(method)
+        if more { writer.appendASCII(",\"more\":true") }
+        if oneway { writer.appendASCII(",\"oneway\":true") }
+        if !parameters.isEmpty {
+            writer.appendASCII(",\"parameters\":")
+            writer.object(parameters)
+        }
+        if upgrade { writer.appendASCII(",\"upgrade\":true") }
+        writer.appendASCII("}")
+        return writer.bytes
+    }
+
+    /// ``encoded`` followed by the NUL that ends a Varlink message.
+    public var framed: [UInt8] {
+        var bytes = encoded
+        bytes.append(0)
+        return bytes
+    }
+}

@@ -1,0 +1,109 @@
+/// One interface a service implements: its name, its IDL text, and a handler per method.
+///
+/// The description is returned verbatim by `org.varlink.service.GetInterfaceDescription`
+/// (comments included: that is how clients show help, varlink-and-systemd.md §1.5, §2), and
+/// the Python client builds its proxies from it, so it must be valid IDL. Method names declared
+/// in it without a handler answer `MethodNotImplemented`; other names `MethodNotFound`.
+///
+/// Sendable: an immutable value.
+public struct VarlinkInterface: Sendable {
+    /// Reverse-domain name, e.g. `io.homefeed`.
+    public let name: String
+    /// The IDL text, starting (after comments) with `interface <name>`.
+    public let description: String
+    let methods: [String: VarlinkMethod]
+    /// Methods the IDL declares (`method Name(…) -> (…)`).
+    let declaredMethods: Set<String>
+
+    /// - Precondition: `description` declares `interface <name>`; the name is not
+    ///   `org.varlink.service` (built in). Both are programming errors, not input.
+    public init(name: String, description: String, methods: [String: VarlinkMethod]) {
+        precondition(name != VarlinkService.serviceInterfaceName, "org.varlink.service is built in")
+        let declared = Self.declarations(in: description)
+        precondition(declared.interface == name, "interface description declares \(declared.interface ?? "nothing")")
+        self.name = name
+        self.description = description
+        self.methods = methods
+        self.declaredMethods = declared.methods
+    }
+
+    /// The `interface` name and `method` names of an IDL text: a line scan, not a parser
+    /// (`#` comments and blank lines skipped; a member starts its line).
+    static func declarations(in idl: String) -> (interface: String?, methods: Set<String>) {
+        var interface: String?
+        var methods: Set<String> = []
+        for rawLine in idl.split(separator: "\n", omittingEmptySubsequences: true) {
+            let line = rawLine.drop { $0 == " " || $0 == "\t" }
+            if line.hasPrefix("#") { continue }
+            if interface == nil, line.hasPrefix("interface ") {
+                interface = String(line.dropFirst("interface ".count).prefix { !$0.isWhitespace && $0 != "#" })
+            } else if line.hasPrefix("method ") {
+                let name = line.dropFirst("method ".count).drop { $0 == " " }.prefix { $0.isLetter || $0.isNumber }
+                if !name.isEmpty { methods.insert(String(name)) }
+            }
+        }
+        return (interface, methods)
+    }
+}
+
+/// A method's handler and how it may be called.
+public struct VarlinkMethod: Sendable {
+    /// Calls without `more: true` get `org.varlink.service.ExpectedMore` without reaching the
+    /// handler (for subscription-only methods).
+    public var requiresMore: Bool
+    public var handler: VarlinkMethodHandler
+
+    public init(requiresMore: Bool = false, _ handler: @escaping VarlinkMethodHandler) {
+        self.requiresMore = requiresMore
+        self.handler = handler
+    }
+}
+
+/// Handles one call. Runs as an async function off the socket queues' hot path; hop to actors
+/// freely, never block the thread (swift-on-linux.md §5.3). Throw a ``VarlinkError`` to reply
+/// with an error: unknown or wrongly typed parameters are ``VarlinkError/invalidParameter(_:)``.
+public typealias VarlinkMethodHandler = @Sendable (VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome
+
+/// Everything a handler gets: the call, who made it, and where extra replies go.
+///
+/// Sendable: immutable; the sink is itself Sendable.
+public struct VarlinkRequest: Sendable {
+    public let call: VarlinkCall
+    /// From `SO_PEERCRED`, for authorisation.
+    public let peer: VarlinkPeer
+    /// For `more` calls: replies with `continues: true` before the final one, or pushes later.
+    public let replies: VarlinkReplySink
+
+    public init(call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) {
+        self.call = call
+        self.peer = peer
+        self.replies = replies
+    }
+
+    /// The parameters; shorthand for `call.parameters`.
+    public var parameters: [String: JSONValue] { call.parameters }
+
+    /// Throws ``VarlinkError/invalidParameter(_:)`` for the first parameter (in sorted order)
+    /// not in `known`, the check every method needs ("unknown parameters get InvalidParameter",
+    /// varlink-and-systemd.md §1.4).
+    public func rejectUnknownParameters(allowing known: Set<String>) throws(VarlinkError) {
+        if let unknown = call.parameters.keys.filter({ !known.contains($0) }).min() {
+            throw .invalidParameter(unknown)
+        }
+    }
+}
+
+/// How a handler finished.
+public enum VarlinkOutcome: Sendable {
+    /// The final reply (its `continues` is ignored). Earlier replies may have gone through
+    /// ``VarlinkRequest/replies``.
+    case reply(VarlinkReply)
+    /// The call stays open: the handler kept ``VarlinkRequest/replies`` and sends the rest,
+    /// ending with a final reply, or the client closes the connection.
+    case streaming
+
+    /// A final reply with these parameters.
+    public static func parameters(_ parameters: [String: JSONValue]) -> VarlinkOutcome {
+        .reply(VarlinkReply(parameters: parameters))
+    }
+}

@@ -1,0 +1,159 @@
+internal import Synchronization
+
+/// Where the replies to one call go; a method handler gets it in ``VarlinkRequest/replies``.
+///
+/// A plain call needs nothing of it: the handler returns ``VarlinkOutcome/reply(_:)``. A `more`
+/// call may ``send(_:ifBacklogged:)`` replies with `continues: true` before returning its final
+/// reply; a subscription returns ``VarlinkOutcome/streaming``, keeps the sink, and pushes
+/// replies whenever it likes until it sends a final one or the client goes away
+/// (varlink-and-systemd.md §3). The sink is then *closed*: ``isClosed`` is true, sends return
+/// ``VarlinkSendResult/closed``, handlers given to ``onClose(_:)`` have run once and
+/// ``closed()`` returns, so a service can drop its subscribers without polling.
+///
+/// Backpressure: pushes sent with ``VarlinkBacklogPolicy/replacePending`` while the client has
+/// more unsent output than the server's backlog limit are coalesced on the connection (latest
+/// wins), so a slow subscriber costs bounded memory; a client whose output makes no progress
+/// for the stall timeout is dropped. Both are server settings
+/// (``VarlinkServerConfiguration``).
+///
+/// Sendable: its state is behind a `Mutex`; delivery to the connection is asynchronous and
+/// keeps the order of `send` calls made from one task.
+public final class VarlinkReplySink: Sendable {
+    /// Whether the call asked for `more`. Replies with `continues: true` only make sense then.
+    public let acceptsMore: Bool
+    /// Whether the call was `oneway`: replies are discarded, but the final one still ends the
+    /// call (so the next pipelined call starts).
+    public let isOneway: Bool
+
+    private let transport: any ReplyTransport
+    private let callID: UInt64
+    private let state = Mutex(State())
+
+    fileprivate struct State: ~Copyable {
+        var isClosed = false
+        var closeHandlers: [@Sendable () -> Void] = []
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    init(call: VarlinkCall, transport: any ReplyTransport, callID: UInt64) {
+        self.acceptsMore = call.more
+        self.isOneway = call.oneway
+        self.transport = transport
+        self.callID = callID
+    }
+
+    /// True once the final reply was sent or the client went away.
+    public var isClosed: Bool { state.withLock { $0.isClosed } }
+
+    /// Sends one reply.
+    ///
+    /// A reply with `continues: true` keeps the call open; anything else (including an error)
+    /// ends it. To a call without `more`, every reply is final: `continues` is cleared on a
+    /// ``VarlinkReply``; a pre-encoded reply is sent as encoded, so encode it for the call.
+    ///
+    /// - Returns: ``VarlinkSendResult/closed`` when the sink no longer accepts replies.
+    @discardableResult
+    public func send(_ reply: VarlinkReply, ifBacklogged policy: VarlinkBacklogPolicy = .queue) -> VarlinkSendResult {
+        var reply = reply
+        if !acceptsMore { reply.continues = false }
+        return send(reply.framed(), ifBacklogged: policy)
+    }
+
+    /// Sends one reply encoded once (e.g. the same bytes to every subscriber).
+    @discardableResult
+    public func send(
+        _ encoded: VarlinkEncodedReply,
+        ifBacklogged policy: VarlinkBacklogPolicy = .queue
+    ) -> VarlinkSendResult {
+        let isFinal = !encoded.continues || !acceptsMore
+        // Delivery happens under the lock (it only enqueues), so concurrent senders reach the
+        // connection in the order they took the lock, and nothing follows the final reply.
+        let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
+            if state.isClosed { return (false, nil) }
+            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: callID)
+            return (true, isFinal ? state.close() : nil)
+        }
+        outcome.closing?.run()
+        return outcome.sent ? .sent : .closed
+    }
+
+    /// Runs `handler` once when the sink closes (at once if it already has). It runs on an
+    /// arbitrary thread and must not block.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state -> Bool in
+            if state.isClosed { return true }
+            state.closeHandlers.append(handler)
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Returns when the sink has closed.
+    public func closed() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.isClosed { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// The connection went away (or the call ended); called by the transport.
+    func markClosed() {
+        state.withLock { state in state.isClosed ? nil : state.close() }?.run()
+    }
+}
+
+/// What closing a sink must do once the lock is released.
+private struct Closing {
+    var handlers: [@Sendable () -> Void]
+    var waiters: [CheckedContinuation<Void, Never>]
+
+    func run() {
+        for handler in handlers { handler() }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension VarlinkReplySink.State {
+    /// Marks the state closed and hands back what must run outside the lock.
+    fileprivate mutating func close() -> Closing {
+        isClosed = true
+        defer {
+            closeHandlers = []
+            waiters = []
+        }
+        return Closing(handlers: closeHandlers, waiters: waiters)
+    }
+}
+
+/// What ``VarlinkReplySink/send(_:ifBacklogged:)`` did.
+public enum VarlinkSendResult: Sendable, Equatable {
+    /// Handed to the connection (which may still coalesce it, see ``VarlinkBacklogPolicy``).
+    case sent
+    /// The call has ended or the client has gone; nothing was sent.
+    case closed
+}
+
+/// What a connection does with a push while the client is behind (more unsent output than
+/// ``VarlinkServerConfiguration/outputBacklogLimit``).
+public enum VarlinkBacklogPolicy: Sendable, Equatable {
+    /// Queue it behind the backlog. The connection is dropped if its unsent output passes
+    /// ``VarlinkServerConfiguration/maxOutputBytes``.
+    case queue
+    /// Hold it as *the* pending push, replacing any push held before it: the client gets the
+    /// latest state when it catches up. For state snapshots such as "manifest version N".
+    case replacePending
+}
+
+/// The connection side of a sink. `deliver` is called from any thread, inside the sink's lock:
+/// implementations only enqueue (hop to their own queue, preserving order) and must never call
+/// back into the sink synchronously.
+protocol ReplyTransport: Sendable {
+    /// - Parameters:
+    ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
+    ///   - isFinal: this ends the call; the next pipelined call may start.
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
+}

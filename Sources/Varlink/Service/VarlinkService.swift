@@ -1,0 +1,185 @@
+internal import Dispatch
+
+/// A Varlink service: the registered interfaces plus the built-in `org.varlink.service`, and
+/// the routing of a call to its handler with the standard errors (varlink-and-systemd.md §1.4,
+/// §1.5).
+///
+/// Transport-free: ``handle(_:peer:replies:)`` is what the server runs for each call, and
+/// ``replies(to:peer:)`` runs a call without any socket, for tests.
+///
+/// Sendable: immutable after init.
+public final class VarlinkService: Sendable {
+    static let serviceInterfaceName = "org.varlink.service"
+
+    /// What `GetInfo` reports.
+    public let info: VarlinkServiceInfo
+    private let interfaces: [String: VarlinkInterface]
+    /// Interface names in registration order, `org.varlink.service` first.
+    private let interfaceNames: [String]
+
+    /// - Precondition: interface names are unique.
+    public init(info: VarlinkServiceInfo, interfaces: [VarlinkInterface]) {
+        var byName: [String: VarlinkInterface] = [:]
+        for interface in interfaces {
+            precondition(byName[interface.name] == nil, "interface \(interface.name) registered twice")
+            byName[interface.name] = interface
+        }
+        self.info = info
+        self.interfaces = byName
+        self.interfaceNames = [Self.serviceInterfaceName] + interfaces.map(\.name)
+    }
+
+    /// Runs one call: routes it, runs the handler, and sends the final reply (or the error)
+    /// through `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
+    public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
+        do throws(VarlinkError) {
+            switch try await route(call, peer: peer, replies: replies) {
+            case .reply(var reply):
+                reply.continues = false
+                replies.send(reply)
+            case .streaming:
+                break
+            }
+        } catch {
+            replies.send(VarlinkReply(error: error))
+        }
+    }
+
+    /// Runs `call` without a socket and streams its replies; the stream ends after the final
+    /// reply (or at once for a oneway call). For tests and in-process use.
+    public func replies(to call: VarlinkCall, peer: VarlinkPeer) -> AsyncStream<VarlinkReply> {
+        let (stream, continuation) = AsyncStream.makeStream(of: VarlinkReply.self)
+        let sink = VarlinkReplySink(call: call, transport: CollectingTransport(continuation), callID: 1)
+        Task { await self.handle(call, peer: peer, replies: sink) }
+        // Not synchronously: finishing the stream happens inside the sink's lock (see
+        // ReplyTransport), and the consumer going away must still close the sink.
+        continuation.onTermination = { _ in DispatchQueue.global().async { sink.markClosed() } }
+        return stream
+    }
+
+    private func route(
+        _ call: VarlinkCall,
+        peer: VarlinkPeer,
+        replies: VarlinkReplySink
+    ) async throws(VarlinkError) -> VarlinkOutcome {
+        let interfaceName = call.interface
+        if interfaceName == Self.serviceInterfaceName { return try serviceInterface(call) }
+        guard let interface = interfaces[String(interfaceName)] else {
+            // "GetInfo" without a dot has no interface part; name what was sent.
+            throw .interfaceNotFound(interfaceName.isEmpty ? call.method[...] : interfaceName)
+        }
+        let name = String(call.memberName)
+        guard let method = interface.methods[name] else {
+            throw interface.declaredMethods.contains(name)
+                ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
+        }
+        if method.requiresMore, !call.more { throw .expectedMore }
+        return try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies))
+    }
+
+    // MARK: - org.varlink.service
+
+    private func serviceInterface(_ call: VarlinkCall) throws(VarlinkError) -> VarlinkOutcome {
+        switch call.memberName {
+        case "GetInfo":
+            if let unknown = call.parameters.keys.min() { throw .invalidParameter(unknown) }
+            return .parameters([
+                "vendor": .string(info.vendor),
+                "product": .string(info.product),
+                "version": .string(info.version),
+                "url": .string(info.url),
+                "interfaces": .array(interfaceNames.map { .string($0) }),
+            ])
+        case "GetInterfaceDescription":
+            if let unknown = call.parameters.keys.filter({ $0 != "interface" }).min() {
+                throw .invalidParameter(unknown)
+            }
+            guard let name = call.parameters["interface"]?.stringValue else { throw .invalidParameter("interface") }
+            let description: String
+            if name == Self.serviceInterfaceName {
+                description = Self.serviceDescription
+            } else if let interface = interfaces[name] {
+                description = interface.description
+            } else {
+                throw .interfaceNotFound(name)
+            }
+            return .parameters(["description": .string(description)])
+        default:
+            throw .methodNotFound(call.method)
+        }
+    }
+
+    /// The standard IDL of `org.varlink.service` (varlink.org *Service*, with systemd's two
+    /// additional errors), returned by `GetInterfaceDescription`.
+    static let serviceDescription = """
+        # The Varlink Service Interface is provided by every varlink service. It
+        # describes the service and the interfaces it implements.
+        interface org.varlink.service
+
+        # Get a list of all the interfaces a service provides and information
+        # about the implementation.
+        method GetInfo() -> (
+          vendor: string,
+          product: string,
+          version: string,
+          url: string,
+          interfaces: []string
+        )
+
+        # Get the description of an interface that is implemented by this service.
+        method GetInterfaceDescription(interface: string) -> (description: string)
+
+        # The requested interface was not found.
+        error InterfaceNotFound (interface: string)
+
+        # The requested method was not found
+        error MethodNotFound (method: string)
+
+        # The interface defines the requested method, but the service does not
+        # implement it.
+        error MethodNotImplemented (method: string)
+
+        # One of the passed parameters is invalid.
+        error InvalidParameter (parameter: string)
+
+        # Client is denied access
+        error PermissionDenied ()
+
+        # Method is expected to be called with 'more' set to true, but wasn't
+        error ExpectedMore ()
+
+        """
+}
+
+/// What `org.varlink.service.GetInfo` reports about the service.
+///
+/// Sendable: an immutable value.
+public struct VarlinkServiceInfo: Sendable, Equatable {
+    public var vendor: String
+    public var product: String
+    public var version: String
+    public var url: String
+
+    public init(vendor: String, product: String, version: String, url: String) {
+        self.vendor = vendor
+        self.product = product
+        self.version = version
+        self.url = url
+    }
+}
+
+/// Feeds replies into an `AsyncStream` for ``VarlinkService/replies(to:peer:)``.
+private struct CollectingTransport: ReplyTransport {
+    let continuation: AsyncStream<VarlinkReply>.Continuation
+
+    init(_ continuation: AsyncStream<VarlinkReply>.Continuation) {
+        self.continuation = continuation
+    }
+
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+        if let reply, let decoded = try? VarlinkReply(decoding: reply.framedBytes.dropLast()) {
+            continuation.yield(decoded)
+        }
+        if isFinal { continuation.finish() }
+    }
+}

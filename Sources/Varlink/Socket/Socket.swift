@@ -1,0 +1,120 @@
+internal import CSystem
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// Thin wrappers over the socket calls, in one place (style.md, after swift-nio's): each
+/// retries `EINTR`, reports "would block" as a result rather than an error, and throws
+/// ``SystemError`` naming the call. They never log and never keep state.
+enum Socket {
+    /// `SOCK_NONBLOCK`, `SOCK_CLOEXEC` and `MSG_NOSIGNAL`, read from C so that the values come
+    /// from the same headers glibc was built with.
+    static let nonBlock = csystem_sock_nonblock()
+    static let closeOnExec = csystem_sock_cloexec()
+    static let noSignal = csystem_msg_nosignal()
+
+    /// Result of a non-blocking transfer.
+    enum Transfer: Equatable {
+        /// This many bytes moved (more than 0).
+        case done(Int)
+        /// Nothing moved; wait until the fd is ready again.
+        case wouldBlock
+        /// Receive only: the peer closed its sending side.
+        case endOfFile
+        /// A real error; the connection is finished.
+        case failed(Int32)
+    }
+
+    /// A new `AF_UNIX` stream socket, close-on-exec, optionally non-blocking.
+    static func makeStream(nonBlocking: Bool, address: UnixAddress) throws(SystemError) -> Int32 {
+        let type = Int32(SOCK_STREAM.rawValue) | closeOnExec | (nonBlocking ? nonBlock : 0)
+        let fd = socket(AF_UNIX, type, 0)
+        if fd < 0 { throw SystemError(call: "socket", errno: errno, path: address.displayPath) }
+        return fd
+    }
+
+    /// `connect`, retrying `EINTR`. Returns errno, or 0 on success.
+    ///
+    /// On a blocking socket Linux completes a Unix connect at once or fails, except when the
+    /// listener's backlog is full, where it waits for up to `SO_SNDTIMEO`.
+    static func connect(_ fd: Int32, to address: UnixAddress) -> Int32 {
+        while true {
+            let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
+            if result == 0 { return 0 }
+            if errno != EINTR { return errno }
+        }
+    }
+
+    /// `send` with `MSG_NOSIGNAL`, so a closed peer is `EPIPE` instead of a process-killing
+    /// SIGPIPE (swift-on-linux.md §6; the application also ignores SIGPIPE).
+    static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return .done(0) }
+        while true {
+            let n = Glibc.send(fd, base, bytes.count, noSignal)
+            if n >= 0 { return .done(n) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// `recv` into `buffer`.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
+        guard let base = buffer.baseAddress else { return .failed(EINVAL) }
+        while true {
+            let n = recv(fd, base, buffer.count, 0)
+            if n > 0 { return .done(n) }
+            if n == 0 { return .endOfFile }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
+            }
+        }
+    }
+
+    /// True when both directions are shut (`POLLHUP`): the peer has closed the socket, not just
+    /// its sending side (`shutdown(SHUT_WR)` gives EOF on read but no `POLLHUP`).
+    static func isHungUp(_ fd: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: 0, revents: 0)
+        return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLHUP) != 0
+    }
+
+    /// Sets `O_NONBLOCK`; an adopted (socket-activated) fd arrives blocking unless the unit says
+    /// `NonBlocking=yes` (swift-on-linux.md §5.1).
+    static func setNonBlocking(_ fd: Int32) throws(SystemError) {
+        let flags = fcntl(fd, F_GETFL)
+        if flags < 0 { throw SystemError(call: "fcntl(F_GETFL)", errno: errno) }
+        if flags & O_NONBLOCK == 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0 {
+            throw SystemError(call: "fcntl(F_SETFL)", errno: errno)
+        }
+    }
+
+    /// Sets `SO_RCVTIMEO` and `SO_SNDTIMEO` (used by the blocking client; also bounds `connect`).
+    static func setTimeouts(_ fd: Int32, _ timeout: Duration) {
+        let (seconds, attoseconds) = timeout.components
+        var value = timeval(tv_sec: Int(max(0, seconds)), tv_usec: Int(max(0, attoseconds) / 1_000_000_000_000))
+        if value.tv_sec == 0, value.tv_usec == 0 { value.tv_usec = 1 }  // 0 would mean "forever"
+        let size = socklen_t(MemoryLayout<timeval>.size)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &value, size)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &value, size)
+    }
+
+    /// `close`, ignoring `EINTR`: retrying could close an fd another thread has just been
+    /// given (swift-on-linux.md §6).
+    static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+
+    /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil if the kernel cannot say.
+    static func peerCredentials(_ fd: Int32) -> VarlinkPeer? {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        var gid: gid_t = 0
+        guard csystem_peercred(fd, &pid, &uid, &gid) == 0 else { return nil }
+        return VarlinkPeer(pid: pid, uid: uid, gid: gid)
+    }
+}

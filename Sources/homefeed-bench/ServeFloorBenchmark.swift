@@ -1,0 +1,209 @@
+import Dispatch
+import Foundation
+import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `homefeed-bench varlink`: round trip of a small call through ``VarlinkServer`` and
+/// ``VarlinkClient``, beside a raw Unix-socket echo of the same request and reply sizes measured
+/// in the same run (the floor: kernel, scheduler and two wake-ups, no protocol at all).
+///
+/// Goal (issue 5, `serve.small`): p50 within 1.5× of the floor. Both loops are one blocking
+/// client thread against a server on its own threads, so both pay the same cross-thread
+/// wake-ups (varlink-and-systemd.md §5 measured 8 µs on one CPU, 40 µs across CPUs).
+enum VarlinkBenchmark {
+    static let calls = 100_000
+    static let warmup = 2_000
+
+    static func run() {
+        var template = Array("/tmp/vlb.XXXXXX".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+            fail("mkdtemp: errno \(errno)")
+        }
+        let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+
+        let call = VarlinkCall(method: "org.example.bench.Echo", parameters: ["text": "hello, homefeed"])
+        let varlink = measureVarlink(call: call, address: .path(directory + "/varlink.sock"))
+        let replySize = VarlinkReply(parameters: call.parameters).framed().framedBytes.count
+        let floor = measureFloor(
+            requestSize: call.framed.count,
+            replySize: replySize,
+            path: directory + "/floor.sock"
+        )
+
+        Measure.report("varlink.small.p50_us", varlink.p50, "us")
+        Measure.report("varlink.small.p99_us", varlink.p99, "us")
+        Measure.report("varlink.small.floor_p50_us", floor.p50, "us")
+        Measure.report("varlink.small.floor_p99_us", floor.p99, "us")
+        print(
+            String(
+                format:
+                    "# varlink: small call p50 %.1f µs = %.2f× the raw echo floor (%.1f µs), p99 %.1f µs; %d calls of %d/%d bytes",
+                varlink.p50,
+                varlink.p50 / floor.p50,
+                floor.p50,
+                varlink.p99,
+                calls,
+                call.framed.count,
+                replySize
+            )
+        )
+        print("# goal (issue 5, serve.small): p50 within 1.5× of the floor")
+    }
+
+    // MARK: - Varlink
+
+    static let idl = """
+        # homefeed-bench: a small call.
+        interface org.example.bench
+
+        # Returns its text.
+        method Echo(text: string) -> (text: string)
+
+        """
+
+    private static func measureVarlink(call: VarlinkCall, address: UnixAddress) -> (p50: Double, p99: Double) {
+        let interface = VarlinkInterface(
+            name: "org.example.bench",
+            description: idl,
+            methods: ["Echo": VarlinkMethod { request in .parameters(request.parameters) }]
+        )
+        let service = VarlinkService(
+            info: VarlinkServiceInfo(vendor: "homefeed", product: "homefeed-bench", version: "0", url: ""),
+            interfaces: [interface]
+        )
+        let server: VarlinkServer
+        let client: VarlinkClient
+        do {
+            server = try VarlinkServer(binding: address, service: service)
+            server.start()
+            client = try VarlinkClient(connectingTo: address)
+        } catch {
+            fail("\(error)")
+        }
+        var samples: [UInt64] = []
+        samples.reserveCapacity(calls)
+        for i in 0..<(warmup + calls) {
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                _ = try client.call(call, timeout: .seconds(10))
+            } catch {
+                fail("call \(i): \(error)")
+            }
+            if i >= warmup { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
+        }
+        client.close()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            await server.shutdown()
+            done.signal()
+        }
+        done.wait()  // the main thread, not a cooperative one
+        return percentiles(samples)
+    }
+
+    // MARK: - Floor
+
+    /// An echo server thread that reads `requestSize` bytes and writes `replySize` bytes back,
+    /// and a client loop doing the same from this thread: blocking syscalls only.
+    private static func measureFloor(requestSize: Int, replySize: Int, path: String) -> (p50: Double, p99: Double) {
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0, bindAndListen(listener, path: path) else { fail("floor: bind \(path): errno \(errno)") }
+        let rounds = warmup + calls
+        let serverThread = Thread {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            var request = [UInt8](repeating: 0, count: requestSize)
+            let reply = [UInt8](repeating: UInt8(ascii: "x"), count: replySize)
+            for _ in 0..<rounds {
+                guard readFully(fd, &request), writeFully(fd, reply) else { break }
+            }
+            close(fd)
+        }
+        serverThread.start()
+
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0, connectTo(fd, path: path) else { fail("floor: connect \(path): errno \(errno)") }
+        let request = [UInt8](repeating: UInt8(ascii: "x"), count: requestSize)
+        var reply = [UInt8](repeating: 0, count: replySize)
+        var samples: [UInt64] = []
+        samples.reserveCapacity(calls)
+        for i in 0..<rounds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            guard writeFully(fd, request), readFully(fd, &reply) else { fail("floor: round \(i) failed") }
+            if i >= warmup { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
+        }
+        close(fd)
+        close(listener)
+        return percentiles(samples)
+    }
+
+    private static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8.prefix(raw.count - 1)) + [0])
+        }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    private static func bindAndListen(_ fd: Int32, path: String) -> Bool {
+        withAddress(path) { bind(fd, $0, $1) } == 0 && listen(fd, 1) == 0
+    }
+
+    private static func connectTo(_ fd: Int32, path: String) -> Bool {
+        withAddress(path) { connect(fd, $0, $1) } == 0
+    }
+
+    private static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+        var offset = 0
+        let count = buffer.count
+        while offset < count {
+            let n = buffer.withUnsafeMutableBytes { raw in
+                recv(fd, raw.baseAddress.map { $0 + offset }, count - offset, 0)
+            }
+            if n <= 0 {
+                if n < 0, errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    private static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if n <= 0 {
+                if n < 0, errno == EINTR { continue }
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    // MARK: - Helpers
+
+    /// p50 and p99 in microseconds.
+    private static func percentiles(_ samples: [UInt64]) -> (p50: Double, p99: Double) {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return (0, 0) }
+        let p50 = sorted[sorted.count / 2]
+        let p99 = sorted[min(sorted.count - 1, sorted.count * 99 / 100)]
+        return (Double(p50) / 1_000, Double(p99) / 1_000)
+    }
+
+    private static func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("homefeed-bench varlink: \(message)\n".utf8))
+        exit(1)
+    }
+}

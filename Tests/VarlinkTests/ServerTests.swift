@@ -1,0 +1,435 @@
+import Foundation
+import Synchronization
+import Testing
+import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The server over real sockets, with the Varlink client or raw bytes.
+@Suite("Server")
+struct ServerTests {
+    @Test("GetInfo and an interface method through the client")
+    func basicCalls() async throws {
+        try await withServer { _, address, _ in
+            let client = try await VarlinkClient.connect(to: address)
+            let info = try await client.call("org.varlink.service.GetInfo")
+            #expect(info["product"] == "varlink-tests")
+            #expect(try await client.call("org.example.test.Echo", parameters: ["text": "hi"]) == ["text": "hi"])
+            await #expect(throws: VarlinkClientError.errorReply(.methodNotFound("org.example.test.Nope"))) {
+                try await client.call("org.example.test.Nope")
+            }
+            await #expect(throws: VarlinkClientError.errorReply(.interfaceNotFound("org.nope"))) {
+                try await client.call("org.nope.X")
+            }
+            // The connection is still usable after error replies.
+            #expect(try await client.call("org.example.test.Echo", parameters: ["text": "again"]) == ["text": "again"])
+        }
+    }
+
+    @Test("peer credentials are the caller's pid, uid and gid")
+    func peerCredentials() async throws {
+        try await withServer { _, address, _ in
+            let client = try await VarlinkClient.connect(to: address)
+            let me = try await client.call("org.example.test.Whoami")
+            #expect(me["pid"] == .int(Int(getpid())))
+            #expect(me["uid"] == .int(Int(getuid())))
+            #expect(me["gid"] == .int(Int(getgid())))
+        }
+    }
+
+    @Test("pipelined calls are answered in order")
+    func pipelining() async throws {
+        try await withServer { _, address, _ in
+            let socket = try RawSocket(address)
+            var bytes: [UInt8] = []
+            for i in 0..<50 {
+                bytes += VarlinkCall(method: "org.example.test.Echo", parameters: ["text": .string("\(i)")]).framed
+            }
+            bytes += VarlinkCall(method: "org.example.test.Note", parameters: ["text": "x"], oneway: true).framed
+            bytes += VarlinkCall(method: "org.varlink.service.GetInfo").framed
+            bytes += VarlinkCall(method: "org.example.test.Count", parameters: ["n": 2], more: true).framed
+            bytes += VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "last"]).framed
+            socket.write(bytes)
+            for i in 0..<50 {
+                #expect(socket.readReply()?.parameters.object == ["text": .string("\(i)")])
+            }
+            // The oneway call got no reply: the next one is GetInfo's.
+            #expect(socket.readReply()?.parameters.object?["product"] == "varlink-tests")
+            #expect(socket.readReply()?.continues == true)
+            #expect(socket.readReply()?.parameters.object == ["i": 2])
+            #expect(socket.readReply()?.parameters.object == ["text": "last"])
+        }
+    }
+
+    @Test("a message sent one byte per write is still one call")
+    func byteWrites() async throws {
+        try await withServer { _, address, _ in
+            let socket = try RawSocket(address)
+            for byte in VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "slow"]).framed {
+                socket.write([byte])
+            }
+            #expect(socket.readReply()?.parameters.object == ["text": "slow"])
+        }
+    }
+
+    @Test("calls sent before EOF are still answered")
+    func eofAfterSend() async throws {
+        try await withServer { _, address, _ in
+            let socket = try RawSocket(address)
+            socket.write(
+                VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "a"]).framed
+                    + VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "b"]).framed
+            )
+            socket.shutdownWrite()
+            #expect(socket.readReply()?.parameters.object == ["text": "a"])
+            #expect(socket.readReply()?.parameters.object == ["text": "b"])
+            #expect(socket.readMessage() == nil)
+        }
+    }
+
+    @Test(
+        "malformed input closes only that connection",
+        arguments: ["{nope}\0", "{\"parameters\":{}}\0", "[1]\0", "{\"method\":\"a.B\",\"more\":1}\0", "\u{FF}\0"]
+    )
+    func malformed(input: String) async throws {
+        try await withServer { server, address, _ in
+            let bystander = try await VarlinkClient.connect(to: address)
+            #expect(
+                try await bystander.call("org.example.test.Echo", parameters: ["text": "before"]) == ["text": "before"]
+            )
+            let socket = try RawSocket(address)
+            socket.write(input)
+            #expect(socket.readUntilClosed())
+            #expect(
+                try await bystander.call("org.example.test.Echo", parameters: ["text": "after"]) == ["text": "after"]
+            )
+            #expect(server.statistics.protocolErrors == 1)
+        }
+    }
+
+    @Test("an oversized message closes the connection, with or without its NUL")
+    func oversized() async throws {
+        var configuration = VarlinkServerConfiguration()
+        configuration.maxMessageSize = 1024
+        try await withServer(configuration: configuration) { server, address, _ in
+            let endless = try RawSocket(address)
+            endless.write(Array(repeating: UInt8(ascii: " "), count: 4096))
+            #expect(endless.readUntilClosed())
+            let long = VarlinkCall(
+                method: "org.example.test.Echo",
+                parameters: ["text": .string(String(repeating: "x", count: 2000))]
+            )
+            let complete = try RawSocket(address)
+            complete.write(long.framed)
+            #expect(complete.readUntilClosed())
+            let client = try await VarlinkClient.connect(to: address)
+            #expect(try await client.call("org.example.test.Echo", parameters: ["text": "fine"]) == ["text": "fine"])
+            #expect(server.statistics.protocolErrors == 2)
+        }
+    }
+
+    @Test("a more call streams through the async client")
+    func moreStream() async throws {
+        try await withServer { _, address, _ in
+            let client = try await VarlinkClient.connect(to: address)
+            var values: [JSONValue?] = []
+            for try await reply in client.replies("org.example.test.Count", parameters: ["n": 4], timeout: .seconds(10))
+            {
+                values.append(reply.parameters.object?["i"])
+            }
+            #expect(values == [1, 2, 3, 4])
+        }
+    }
+
+    @Test("a subscription receives pushes until the client goes away")
+    func subscription() async throws {
+        try await withServer { server, address, hub in
+            let client = try await VarlinkClient.connect(to: address)
+            var iterator = client.replies("org.example.test.Subscribe", timeout: .seconds(10)).makeAsyncIterator()
+            #expect(try await iterator.next()?.parameters.object == ["n": 0])
+            await hub.waitForSubscribers(1)
+            let sink = try #require(await hub.subscribers.first)
+            for n in 1...3 {
+                #expect(sink.send(VarlinkReply(parameters: ["n": .int(n)], continues: true)) == .sent)
+                let reply = try await iterator.next()
+                #expect(reply?.parameters.object == ["n": .int(n)])
+                #expect(reply?.continues == true)
+            }
+            client.close()
+            await sink.closed()
+            #expect(sink.send(VarlinkReply(parameters: ["n": 9], continues: true)) == .closed)
+            #expect(server.statistics.droppedSlowClients == 0)
+        }
+    }
+
+    @Test("a subscriber that never reads is coalesced, then dropped; others are served")
+    func slowSubscriber() async throws {
+        var configuration = VarlinkServerConfiguration()
+        configuration.outputBacklogLimit = 64 * 1024
+        configuration.stalledWriteTimeout = .milliseconds(300)
+        try await withServer(configuration: configuration) { server, address, hub in
+            let stuck = try RawSocket(address)
+            stuck.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            await hub.waitForSubscribers(1)
+            let sink = try #require(await hub.subscribers.first)
+            let blob = String(repeating: "m", count: 32 * 1024)
+            for n in 1...400 {
+                let push = VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true)
+                sink.send(push, ifBacklogged: .replacePending)
+            }
+            let other = try await VarlinkClient.connect(to: address)
+            #expect(try await other.call("org.example.test.Echo", parameters: ["text": "served"]) == ["text": "served"])
+            await sink.closed()
+            let statistics = server.statistics
+            #expect(statistics.droppedSlowClients == 1)
+            // How many pushes the socket buffer absorbed first varies; most of 400 were replaced.
+            #expect(statistics.coalescedReplies > 100)
+            #expect(try await other.call("org.example.test.Echo", parameters: ["text": "still"]) == ["text": "still"])
+        }
+    }
+
+    @Test("an idle connection is closed; one with a subscription is not")
+    func idleTimeout() async throws {
+        var configuration = VarlinkServerConfiguration()
+        // Long enough that a loaded machine still reads the subscriber's call in time.
+        configuration.idleTimeout = .milliseconds(500)
+        try await withServer(configuration: configuration) { server, address, hub in
+            let subscriber = try RawSocket(address)
+            subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            #expect(subscriber.readReply()?.parameters.object == ["n": 0])
+            let idle = try RawSocket(address)
+            #expect(idle.readUntilClosed())
+            #expect(server.statistics.idleTimeouts == 1)
+            try await Task.sleep(for: .milliseconds(700))
+            let sink = try #require(await hub.subscribers.first)
+            #expect(sink.send(VarlinkReply(parameters: ["n": 1], continues: true)) == .sent)
+            #expect(subscriber.readReply()?.parameters.object == ["n": 1])
+        }
+    }
+
+    @Test("connections beyond the limit are closed at once")
+    func maxConnections() async throws {
+        var configuration = VarlinkServerConfiguration()
+        configuration.maxConnections = 2
+        try await withServer(configuration: configuration) { server, address, _ in
+            let first = try await VarlinkClient.connect(to: address)
+            let second = try await VarlinkClient.connect(to: address)
+            _ = try await first.call("org.varlink.service.GetInfo")
+            _ = try await second.call("org.varlink.service.GetInfo")
+            let third = try RawSocket(address)
+            #expect(third.readUntilClosed())
+            #expect(server.statistics.rejectedConnections == 1)
+            second.close()
+            // Once the second one is gone, a new client gets in.
+            var admitted = false
+            for _ in 0..<100 where !admitted {
+                let next = try await VarlinkClient.connect(to: address)
+                admitted = (try? await next.call("org.varlink.service.GetInfo")) != nil
+                if !admitted { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(admitted)
+        }
+    }
+
+    @Test("a stale socket file is replaced; a live server is not")
+    func staleSocket() async throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let address = directory.socket()
+        guard case .path(let path) = address else { return }
+        // A socket file whose server is gone: bind, then close without unlinking.
+        let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var sockaddr = sockaddr_un()
+        sockaddr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &sockaddr.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &sockaddr) {
+            $0.withMemoryRebound(to: Glibc.sockaddr.self, capacity: 1) {
+                bind(stale, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0)
+        close(stale)
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        let service = makeTestService(hub: Hub())
+        let server = try VarlinkServer(binding: address, service: service)
+        server.start()
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o660)
+
+        #expect(throws: SystemError(call: "bind", errno: EADDRINUSE, path: path, reason: "another server is listening"))
+        {
+            try VarlinkServer(binding: address, service: service)
+        }
+        let client = try await VarlinkClient.connect(to: address)
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "alive"]) == ["text": "alive"])
+        await server.shutdown()
+        #expect(!FileManager.default.fileExists(atPath: path))
+
+        // A regular file is never removed.
+        _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
+        #expect(throws: SystemError.self) { try VarlinkServer(binding: address, service: service) }
+        #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
+    }
+
+    @Test("abstract addresses work for server and client")
+    func abstractAddress() async throws {
+        let name = "homefeed-varlink-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let server = try VarlinkServer(binding: .abstract(name), service: makeTestService(hub: Hub()))
+        server.start()
+        let client = try VarlinkClient(connectingTo: "unix:@\(name)")
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "@"]) == ["text": "@"])
+        await server.shutdown()
+    }
+
+    @Test("an adopted listening socket is served and closed on shutdown")
+    func adopted() async throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let address = directory.socket()
+        guard case .path(let path) = address else { return }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var sockaddr = sockaddr_un()
+        sockaddr.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &sockaddr.sun_path) { $0.copyBytes(from: Array(path.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &sockaddr) {
+            $0.withMemoryRebound(to: Glibc.sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bound == 0 && listen(fd, 8) == 0)
+        let server = try VarlinkServer(adopting: fd, service: makeTestService(hub: Hub()))
+        server.start()
+        #expect(server.boundAddress == nil)
+        let client = try await VarlinkClient.connect(to: address)
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "adopted"]) == ["text": "adopted"])
+        // A finished more stream leaves the connection usable.
+        for try await _ in client.replies("org.example.test.Count", parameters: ["n": 2], timeout: .seconds(10)) {}
+        #expect(try await client.call("org.example.test.Echo", parameters: ["text": "again"]) == ["text": "again"])
+        await server.shutdown()
+        // The server does not remove a socket file it did not create.
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test("a oneway call sent just before closing still runs")
+    func onewayBeforeClose() async throws {
+        try await withServer { _, address, hub in
+            do {
+                let socket = try RawSocket(address)
+                socket.write(
+                    VarlinkCall(method: "org.example.test.Note", parameters: ["text": "bye"], oneway: true).framed
+                )
+            }
+            // The socket is closed; the note arrives anyway.
+            for _ in 0..<500 where await hub.notes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(await hub.notes == ["bye"])
+        }
+    }
+
+    @Test("many clients at once each get their own answers")
+    func concurrentClients() async throws {
+        try await withServer { server, address, _ in
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for client in 0..<16 {
+                    group.addTask {
+                        let connection = try await VarlinkClient.connect(to: address)
+                        var answered = 0
+                        for call in 0..<100 {
+                            let text = JSONValue.string("\(client)/\(call)")
+                            if try await connection.call("org.example.test.Echo", parameters: ["text": text]) == [
+                                "text": text
+                            ] {
+                                answered += 1
+                            }
+                        }
+                        return answered
+                    }
+                }
+                var total = 0
+                for try await answered in group { total += answered }
+                #expect(total == 1600)
+            }
+            #expect(server.statistics.acceptedConnections == 16)
+        }
+    }
+
+    @Test("the server logs through the closure it was given")
+    func logging() async throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let lines = Mutex<[(VarlinkLogLevel, String)]>([])
+        let server = try VarlinkServer(
+            binding: directory.socket(),
+            service: makeTestService(hub: Hub()),
+            logger: { level, message in
+                guard level >= .notice else { return }  // debug and info are never built
+                let text = message()
+                lines.withLock { $0.append((level, text)) }
+            }
+        )
+        server.start()
+        let socket = try RawSocket(directory.socket())
+        socket.write("not json\0")
+        #expect(socket.readUntilClosed())
+        await server.shutdown()
+        let logged = lines.withLock { $0 }
+        #expect(logged.count == 1)
+        #expect(logged.first?.0 == .notice)
+        #expect(logged.first?.1.hasPrefix("dropping client pid \(getpid())") == true)
+    }
+
+    @Test("the blocking client: calls, more with a callback, oneway")
+    func blockingClient() async throws {
+        try await withServer { _, address, hub in
+            // Blocking calls belong on their own thread, not on the cooperative pool.
+            let result: Result<[Int], VarlinkClientError> = await withCheckedContinuation { continuation in
+                Thread {
+                    do throws(VarlinkClientError) {
+                        let client = try VarlinkClient(connectingTo: address)
+                        try client.callOneway("org.example.test.Note", parameters: ["text": "one way"])
+                        var seen: [Int] = []
+                        try client.callMore("org.example.test.Count", parameters: ["n": 3], timeout: .seconds(10)) {
+                            seen.append($0.parameters.object?["i"]?.intValue ?? -1)
+                            return true
+                        }
+                        continuation.resume(returning: .success(seen))
+                    } catch {
+                        continuation.resume(returning: .failure(error))
+                    }
+                }.start()
+            }
+            let seen = try result.get()
+            #expect(seen == [1, 2, 3])
+            #expect(await hub.notes == ["one way"])
+        }
+    }
+
+    @Test("a missing server is reported as unreachable")
+    func unreachable() throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        do {
+            _ = try VarlinkClient(connectingTo: directory.socket())
+            Issue.record("connected to nothing")
+        } catch {
+            #expect(error.isUnreachable)
+        }
+    }
+
+    @Test("addresses parse and long paths are refused")
+    func addresses() throws {
+        #expect(try UnixAddress(parsing: "unix:/run/x.sock") == .path("/run/x.sock"))
+        #expect(try UnixAddress(parsing: "unix:@name") == .abstract("name"))
+        #expect(try UnixAddress(parsing: "@name") == .abstract("name"))
+        #expect(try UnixAddress(parsing: "./x.sock") == .path("./x.sock"))
+        #expect(throws: SystemError.self) { try UnixAddress(parsing: "tcp:127.0.0.1:80") }
+        #expect(throws: SystemError.self) { try UnixAddress(parsing: "/" + String(repeating: "a", count: 107)) }
+        #expect(
+            try UnixAddress(parsing: "/" + String(repeating: "a", count: 106))
+                == .path("/" + String(repeating: "a", count: 106))
+        )
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+import Testing
+import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A short directory straight under /tmp for sockets (the 107-byte `sun_path` limit,
+/// swift-on-linux.md §6), removed by ``remove()``.
+struct SocketDirectory {
+    let path: String
+
+    init() throws {
+        var template = Array("/tmp/vl.XXXXXX".utf8CString)
+        let result = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        guard result != nil else { throw SystemError(call: "mkdtemp", errno: errno, path: "/tmp/vl.XXXXXX") }
+        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func socket(_ name: String = "s.sock") -> UnixAddress { .path(path + "/" + name) }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// The interface the tests serve.
+let testIDL = """
+    # A test interface.
+    interface org.example.test
+
+    # Returns its text.
+    method Echo(text: string) -> (text: string)
+
+    # The caller's credentials as the server sees them.
+    method Whoami() -> (pid: int, uid: int, gid: int)
+
+    # Replies n times, with "more".
+    method Count(n: int) -> (i: int)
+
+    # A subscription: one reply now, more when the test pushes.
+    method Subscribe() -> (n: int)
+
+    # Records a oneway call.
+    method Note(text: string) -> ()
+
+    # Declared but without a handler.
+    method Unimplemented() -> ()
+
+    # A failure with a reason.
+    error Failed (reason: string)
+
+    """
+
+/// Subscribers and notes, shared by handlers and the test body.
+actor Hub {
+    private(set) var subscribers: [VarlinkReplySink] = []
+    private(set) var notes: [String] = []
+    private var subscriberWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+
+    func add(_ sink: VarlinkReplySink) {
+        subscribers.append(sink)
+        let ready = subscriberWaiters.filter { $0.0 <= subscribers.count }
+        subscriberWaiters.removeAll { $0.0 <= subscribers.count }
+        for (_, waiter) in ready { waiter.resume() }
+    }
+
+    func note(_ text: String) { notes.append(text) }
+
+    /// Returns once `count` subscribers have subscribed.
+    func waitForSubscribers(_ count: Int) async {
+        if subscribers.count >= count { return }
+        await withCheckedContinuation { subscriberWaiters.append((count, $0)) }
+    }
+}
+
+func makeTestService(hub: Hub) -> VarlinkService {
+    let interface = VarlinkInterface(
+        name: "org.example.test",
+        description: testIDL,
+        methods: [
+            "Echo": VarlinkMethod { request throws(VarlinkError) in
+                try request.rejectUnknownParameters(allowing: ["text"])
+                guard let text = request.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
+                if text == "fail" { throw VarlinkError("org.example.test.Failed", parameters: ["reason": "asked to"]) }
+                return .parameters(["text": .string(text)])
+            },
+            "Whoami": VarlinkMethod { request in
+                .parameters([
+                    "pid": .int(Int(request.peer.pid)),
+                    "uid": .int(Int(request.peer.uid)),
+                    "gid": .int(Int(request.peer.gid)),
+                ])
+            },
+            "Count": VarlinkMethod { request throws(VarlinkError) in
+                guard let n = request.parameters["n"]?.intValue, n > 0 else { throw .invalidParameter("n") }
+                for i in 1..<n { request.replies.send(VarlinkReply(parameters: ["i": .int(i)], continues: true)) }
+                return .parameters(["i": .int(n)])
+            },
+            "Subscribe": VarlinkMethod(requiresMore: true) { request in
+                request.replies.send(VarlinkReply(parameters: ["n": 0], continues: true))
+                await hub.add(request.replies)
+                return .streaming
+            },
+            "Note": VarlinkMethod { request in
+                await hub.note(request.parameters["text"]?.stringValue ?? "")
+                return .parameters([:])
+            },
+        ]
+    )
+    return VarlinkService(
+        info: VarlinkServiceInfo(
+            vendor: "homefeed",
+            product: "varlink-tests",
+            version: "1.0",
+            url: "https://example.org/homefeed"
+        ),
+        interfaces: [interface]
+    )
+}
+
+/// A server on a fresh socket with the test service; `body` runs, then everything is removed.
+func withServer<R>(
+    configuration: VarlinkServerConfiguration = VarlinkServerConfiguration(),
+    _ body: (VarlinkServer, UnixAddress, Hub) async throws -> R
+) async throws -> R {
+    let directory = try SocketDirectory()
+    defer { directory.remove() }
+    let hub = Hub()
+    let address = directory.socket()
+    let server = try VarlinkServer(binding: address, service: makeTestService(hub: hub), configuration: configuration)
+    server.start()
+    do {
+        let result = try await body(server, address, hub)
+        await server.shutdown()
+        return result
+    } catch {
+        await server.shutdown()
+        throw error
+    }
+}
+
+/// A bare blocking socket for writing exact bytes and reading raw messages.
+final class RawSocket {
+    let fd: Int32
+    private var splitter = VarlinkFrameSplitter(maxMessageSize: 64 << 20)
+
+    init(_ address: UnixAddress) throws {
+        guard case .path(let path) = address else { throw SystemError(call: "raw socket", errno: EINVAL) }
+        fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: Array(path.utf8) + [0])
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else { throw SystemError(call: "connect", errno: errno, path: path) }
+        // Reads give up after 10 s, so a broken test fails instead of hanging.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { Glibc.close(fd) }
+
+    func write(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                Glibc.send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+
+    func write(_ text: String) { write(Array(text.utf8)) }
+
+    func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
+
+    /// The next message, or nil at EOF (or error / timeout).
+    func readMessage() -> [UInt8]? {
+        while true {
+            if let message = try? splitter.next() { return message }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { return nil }
+            splitter.append(buffer[..<n])
+        }
+    }
+
+    func readReply() -> VarlinkReply? {
+        readMessage().flatMap { try? VarlinkReply(decoding: $0) }
+    }
+
+    /// True when the server has closed the connection (EOF or reset), draining any messages.
+    func readUntilClosed() -> Bool {
+        while true {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return true }
+            if n < 0 { return errno == ECONNRESET }
+        }
+    }
+}
+
+/// Runs a program to completion without blocking a cooperative thread.
+func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = [executable] + arguments
+    let output = Pipe()
+    let error = Pipe()
+    process.standardOutput = output
+    process.standardError = error
+    let collected = Mutex<(Data, Data)>((Data(), Data()))
+    output.fileHandleForReading.readabilityHandler = { handle in
+        let data = handle.availableData
+        collected.withLock { $0.0.append(data) }
+    }
+    error.fileHandleForReading.readabilityHandler = { handle in
+        let data = handle.availableData
+        collected.withLock { $0.1.append(data) }
+    }
+    let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+        process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
+        do {
+            try process.run()
+        } catch {
+            process.terminationHandler = nil
+            continuation.resume(returning: 127)
+        }
+    }
+    output.fileHandleForReading.readabilityHandler = nil
+    error.fileHandleForReading.readabilityHandler = nil
+    let rest = (output.fileHandleForReading.readDataToEndOfFile(), error.fileHandleForReading.readDataToEndOfFile())
+    let (out, err) = collected.withLock { ($0.0 + rest.0, $0.1 + rest.1) }
+    return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
