@@ -10,6 +10,10 @@ public struct EncodedManifest: Sendable, Equatable {
     public var environment: LayoutEnvironment
     /// The manifest JSON (compact, deterministic key order).
     public var bytes: [UInt8]
+    /// The parameters of the `io.homefeed.GetManifest` reply carrying this manifest, encoded
+    /// once here so requests and pushes only send bytes:
+    /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
+    public var replyParameters: [UInt8]
 
     /// A manifest as persisted by the store (or built by ``ManifestBuilder``).
     public init(version: Int, etag: String, environment: LayoutEnvironment, bytes: [UInt8]) {
@@ -17,6 +21,36 @@ public struct EncodedManifest: Sendable, Equatable {
         self.etag = etag
         self.environment = environment
         self.bytes = bytes
+        self.replyParameters = Self.parameters(version: version, etag: etag, environment: environment, manifest: bytes)
+    }
+
+    /// The reply parameters without the manifest (the client's `ifNoneMatch` matched).
+    public var unchangedReplyParameters: [UInt8] {
+        Self.parameters(version: version, etag: etag, environment: environment, manifest: nil)
+    }
+
+    static func parameters(version: Int, etag: String, environment: LayoutEnvironment, manifest: [UInt8]?) -> [UInt8] {
+        var writer = JSONWriter(pretty: false, capacity: (manifest?.count ?? 0) + 160)
+        writer.beginObject()
+        writer.key("container")
+        writer.beginObject()
+        writer.key("height")
+        writer.number(environment.height)
+        writer.key("scale")
+        writer.number(environment.scale)
+        writer.key("width")
+        writer.number(environment.width)
+        writer.endObject()
+        writer.key("etag")
+        writer.string(etag)
+        if let manifest {
+            writer.key("manifest")
+            writer.raw(manifest)
+        }
+        writer.key("version")
+        writer.int(version)
+        writer.endObject()
+        return writer.bytes
     }
 }
 

@@ -1,0 +1,269 @@
+import Foundation
+import HomeLayout
+public import Varlink
+
+/// `io.homefeed` (`docs/io.homefeed.varlink`) on top of ``HomeService``: decode parameters,
+/// check the peer, call the service, encode the reply. No state of its own beyond the
+/// subscribers.
+public struct HomefeedInterface: Sendable {
+    let service: HomeService
+    let hub: SubscriptionHub
+    let authorization: PeerAuthorization
+
+    public static let name = "io.homefeed"
+
+    public init(service: HomeService, clientGroup: String?) {
+        self.service = service
+        self.hub = SubscriptionHub(service: service)
+        self.authorization = PeerAuthorization(clientGroup: clientGroup)
+    }
+
+    /// Starts pushing new versions to `GetManifest` subscribers.
+    public func connect() async {
+        let hub = self.hub
+        _ = await service.subscribe { _ in
+            Task { await hub.publish() }
+        }
+    }
+
+    /// The Varlink service: `org.varlink.service` plus `io.homefeed`.
+    public func varlinkService(version: String) -> VarlinkService {
+        VarlinkService(
+            info: VarlinkServiceInfo(
+                vendor: "homefeed",
+                product: "homefeedd",
+                version: version,
+                url: "https://homefeed.invalid/"
+            ),
+            interfaces: [interface]
+        )
+    }
+
+    var interface: VarlinkInterface {
+        VarlinkInterface(
+            name: Self.name,
+            description: HomefeedInterfaceDescription.text,
+            methods: [
+                "GetManifest": VarlinkMethod { request throws(VarlinkError) in try await getManifest(request) },
+                "GetStatus": VarlinkMethod { request throws(VarlinkError) in try await getStatus(request) },
+                "Refresh": VarlinkMethod { request throws(VarlinkError) in try await refresh(request) },
+                "RecordHistory": VarlinkMethod { request throws(VarlinkError) in try await recordHistory(request) },
+                "ListNotices": VarlinkMethod { request throws(VarlinkError) in try await listNotices(request) },
+                "Reload": VarlinkMethod { request throws(VarlinkError) in try await reload(request) },
+            ]
+        )
+    }
+
+    // MARK: Methods
+
+    func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch"])
+        let p = Parameters(request)
+        let ifNoneMatch = try p.string("ifNoneMatch")
+        let target: SubscriptionHub.Target
+        let manifest: EncodedManifest
+        if let width = try p.number("width") {
+            guard try p.string("profile") == nil else {
+                throw Self.invalidArgument("profile", "give a profile or a container, not both")
+            }
+            guard let height = try p.number("height") else { throw Self.invalidContainer("height is missing") }
+            let scale = try p.number("scale") ?? 2
+            target = .container(width: width, height: height, scale: scale)
+            do throws(LayoutSolveError) {
+                manifest = try await service.manifest(
+                    for: LayoutEnvironment(width: width, height: height, scale: scale)
+                )
+            } catch {
+                throw Self.invalidContainer(error.message)
+            }
+        } else {
+            guard try p.number("height") == nil, try p.number("scale") == nil else {
+                throw Self.invalidContainer("width is missing")
+            }
+            let names = await service.profileNames
+            let name = try p.string("profile") ?? names.first ?? ""
+            guard let found = await service.manifest(profile: name) else {
+                throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
+            }
+            target = .profile(name)
+            manifest = found
+        }
+        let parameters = ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
+        guard request.call.more else { return .reply(VarlinkReply(encodedParameters: parameters)) }
+        request.replies.send(VarlinkReply(encodedParameters: parameters, continues: true))
+        await hub.add(request.replies, target: target)
+        return .streaming
+    }
+
+    func getStatus(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: [])
+        let status: DaemonStatus
+        do {
+            status = try await service.status()
+        } catch {
+            throw VarlinkError("org.varlink.service.MethodNotImplemented", parameters: ["method": "GetStatus"])
+        }
+        let sources: [JSONValue] = status.sources.map { source in
+            .object([
+                "url": .string(source.url),
+                "kind": .string(source.kind),
+                "title": Self.optional(source.title),
+                "entries": .int(source.entries),
+                "lastAttempt": Self.optional(source.lastAttempt.map(ISO8601.string)),
+                "lastSuccess": Self.optional(source.lastSuccess.map(ISO8601.string)),
+                "nextAttempt": Self.optional(source.nextAttempt.map(ISO8601.string)),
+                "failures": .int(source.failures),
+                "lastError": Self.optional(source.lastError),
+            ])
+        }
+        return .parameters([
+            "version": .int(status.version),
+            "startedAt": .string(ISO8601.string(status.startedAt)),
+            "notices": .int(status.notices),
+            "serviceLinks": .int(status.serviceLinks),
+            "history": .int(status.history),
+            "subscribers": .int(await hub.count),
+            "sources": .array(sources),
+        ])
+    }
+
+    func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: ["url"])
+        try authorize(request)
+        let url = try Parameters(request).string("url")
+        do throws(ServiceError) {
+            let result = try await service.refresh(url: url)
+            return .parameters([
+                "attempted": .int(result.attempted), "changed": .int(result.changed), "version": .int(result.version),
+            ])
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func recordHistory(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: ["title", "link", "kind", "at"])
+        try authorize(request)
+        let p = Parameters(request)
+        guard let title = try p.string("title") else { throw VarlinkError.invalidParameter("title") }
+        var at: Date?
+        if let text = try p.string("at") {
+            guard let date = try? Date(text, strategy: .iso8601) else {
+                throw Self.invalidArgument("at", "expected an ISO 8601 time such as 2026-11-29T10:00:00Z")
+            }
+            at = date
+        }
+        let link = try p.string("link")
+        let kind = try p.string("kind")
+        do throws(ServiceError) {
+            let result = try await service.recordHistory(title: title, link: link, kind: kind, at: at)
+            return .parameters(["id": .int(Int(result.id)), "version": .int(result.version)])
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func listNotices(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: ["limit", "source"])
+        let p = Parameters(request)
+        let limit = try p.integer("limit") ?? 20
+        let source = try p.string("source")
+        do throws(ServiceError) {
+            let notices = try await service.notices(limit: limit, sourceURL: source)
+            return .parameters([
+                "notices": .array(
+                    notices.map {
+                        .object([
+                            "source": .string($0.source),
+                            "sourceTitle": Self.optional($0.sourceTitle),
+                            "id": .string($0.id),
+                            "title": Self.optional($0.title),
+                            "link": Self.optional($0.link),
+                            "published": Self.optional($0.published.map(ISO8601.string)),
+                            "summary": Self.optional($0.summary),
+                        ])
+                    }
+                )
+            ])
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    func reload(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: [])
+        try authorize(request)
+        do throws(ServiceError) {
+            return .parameters(["version": .int(try await service.reload())])
+        } catch {
+            throw Self.error(error)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// Mutating methods: root, the daemon's user, or the client group (otherwise PermissionDenied).
+    func authorize(_ request: VarlinkRequest) throws(VarlinkError) {
+        guard authorization.mayMutate(uid: request.peer.uid, gid: request.peer.gid) else { throw .permissionDenied }
+    }
+
+    static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
+
+    static func invalidArgument(_ parameter: String, _ reason: String) -> VarlinkError {
+        VarlinkError(
+            "io.homefeed.InvalidArgument",
+            parameters: ["parameter": .string(parameter), "reason": .string(reason)]
+        )
+    }
+
+    static func invalidContainer(_ reason: String) -> VarlinkError {
+        VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(reason)])
+    }
+
+    /// Service errors as the interface declares them; internal details stay in the log.
+    static func error(_ error: ServiceError) -> VarlinkError {
+        switch error {
+        case .sourceNotFound(let url):
+            return VarlinkError("io.homefeed.SourceNotFound", parameters: ["url": .string(url)])
+        case .invalidArgument(let parameter, let reason):
+            return invalidArgument(parameter, reason)
+        case .configuration(let config):
+            let isLayout = config.file.hasSuffix(".json")
+            return isLayout
+                ? VarlinkError(
+                    "io.homefeed.InvalidLayout",
+                    parameters: ["path": .string(config.key ?? ""), "reason": .string(config.reason)]
+                )
+                : invalidArgument(URL(fileURLWithPath: config.file).lastPathComponent, config.description)
+        case .internalError:
+            return VarlinkError("org.varlink.service.MethodNotImplemented", parameters: [:])
+        }
+    }
+}
+
+/// Typed access to call parameters; a wrong type is `InvalidParameter` naming the parameter.
+struct Parameters {
+    let values: [String: JSONValue]
+
+    init(_ request: VarlinkRequest) {
+        values = request.parameters
+    }
+
+    func string(_ name: String) throws(VarlinkError) -> String? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let string = value.stringValue else { throw VarlinkError.invalidParameter(name) }
+        return string
+    }
+
+    func number(_ name: String) throws(VarlinkError) -> Double? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let number = value.doubleValue, number.isFinite else { throw VarlinkError.invalidParameter(name) }
+        return number
+    }
+
+    func integer(_ name: String) throws(VarlinkError) -> Int? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard let number = value.intValue else { throw VarlinkError.invalidParameter(name) }
+        return number
+    }
+}
