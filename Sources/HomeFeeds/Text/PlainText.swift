@@ -280,10 +280,8 @@ struct PlainText {
 enum HTMLTagNames {
     /// Block elements that count as whitespace (§2 rule 1), plus `th` as the sibling of `td`.
     private static let block: Set<[UInt8]> = Set(
-        [
-            "p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
-            "blockquote", "pre", "hr", "table",
-        ].map { Array($0.utf8) }
+        ["p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
+         "blockquote", "pre", "hr", "table"].map { Array($0.utf8) }
     )
 
     static func isBlock(_ name: UnsafeBufferPointer<UInt8>) -> Bool {

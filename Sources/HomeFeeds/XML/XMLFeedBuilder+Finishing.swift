@@ -66,8 +66,7 @@ extension XMLFeedBuilder {
         guard let root else {
             if let firstError {
                 let kind: FeedParseError.Kind =
-                    firstError.code == 32
-                    ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
+                    firstError.code == 32 ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
                 throw FeedParseError(
                     kind: kind,
                     source: documentURL,

@@ -101,8 +101,7 @@ final class XMLFeedBuilder {
         }
         let parent = stack.last?.role
         if parent == .field || parent == .insideField {
-            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name)))
-            {
+            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) {
                 text.append(0x20)
             }
             stack.append(Frame(role: .insideField, pushedBase: false))
