@@ -35,7 +35,7 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
-        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds"]),
+        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
         .executableTarget(
             name: "homefeed-bench",
             dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "Varlink", "CLibXML2", "CSQLite"]
@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
-        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink"]),
     ]
 )
 

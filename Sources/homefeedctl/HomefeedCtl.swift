@@ -2,12 +2,23 @@ import Foundation
 
 /// `homefeedctl`: the companion CLI of homefeedd.
 ///
-/// Offline tools (`layout`, `feed`) use the libraries directly. Exit status: 0 ok, 1 invalid
-/// input, 2 usage error.
+/// Offline tools (`layout`, `feed`) use the libraries directly; the others talk Varlink to the
+/// daemon. Exit status: 0 ok, 1 invalid input or an error reply, 2 usage error, 69 daemon not
+/// running.
 @main
 enum HomefeedCtl {
     static let usage = """
         usage: homefeedctl <command> [<args>]
+
+        Talking to homefeedd (--socket PATH, else $HOMEFEED_SOCKET, else /run/homefeed/homefeed.sock):
+          status                  version, counts and the health of every source
+          manifest                the manifest served for a profile or container
+          watch                   one line (or manifest) per new version, until interrupted
+          refresh [URL]           fetch one source or all now
+          history add TITLE       record a user-history event; history list
+          notices                 the newest notices
+          reload                  re-read configuration, sources and layout
+          preview                 the served home screen as text boxes, or --svg FILE
 
         Offline tools:
           layout solve SPEC ...   solve a layout spec for one container, print frames as JSON
@@ -37,6 +48,14 @@ enum HomefeedCtl {
             return LayoutCommand.run(rest)
         case "feed":
             return FeedCommand.run(rest)
+        case "status": return DaemonCommands.status(rest)
+        case "manifest": return DaemonCommands.manifest(rest)
+        case "watch": return DaemonCommands.watch(rest)
+        case "refresh": return DaemonCommands.refresh(rest)
+        case "history": return DaemonCommands.history(rest)
+        case "notices": return DaemonCommands.notices(rest)
+        case "reload": return DaemonCommands.reload(rest)
+        case "preview": return PreviewCommand.run(rest)
         default:
             Console.error("homefeedctl: unknown command '\(command)'\n\n\(usage)")
             return ExitStatus.usage
@@ -51,6 +70,8 @@ enum ExitStatus {
     static let invalidInput: Int32 = 1
     /// The command line itself is wrong.
     static let usage: Int32 = 2
+    /// homefeedd is not running (`EX_UNAVAILABLE`).
+    static let unavailable: Int32 = 69
 }
 
 /// Writes whole lines to stdout and stderr.

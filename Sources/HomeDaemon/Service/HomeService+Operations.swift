@@ -126,11 +126,8 @@ extension HomeService {
         } catch {
             throw .sourceNotFound(url ?? "")
         }
-        do {
-            try await publishNow()
-        } catch {
-            throw .internalError("\(error)")
-        }
+        // Documents that changed the store already asked for a version: wait for it.
+        await awaitPublished()
         return (summary.attempted, summary.changed, await cache.version)
     }
 

@@ -117,6 +117,11 @@ public actor HomeService {
     /// Makes a version that includes every change requested so far, and waits for it.
     public func publishNow() async throws {
         requestPublish()
+        await awaitPublished()
+    }
+
+    /// Waits until the changes requested so far are published, without asking for a version.
+    func awaitPublished() async {
         let target = changeGeneration
         if publishedGeneration >= target { return }
         await withCheckedContinuation { continuation in publishWaiters.append((target, continuation)) }

@@ -1,0 +1,158 @@
+import Foundation
+import Varlink
+
+/// `homefeedctl preview`: the served home screen drawn as text in the terminal (boxes with
+/// titles, scaled to the terminal width) or as an SVG with the real titles.
+enum PreviewCommand {
+    static let usage = """
+        usage: homefeedctl preview [--profile P | --width W --height H [--scale S]] [--svg FILE]
+                                   [--columns N] [--socket PATH]
+
+        Draws the manifest the daemon serves: in the terminal, every item and header as a box
+        with its title, scaled to the terminal width (orthogonal rows are cut at the screen
+        edge); with --svg, an SVG of the first screen and beyond with the real titles.
+        \(DaemonClient.socketHelp)
+          --columns N     text width (default: the terminal's, else $COLUMNS, else 80)
+
+        Example:
+          homefeedctl preview --profile phone
+          homefeedctl preview --profile tablet --svg home.svg
+        """
+
+    /// A box to draw: frame in points and its label.
+    struct Box {
+        var x, y, width, height: Double
+        var label: String
+        var isHeader: Bool
+    }
+
+    static func run(_ words: [String]) -> Int32 {
+        DaemonCommand.run(
+            words,
+            usage: usage,
+            options: ["--profile", "--width", "--height", "--scale", "--svg", "--columns"]
+        ) { (arguments, client) throws(CommandFailure) in
+            let reply = try client.call("GetManifest", try DaemonCommands.manifestParameters(arguments))
+            let manifest = reply["manifest"] ?? .null
+            let width = manifest["container"]?["width"]?.doubleValue ?? 375
+            let height = manifest["contentSize"]?["height"]?.doubleValue ?? 0
+            let boxes = Self.boxes(manifest)
+            if let path = arguments.string("--svg") {
+                do {
+                    try Data(svg(boxes, width: width, height: height).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                } catch {
+                    throw CommandFailure(status: ExitStatus.invalidInput, message: "\(path): cannot write: \(error.localizedDescription)")
+                }
+                Console.out("wrote \(path)")
+                return ExitStatus.ok
+            }
+            var columns = terminalColumns()
+            if let text = arguments.string("--columns") {
+                guard let value = Int(text), (20...1000).contains(value) else {
+                    throw DaemonCommand.usage("--columns: expected 20 to 1000", usage)
+                }
+                columns = value
+            }
+            Console.out(DaemonCommands.summary(reply).split(separator: "\n").first.map(String.init) ?? "")
+            Console.out(text(boxes, width: width, height: height, columns: columns))
+            return ExitStatus.ok
+        }
+    }
+
+    static func boxes(_ manifest: JSONValue) -> [Box] {
+        var boxes: [Box] = []
+        func frame(_ value: JSONValue?) -> (Double, Double, Double, Double)? {
+            guard let f = value, let x = f["x"]?.doubleValue, let y = f["y"]?.doubleValue,
+                let w = f["width"]?.doubleValue, let h = f["height"]?.doubleValue
+            else { return nil }
+            return (x, y, w, h)
+        }
+        for section in manifest["sections"]?.arrayValue ?? [] {
+            for key in ["header", "footer"] {
+                if let supplementary = section[key], let (x, y, w, h) = frame(supplementary["frame"]) {
+                    let title = supplementary["content"]?["title"]?.stringValue ?? supplementary["elementKind"]?.stringValue ?? key
+                    let subtitle = supplementary["content"]?["subtitle"]?.stringValue.map { " · " + $0 } ?? ""
+                    boxes.append(Box(x: x, y: y, width: w, height: h, label: title + subtitle, isHeader: true))
+                }
+            }
+            for item in section["items"]?.arrayValue ?? [] {
+                guard let (x, y, w, h) = frame(item["frame"]) else { continue }
+                let label = item["content"]?["title"]?.stringValue ?? item["kind"]?.stringValue ?? ""
+                boxes.append(Box(x: x, y: y, width: w, height: h, label: label, isHeader: false))
+            }
+        }
+        return boxes
+    }
+
+    /// Text canvas: x scaled to the columns, y at half that scale (cells are about twice as
+    /// tall as wide).
+    static func text(_ boxes: [Box], width: Double, height: Double, columns: Int) -> String {
+        let sx = Double(columns - 1) / width
+        let sy = sx / 2
+        let rows = max(Int((height * sy).rounded(.up)) + 1, 1)
+        var canvas = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
+        func put(_ row: Int, _ column: Int, _ character: Character) {
+            guard row >= 0, row < rows, column >= 0, column < columns else { return }
+            canvas[row][column] = character
+        }
+        for box in boxes {
+            let left = Int((box.x * sx).rounded())
+            let right = max(Int(((box.x + box.width) * sx).rounded()) - 1, left + 1)
+            let top = Int((box.y * sy).rounded())
+            let bottom = max(Int(((box.y + box.height) * sy).rounded()) - 1, top + 1)
+            let horizontal: Character = box.isHeader ? "=" : "-"
+            for column in left...right {
+                put(top, column, horizontal)
+                put(bottom, column, horizontal)
+            }
+            for row in top...bottom {
+                put(row, left, "|")
+                put(row, right, "|")
+            }
+            for (row, column) in [(top, left), (top, right), (bottom, left), (bottom, right)] { put(row, column, "+") }
+            // The title inside, cut to the box (wide Hangul glyphs take two cells).
+            var column = left + 1
+            for character in box.label where column < right {
+                let cells = character.unicodeScalars.first.map { $0.value >= 0x1100 ? 2 : 1 } ?? 1
+                guard column + cells - 1 < right else { break }
+                put(top + (bottom - top) / 2, column, character)
+                if cells == 2 { put(top + (bottom - top) / 2, column + 1, "\u{0}") }
+                column += cells
+            }
+        }
+        return canvas.map { String($0.filter { $0 != "\u{0}" }).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            .joined(separator: "\n")
+    }
+
+    static func svg(_ boxes: [Box], width: Double, height: Double) -> String {
+        let canvasWidth = max(width, boxes.map { $0.x + $0.width }.max() ?? width) + 16
+        var svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(canvasWidth))" height="\(Int(height + 16))" \
+            font-family="sans-serif" font-size="11">
+            <rect x="0" y="0" width="\(Int(canvasWidth))" height="\(Int(height + 16))" fill="#fff"/>
+            <g transform="translate(8 8)">
+            <rect x="0" y="0" width="\(width)" height="\(height)" fill="#f5f6fa" stroke="#111" stroke-dasharray="6 3"/>
+
+            """
+        for box in boxes {
+            let fill = box.isHeader ? "#fff1cc" : "#d8e5ff"
+            svg += "<rect x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" height=\"\(box.height)\" fill=\"\(fill)\" stroke=\"#3366cc\"/>\n"
+            let characters = max(Int(box.width / 7), 1)
+            let label = box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
+            svg += "<text x=\"\(box.x + 4)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
+        }
+        return svg + "</g>\n</svg>\n"
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func terminalColumns() -> Int {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return columns }
+        return 80
+    }
+}
