@@ -75,9 +75,7 @@ public actor HomeService {
             configuration: schedule,
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
-        changed.connect { [weak self] in
-            Task { await self?.requestPublish() }
-        }
+        changed.connect { [weak self] in await self?.requestPublish() }
         try await publishNow()
     }
 

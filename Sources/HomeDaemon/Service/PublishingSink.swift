@@ -5,11 +5,13 @@ import Synchronization
 ///
 /// Sendable: the handler sits behind a `Mutex`.
 final class ChangeSignal: Sendable {
-    private let handler = Mutex<(@Sendable () -> Void)?>(nil)
+    private let handler = Mutex<(@Sendable () async -> Void)?>(nil)
 
-    func connect(_ body: @escaping @Sendable () -> Void) { handler.withLock { $0 = body } }
+    func connect(_ body: @escaping @Sendable () async -> Void) { handler.withLock { $0 = body } }
 
-    func raise() { handler.withLock { $0 }?() }
+    /// Returns once the service has taken the change into account, so a `Refresh` that
+    /// returns after its ingests can wait for the version that includes them.
+    func raise() async { await handler.withLock { $0 }?() }
 }
 
 /// Stores fetched documents and raises the change signal when the store changed, so a fetch
@@ -20,7 +22,7 @@ struct PublishingSink: FetchedDocumentSink {
 
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
         let didChange = try await ingestion.ingest(document, from: source)
-        if didChange { changed.raise() }
+        if didChange { await changed.raise() }
         return didChange
     }
 }
