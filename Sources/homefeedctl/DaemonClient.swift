@@ -51,7 +51,12 @@ struct CommandFailure: Error {
     }
 
     init(_ error: VarlinkClientError, socket: String) {
-        if error.isUnreachable {
+        if error.isUnreachable, case .system(let system) = error, system.errno == EACCES || system.errno == EPERM {
+            self.init(
+                status: Self.unavailable,
+                message: "no permission to connect to \(socket) (members of group homefeed may)"
+            )
+        } else if error.isUnreachable {
             self.init(status: Self.unavailable, message: "homefeedd is not running (no answer on \(socket))")
         } else if case .errorReply(let reply) = error {
             let details = reply.parameters.isEmpty ? "" : " " + JSONValue.object(reply.parameters).encodedString

@@ -23,6 +23,7 @@ struct CommandRunner {
         return url
     }()
 
+    /// A product of this package, or an absolute path.
     let executable: String
 
     func run(_ arguments: [String], stdin: Data? = nil) throws -> Outcome {
@@ -35,7 +36,9 @@ struct CommandRunner {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
 
         let process = Process()
-        process.executableURL = Self.productsDirectory.appendingPathComponent(executable)
+        process.executableURL =
+            executable.hasPrefix("/")
+            ? URL(fileURLWithPath: executable) : Self.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
         process.currentDirectoryURL = Self.packageRoot
         process.standardOutput = try FileHandle(forWritingTo: out)

@@ -1,0 +1,86 @@
+import Foundation
+import Varlink
+
+/// The real `homefeedd` binary on a temporary socket with a copy of the sample configuration.
+///
+/// Directories come from `mkdtemp` directly under /tmp, so the socket path stays far below the
+/// 107-byte `sun_path` limit (swift-on-linux.md §6). `@unchecked Sendable`: the process is only
+/// touched by the test that owns the harness.
+final class DaemonHarness: @unchecked Sendable {
+    let root: URL
+    var configDirectory: URL { root.appendingPathComponent("config") }
+    var socketPath: String { root.appendingPathComponent("s.sock").path }
+    var logPath: String { root.appendingPathComponent("daemon.log").path }
+    private var process: Process?
+
+    init() throws {
+        var template = Array("/tmp/hfd.XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
+        root = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        try FileManager.default.copyItem(
+            at: CommandRunner.packageRoot.appendingPathComponent("feeds"),
+            to: configDirectory
+        )
+    }
+
+    deinit {
+        process?.terminate()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Starts the daemon and waits (bounded) until it answers on its socket.
+    func start(_ extra: [String] = ["--no-fetch"]) throws {
+        let process = Process()
+        process.executableURL = CommandRunner.productsDirectory.appendingPathComponent("homefeedd")
+        process.arguments =
+            [
+                "--config", configDirectory.path, "--state-dir", root.appendingPathComponent("state").path,
+                "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,
+            ] + extra
+        if !FileManager.default.fileExists(atPath: logPath) {
+            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
+        }
+        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        log.seekToEndOfFile()
+        process.standardError = log
+        process.standardOutput = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        self.process = process
+        for _ in 0..<400 {
+            if (try? client()) != nil { return }
+            guard process.isRunning else { break }
+            usleep(25_000)
+        }
+        throw HarnessError("homefeedd did not come up: \(self.log())")
+    }
+
+    /// Sends SIGTERM and returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        guard let process else { return -1 }
+        process.terminate()
+        process.waitUntilExit()
+        self.process = nil
+        return process.terminationStatus
+    }
+
+    func client() throws -> VarlinkClient {
+        try VarlinkClient(connectingTo: "unix:" + socketPath)
+    }
+
+    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
+        let client = try client()
+        defer { client.close() }
+        return try client.call(method, parameters: parameters)
+    }
+
+    func log() -> String {
+        (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
