@@ -1,6 +1,7 @@
 # homefeed — build, test, run, benchmark.
 #
-#   make run     build, solve feeds/layout.json at 375x812@2x, print it and write its SVG
+#   make run     build, start homefeedd on feeds/ (offline), show the home screen it serves
+#   make layout  solve feeds/layout.json at 375x812@2x offline and write its SVG wireframe
 #   make test    install missing Debian packages (as root), build clean of warnings, swift test
 #   make bench   release benchmarks (homefeed-bench)
 
@@ -17,7 +18,7 @@ PYTHON ?= python3
 BUILD_DIR := .build
 BENCH ?= all
 
-.PHONY: all deps build run test bench lint clean
+.PHONY: all deps build run layout test bench lint clean
 
 all: build
 
@@ -51,7 +52,27 @@ deps:
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
 
+## run: the daemon on the sample configuration in feeds/, offline, state and socket under
+## .build/run; shows the served home screen and keeps running until Ctrl-C.
+RUN_DIR := $(BUILD_DIR)/run
+SOCKET := $(RUN_DIR)/homefeed.sock
 run: build
+	@bin=$$($(SWIFT) build --show-bin-path); mkdir -p $(RUN_DIR); \
+	$$bin/homefeedd --config feeds --state-dir $(RUN_DIR)/state --cache-dir $(RUN_DIR)/cache \
+	    --socket $(SOCKET) & pid=$$!; \
+	trap 'kill $$pid 2>/dev/null; wait $$pid; exit 0' INT TERM; \
+	for i in $$(seq 100); do $$bin/homefeedctl status --socket $(SOCKET) >/dev/null 2>&1 && break; sleep 0.1; done; \
+	$$bin/homefeedctl refresh --socket $(SOCKET) && \
+	$$bin/homefeedctl preview --profile phone --socket $(SOCKET) && \
+	$$bin/homefeedctl preview --profile phone --svg $(BUILD_DIR)/home.svg --socket $(SOCKET) && \
+	echo && echo "homefeedd is serving on $(SOCKET) (Ctrl-C stops it). Try:" && \
+	echo "  export HOMEFEED_SOCKET=$(SOCKET)" && \
+	echo "  $$bin/homefeedctl status | manifest --profile tablet | watch | history add \"도서관\" | notices" && \
+	echo "  python3 -c 'import varlink; print(varlink.Client(address=\"unix:$(SOCKET)\").open(\"io.homefeed\").GetStatus())'"; \
+	wait $$pid
+
+## layout: the layout engine alone: solve feeds/layout.json at 375x812@2x and draw its wireframe.
+layout: build
 	$(SWIFT) run $(SWIFT_FLAGS) homefeedctl layout solve feeds/layout.json \
 	    --width 375 --height 812 --scale 2 --svg $(BUILD_DIR)/home-375.svg
 	@echo "wireframe: $(BUILD_DIR)/home-375.svg" >&2
