@@ -38,7 +38,7 @@ let package = Package(
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
         .executableTarget(
             name: "homefeed-bench",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "Varlink", "CLibXML2", "CSQLite"]
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite"]
         ),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),

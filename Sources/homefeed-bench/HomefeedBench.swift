@@ -8,12 +8,14 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|ingest|varlink|all> [--spec FILE]
+        usage: homefeed-bench <layout|ingest|varlink|serve|all> [--spec FILE] [--calls N] [--idle-seconds N]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
           ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
           varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
+          serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
+                   subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
           all      every benchmark
         """
 
@@ -32,10 +34,19 @@ enum HomefeedBench {
             IngestBenchmark.run()
         case "varlink":
             VarlinkBenchmark.run()
+        case "serve":
+            let idle = arguments.firstIndex(of: "--idle-seconds").flatMap {
+                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+            }
+            let calls = arguments.firstIndex(of: "--calls").flatMap {
+                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+            }
+            ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
         case "all":
             LayoutBenchmark.run(specPath: spec)
             IngestBenchmark.run()
             VarlinkBenchmark.run()
+            ServeBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)

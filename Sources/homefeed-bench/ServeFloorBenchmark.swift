@@ -109,7 +109,7 @@ enum VarlinkBenchmark {
 
     /// An echo server thread that reads `requestSize` bytes and writes `replySize` bytes back,
     /// and a client loop doing the same from this thread: blocking syscalls only.
-    private static func measureFloor(requestSize: Int, replySize: Int, path: String) -> (p50: Double, p99: Double) {
+    static func measureFloor(requestSize: Int, replySize: Int, path: String) -> (p50: Double, p99: Double) {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0, bindAndListen(listener, path: path) else { fail("floor: bind \(path): errno \(errno)") }
         let rounds = warmup + calls
@@ -141,7 +141,7 @@ enum VarlinkBenchmark {
         return percentiles(samples)
     }
 
-    private static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -152,15 +152,15 @@ enum VarlinkBenchmark {
         }
     }
 
-    private static func bindAndListen(_ fd: Int32, path: String) -> Bool {
+    static func bindAndListen(_ fd: Int32, path: String) -> Bool {
         withAddress(path) { bind(fd, $0, $1) } == 0 && listen(fd, 1) == 0
     }
 
-    private static func connectTo(_ fd: Int32, path: String) -> Bool {
+    static func connectTo(_ fd: Int32, path: String) -> Bool {
         withAddress(path) { connect(fd, $0, $1) } == 0
     }
 
-    private static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+    static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
         var offset = 0
         let count = buffer.count
         while offset < count {
@@ -176,7 +176,7 @@ enum VarlinkBenchmark {
         return true
     }
 
-    private static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+    static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeBytes { raw in
@@ -194,7 +194,7 @@ enum VarlinkBenchmark {
     // MARK: - Helpers
 
     /// p50 and p99 in microseconds.
-    private static func percentiles(_ samples: [UInt64]) -> (p50: Double, p99: Double) {
+    static func percentiles(_ samples: [UInt64]) -> (p50: Double, p99: Double) {
         let sorted = samples.sorted()
         guard !sorted.isEmpty else { return (0, 0) }
         let p50 = sorted[sorted.count / 2]

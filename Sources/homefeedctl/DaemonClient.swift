@@ -23,7 +23,9 @@ struct DaemonClient {
     static func connect(_ arguments: Arguments) -> Result<DaemonClient, CommandFailure> {
         let path = socketPath(arguments)
         do throws(VarlinkClientError) {
-            return .success(DaemonClient(client: try VarlinkClient(connectingTo: path.hasPrefix("unix:") ? path : "unix:" + path)))
+            return .success(
+                DaemonClient(client: try VarlinkClient(connectingTo: path.hasPrefix("unix:") ? path : "unix:" + path))
+            )
         } catch {
             return .failure(CommandFailure(error, socket: path))
         }

@@ -100,7 +100,8 @@ enum DaemonCommands {
             let frame = section["frame"] ?? .null
             let items = section["items"]?.arrayValue ?? []
             var line = "  " + pad(section["id"]?.stringValue ?? "?", 14) + pad("\(items.count) items", 10)
-            line += "y \(number(frame["y"]))–\(number((frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0)))"
+            line +=
+                "y \(number(frame["y"]))–\(number((frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0)))"
             if let title = section["header"]?["content"]?["title"]?.stringValue { line += "  header \"\(title)\"" }
             lines.append(line)
         }
@@ -133,7 +134,9 @@ enum DaemonCommands {
                         Console.out(JSONValue.object(parameters).text)
                     } else {
                         let sections = parameters["manifest"]?["sections"]?.arrayValue ?? []
-                        let counts = sections.map { "\($0["id"]?.stringValue ?? "?")=\($0["items"]?.arrayValue?.count ?? 0)" }
+                        let counts = sections.map {
+                            "\($0["id"]?.stringValue ?? "?")=\($0["items"]?.arrayValue?.count ?? 0)"
+                        }
                         Console.out(
                             "version \(parameters["version"]?.intValue ?? 0) etag \(parameters["etag"]?.stringValue ?? "") "
                                 + counts.joined(separator: " ")
@@ -194,7 +197,9 @@ enum DaemonCommands {
             (arguments, client) throws(CommandFailure) in
             switch words.first {
             case "add":
-                guard arguments.positionals.count == 1 else { throw DaemonCommand.usage("expected one TITLE", historyUsage) }
+                guard arguments.positionals.count == 1 else {
+                    throw DaemonCommand.usage("expected one TITLE", historyUsage)
+                }
                 var parameters: [String: JSONValue] = ["title": .string(arguments.positionals[0])]
                 if let link = arguments.string("--link") { parameters["link"] = .string(link) }
                 if let kind = arguments.string("--kind") { parameters["kind"] = .string(kind) }
@@ -239,7 +244,9 @@ enum DaemonCommands {
             (arguments, client) throws(CommandFailure) in
             var parameters: [String: JSONValue] = [:]
             if let text = arguments.string("--limit") {
-                guard let limit = Int(text) else { throw DaemonCommand.usage("--limit: expected a number", noticesUsage) }
+                guard let limit = Int(text) else {
+                    throw DaemonCommand.usage("--limit: expected a number", noticesUsage)
+                }
                 parameters["limit"] = .int(limit)
             }
             if let source = arguments.string("--source") { parameters["source"] = .string(source) }
@@ -272,7 +279,10 @@ enum DaemonCommands {
     static func reload(_ words: [String]) -> Int32 {
         DaemonCommand.run(words, usage: reloadUsage) { (arguments, client) throws(CommandFailure) in
             let reply = try client.call("Reload")
-            Console.out(arguments.has("--json") ? JSONValue.object(reply).text : "reloaded; version \(reply["version"]?.intValue ?? 0)")
+            Console.out(
+                arguments.has("--json")
+                    ? JSONValue.object(reply).text : "reloaded; version \(reply["version"]?.intValue ?? 0)"
+            )
             return ExitStatus.ok
         }
     }

@@ -39,9 +39,15 @@ enum PreviewCommand {
             let boxes = Self.boxes(manifest)
             if let path = arguments.string("--svg") {
                 do {
-                    try Data(svg(boxes, width: width, height: height).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try Data(svg(boxes, width: width, height: height).utf8).write(
+                        to: URL(fileURLWithPath: path),
+                        options: .atomic
+                    )
                 } catch {
-                    throw CommandFailure(status: ExitStatus.invalidInput, message: "\(path): cannot write: \(error.localizedDescription)")
+                    throw CommandFailure(
+                        status: ExitStatus.invalidInput,
+                        message: "\(path): cannot write: \(error.localizedDescription)"
+                    )
                 }
                 Console.out("wrote \(path)")
                 return ExitStatus.ok
@@ -70,7 +76,9 @@ enum PreviewCommand {
         for section in manifest["sections"]?.arrayValue ?? [] {
             for key in ["header", "footer"] {
                 if let supplementary = section[key], let (x, y, w, h) = frame(supplementary["frame"]) {
-                    let title = supplementary["content"]?["title"]?.stringValue ?? supplementary["elementKind"]?.stringValue ?? key
+                    let title =
+                        supplementary["content"]?["title"]?.stringValue ?? supplementary["elementKind"]?.stringValue
+                        ?? key
                     let subtitle = supplementary["content"]?["subtitle"]?.stringValue.map { " · " + $0 } ?? ""
                     boxes.append(Box(x: x, y: y, width: w, height: h, label: title + subtitle, isHeader: true))
                 }
@@ -120,8 +128,10 @@ enum PreviewCommand {
                 column += cells
             }
         }
-        return canvas.map { String($0.filter { $0 != "\u{0}" }).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-            .joined(separator: "\n")
+        return canvas.map {
+            String($0.filter { $0 != "\u{0}" }).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
+        }
+        .joined(separator: "\n")
     }
 
     static func svg(_ boxes: [Box], width: Double, height: Double) -> String {
@@ -136,9 +146,11 @@ enum PreviewCommand {
             """
         for box in boxes {
             let fill = box.isHeader ? "#fff1cc" : "#d8e5ff"
-            svg += "<rect x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" height=\"\(box.height)\" fill=\"\(fill)\" stroke=\"#3366cc\"/>\n"
+            svg +=
+                "<rect x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" height=\"\(box.height)\" fill=\"\(fill)\" stroke=\"#3366cc\"/>\n"
             let characters = max(Int(box.width / 7), 1)
-            let label = box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
+            let label =
+                box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
             svg += "<text x=\"\(box.x + 4)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
         }
         return svg + "</g>\n</svg>\n"
@@ -152,7 +164,9 @@ enum PreviewCommand {
     static func terminalColumns() -> Int {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
-        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 { return columns }
+        if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 {
+            return columns
+        }
         return 80
     }
 }

@@ -19,7 +19,9 @@ struct DaemonTests {
         #expect(refreshed["attempted"]?.intValue == 3)
         let reply = try daemon.call("io.homefeed.GetManifest", ["profile": "phone"])
         let all = sections(reply)
-        #expect(all.compactMap { $0["id"]?.stringValue } == ["userHistory", "mainService", "otherService", "appService"])
+        #expect(
+            all.compactMap { $0["id"]?.stringValue } == ["userHistory", "mainService", "otherService", "appService"]
+        )
         #expect(all[0]["header"]?["content"]?["title"]?.stringValue == "김홈피드")
         #expect(kinds(all[1]) == ["notice", "service", "service", "service"])
         #expect(kinds(all[2]).count == 5)
@@ -34,7 +36,10 @@ struct DaemonTests {
             contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/io.homefeed.varlink"),
             encoding: .utf8
         )
-        #expect(description["description"]?.stringValue?.trimmingCharacters(in: .newlines) == documented.trimmingCharacters(in: .newlines))
+        #expect(
+            description["description"]?.stringValue?.trimmingCharacters(in: .newlines)
+                == documented.trimmingCharacters(in: .newlines)
+        )
         #expect(daemon.stop() == 0)
     }
 
@@ -43,7 +48,9 @@ struct DaemonTests {
         let daemon = try DaemonHarness()
         try daemon.start()
         let subscribers = try (0..<3).map { _ in try daemon.client() }
-        var streams = subscribers.map { $0.replies("io.homefeed.GetManifest", parameters: ["profile": "phone"]).makeAsyncIterator() }
+        var streams = subscribers.map {
+            $0.replies("io.homefeed.GetManifest", parameters: ["profile": "phone"]).makeAsyncIterator()
+        }
         var first: [Int] = []
         for index in streams.indices {
             let reply = try #require(try await streams[index].next())
@@ -112,13 +119,41 @@ struct DaemonTests {
         arguments: [
             ErrorCase(method: "com.example.Nope", parameters: [:], error: "org.varlink.service.InterfaceNotFound"),
             ErrorCase(method: "io.homefeed.Nope", parameters: [:], error: "org.varlink.service.MethodNotFound"),
-            ErrorCase(method: "io.homefeed.GetStatus", parameters: ["bogus": 1], error: "org.varlink.service.InvalidParameter"),
-            ErrorCase(method: "io.homefeed.GetManifest", parameters: ["profile": 7], error: "org.varlink.service.InvalidParameter"),
-            ErrorCase(method: "io.homefeed.GetManifest", parameters: ["profile": "watch"], error: "io.homefeed.UnknownProfile"),
-            ErrorCase(method: "io.homefeed.GetManifest", parameters: ["width": -5, "height": 10], error: "io.homefeed.InvalidContainer"),
-            ErrorCase(method: "io.homefeed.Refresh", parameters: ["url": "file:///nope.xml"], error: "io.homefeed.SourceNotFound"),
-            ErrorCase(method: "io.homefeed.RecordHistory", parameters: ["title": ""], error: "io.homefeed.InvalidArgument"),
-            ErrorCase(method: "io.homefeed.ListNotices", parameters: ["limit": 0], error: "io.homefeed.InvalidArgument"),
+            ErrorCase(
+                method: "io.homefeed.GetStatus",
+                parameters: ["bogus": 1],
+                error: "org.varlink.service.InvalidParameter"
+            ),
+            ErrorCase(
+                method: "io.homefeed.GetManifest",
+                parameters: ["profile": 7],
+                error: "org.varlink.service.InvalidParameter"
+            ),
+            ErrorCase(
+                method: "io.homefeed.GetManifest",
+                parameters: ["profile": "watch"],
+                error: "io.homefeed.UnknownProfile"
+            ),
+            ErrorCase(
+                method: "io.homefeed.GetManifest",
+                parameters: ["width": -5, "height": 10],
+                error: "io.homefeed.InvalidContainer"
+            ),
+            ErrorCase(
+                method: "io.homefeed.Refresh",
+                parameters: ["url": "file:///nope.xml"],
+                error: "io.homefeed.SourceNotFound"
+            ),
+            ErrorCase(
+                method: "io.homefeed.RecordHistory",
+                parameters: ["title": ""],
+                error: "io.homefeed.InvalidArgument"
+            ),
+            ErrorCase(
+                method: "io.homefeed.ListNotices",
+                parameters: ["limit": 0],
+                error: "io.homefeed.InvalidArgument"
+            ),
         ]
     )
     func errors(_ c: ErrorCase) throws {
@@ -164,7 +199,9 @@ struct DaemonTests {
                 for (index, byte) in daemon.socketPath.utf8.enumerated() { buffer[index] = byte }
             }
             let result = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             guard result == 0 else { throw HarnessError("connect failed") }
             return fd
@@ -199,7 +236,11 @@ struct DaemonTests {
         close(noMethod)
 
         let oversized = try rawSocket()
-        sendAll(oversized, Array(#"{"method": "io.homefeed.GetStatus", "parameters": {"x": ""#.utf8) + [UInt8](repeating: 0x61, count: 2 << 20))
+        sendAll(
+            oversized,
+            Array(#"{"method": "io.homefeed.GetStatus", "parameters": {"x": ""#.utf8)
+                + [UInt8](repeating: 0x61, count: 2 << 20)
+        )
         #expect(readsEOF(oversized))
         close(oversized)
 
@@ -256,7 +297,11 @@ struct DaemonTests {
         #expect(denied.status == 1)
         #expect(denied.stderr.contains("org.varlink.service.PermissionDenied"))
         // Root may.
-        #expect(try CommandRunner(executable: "homefeedctl").run(["history", "add", "allowed", "--socket", daemon.socketPath]).status == 0)
+        #expect(
+            try CommandRunner(executable: "homefeedctl").run([
+                "history", "add", "allowed", "--socket", daemon.socketPath,
+            ]).status == 0
+        )
         daemon.stop()
     }
 }
