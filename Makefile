@@ -82,8 +82,8 @@ layout: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
-	$(SWIFT) format lint --strict --recursive Sources Tests
 	@$(MAKE) --no-print-directory check-units
+	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## check-units: systemd-analyze verify and the offline security score (<= SECURITY_THRESHOLD/10)
 ## of systemd/, with ExecStart= pointed at the built homefeedd (verify needs the binary).
