@@ -213,6 +213,46 @@ struct SystemdTests {
         #expect(try root.integrityCheck() == "ok")
     }
 
+    @Test(
+        "a passed fd that is not a listening AF_UNIX stream socket is refused; another process's LISTEN_PID is ignored"
+    )
+    func activationValidation() throws {
+        let root = try ScratchRoot()
+        let datagram = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = fcntl(datagram, F_DUPFD_CLOEXEC, 10)
+        close(datagram)
+        defer { close(fd) }
+        let refused = try SpawnedProcess(
+            "/bin/sh",
+            [
+                "-c", "LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=varlink exec \"$0\" \"$@\"", SystemdTools.homefeedd,
+            ] + root.daemonArguments(socket: root.path("s.sock")),
+            environment: SystemdTools.cleanEnvironment(),
+            logPath: root.logPath,
+            inheriting: fd
+        )
+        #expect(refused.wait() == 1)
+        #expect(root.log().contains("socket activation: fd 3 is not a stream socket"), "log: \(root.log())")
+
+        // Variables meant for another process (here PID 1): bind --socket as without systemd.
+        let receiver = try NotifyReceiver(path: root.path("notify.sock"))
+        let unrelated = try SpawnedProcess(
+            SystemdTools.homefeedd,
+            root.daemonArguments(socket: root.path("s.sock")),
+            environment: SystemdTools.cleanEnvironment([
+                "LISTEN_PID": "1", "LISTEN_FDS": "1", "NOTIFY_SOCKET": receiver.socketValue,
+            ]),
+            logPath: root.logPath,
+            inheriting: fd
+        )
+        #expect(receiver.await("READY=1") != nil, "log: \(root.log())")
+        let client = try VarlinkClient(connectingTo: "unix:" + root.path("s.sock"))
+        #expect(try client.call("io.homefeed.GetStatus")["version"]?.intValue == 1)
+        client.close()
+        unrelated.signal(SIGTERM)
+        #expect(unrelated.wait() == 0)
+    }
+
     @Test("SIGTERM during a subscription: exit 0, the subscription ends, the store is intact")
     func stopDuringSubscription() async throws {
         let daemon = try DaemonHarness()
