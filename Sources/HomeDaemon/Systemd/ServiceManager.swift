@@ -13,6 +13,8 @@ actor ServiceManager {
     private var subscribers: (@Sendable () async -> Int)?
     private var lastStatus: String?
     private var reloading = false
+    /// After `STOPPING=1` nothing else is sent: a late `STATUS=` would contradict it.
+    private var isStopping = false
     private var reloadWaiters: [CheckedContinuation<Void, Never>] = []
 
     init(notifier: SystemdNotifier, service: HomeService, logger: Logger) {
@@ -28,19 +30,22 @@ actor ServiceManager {
     /// Start-up is complete: the socket is served and a manifest is loaded.
     func ready() async {
         let line = await statusLine()
+        guard !isStopping else { return }
         lastStatus = line
         notifier.ready(status: line)
     }
 
     /// Sends `STATUS=` when the line changed (a new version, a source failing, a subscriber).
     func updateStatus() async {
+        guard !isStopping else { return }
         let line = await statusLine()
-        guard line != lastStatus else { return }
+        guard !isStopping, line != lastStatus else { return }
         lastStatus = line
         notifier.status(line)
     }
 
     func stopping(_ reason: String) {
+        isStopping = true
         lastStatus = "Stopping (\(reason))"
         notifier.stopping(status: lastStatus)
     }
@@ -57,7 +62,7 @@ actor ServiceManager {
             reloading = false
             if !reloadWaiters.isEmpty { reloadWaiters.removeFirst().resume() }
         }
-        notifier.reloading(status: "Reloading the configuration (\(reason))")
+        if !isStopping { notifier.reloading(status: "Reloading the configuration (\(reason))") }
         do throws(ServiceError) {
             let version = try await service.reload()
             await ready()
@@ -69,8 +74,10 @@ actor ServiceManager {
                 logger.error("reload (\(reason)) failed, still serving the previous configuration: \(error)")
             }
             let line = "Reload rejected, serving the previous configuration; " + (await statusLine())
-            lastStatus = line
-            notifier.ready(status: line)
+            if !isStopping {
+                lastStatus = line
+                notifier.ready(status: line)
+            }
             throw error
         }
     }
@@ -86,6 +93,7 @@ actor ServiceManager {
                 return
             }
             let line = await statusLine()
+            if isStopping { return }
             if line != lastStatus {
                 lastStatus = line
                 notifier.watchdog(status: line)
