@@ -4,6 +4,8 @@
 #   make layout  solve feeds/layout.json at 375x812@2x offline and write its SVG wireframe
 #   make test    install missing Debian packages (as root), build clean of warnings, swift test
 #   make bench   release benchmarks (homefeed-bench)
+#   make install install homefeedd, homefeedctl, units, default config and man pages under
+#                $(DESTDIR)$(PREFIX) (see "Running under systemd" in README.md)
 
 SHELL := /bin/bash
 # The toolchain's usr/bin is not on PATH by default on this machine kind.
@@ -18,7 +20,7 @@ PYTHON ?= python3
 BUILD_DIR := .build
 BENCH ?= all
 
-.PHONY: all deps build run layout test bench lint clean
+.PHONY: all deps build run layout test bench lint clean check-units install
 
 all: build
 
@@ -80,7 +82,75 @@ layout: build
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
+	@$(MAKE) --no-print-directory check-units
 	$(SWIFT) format lint --strict --recursive Sources Tests
+
+## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
+## and the offline security score (<= SECURITY_THRESHOLD/10) of systemd/, with ExecStart=
+## pointed at the built homefeedd (verify needs the binary).
+SECURITY_THRESHOLD ?= 20
+check-units:
+	@if ! command -v systemd-analyze >/dev/null 2>&1; then \
+	    echo "check-units: SKIPPED, systemd-analyze is not installed (apt-get install systemd)"; exit 0; \
+	fi; \
+	set -e; bin=$$($(SWIFT) build --show-bin-path)/homefeedd; test -x $$bin; \
+	tmp=$$(mktemp -d); trap 'rm -rf $$tmp' EXIT; \
+	cp systemd/homefeed.socket $$tmp/; \
+	sed "s|^ExecStart=/usr/libexec/homefeedd|ExecStart=$$bin|" systemd/homefeed.service > $$tmp/homefeed.service; \
+	out=$$(systemd-analyze verify --man=no $$tmp/homefeed.socket $$tmp/homefeed.service 2>&1); \
+	if [ -n "$$out" ]; then echo "$$out" >&2; echo "check-units: verify warned (it exits 0 on unknown keys)" >&2; exit 1; fi; \
+	echo "check-units: systemd-analyze verify ok (no warnings)"; \
+	mkdir $$tmp/homefeed.service.d; cp systemd/homefeed.service.d-notify-reload/*.conf $$tmp/homefeed.service.d/; \
+	out=$$(systemd-analyze verify --man=no $$tmp/homefeed.socket $$tmp/homefeed.service 2>&1); \
+	if [ "$$(systemd-analyze --version | awk 'NR==1 {print $$2}')" -lt 253 ]; then \
+	    out=$$(echo "$$out" | grep -v 'Failed to parse service type, ignoring: notify-reload' || true); \
+	    note=" (systemd < 253: only Type=notify-reload itself is rejected)"; \
+	fi; \
+	if [ -n "$$out" ]; then echo "$$out" >&2; exit 1; fi; \
+	echo "check-units: with the notify-reload drop-in, verify ok$$note"; \
+	rm -r $$tmp/homefeed.service.d; \
+	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service \
+	    | tail -n 1; \
+	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service >/dev/null \
+	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }
+
+## install: release binaries (--static-swift-stdlib when it links here, else plain release),
+## units, sysusers.d entry for the socket group, default config, man pages.
+##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
+PREFIX ?= /usr
+SYSCONFDIR ?= /etc
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSTEMD_NOTIFY_RELOAD ?= no
+install:
+	@if $(SWIFT) build -c release --static-swift-stdlib --product homefeedd \
+	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeedctl; then \
+	    echo "install: release build with --static-swift-stdlib"; \
+	else \
+	    echo "install: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
+	    $(SWIFT) build -c release --product homefeedd && $(SWIFT) build -c release --product homefeedctl; \
+	fi
+	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+	install -D -m 0755 $$bin/homefeedd $(DESTDIR)$(PREFIX)/libexec/homefeedd; \
+	install -D -m 0755 $$bin/homefeedctl $(DESTDIR)$(PREFIX)/bin/homefeedctl; \
+	install -d -m 0755 $(DESTDIR)$(UNITDIR); \
+	for unit in homefeed.service homefeed.socket; do \
+	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" -e "s|/etc/homefeed|$(SYSCONFDIR)/homefeed|g" \
+	        systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done; \
+	if [ "$(SYSTEMD_NOTIFY_RELOAD)" = yes ]; then \
+	    install -D -m 0644 systemd/homefeed.service.d-notify-reload/notify-reload.conf \
+	        $(DESTDIR)$(UNITDIR)/homefeed.service.d/notify-reload.conf; \
+	else \
+	    install -D -m 0644 systemd/homefeed.service.d-notify-reload/notify-reload.conf \
+	        $(DESTDIR)$(PREFIX)/share/doc/homefeed/notify-reload.conf; \
+	fi; \
+	install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/homefeed.conf; \
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples; \
+	install -m 0644 feeds/homefeedd.conf feeds/layout.json feeds/sources.opml $(DESTDIR)$(SYSCONFDIR)/homefeed/; \
+	install -m 0644 feeds/samples/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -D -m 0644 docs/man/homefeedd.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeedd.8; \
+	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
+	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"
 
 bench: deps
 	$(SWIFT) run -c release homefeed-bench $(BENCH)

@@ -11,6 +11,10 @@ public struct DaemonOptions: Sendable, Equatable {
     public var checkConfig: Bool
     /// `--no-fetch`: serve what the store holds without polling (tests, `make run` variants).
     public var fetching: Bool
+    /// `$CREDENTIALS_DIRECTORY` (`LoadCredential=`/`SetCredential=`): secrets for authenticated
+    /// feeds, one file per credential. Never taken from the command line, where every user
+    /// could read them in /proc; nil outside systemd.
+    public var credentialsDirectory: URL?
 
     public static let usage = """
         usage: homefeedd [--config DIR] [--socket PATH] [--state-dir DIR] [--cache-dir DIR]
@@ -28,6 +32,10 @@ public struct DaemonOptions: Sendable, Equatable {
           --log-level LEVEL  error, warning, notice, info (default) or debug
           --no-fetch         serve stored content only; never poll sources
           --check-config     validate the configuration, print the verdict and exit (0 ok, 1 invalid)
+
+        Secrets (feed tokens) come only from $CREDENTIALS_DIRECTORY, set by systemd's
+        LoadCredential=; never from flags. Under systemd the daemon speaks sd_notify
+        ($NOTIFY_SOCKET, $WATCHDOG_USEC) and adopts the socket passed as fd 3 ($LISTEN_FDS).
 
         Example:
           homefeedd --config feeds --state-dir /tmp/hf/state --socket /tmp/hf/homefeed.sock
@@ -92,5 +100,21 @@ public struct DaemonOptions: Sendable, Equatable {
         logLevel = level
         checkConfig = check
         self.fetching = fetching
+        credentialsDirectory = environment["CREDENTIALS_DIRECTORY"].flatMap { value in
+            value.hasPrefix("/") ? URL(fileURLWithPath: value, isDirectory: true) : nil
+        }
+    }
+
+    /// The contents of credential `name` (trailing newline removed), or nil when there is no
+    /// credentials directory, the name is not a plain file name, or the file cannot be read.
+    public func credential(_ name: String) -> String? {
+        guard let directory = credentialsDirectory, !name.isEmpty, !name.contains("/"), name != ".", name != ".."
+        else { return nil }
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
+            return nil
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        while text.hasSuffix("\n") { text.removeLast() }
+        return text
     }
 }

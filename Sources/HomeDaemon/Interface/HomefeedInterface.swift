@@ -9,13 +9,25 @@ public struct HomefeedInterface: Sendable {
     let service: HomeService
     let hub: SubscriptionHub
     let authorization: PeerAuthorization
+    /// What `Reload()` runs; the daemon routes it through its service-manager notifications.
+    let reloader: @Sendable () async throws -> Int
 
     public static let name = "io.homefeed"
 
-    public init(service: HomeService, clientGroup: String?) {
+    public init(
+        service: HomeService,
+        clientGroup: String?,
+        reload: (@Sendable () async throws -> Int)? = nil
+    ) {
         self.service = service
         self.hub = SubscriptionHub(service: service)
         self.authorization = PeerAuthorization(clientGroup: clientGroup)
+        self.reloader = reload ?? { try await service.reload() }
+    }
+
+    /// Open `GetManifest` subscriptions.
+    public var subscriberCount: Int {
+        get async { await hub.count }
     }
 
     /// Starts pushing new versions to `GetManifest` subscribers.
@@ -193,10 +205,12 @@ public struct HomefeedInterface: Sendable {
     func reload(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: [])
         try authorize(request)
-        do throws(ServiceError) {
-            return .parameters(["version": .int(try await service.reload())])
-        } catch {
+        do {
+            return .parameters(["version": .int(try await reloader())])
+        } catch let error as ServiceError {
             throw Self.error(error)
+        } catch {
+            throw Self.error(.internalError("\(error)"))
         }
     }
 

@@ -15,11 +15,16 @@ public struct DaemonRunner: Sendable {
     /// - Returns: the process exit status.
     public func run() async -> Int32 {
         let logger = Logger(label: "homefeedd", level: options.logLevel)
+        let environment = ProcessInfo.processInfo.environment
+        let notifier = SystemdNotifier(environment: environment)
+        // Handlers first: SIGHUP's default action kills, and one may come before READY=1.
+        let signals = SignalEvents.stream()
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
             configuration = try await LoadedConfiguration.load(directory: options.configDirectory)
         } catch {
             logger.error("invalid configuration: \(error)")
+            notifier.status("Invalid configuration: \(error)")
             return 1
         }
         if options.checkConfig {
@@ -29,6 +34,14 @@ public struct DaemonRunner: Sendable {
                 + "\(configuration.sources.sources.count) sources, profiles \(profiles))\n"
             FileHandle.standardOutput.write(Data(verdict.utf8))
             return 0
+        }
+        let activation: SocketActivation.Outcome
+        do throws(SocketActivation.ActivationError) {
+            activation = try SocketActivation.take(environment: environment)
+        } catch {
+            logger.error("socket activation: \(error)")
+            notifier.status("Socket activation failed: \(error)")
+            return 1
         }
         do {
             for directory in [options.stateDirectory, options.cacheDirectory] {
@@ -48,15 +61,28 @@ public struct DaemonRunner: Sendable {
             )
         } catch {
             logger.error("cannot start: \(error)")
+            notifier.status("Cannot start: \(error)")
             return 1
         }
-        let interface = HomefeedInterface(service: service, clientGroup: configuration.settings.clientGroup)
+        let manager = ServiceManager(notifier: notifier, service: service, logger: logger)
+        let interface = HomefeedInterface(
+            service: service,
+            clientGroup: configuration.settings.clientGroup,
+            reload: { try await manager.reload(reason: "Reload()") }
+        )
+        await manager.countSubscribers { await interface.subscriberCount }
         await interface.connect()
         let server: VarlinkServer
         do throws(SystemError) {
-            server = try makeServer(interface.varlinkService(version: Self.version), configuration.settings, logger)
+            server = try makeServer(
+                interface.varlinkService(version: Self.version),
+                configuration.settings,
+                activation,
+                logger
+            )
         } catch {
             logger.error("cannot listen: \(error)")
+            notifier.status("Cannot listen: \(error)")
             await service.stop()
             return 1
         }
@@ -66,16 +92,25 @@ public struct DaemonRunner: Sendable {
         logger.notice(
             "serving version \(version) on \(server.boundAddress?.description ?? "the socket passed by systemd")"
         )
+        // STATUS= follows every new version.
+        _ = await service.subscribe { _ in Task { await manager.updateStatus() } }
+        await manager.ready()
+        let watchdog = ServiceManager.watchdogInterval(environment: environment).map { interval in
+            Task { await manager.runWatchdog(every: interval) }
+        }
 
-        for await signal in SignalEvents.stream() {
+        for await signal in signals {
             if signal == SIGHUP {
                 logger.notice("SIGHUP: reloading the configuration")
-                _ = try? await service.reload()
+                _ = try? await manager.reload(reason: "SIGHUP")
                 continue
             }
             logger.notice("signal \(signal): stopping")
+            await manager.stopping(signal == SIGTERM ? "SIGTERM" : "SIGINT")
             break
         }
+        watchdog?.cancel()
+        await watchdog?.value
         await server.shutdown()
         await service.stop()
         logger.notice("stopped")
@@ -84,11 +119,13 @@ public struct DaemonRunner: Sendable {
 
     public static let version = "0.1.0"
 
-    /// Listens on the socket systemd passed (`$LISTEN_FDS`, fd 3) when there is one for this
-    /// process, else binds `--socket` itself.
+    /// Listens on the socket systemd passed (validated by ``SocketActivation``) when there is one
+    /// for this process, else binds `--socket` itself (the Varlink library removes a stale
+    /// socket file and refuses when another daemon answers there).
     private func makeServer(
         _ service: VarlinkService,
         _ settings: DaemonSettings,
+        _ activation: SocketActivation.Outcome,
         _ logger: Logger
     ) throws(SystemError) -> VarlinkServer {
         var configuration = VarlinkServerConfiguration()
@@ -99,14 +136,13 @@ public struct DaemonRunner: Sendable {
         let varlinkLogger: VarlinkLogger = { level, message in
             log.log(Logger.Level(rawValue: level.rawValue) ?? .info, message())
         }
-        let environment = ProcessInfo.processInfo.environment
-        if environment["LISTEN_PID"] == String(getpid()), let count = environment["LISTEN_FDS"].flatMap(Int.init),
-            count >= 1
-        {
-            unsetenv("LISTEN_PID")
-            unsetenv("LISTEN_FDS")
-            unsetenv("LISTEN_FDNAMES")
-            return try VarlinkServer(adopting: 3, service: service, configuration: configuration, logger: varlinkLogger)
+        if case .socket(let fd) = activation {
+            return try VarlinkServer(
+                adopting: fd,
+                service: service,
+                configuration: configuration,
+                logger: varlinkLogger
+            )
         }
         return try VarlinkServer(
             binding: .path(options.socketPath),

@@ -1,0 +1,115 @@
+import Glibc
+
+/// The sd_notify(3) protocol without libsystemd (varlink-and-systemd.md §6, §11): one
+/// `AF_UNIX` datagram per message to `$NOTIFY_SOCKET`, newline-separated `KEY=VALUE` lines.
+///
+/// A path (`/run/systemd/notify`) and an abstract name (`@name`, sent as a leading NUL) are
+/// supported; the address length is exact, since `sizeof(sockaddr_un)` would name a different
+/// abstract socket (§6.3). Without `$NOTIFY_SOCKET` (or with a `vsock:` one) every send is a
+/// no-op, so the daemon runs the same outside systemd. Sendable: immutable.
+public struct SystemdNotifier: Sendable {
+    /// Where messages go: a filesystem path or an abstract name (without the `@`).
+    public enum Address: Sendable, Equatable {
+        case path(String)
+        case abstract(String)
+    }
+
+    public let address: Address?
+
+    /// Reads `$NOTIFY_SOCKET`; nil address when unset, empty, not a Unix address, or too long.
+    public init(environment: [String: String]) {
+        self.init(socket: environment["NOTIFY_SOCKET"])
+    }
+
+    public init(socket value: String?) {
+        guard let value, let first = value.first else {
+            address = nil
+            return
+        }
+        // sun_path holds 108 bytes: a path needs its NUL, an abstract name its leading NUL.
+        switch first {
+        case "/" where value.utf8.count <= 107: address = .path(value)
+        case "@" where value.utf8.count <= 108: address = .abstract(String(value.dropFirst()))
+        default: address = nil
+        }
+    }
+
+    public var isEnabled: Bool { address != nil }
+
+    /// Sends `fields` (`KEY=VALUE` each) as one datagram.
+    ///
+    /// - Returns: `true` when sent, `false` when disabled or the send failed (never fatal:
+    ///   a manager that went away must not take the daemon down).
+    @discardableResult
+    public func send(_ fields: [String]) -> Bool {
+        guard let address else { return false }
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let payload = Array(fields.joined(separator: "\n").utf8)
+        let sent = Self.withSockaddr(address) { pointer, length in
+            payload.withUnsafeBytes { bytes in
+                var result: Int
+                repeat {
+                    result = sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
+                } while result < 0 && errno == EINTR
+                return result
+            }
+        }
+        return sent == payload.count
+    }
+
+    public func ready(status: String? = nil) { send(["READY=1"] + Self.statusField(status)) }
+
+    public func status(_ text: String) { send(Self.statusField(text)) }
+
+    /// `RELOADING=1` with `MONOTONIC_USEC` (required by `Type=notify-reload`, systemd ≥ 253).
+    public func reloading(status: String? = nil) {
+        send(["RELOADING=1", "MONOTONIC_USEC=\(Self.monotonicMicroseconds())"] + Self.statusField(status))
+    }
+
+    public func stopping(status: String? = nil) { send(["STOPPING=1"] + Self.statusField(status)) }
+
+    public func watchdog(status: String? = nil) { send(["WATCHDOG=1"] + Self.statusField(status)) }
+
+    /// `CLOCK_MONOTONIC` in microseconds, the clock systemd compares `MONOTONIC_USEC` with.
+    public static func monotonicMicroseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1_000
+    }
+
+    /// A `STATUS=` field: one line, so newlines become spaces.
+    static func statusField(_ text: String?) -> [String] {
+        guard let text else { return [] }
+        return ["STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()]
+    }
+
+    /// Calls `body` with a filled `sockaddr_un` and its exact length:
+    /// `offsetof(sun_path) + strlen(path) + 1` for a path, `offsetof(sun_path) + 1 + strlen(name)`
+    /// for an abstract name.
+    static func withSockaddr<R>(_ address: Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
+        var storage = sockaddr_un()
+        storage.sun_family = sa_family_t(AF_UNIX)
+        let offset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
+        let used = withUnsafeMutableBytes(of: &storage.sun_path) { raw -> Int in
+            let bytes: [UInt8]
+            let start: Int
+            switch address {
+            case .path(let path):
+                bytes = Array(path.utf8)
+                start = 0
+            case .abstract(let name):
+                bytes = Array(name.utf8)
+                start = 1  // raw[0] stays NUL
+            }
+            let count = min(bytes.count, raw.count - start)
+            for index in 0..<count { raw[start + index] = bytes[index] }
+            if case .path = address { return min(count + 1, raw.count) }
+            return start + count
+        }
+        return withUnsafePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(offset + used)) }
+        }
+    }
+}
