@@ -54,3 +54,21 @@ lint:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+## fuzz: libFuzzer over the HomeFeeds entry point for FUZZ_SECONDS (not part of swift build/test).
+## Crashers land in fuzz-artifacts/; copy each into Tests/HomeFeedsTests/Fixtures/fuzz/ as a test.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(BUILD_DIR)/fuzz
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	mkdir -p $(FUZZ_DIR) fuzz-artifacts
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz \
+	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
+	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
+	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
+	    $$(find Sources/HomeFeeds -name '*.swift' | sort) Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/homefeeds-fuzz
+fuzz: fuzz-build
+	mkdir -p $(FUZZ_DIR)/corpus
+	cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
+	$(FUZZ_DIR)/homefeeds-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/ -print_final_stats=1
