@@ -26,7 +26,7 @@ let package = Package(
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
-        .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"]),
+        .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
     ]
 )
 
