@@ -72,10 +72,10 @@ extension XMLFeedBuilder {
                     source: documentURL,
                     line: firstError.line,
                     column: firstError.column,
-                    message: firstError.message
+                    message: "no feed or OPML document element (libxml2: \(firstError.message))"
                 )
             }
-            throw FeedParseError(kind: .malformedXML(code: 0), source: documentURL, message: "no document element")
+            throw FeedParseError(kind: .malformedXML(code: 0), source: documentURL, message: "no feed or OPML document element")
         }
         // A body cut short leaves its last entry open; what was read of it still counts.
         if captureField != nil { finishField() }
