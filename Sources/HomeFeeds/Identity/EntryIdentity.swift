@@ -23,13 +23,18 @@ enum EntryIdentity {
     static func assign(_ drafts: [EntryDraft]) -> [FeedEntry] {
         var entries: [FeedEntry] = []
         entries.reserveCapacity(drafts.count)
-        var keptByBase: [String: [Int]] = [:]
+        // First kept index per base id; later ones only when a base repeats (rare).
+        var firstByBase: [String: Int] = [:]
+        var laterByBase: [String: [Int]] = [:]
         var keptLinks: Set<String> = []
+        firstByBase.reserveCapacity(drafts.count)
+        keptLinks.reserveCapacity(drafts.count)
         for draft in drafts {
             guard let (base, source) = baseID(of: draft) else { continue }
             var id = base
             var idSource = source
-            if let earlier = keptByBase[base], !earlier.isEmpty {
+            if let first = firstByBase[base] {
+                let earlier = [first] + (laterByBase[base] ?? [])
                 let isRepeat = earlier.contains { index in
                     let other = entries[index]
                     return other.title == draft.title && other.link == draft.link && other.summary == draft.summary
@@ -44,7 +49,11 @@ enum EntryIdentity {
                     idSource = .guidPlusN
                 }
             }
-            keptByBase[base, default: []].append(entries.count)
+            if firstByBase[base] == nil {
+                firstByBase[base] = entries.count
+            } else {
+                laterByBase[base, default: []].append(entries.count)
+            }
             if let link = draft.link { keptLinks.insert(link) }
             entries.append(
                 FeedEntry(

@@ -6,6 +6,7 @@ enum URIReference {
     /// Trims `reference`, resolves it against `base` (RFC 3986 §5.2) and percent-encodes what a
     /// URI may not contain. Nil for an empty reference: an empty link is a missing link.
     static func resolve(_ reference: String, against base: String?) -> String? {
+        if isAbsoluteAndClean(reference) { return reference }
         let trimmed = trimASCIIAndNBSP(reference)
         guard !trimmed.isEmpty else { return nil }
         let ref = Components(Array(trimmed.utf8))
@@ -14,6 +15,34 @@ enum URIReference {
         }
         let baseParts = Components(Array(base.utf8))
         return encode(ref.resolved(against: baseParts).recompose())
+    }
+
+    /// True for `scheme://…` with nothing to trim, percent-encode or remove (no `/.` in the
+    /// path): by far the most common link, returned untouched without splitting it.
+    private static func isAbsoluteAndClean(_ reference: String) -> Bool {
+        var reference = reference
+        return reference.withUTF8 { bytes in
+            guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
+            var index = 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                let byte = bytes[index]
+                guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
+                else { return false }
+                index += 1
+            }
+            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+            else { return false }
+            var inPath = true
+            var previous: UInt8 = 0
+            for byte in bytes[(index + 3)...] {
+                guard isAllowed(byte) else { return false }
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
+                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return false }
+                previous = byte
+            }
+            return true
+        }
     }
 
     /// Removes leading and trailing ASCII whitespace and NBSP.

@@ -276,24 +276,47 @@ struct PlainText {
     }
 }
 
-/// HTML element names that matter to `PlainText`.
+/// HTML element names that matter to `PlainText`, compared without allocating.
 enum HTMLTagNames {
     /// Block elements that count as whitespace (§2 rule 1), plus `th` as the sibling of `td`.
-    private static let block: Set<[UInt8]> = Set(
-        ["p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
-         "blockquote", "pre", "hr", "table"].map { Array($0.utf8) }
-    )
-
     static func isBlock(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count <= 10 else { return false }
-        return block.contains(name.map { $0 | 0x20 })
+        switch name.count {
+        case 1: return (name[0] | 0x20) == UInt8(ascii: "p")
+        case 2:
+            let first = name[0] | 0x20
+            let second = name[1] | 0x20
+            switch first {
+            case UInt8(ascii: "b"): return second == UInt8(ascii: "r")
+            case UInt8(ascii: "l"): return second == UInt8(ascii: "i")
+            case UInt8(ascii: "u"), UInt8(ascii: "o"): return second == UInt8(ascii: "l")
+            case UInt8(ascii: "h"): return (second >= UInt8(ascii: "1") && second <= UInt8(ascii: "6")) || second == UInt8(ascii: "r")
+            case UInt8(ascii: "t"): return second == UInt8(ascii: "r") || second == UInt8(ascii: "d") || second == UInt8(ascii: "h")
+            default: return false
+            }
+        case 3: return equalsIgnoringCase(name, "div") || equalsIgnoringCase(name, "pre")
+        case 5: return equalsIgnoringCase(name, "table")
+        case 10: return equalsIgnoringCase(name, "blockquote")
+        default: return false
+        }
     }
 
     /// `</script` or `</style` for the elements whose content is dropped, else nil.
     static func rawTextCloser(_ name: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let lower = name.map { $0 | 0x20 }
-        if lower == Array("script".utf8) { return Array("</script".utf8) }
-        if lower == Array("style".utf8) { return Array("</style".utf8) }
+        if name.count == 6 && equalsIgnoringCase(name, "script") { return scriptCloser }
+        if name.count == 5 && equalsIgnoringCase(name, "style") { return styleCloser }
         return nil
+    }
+
+    private static let scriptCloser = Array("</script".utf8)
+    private static let styleCloser = Array("</style".utf8)
+
+    /// ASCII case-insensitive comparison with a lowercase literal.
+    static func equalsIgnoringCase(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<name.count where (name[index] | 0x20) != bytes[index] {
+            return false
+        }
+        return true
     }
 }

@@ -196,7 +196,7 @@ extension XMLFeedBuilder {
     func addEnclosure(url: String?, type: String?, length: String?, resolved: Bool = false) {
         guard entry != nil, let url else { return }
         guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
-        guard entry?.enclosureURLs.insert(absolute).inserted == true else { return }
+        guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let trimmedType = type.map { URIReference.trimASCIIAndNBSP($0) }
         let enclosure = FeedEnclosure(
             url: absolute,
@@ -264,5 +264,4 @@ struct EntryState {
     var datePrimary: FeedTimestamp?
     var dateSecondary: FeedTimestamp?
     var enclosures: [FeedEnclosure] = []
-    var enclosureURLs: Set<String> = []
 }

@@ -53,7 +53,11 @@ final class XMLFeedBuilder {
     var closedFrames = 0
     var bases: [String]
     var elementCount = 0
-    var stopError: FeedParseError?
+    var stopError: FeedParseError? {
+        didSet { isStopped = stopError != nil }
+    }
+    /// `stopError != nil`, kept as a plain flag for the per-event checks.
+    var isStopped = false
     var isTruncated = false
     var firstError: (code: Int, line: Int, column: Int, message: String)?
     var diagnostics: [String] = []
@@ -94,7 +98,7 @@ final class XMLFeedBuilder {
         namespace: UnsafePointer<UInt8>?,
         attributes: XMLAttributes
     ) {
-        guard stopError == nil else { return }
+        guard !isStopped else { return }
         clearRecoveredError()
         elementCount += 1
         if stack.count >= limits.maxDepth {
@@ -129,7 +133,7 @@ final class XMLFeedBuilder {
     }
 
     func endElement() {
-        guard stopError == nil, let frame = stack.popLast() else { return }
+        guard !isStopped, let frame = stack.popLast() else { return }
         clearRecoveredError()
         if frame.pushedBase { bases.removeLast() }
         if frame.isClosed {
@@ -169,7 +173,7 @@ final class XMLFeedBuilder {
     }
 
     func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        guard captureField != nil, stopError == nil else { return }
+        guard captureField != nil, !isStopped else { return }
         if text.count + count > limits.maxFieldBytes {
             stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
             return
