@@ -7,6 +7,7 @@ enum URIReference {
     /// URI may not contain. Nil for an empty reference: an empty link is a missing link.
     static func resolve(_ reference: String, against base: String?) -> String? {
         if isAbsoluteAndClean(reference) { return reference }
+        if let base, let joined = joinClean(reference, base: base) { return joined }
         let trimmed = trimASCIIAndNBSP(reference)
         guard !trimmed.isEmpty else { return nil }
         let ref = Components(Array(trimmed.utf8))
@@ -21,7 +22,11 @@ enum URIReference {
     /// path): by far the most common link, returned untouched without splitting it.
     private static func isAbsoluteAndClean(_ reference: String) -> Bool {
         var reference = reference
-        return reference.withUTF8 { bytes in
+        return reference.withUTF8 { isAbsoluteAndClean($0) }
+    }
+
+    private static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
             guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
             var index = 1
             while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
@@ -42,6 +47,64 @@ enum URIReference {
                 previous = byte
             }
             return true
+        }
+    }
+
+    /// The common relative case, without splitting into components: a clean relative path
+    /// (`posts/1?x`, `/media/a.mp3`; no scheme, no dot segment, nothing to trim or encode)
+    /// against a clean `scheme://authority/path` base. Nil sends the caller to the full RFC 3986
+    /// algorithm, which gives the same answer in these cases.
+    private static func joinClean(_ reference: String, base: String) -> String? {
+        var reference = reference
+        var base = base
+        return reference.withUTF8 { ref -> String? in
+            guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
+                first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
+            else { return nil }
+            var inPath = true
+            var previous: UInt8 = 0
+            for byte in ref {
+                guard isAllowed(byte) else { return nil }
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
+                if inPath && byte == UInt8(ascii: ":") { return nil }  // maybe a scheme
+                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return nil }
+                previous = byte
+            }
+            return base.withUTF8 { baseBytes -> String? in
+                guard isAbsoluteAndClean(baseBytes) else { return nil }
+                // The authority starts after "://"; the path after it, up to '?' or '#'.
+                guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+                let authorityStart = colon + 3
+                var pathStart = baseBytes.count
+                var pathEnd = baseBytes.count
+                var index = authorityStart
+                while index < baseBytes.count {
+                    let byte = baseBytes[index]
+                    if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                        pathEnd = index
+                        break
+                    }
+                    if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
+                    index += 1
+                }
+                if pathStart > pathEnd { pathStart = pathEnd }
+                var out: [UInt8] = []
+                out.reserveCapacity(baseBytes.count + ref.count)
+                if first == UInt8(ascii: "/") {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
+                } else {
+                    var lastSlash = pathEnd - 1
+                    while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
+                    if lastSlash < pathStart {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
+                        out.append(UInt8(ascii: "/"))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[...lastSlash]))
+                    }
+                }
+                out.append(contentsOf: ref)
+                return String(decoding: out, as: UTF8.self)
+            }
         }
     }
 

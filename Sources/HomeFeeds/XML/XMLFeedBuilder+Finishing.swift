@@ -32,7 +32,7 @@ extension XMLFeedBuilder {
     }
 
     private func capturedLink() -> String? {
-        URIReference.resolve(String(decoding: text, as: UTF8.self), against: captureBase)
+        capturedTrimmed().flatMap { URIReference.resolve($0, against: captureBase) }
     }
 
     func finishEntry() {

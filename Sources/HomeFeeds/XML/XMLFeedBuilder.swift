@@ -252,10 +252,31 @@ final class XMLFeedBuilder {
         text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
     }
 
-    /// The captured text trimmed but otherwise verbatim (ids), or nil when empty.
+    /// The captured text trimmed (ASCII whitespace and NBSP) but otherwise verbatim (ids, links),
+    /// or nil when empty. Trims the bytes before making the String.
     func capturedTrimmed() -> String? {
-        let trimmed = URIReference.trimASCIIAndNBSP(String(decoding: text, as: UTF8.self))
-        return trimmed.isEmpty ? nil : String(trimmed)
+        var start = 0
+        var end = text.count
+        while start < end {
+            if text[start] <= 0x20 {
+                start += 1
+            } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
+                start += 2
+            } else {
+                break
+            }
+        }
+        while end > start {
+            if text[end - 1] <= 0x20 {
+                end -= 1
+            } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
+                end -= 2
+            } else {
+                break
+            }
+        }
+        guard start < end else { return nil }
+        return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {
