@@ -1,80 +1,88 @@
-/// An entry as read from the document, before the identity rule of `feed-parsing.md` §3.
-struct EntryDraft {
-    /// The format's own id (guid, Atom id, rdf:about, JSON id), trimmed; nil when missing or empty.
-    var nativeID: String?
-    var nativeSource: EntryIDSource
-    var title: String?
-    var link: String?
-    var summary: String?
-    var published: FeedTimestamp?
-    var enclosures: [FeedEnclosure]
-}
-
 /// The identity rule and the in-document duplicate rules of `feed-parsing.md` §3.
+///
+/// Works in two steps so entries are built once and never copied: `entry(…)` gives each entry
+/// its base id as it is read, `disambiguate(_:)` then rewrites clashing ids in place.
 enum EntryIdentity {
-    /// Assigns ids in document order: native id, else absolute link, else `sha256:` of the title,
-    /// else of the summary; entries with none are dropped. Exact repeats of an earlier entry
-    /// with the same base id are dropped; other clashes become `base|link` or `base|k`
-    /// (Miniflux's disambiguation, so one guid on every item does not collapse a feed).
+    /// An entry with its base id: the format's native id, else the absolute link, else
+    /// `sha256:` of the normalised title, else of the summary. Nil when it has none of these:
+    /// such an entry is dropped.
+    static func entry(
+        nativeID: String?,
+        nativeSource: EntryIDSource,
+        title: String?,
+        link: String?,
+        summary: String?,
+        published: FeedTimestamp?,
+        enclosures: [FeedEnclosure]
+    ) -> FeedEntry? {
+        let id: String
+        let source: EntryIDSource
+        if let nativeID {
+            (id, source) = (nativeID, nativeSource)
+        } else if let link {
+            (id, source) = (link, .link)
+        } else if let title {
+            (id, source) = ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash)
+        } else if let summary {
+            (id, source) = ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash)
+        } else {
+            return nil
+        }
+        return FeedEntry(
+            id: id,
+            idSource: source,
+            title: title,
+            link: link,
+            published: published,
+            summary: summary,
+            enclosures: enclosures
+        )
+    }
+
+    /// Walks the entries in document order. An entry whose base id an earlier kept entry already
+    /// has is dropped when it repeats that entry exactly (title, link, summary, published);
+    /// otherwise it becomes `base|link` when no earlier entry has its link, else `base|k` with
+    /// k = 1 + the earlier kept entries of that base (Miniflux's disambiguation, so one guid on
+    /// every item does not collapse a feed). The first occurrence keeps the plain id.
     ///
-    /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording allows
-    /// comparing against final ids too, which differs only for a third clash and would keep
-    /// repeats of a `base|link` entry.
-    static func assign(_ drafts: [EntryDraft]) -> [FeedEntry] {
-        var entries: [FeedEntry] = []
-        entries.reserveCapacity(drafts.count)
-        // First kept index per base id; later ones only when a base repeats (rare).
+    /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also
+    /// allows comparing final ids, which differs only from a third clash on.
+    static func disambiguate(_ entries: inout [FeedEntry]) {
         var firstByBase: [String: Int] = [:]
         var laterByBase: [String: [Int]] = [:]
         var keptLinks: Set<String> = []
-        firstByBase.reserveCapacity(drafts.count)
-        keptLinks.reserveCapacity(drafts.count)
-        for draft in drafts {
-            guard let (base, source) = baseID(of: draft) else { continue }
-            var id = base
-            var idSource = source
+        firstByBase.reserveCapacity(entries.count)
+        keptLinks.reserveCapacity(entries.count)
+        var dropped: [Bool] = []
+        for index in entries.indices {
+            let base = entries[index].id
             if let first = firstByBase[base] {
                 let earlier = [first] + (laterByBase[base] ?? [])
-                let isRepeat = earlier.contains { index in
-                    let other = entries[index]
-                    return other.title == draft.title && other.link == draft.link && other.summary == draft.summary
-                        && other.published == draft.published
+                let isRepeat = earlier.contains { other in
+                    entries[other].title == entries[index].title && entries[other].link == entries[index].link
+                        && entries[other].summary == entries[index].summary
+                        && entries[other].published == entries[index].published
                 }
-                if isRepeat { continue }
-                if let link = draft.link, !keptLinks.contains(link) {
-                    id = base + "|" + link
-                    idSource = .guidPlusLink
+                if isRepeat {
+                    if dropped.isEmpty { dropped = Array(repeating: false, count: entries.count) }
+                    dropped[index] = true
+                    continue
+                }
+                if let link = entries[index].link, !keptLinks.contains(link) {
+                    entries[index].id = base + "|" + link
+                    entries[index].idSource = .guidPlusLink
                 } else {
-                    id = base + "|" + String(1 + earlier.count)
-                    idSource = .guidPlusN
+                    entries[index].id = base + "|" + String(1 + earlier.count)
+                    entries[index].idSource = .guidPlusN
                 }
-            }
-            if firstByBase[base] == nil {
-                firstByBase[base] = entries.count
+                laterByBase[base, default: []].append(index)
             } else {
-                laterByBase[base, default: []].append(entries.count)
+                firstByBase[base] = index
             }
-            if let link = draft.link { keptLinks.insert(link) }
-            entries.append(
-                FeedEntry(
-                    id: id,
-                    idSource: idSource,
-                    title: draft.title,
-                    link: draft.link,
-                    published: draft.published,
-                    summary: draft.summary,
-                    enclosures: draft.enclosures
-                )
-            )
+            if let link = entries[index].link { keptLinks.insert(link) }
         }
-        return entries
-    }
-
-    private static func baseID(of draft: EntryDraft) -> (String, EntryIDSource)? {
-        if let native = draft.nativeID { return (native, draft.nativeSource) }
-        if let link = draft.link { return (link, .link) }
-        if let title = draft.title { return ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash) }
-        if let summary = draft.summary { return ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash) }
-        return nil
+        if !dropped.isEmpty {
+            entries = entries.indices.filter { !dropped[$0] }.map { entries[$0] }
+        }
     }
 }

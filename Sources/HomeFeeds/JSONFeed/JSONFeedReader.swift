@@ -22,7 +22,7 @@ struct JSONFeedReader {
             throw FeedParseError(kind: .unsupportedFormat, source: url, message: "JSON document is not a JSON Feed (no version, no items)")
         }
         var plain = PlainText()
-        var drafts: [EntryDraft] = []
+        var entries: [FeedEntry] = []
         var totalText = 0
         for item in document.items.prefix(limits.maxEntries) {
             for field in [item.title, item.summary, item.contentHTML, item.contentText] {
@@ -51,28 +51,28 @@ struct JSONFeedReader {
             }
             let published = [item.datePublished, item.dateModified].lazy.compactMap { $0 }
                 .compactMap { FeedTimestamp(parsing: $0) }.first
-            drafts.append(
-                EntryDraft(
-                    nativeID: item.id.flatMap { id -> String? in
-                        let trimmed = URIReference.trimASCIIAndNBSP(id)
-                        return trimmed.isEmpty ? nil : String(trimmed)
-                    },
-                    nativeSource: .jsonID,
-                    title: item.title.flatMap { plain.normalize($0, mode: .literal) },
-                    link: item.url.flatMap { URIReference.resolve($0, against: url) },
-                    summary: summary,
-                    published: published,
-                    enclosures: enclosures
-                )
+            let entry = EntryIdentity.entry(
+                nativeID: item.id.flatMap { id -> String? in
+                    let trimmed = URIReference.trimASCIIAndNBSP(id)
+                    return trimmed.isEmpty ? nil : String(trimmed)
+                },
+                nativeSource: .jsonID,
+                title: item.title.flatMap { plain.normalize($0, mode: .literal) },
+                link: item.url.flatMap { URIReference.resolve($0, against: url) },
+                summary: summary,
+                published: published,
+                enclosures: enclosures
             )
+            if let entry { entries.append(entry) }
         }
+        EntryIdentity.disambiguate(&entries)
         return .feed(
             ParsedFeed(
                 format: .jsonFeed11,
                 feedURL: url,
                 title: document.title.flatMap { plain.normalize($0, mode: .literal) },
                 link: document.homePageURL.flatMap { URIReference.resolve($0, against: url) },
-                entries: EntryIdentity.assign(drafts),
+                entries: entries,
                 isTruncated: document.items.count > limits.maxEntries
             )
         )

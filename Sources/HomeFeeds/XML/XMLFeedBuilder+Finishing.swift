@@ -47,17 +47,16 @@ extension XMLFeedBuilder {
             link = state.link ?? state.guidLink
             source = isRDF ? .rdfAbout : .guid
         }
-        drafts.append(
-            EntryDraft(
-                nativeID: state.nativeID,
-                nativeSource: source,
-                title: state.title,
-                link: link,
-                summary: state.summaryPrimary ?? state.summarySecondary,
-                published: state.datePrimary ?? state.dateSecondary,
-                enclosures: state.enclosures
-            )
+        let built = EntryIdentity.entry(
+            nativeID: state.nativeID,
+            nativeSource: source,
+            title: state.title,
+            link: link,
+            summary: state.summaryPrimary ?? state.summarySecondary,
+            published: state.datePrimary ?? state.dateSecondary,
+            enclosures: state.enclosures
         )
+        if let built { entries.append(built) }
     }
 
     /// The document, once libxml2 has seen the end of the body.
@@ -90,13 +89,14 @@ extension XMLFeedBuilder {
         case .rdf: format = .rss10
         case .atom: format = .atom10
         }
+        EntryIdentity.disambiguate(&entries)
         return .feed(
             ParsedFeed(
                 format: format,
                 feedURL: documentURL,
                 title: feedTitle,
                 link: isAtom ? LinkCandidate.choose(feedAlternates) : feedLink,
-                entries: EntryIdentity.assign(drafts),
+                entries: entries,
                 isTruncated: isTruncated,
                 diagnostics: diagnostics
             )

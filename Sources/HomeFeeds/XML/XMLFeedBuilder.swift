@@ -76,7 +76,8 @@ final class XMLFeedBuilder {
     var feedAlternates: [LinkCandidate] = []
     var entry: EntryState?
     var entriesStarted = 0
-    var drafts: [EntryDraft] = []
+    /// Entries with their base ids; `finish()` applies the duplicate rules.
+    var entries: [FeedEntry] = []
 
     // OPML state.
     var opmlTitle: String?
