@@ -1,7 +1,7 @@
 /// The identity rule and the in-document duplicate rules of `feed-parsing.md` §3.
 ///
-/// Works in two steps so entries are built once and never copied: `entry(…)` gives each entry
-/// its base id as it is read, `disambiguate(_:)` then rewrites clashing ids in place.
+/// `entry(…)` gives each entry its base id as it is read; `EntryDisambiguator` then applies the
+/// duplicate rules.
 enum EntryIdentity {
     /// An entry with its base id: the format's native id, else the absolute link, else
     /// `sha256:` of the normalised title, else of the summary. Nil when it has none of these:
@@ -39,50 +39,48 @@ enum EntryIdentity {
         )
     }
 
-    /// Walks the entries in document order. An entry whose base id an earlier kept entry already
-    /// has is dropped when it repeats that entry exactly (title, link, summary, published);
-    /// otherwise it becomes `base|link` when no earlier entry has its link, else `base|k` with
-    /// k = 1 + the earlier kept entries of that base (Miniflux's disambiguation, so one guid on
-    /// every item does not collapse a feed). The first occurrence keeps the plain id.
-    ///
-    /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also
-    /// allows comparing final ids, which differs only from a third clash on.
-    static func disambiguate(_ entries: inout [FeedEntry]) {
-        var firstByBase: [String: Int] = [:]
-        var laterByBase: [String: [Int]] = [:]
-        var keptLinks: Set<String> = []
-        firstByBase.reserveCapacity(entries.count)
-        keptLinks.reserveCapacity(entries.count)
-        var dropped: [Bool] = []
-        for index in entries.indices {
-            let base = entries[index].id
-            if let first = firstByBase[base] {
-                let earlier = [first] + (laterByBase[base] ?? [])
-                let isRepeat = earlier.contains { other in
-                    entries[other].title == entries[index].title && entries[other].link == entries[index].link
-                        && entries[other].summary == entries[index].summary
-                        && entries[other].published == entries[index].published
-                }
-                if isRepeat {
-                    if dropped.isEmpty { dropped = Array(repeating: false, count: entries.count) }
-                    dropped[index] = true
-                    continue
-                }
-                if let link = entries[index].link, !keptLinks.contains(link) {
-                    entries[index].id = base + "|" + link
-                    entries[index].idSource = .guidPlusLink
-                } else {
-                    entries[index].id = base + "|" + String(1 + earlier.count)
-                    entries[index].idSource = .guidPlusN
-                }
-                laterByBase[base, default: []].append(index)
-            } else {
-                firstByBase[base] = index
+}
+
+/// The duplicate rules of `feed-parsing.md` §3, applied as each entry is read (document order),
+/// while its strings are still hot in the cache.
+///
+/// An entry whose base id an earlier kept entry already has is dropped when it repeats that
+/// entry exactly (title, link, summary, published); otherwise it becomes `base|link` when no
+/// earlier entry has its link, else `base|k` with k = 1 + the earlier kept entries of that
+/// base (Miniflux's disambiguation, so one guid on every item does not collapse a feed). The
+/// first occurrence keeps the plain id.
+///
+/// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also allows
+/// comparing final ids, which differs only from a third clash on.
+struct EntryDisambiguator {
+    private var firstByBase: [String: Int] = [:]
+    private var laterByBase: [String: [Int]] = [:]
+    private var keptLinks: Set<String> = []
+
+    /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
+    /// drops it when it is an exact repeat.
+    mutating func append(_ entry: FeedEntry, to entries: inout [FeedEntry]) {
+        var entry = entry
+        let base = entry.id
+        if let first = firstByBase[base] {
+            let earlier = [first] + (laterByBase[base] ?? [])
+            let isRepeat = earlier.contains { other in
+                entries[other].title == entry.title && entries[other].link == entry.link
+                    && entries[other].summary == entry.summary && entries[other].published == entry.published
             }
-            if let link = entries[index].link { keptLinks.insert(link) }
+            if isRepeat { return }
+            if let link = entry.link, !keptLinks.contains(link) {
+                entry.id = base + "|" + link
+                entry.idSource = .guidPlusLink
+            } else {
+                entry.id = base + "|" + String(1 + earlier.count)
+                entry.idSource = .guidPlusN
+            }
+            laterByBase[base, default: []].append(entries.count)
+        } else {
+            firstByBase[base] = entries.count
         }
-        if !dropped.isEmpty {
-            entries = entries.indices.filter { !dropped[$0] }.map { entries[$0] }
-        }
+        if let link = entry.link { keptLinks.insert(link) }
+        entries.append(entry)
     }
 }

@@ -23,6 +23,7 @@ struct JSONFeedReader {
         }
         var plain = PlainText()
         var entries: [FeedEntry] = []
+        var disambiguator = EntryDisambiguator()
         var totalText = 0
         for item in document.items.prefix(limits.maxEntries) {
             for field in [item.title, item.summary, item.contentHTML, item.contentText] {
@@ -63,9 +64,8 @@ struct JSONFeedReader {
                 published: published,
                 enclosures: enclosures
             )
-            if let entry { entries.append(entry) }
+            if let entry { disambiguator.append(entry, to: &entries) }
         }
-        EntryIdentity.disambiguate(&entries)
         return .feed(
             ParsedFeed(
                 format: .jsonFeed11,

@@ -36,8 +36,7 @@ extension XMLFeedBuilder {
     }
 
     func finishEntry() {
-        guard let state = entry else { return }
-        entry = nil
+        guard let state = entry.take() else { return }
         let link: String?
         let source: EntryIDSource
         if isAtom {
@@ -56,7 +55,7 @@ extension XMLFeedBuilder {
             published: state.datePrimary ?? state.dateSecondary,
             enclosures: state.enclosures
         )
-        if let built { entries.append(built) }
+        if let built { disambiguator.append(built, to: &entries) }
     }
 
     /// The document, once libxml2 has seen the end of the body.
@@ -89,7 +88,6 @@ extension XMLFeedBuilder {
         case .rdf: format = .rss10
         case .atom: format = .atom10
         }
-        EntryIdentity.disambiguate(&entries)
         return .feed(
             ParsedFeed(
                 format: format,

@@ -76,8 +76,9 @@ final class XMLFeedBuilder {
     var feedAlternates: [LinkCandidate] = []
     var entry: EntryState?
     var entriesStarted = 0
-    /// Entries with their base ids; `finish()` applies the duplicate rules.
+    /// Entries in document order, after the duplicate rules.
     var entries: [FeedEntry] = []
+    var disambiguator = EntryDisambiguator()
 
     // OPML state.
     var opmlTitle: String?
