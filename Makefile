@@ -56,7 +56,8 @@ clean:
 	rm -rf $(BUILD_DIR)
 
 ## fuzz: libFuzzer over the HomeFeeds entry point for FUZZ_SECONDS (not part of swift build/test).
-## Crashers land in fuzz-artifacts/; copy each into Tests/HomeFeedsTests/Fixtures/fuzz/ as a test.
+## The corpus grows in fuzz-artifacts/corpus (gitignored, survives a clean build); crashers land in
+## fuzz-artifacts/ and each one goes into Tests/HomeFeedsTests/Fixtures/fuzz/, replayed by FuzzRegressionTests.
 FUZZ_SECONDS ?= 60
 FUZZ_DIR := $(BUILD_DIR)/fuzz
 .PHONY: fuzz fuzz-build
@@ -68,7 +69,7 @@ fuzz-build:
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
 	    $$(find Sources/HomeFeeds -name '*.swift' | sort) Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/homefeeds-fuzz
 fuzz: fuzz-build
-	mkdir -p $(FUZZ_DIR)/corpus
-	cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_DIR)/corpus/ 2>/dev/null || true
-	$(FUZZ_DIR)/homefeeds-fuzz $(FUZZ_DIR)/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	mkdir -p fuzz-artifacts/corpus
+	cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* fuzz-artifacts/corpus/ 2>/dev/null || true
+	$(FUZZ_DIR)/homefeeds-fuzz fuzz-artifacts/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/ -print_final_stats=1
