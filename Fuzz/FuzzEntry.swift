@@ -11,7 +11,13 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let selector = Int(data[0])
     let body = UnsafeRawBufferPointer(start: data + 1, count: size - 1)
     let chunk = [1, 3, 7, 64, 4096, 65_536][selector % 6]
-    var limits = FeedParseLimits(maxBodyBytes: 1 << 20, maxDepth: 64, maxFieldBytes: 64 << 10, maxTotalTextBytes: 256 << 10, maxEntries: 200)
+    var limits = FeedParseLimits(
+        maxBodyBytes: 1 << 20,
+        maxDepth: 64,
+        maxFieldBytes: 64 << 10,
+        maxTotalTextBytes: 256 << 10,
+        maxEntries: 200
+    )
     limits.chunkSize = 65_536
     let charset = charsets[(selector >> 3) % charsets.count]
     let parser = FeedDocumentParser(

@@ -135,7 +135,12 @@ public final class FeedDocumentParser {
         case .xml:
             let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
             let parser = body.withUnsafeBytes { first in
-                XMLPushParser(builder: builder, charset: contentType?.charset, firstBytes: first, chunkSize: limits.chunkSize)
+                XMLPushParser(
+                    builder: builder,
+                    charset: contentType?.charset,
+                    firstBytes: first,
+                    chunkSize: limits.chunkSize
+                )
             }
             state = .xml(parser)
             var failure: FeedParseError?

@@ -60,7 +60,8 @@ struct FeedGenerator {
             out += "<a href=\"https://example.test/x?a=1&b=2\">링크</a> \(hangul(6))</p>]]></description>\n"
             out += "  <pubDate>\(Self.weekdays[below(7)]), \(two(day)) \(Self.months[below(12)]) 2026 "
             out += "\(two(below(24))):\(two(below(60))):\(two(below(60))) +0900</pubDate>\n"
-            out += "  <enclosure url=\"https://example.test/media/\(index).mp3\" type=\"audio/mpeg\" length=\"\(below(90_000_000))\"/>\n"
+            out +=
+                "  <enclosure url=\"https://example.test/media/\(index).mp3\" type=\"audio/mpeg\" length=\"\(below(90_000_000))\"/>\n"
             out += "</item>\n"
         }
         out += "</channel></rss>\n"
@@ -77,12 +78,15 @@ struct FeedGenerator {
             """
         out.reserveCapacity(entries * 600)
         for index in 0..<entries {
-            let stamp = "2026-\(two(1 + below(12)))-\(two(1 + below(28)))T\(two(below(24))):\(two(below(60))):\(two(below(60)))+09:00"
+            let stamp =
+                "2026-\(two(1 + below(12)))-\(two(1 + below(28)))T\(two(below(24))):\(two(below(60))):\(two(below(60)))+09:00"
             out += "<entry>\n"
             out += "  <id>urn:uuid:\(String(next(), radix: 16))-\(index)</id>\n"
-            out += "  <title type=\"html\">\(hangul(6 + below(4))) &amp;amp; &lt;b&gt;News&lt;/b&gt;&nbsp;#\(index)</title>\n"
+            out +=
+                "  <title type=\"html\">\(hangul(6 + below(4))) &amp;amp; &lt;b&gt;News&lt;/b&gt;&nbsp;#\(index)</title>\n"
             out += "  <link rel=\"alternate\" type=\"text/html\" href=\"posts/\(index)?ref=atom&amp;lang=ko\"/>\n"
-            out += "  <link rel=\"enclosure\" type=\"audio/mpeg\" length=\"\(below(90_000_000))\" href=\"media/\(index).mp3\"/>\n"
+            out +=
+                "  <link rel=\"enclosure\" type=\"audio/mpeg\" length=\"\(below(90_000_000))\" href=\"media/\(index).mp3\"/>\n"
             out += "  <published>\(stamp)</published><updated>\(stamp)</updated>\n"
             out += "  <summary type=\"html\">&lt;p&gt;\(hangul(12 + below(8)))&lt;/p&gt;&lt;p&gt;&lt;b&gt;\(hangul(4))"
             out += "&lt;/b&gt; &amp;amp; \(hangul(4))&lt;/p&gt;</summary>\n"

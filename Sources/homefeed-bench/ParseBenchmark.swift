@@ -27,11 +27,12 @@ enum ParseBenchmark {
             // The result is kept alive across the timed region and freed between runs: the
             // figure is parse + normalisation, not the consumer's deallocation of 20 000 entries.
             var result: FeedDocument?
-            let (full, fullCPU) = median(beforeEach: { result = nil }) {
-                result = try? HomeFeeds.parse(body, url: "https://example.test/feed.xml", limits: limits)
-            }
+            let (full, fullCPU) = median(
+                beforeEach: { result = nil },
+                run: { result = try? HomeFeeds.parse(body, url: "https://example.test/feed.xml", limits: limits) }
+            )
             if case .feed(let feed) = result { entries = feed.entries.count }
-            let (floor, floorCPU) = median(beforeEach: {}) { RawSAXParse.parse(body) }
+            let (floor, floorCPU) = median(beforeEach: {}, run: { RawSAXParse.parse(body) })
             let megabytes = Double(body.count) / 1_000_000
             lines.append("parse.\(name).ms\t\(format(full))\tms")
             lines.append("parse.\(name).floor_ms\t\(format(floor))\tms")
@@ -52,7 +53,7 @@ enum ParseBenchmark {
     /// Median wall time and median thread CPU time of `runs` calls, in milliseconds, after one
     /// warm-up call. CPU time is printed too because the 2-core machine is shared: under load the
     /// wall figure includes time spent waiting for a core.
-    private static func median(beforeEach: () -> Void, _ body: () -> Void) -> (wall: Double, cpu: Double) {
+    private static func median(beforeEach: () -> Void, run body: () -> Void) -> (wall: Double, cpu: Double) {
         body()
         let clock = ContinuousClock()
         var wall: [Double] = []

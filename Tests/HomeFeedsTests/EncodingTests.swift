@@ -1,6 +1,7 @@
 import Foundation
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 @Suite struct EncodingTests {
     static let koreanRSS = """
@@ -18,11 +19,14 @@ import Testing
         return bytes
     }
 
-    @Test("declared single-byte and EUC-KR encodings", arguments: [
-        ("euc-kr.xml", "한국어 EUC-KR 채널", "안녕하세요 & 반갑습니다"),
-        ("windows-1252.xml", "“Smart” quotes — €5", "Café ™"),
-        ("iso-8859-1.xml", "Grüße aus Köln", "¿Qué?"),
-    ])
+    @Test(
+        "declared single-byte and EUC-KR encodings",
+        arguments: [
+            ("euc-kr.xml", "한국어 EUC-KR 채널", "안녕하세요 & 반갑습니다"),
+            ("windows-1252.xml", "“Smart” quotes — €5", "Café ™"),
+            ("iso-8859-1.xml", "Grüße aus Köln", "¿Qué?"),
+        ]
+    )
     func declaredEncodings(_ name: String, _ title: String, _ entryTitle: String) throws {
         let feed = try parseFeed(try Fixture.bytes(name))
         #expect(feed.title == title)
@@ -43,7 +47,10 @@ import Testing
 
     @Test("UTF-16 without a BOM, declared in the XML declaration")
     func utf16WithoutBOM() throws {
-        let text = Self.koreanRSS.replacingOccurrences(of: "<?xml version=\"1.0\"?>", with: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>")
+        let text = Self.koreanRSS.replacingOccurrences(
+            of: "<?xml version=\"1.0\"?>",
+            with: "<?xml version=\"1.0\" encoding=\"UTF-16\"?>"
+        )
         let le = Self.utf16(text, littleEndian: true)
         #expect(try parseFeed(le).title == "한국어 제목 & Café")
     }
@@ -53,8 +60,10 @@ import Testing
         // EUC-KR bytes that wrongly declare UTF-8.
         let body = try Fixture.bytes("euc-kr-labelled-utf8.xml")
         #expect(try parseFeed(body, contentType: "application/rss+xml; charset=\"EUC-KR\"").title == "한글")
-        let latin1 = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss><channel><title>caf\u{e9}</title></channel></rss>".utf8)
-            .map { $0 }
+        let latin1 = Array(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><rss><channel><title>caf\u{e9}</title></channel></rss>".utf8
+        )
+        .map { $0 }
         #expect(try parseFeed(latin1, contentType: "text/xml; charset=iso-8859-1").title == "cafÃ©")
     }
 
@@ -69,13 +78,18 @@ import Testing
         #expect(try parseFeed(Self.koreanRSS, contentType: "text/xml; charset=x-no-such").title == "한국어 제목 & Café")
     }
 
-    @Test("invalid bytes never crash", arguments: [
-        [UInt8]([0xFF, 0xFE, 0x3C]),
-        Array("<rss><channel><title>".utf8) + [0xC3, 0x28, 0xA0, 0xA1, 0xF0, 0x28, 0x8C, 0xBC] + Array("</title></channel></rss>".utf8),
-        Array("<?xml version=\"1.0\" encoding=\"EUC-KR\"?><rss><channel><title>".utf8) + [0xFF, 0xFF, 0xC7] + Array("</title></channel></rss>".utf8),
-        Array("<?xml version=\"1.0\" encoding=\"no-such-encoding\"?><rss/>".utf8),
-        [0x00, 0x00, 0x00, 0x3C, 0x00],
-    ])
+    @Test(
+        "invalid bytes never crash",
+        arguments: [
+            [UInt8]([0xFF, 0xFE, 0x3C]),
+            Array("<rss><channel><title>".utf8) + [0xC3, 0x28, 0xA0, 0xA1, 0xF0, 0x28, 0x8C, 0xBC]
+                + Array("</title></channel></rss>".utf8),
+            Array("<?xml version=\"1.0\" encoding=\"EUC-KR\"?><rss><channel><title>".utf8) + [0xFF, 0xFF, 0xC7]
+                + Array("</title></channel></rss>".utf8),
+            Array("<?xml version=\"1.0\" encoding=\"no-such-encoding\"?><rss/>".utf8),
+            [0x00, 0x00, 0x00, 0x3C, 0x00],
+        ]
+    )
     func invalidBytes(_ body: [UInt8]) {
         // Either result is acceptable; the process must survive and report clearly.
         do {

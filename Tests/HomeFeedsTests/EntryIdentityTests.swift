@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 @Suite struct EntryIdentityTests {
     @Test("native ids: RSS guid verbatim, Atom id trimmed, rdf:about, JSON id stringified")
@@ -10,7 +11,9 @@ import Testing
         let atomFeed = try parseFeed(atom("<entry><id>\n urn:x \n</id></entry>"))
         #expect(atomFeed.entries.first?.id == "urn:x")
         #expect(atomFeed.entries.first?.idSource == .atomID)
-        let json = try parseFeed(#"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":12345},{"id":"  s  "},{"id":1.5}]}"#)
+        let json = try parseFeed(
+            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":12345},{"id":"  s  "},{"id":1.5}]}"#
+        )
         #expect(json.entries.map(\.id) == ["12345", "s", "1.5"])
         #expect(json.entries.map(\.idSource) == [.jsonID, .jsonID, .jsonID])
     }
@@ -37,12 +40,17 @@ import Testing
         #expect(feed.entries[2].idSource == .summaryHash)
     }
 
-    @Test("SHA-256 matches FIPS 180-4 test vectors", arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
-         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-    ])
+    @Test(
+        "SHA-256 matches FIPS 180-4 test vectors",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+        ]
+    )
     func sha256(_ input: String, _ digest: String) {
         #expect(SHA256.hexDigest(input.utf8) == digest)
     }
@@ -83,7 +91,9 @@ import Testing
 
     @Test("fallback ids take part in duplicate handling too")
     func duplicateFallbackIDs() throws {
-        let feed = try parseFeed(rss("<item><title>T</title></item><item><title>T</title><description>d</description></item>"))
+        let feed = try parseFeed(
+            rss("<item><title>T</title></item><item><title>T</title><description>d</description></item>")
+        )
         let base = "sha256:" + SHA256.hexDigest("T".utf8)
         #expect(feed.entries.map(\.id) == [base, base + "|2"])
     }

@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 struct DateCase: Sendable, CustomTestStringConvertible {
     let input: String
@@ -115,9 +116,11 @@ struct DateCase: Sendable, CustomTestStringConvertible {
                 """
             )
         )
-        #expect(feed.entries.map { $0.published?.rfc3339 } == [
-            "2026-01-02T03:04:05Z", "2026-11-29T00:00:00Z", "2026-11-29T00:00:00Z", nil,
-        ])
+        #expect(
+            feed.entries.map { $0.published?.rfc3339 } == [
+                "2026-01-02T03:04:05Z", "2026-11-29T00:00:00Z", "2026-11-29T00:00:00Z", nil,
+            ]
+        )
     }
 
     @Test("Atom: published, then updated; a bad published falls through")

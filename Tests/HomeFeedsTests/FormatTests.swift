@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 @Suite struct FormatTests {
     @Test("RSS 2.0 with Korean text, CDATA, entities, media and dc:date (golden JSON)")
@@ -9,11 +10,15 @@ import Testing
         #expect(document.jsonString(pretty: true) + "\n" == expected)
     }
 
-    @Test("format detection", arguments: [
-        ("rss2-korean.xml", FeedFormat.rss20), ("rss091.xml", .rss091), ("rss092.xml", .rss092),
-        ("rss1-rdf.xml", .rss10), ("atom.xml", .atom10), ("jsonfeed11.json", .jsonFeed11), ("jsonfeed10.json", .jsonFeed11),
-        ("euc-kr.xml", .rss20),
-    ])
+    @Test(
+        "format detection",
+        arguments: [
+            ("rss2-korean.xml", FeedFormat.rss20), ("rss091.xml", .rss091), ("rss092.xml", .rss092),
+            ("rss1-rdf.xml", .rss10), ("atom.xml", .atom10), ("jsonfeed11.json", .jsonFeed11),
+            ("jsonfeed10.json", .jsonFeed11),
+            ("euc-kr.xml", .rss20),
+        ]
+    )
     func detectsFormat(_ name: String, _ format: FeedFormat) throws {
         #expect(try parseFeed(try Fixture.bytes(name)).format == format)
     }
@@ -52,14 +57,26 @@ import Testing
         let feed = try parseFeed(try Fixture.bytes("atom.xml"))
         #expect(feed.title == "블로그 Atom")
         #expect(feed.link == "https://example.test/blog/")
-        #expect(feed.entries.map(\.id) == ["tag:example.test,2026:1", "tag:example.test,2026:2", "tag:example.test,2026:3"])
-        #expect(feed.entries.map(\.title) == ["Text <b> stays &amp; literal", "XHTML 제목 &amp;", "Only an alternate of another type"])
-        #expect(feed.entries.map(\.link) == [
-            "https://example.test/blog/posts/1", "https://other.test/y/2", "https://example.test/doc.pdf",
-        ])
+        #expect(
+            feed.entries.map(\.id) == ["tag:example.test,2026:1", "tag:example.test,2026:2", "tag:example.test,2026:3"]
+        )
+        #expect(
+            feed.entries.map(\.title) == [
+                "Text <b> stays &amp; literal", "XHTML 제목 &amp;", "Only an alternate of another type",
+            ]
+        )
+        #expect(
+            feed.entries.map(\.link) == [
+                "https://example.test/blog/posts/1", "https://other.test/y/2", "https://example.test/doc.pdf",
+            ]
+        )
         #expect(feed.entries.map(\.summary) == ["요약 & 설명", "본문둘째", "plain <not a tag>"])
         #expect(feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T00:00:00Z", "2026-11-29T04:59:59Z", nil])
-        #expect(feed.entries[0].enclosures == [FeedEnclosure(url: "https://example.test/blog/audio/1.mp3", type: "audio/mpeg", length: 1337)])
+        #expect(
+            feed.entries[0].enclosures == [
+                FeedEnclosure(url: "https://example.test/blog/audio/1.mp3", type: "audio/mpeg", length: 1337)
+            ]
+        )
     }
 
     @Test("JSON Feed 1.1: literal title and summary, content_html stripped, numeric id, lenient types")
@@ -70,34 +87,66 @@ import Testing
         #expect(feed.entries.map(\.id) == ["1", "12345", "https://example.test/posts/3", "7"])
         #expect(feed.entries.map(\.title) == ["첫 글 &amp; <b>literal</b>", "숫자 id", nil, nil])
         #expect(feed.entries.map(\.summary) == ["HTML & 본문", "요약 <i>그대로</i>", "text only", nil])
-        #expect(feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T01:00:00Z", "2026-11-29T10:00:00Z", nil, nil])
-        #expect(feed.entries[0].enclosures == [FeedEnclosure(url: "https://example.test/a.mp3", type: "audio/mpeg", length: 1000)])
+        #expect(
+            feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T01:00:00Z", "2026-11-29T10:00:00Z", nil, nil]
+        )
+        #expect(
+            feed.entries[0].enclosures == [
+                FeedEnclosure(url: "https://example.test/a.mp3", type: "audio/mpeg", length: 1000)
+            ]
+        )
     }
 
     @Test("OPML: category paths, relative URLs, type=rss and type=link, empty folders skipped")
     func opml() throws {
-        let document = try HomeFeeds.parse(try Fixture.bytes("opml.xml"), url: "https://example.test/config/sources.opml")
+        let document = try HomeFeeds.parse(
+            try Fixture.bytes("opml.xml"),
+            url: "https://example.test/config/sources.opml"
+        )
         guard case .opml(let opml) = document else {
             Issue.record("expected OPML")
             return
         }
         #expect(opml.title == "홈 화면 링크")
-        #expect(opml.outlines == [
-            OPMLOutline(
-                text: "민원 & 신청", title: nil, type: "link", xmlURL: nil, htmlURL: nil,
-                url: "https://example.test/services/apply?a=1&b=2", categories: ["주요 서비스"],
-                categoryAttribute: "/main-service"
-            ),
-            OPMLOutline(
-                text: "시청 공지", title: "공지", type: "rss", xmlURL: "https://example.test/config/feeds/notices.xml",
-                htmlURL: "https://example.test/notices/", url: nil, categories: ["주요 서비스", "뉴스"], categoryAttribute: nil
-            ),
-            OPMLOutline(
-                text: "Top level", title: nil, type: "rss", xmlURL: "https://other.test/rss", htmlURL: nil, url: nil,
-                categories: [], categoryAttribute: nil
-            ),
-        ])
-        #expect(document.jsonString(pretty: false).hasPrefix(#"{"format":"opml","error":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#))
+        #expect(
+            opml.outlines == [
+                OPMLOutline(
+                    text: "민원 & 신청",
+                    title: nil,
+                    type: "link",
+                    xmlURL: nil,
+                    htmlURL: nil,
+                    url: "https://example.test/services/apply?a=1&b=2",
+                    categories: ["주요 서비스"],
+                    categoryAttribute: "/main-service"
+                ),
+                OPMLOutline(
+                    text: "시청 공지",
+                    title: "공지",
+                    type: "rss",
+                    xmlURL: "https://example.test/config/feeds/notices.xml",
+                    htmlURL: "https://example.test/notices/",
+                    url: nil,
+                    categories: ["주요 서비스", "뉴스"],
+                    categoryAttribute: nil
+                ),
+                OPMLOutline(
+                    text: "Top level",
+                    title: nil,
+                    type: "rss",
+                    xmlURL: "https://other.test/rss",
+                    htmlURL: nil,
+                    url: nil,
+                    categories: [],
+                    categoryAttribute: nil
+                ),
+            ]
+        )
+        #expect(
+            document.jsonString(pretty: false).hasPrefix(
+                #"{"format":"opml","error":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
+            )
+        )
     }
 
     @Test("items under the rss root and channel/image titles do not leak into the channel")

@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 /// Replays every input under `Fixtures/fuzz/` exactly as `Fuzz/FuzzEntry.swift` runs it: the
 /// first byte picks the chunk size and the HTTP charset, the rest is the body. A crasher found

@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 @Suite struct MalformedTests {
     @Test("recoverable: stray tags, mismatched end tags, a truncated body")
@@ -36,13 +37,16 @@ import Testing
         #expect(feed.entries.first?.title == "Q&A & more")
     }
 
-    @Test("unrecoverable documents give a clear error with a position", arguments: [
-        ("", "empty document"),
-        ("   \n  ", "empty document"),
-        ("hello world", "no feed or OPML document element (libxml2: Document is empty)"),
-        ("<", "no feed or OPML document element"),
-        ("\u{FEFF}", "empty document"),
-    ])
+    @Test(
+        "unrecoverable documents give a clear error with a position",
+        arguments: [
+            ("", "empty document"),
+            ("   \n  ", "empty document"),
+            ("hello world", "no feed or OPML document element (libxml2: Document is empty)"),
+            ("<", "no feed or OPML document element"),
+            ("\u{FEFF}", "empty document"),
+        ]
+    )
     func unrecoverable(_ body: String, _ fragment: String) throws {
         let error = try #require(parseError(Array(body.utf8)))
         #expect(error.description.contains(fragment), "\(error)")
@@ -53,14 +57,19 @@ import Testing
     func notAFeed() throws {
         let error = try #require(parseError(try Fixture.bytes("not-a-feed.html")))
         #expect(error.kind == .unsupportedFormat)
-        #expect(error.description == "https://example.test/feed.xml:2:6: root element <html> is not RSS, RDF, Atom or OPML")
+        #expect(
+            error.description == "https://example.test/feed.xml:2:6: root element <html> is not RSS, RDF, Atom or OPML"
+        )
         #expect(parseError(Array("<feed><title>no namespace</title></feed>".utf8))?.kind == .unsupportedFormat)
     }
 
-    @Test("malformed JSON and JSON that is no feed", arguments: [
-        "{", "{\"items\": [}", "[1, 2, 3]", "{\"version\": \"https://example.test/\"}", "{\"a\": 1}",
-        String(repeating: "[", count: 100_000),
-    ])
+    @Test(
+        "malformed JSON and JSON that is no feed",
+        arguments: [
+            "{", "{\"items\": [}", "[1, 2, 3]", "{\"version\": \"https://example.test/\"}", "{\"a\": 1}",
+            String(repeating: "[", count: 100_000),
+        ]
+    )
     func badJSON(_ body: String) throws {
         let error = try #require(parseError(Array(body.utf8)))
         #expect(error.kind == .malformedJSON || error.kind == .unsupportedFormat)
@@ -76,7 +85,12 @@ import Testing
 @Suite struct StreamingTests {
     /// Feeding a document in pieces of any size gives the same result as one piece: the
     /// ampersand repair and libxml2 both carry state across chunks.
-    @Test("chunking does not change the result", arguments: ["rss2-korean.xml", "malformed-recoverable.xml", "atom.xml", "euc-kr.xml", "jsonfeed11.json", "opml.xml"])
+    @Test(
+        "chunking does not change the result",
+        arguments: [
+            "rss2-korean.xml", "malformed-recoverable.xml", "atom.xml", "euc-kr.xml", "jsonfeed11.json", "opml.xml",
+        ]
+    )
     func chunking(_ name: String) throws {
         let body = try Fixture.bytes(name)
         let whole = try HomeFeeds.parse(body, url: feedURL)
@@ -94,7 +108,9 @@ import Testing
 
     @Test("every two-piece split of a document with bare ampersands and CDATA")
     func everySplit() throws {
-        let body = Array(rss("<item><guid>1</guid><title>A&B &amp; &eacute;<![CDATA[ x&y ]]>]]&gt; &#38;</title></item>").utf8)
+        let body = Array(
+            rss("<item><guid>1</guid><title>A&B &amp; &eacute;<![CDATA[ x&y ]]>]]&gt; &#38;</title></item>").utf8
+        )
         let whole = try HomeFeeds.parse(body, url: feedURL)
         guard case .feed(let feed) = whole else { return }
         #expect(feed.entries.first?.title == "A&B & é x&y ]]> &")

@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 struct TextCase: Sendable, CustomTestStringConvertible {
     let input: String

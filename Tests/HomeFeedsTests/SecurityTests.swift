@@ -1,9 +1,10 @@
 import Foundation
-@testable import HomeFeeds
 import Testing
 
+@testable import HomeFeeds
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A loopback TCP listener that counts connection attempts, for the XXE network tests
@@ -100,7 +101,9 @@ final class LoopbackListener: @unchecked Sendable {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         address.sin_port = listener.port.bigEndian
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         #expect(connected == 0)
         close(client)
@@ -143,7 +146,8 @@ final class LoopbackListener: @unchecked Sendable {
             let previous = String(repeating: "&lol\(level - 1);", count: 10)
             declarations += "<!ENTITY lol\(level) \"\(previous)\">"
         }
-        let document = "<?xml version=\"1.0\"?><!DOCTYPE rss [\(declarations)]><rss version=\"2.0\"><channel><title>L&lol9;</title><item><guid>1</guid><title>&lol9;&lol9;</title></item></channel></rss>"
+        let document =
+            "<?xml version=\"1.0\"?><!DOCTYPE rss [\(declarations)]><rss version=\"2.0\"><channel><title>L&lol9;</title><item><guid>1</guid><title>&lol9;&lol9;</title></item></channel></rss>"
         let document2 = try HomeFeeds.parse(Array(document.utf8), url: feedURL)
         #expect(document2.jsonString(pretty: false).utf8.count < 1000)
         guard case .feed(let feed) = document2 else { return }
@@ -154,7 +158,8 @@ final class LoopbackListener: @unchecked Sendable {
     func quadraticBlowUp() throws {
         let big = String(repeating: "A", count: 100_000)
         let references = String(repeating: "&q;", count: 50_000)
-        let document = "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY q \"\(big)\">]><rss version=\"2.0\"><channel><title>Q</title><item><guid>1</guid><description>\(references)</description></item></channel></rss>"
+        let document =
+            "<?xml version=\"1.0\"?><!DOCTYPE rss [<!ENTITY q \"\(big)\">]><rss version=\"2.0\"><channel><title>Q</title><item><guid>1</guid><description>\(references)</description></item></channel></rss>"
         let feed = try parseFeed(document)
         #expect(feed.title == "Q")
         #expect(feed.entries.first?.summary == nil)
@@ -162,7 +167,9 @@ final class LoopbackListener: @unchecked Sendable {
 
     @Test("deep nesting stops at the depth limit", arguments: [300, 100_000])
     func deepNesting(_ depth: Int) throws {
-        let document = "<rss version=\"2.0\"><channel>" + String(repeating: "<x>", count: depth) + String(repeating: "</x>", count: depth) + "</channel></rss>"
+        let document =
+            "<rss version=\"2.0\"><channel>" + String(repeating: "<x>", count: depth)
+            + String(repeating: "</x>", count: depth) + "</channel></rss>"
         let error = try #require(parseError(Array(document.utf8)))
         #expect(error.kind == .limitExceeded(.depth))
         #expect(error.line == 1)
@@ -171,14 +178,19 @@ final class LoopbackListener: @unchecked Sendable {
 
     @Test("huge text stops at the per-field limit")
     func hugeText() throws {
-        let document = "<rss version=\"2.0\"><channel><item><guid>1</guid><description>" + String(repeating: "가나다라", count: 1_000_000) + "</description></item></channel></rss>"
+        let document =
+            "<rss version=\"2.0\"><channel><item><guid>1</guid><description>"
+            + String(repeating: "가나다라", count: 1_000_000) + "</description></item></channel></rss>"
         let error = try #require(parseError(Array(document.utf8)))
         #expect(error.kind == .limitExceeded(.fieldBytes))
     }
 
     @Test("total text stops at the per-document limit")
     func totalText() throws {
-        let items = String(repeating: "<item><description>" + String(repeating: "x", count: 1000) + "</description></item>", count: 50)
+        let items = String(
+            repeating: "<item><description>" + String(repeating: "x", count: 1000) + "</description></item>",
+            count: 50
+        )
         let limits = FeedParseLimits(maxTotalTextBytes: 20_000)
         let error = try #require(parseError(Array(rss(items).utf8), limits: limits))
         #expect(error.kind == .limitExceeded(.totalTextBytes))
@@ -199,7 +211,9 @@ final class LoopbackListener: @unchecked Sendable {
         let feed = try parseFeed(body, limits: FeedParseLimits(maxEntries: 10))
         #expect(feed.entries.map(\.id) == (1...10).map(String.init))
         #expect(feed.isTruncated)
-        let json = "{\"version\":\"https://jsonfeed.org/version/1.1\",\"items\":[" + (1...50).map { "{\"id\":\($0)}" }.joined(separator: ",") + "]}"
+        let json =
+            "{\"version\":\"https://jsonfeed.org/version/1.1\",\"items\":["
+            + (1...50).map { "{\"id\":\($0)}" }.joined(separator: ",") + "]}"
         let jsonFeed = try parseFeed(json, limits: FeedParseLimits(maxEntries: 10))
         #expect(jsonFeed.entries.count == 10)
         #expect(jsonFeed.isTruncated)
@@ -215,7 +229,10 @@ final class LoopbackListener: @unchecked Sendable {
     @Test("one huge push is split into chunks of at most 64 KiB")
     func hugeSinglePush() throws {
         let items = (0..<30_000).map { "<item><guid>\($0)</guid><title>제목 \($0) &amp; more</title></item>" }.joined()
-        let feed = try parseFeed(rss(items), limits: FeedParseLimits(maxBodyBytes: 64 << 20, maxEntries: 100_000, chunkSize: 10_000_000))
+        let feed = try parseFeed(
+            rss(items),
+            limits: FeedParseLimits(maxBodyBytes: 64 << 20, maxEntries: 100_000, chunkSize: 10_000_000)
+        )
         #expect(feed.entries.count == 30_000)
         #expect(feed.entries.last?.title == "제목 29999 & more")
     }

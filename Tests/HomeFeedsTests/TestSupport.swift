@@ -1,6 +1,7 @@
 import Foundation
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 let feedURL = "https://example.test/feed.xml"
 

@@ -1,5 +1,6 @@
-@testable import HomeFeeds
 import Testing
+
+@testable import HomeFeeds
 
 struct LinkCase: Sendable, CustomTestStringConvertible {
     let reference: String
@@ -16,7 +17,8 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
     static let rfc3986: [LinkCase] = [
         LinkCase("g:h", "g:h"), LinkCase("g", "http://a/b/c/g"), LinkCase("./g", "http://a/b/c/g"),
         LinkCase("g/", "http://a/b/c/g/"), LinkCase("/g", "http://a/g"), LinkCase("//g", "http://g"),
-        LinkCase("?y", "http://a/b/c/d;p?y"), LinkCase("g?y", "http://a/b/c/g?y"), LinkCase("#s", "http://a/b/c/d;p?q#s"),
+        LinkCase("?y", "http://a/b/c/d;p?y"), LinkCase("g?y", "http://a/b/c/g?y"),
+        LinkCase("#s", "http://a/b/c/d;p?q#s"),
         LinkCase("g#s", "http://a/b/c/g#s"), LinkCase("g?y#s", "http://a/b/c/g?y#s"), LinkCase(";x", "http://a/b/c/;x"),
         LinkCase("g;x", "http://a/b/c/g;x"), LinkCase("g;x?y#s", "http://a/b/c/g;x?y#s"),
         LinkCase(".", "http://a/b/c/"), LinkCase("./", "http://a/b/c/"), LinkCase("..", "http://a/b/"),
@@ -25,7 +27,8 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
         LinkCase("../../../g", "http://a/g"), LinkCase("../../../../g", "http://a/g"), LinkCase("/./g", "http://a/g"),
         LinkCase("/../g", "http://a/g"), LinkCase("g.", "http://a/b/c/g."), LinkCase(".g", "http://a/b/c/.g"),
         LinkCase("g..", "http://a/b/c/g.."), LinkCase("..g", "http://a/b/c/..g"), LinkCase("./../g", "http://a/b/g"),
-        LinkCase("./g/.", "http://a/b/c/g/"), LinkCase("g/./h", "http://a/b/c/g/h"), LinkCase("g/../h", "http://a/b/c/h"),
+        LinkCase("./g/.", "http://a/b/c/g/"), LinkCase("g/./h", "http://a/b/c/g/h"),
+        LinkCase("g/../h", "http://a/b/c/h"),
         LinkCase("g;x=1/./y", "http://a/b/c/g;x=1/y"), LinkCase("g;x=1/../y", "http://a/b/c/y"),
         LinkCase("g?y/./x", "http://a/b/c/g?y/./x"), LinkCase("g?y/../x", "http://a/b/c/g?y/../x"),
         LinkCase("g#s/./x", "http://a/b/c/g#s/./x"), LinkCase("g#s/../x", "http://a/b/c/g#s/../x"),
@@ -58,9 +61,11 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
             url: "https://example.test/feeds/feed.xml"
         )
         #expect(feed.link == "https://example.test/feeds/blog/home")
-        #expect(feed.entries.map(\.link) == [
-            "https://example.test/feeds/blog/x/post", "https://other.test/abs", "https://elsewhere.test/p",
-        ])
+        #expect(
+            feed.entries.map(\.link) == [
+                "https://example.test/feeds/blog/x/post", "https://other.test/abs", "https://elsewhere.test/p",
+            ]
+        )
     }
 
     @Test("RSS links: <link>, else a permalink guid; guids are never resolved as ids")
@@ -78,9 +83,11 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
             url: "https://example.test/dir/feed.xml"
         )
         #expect(feed.entries.map(\.id) == ["/p/1", "/p/2", "p/3", "/p/4", "/p/5"])
-        #expect(feed.entries.map(\.link) == [
-            "https://example.test/l/1", "https://example.test/p/2", "https://example.test/dir/p/3", nil, nil,
-        ])
+        #expect(
+            feed.entries.map(\.link) == [
+                "https://example.test/l/1", "https://example.test/p/2", "https://example.test/dir/p/3", nil, nil,
+            ]
+        )
     }
 
     @Test("Atom entry link choice: alternate html or typeless first, then any alternate; never self/related/enclosure")
@@ -96,16 +103,24 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
                 """
             )
         )
-        #expect(feed.entries.map(\.link) == [
-            "https://example.test/html", nil, "https://example.test/bare", "https://example.test/pdf-only",
-            "https://example.test/upper",
-        ])
+        #expect(
+            feed.entries.map(\.link) == [
+                "https://example.test/html", nil, "https://example.test/bare", "https://example.test/pdf-only",
+                "https://example.test/upper",
+            ]
+        )
         #expect(feed.entries[1].enclosures.map(\.url) == ["https://example.test/e"])
     }
 
     @Test("feed links: RSS channel/link, Atom alternate never self, JSON home_page_url")
     func feedLinks() throws {
-        let rssFeed = try parseFeed(rss("", channel: "<atom:link xmlns:atom=\"http://www.w3.org/2005/Atom\" rel=\"self\" href=\"/self\"/><link>/home</link>"))
+        let rssFeed = try parseFeed(
+            rss(
+                "",
+                channel:
+                    "<atom:link xmlns:atom=\"http://www.w3.org/2005/Atom\" rel=\"self\" href=\"/self\"/><link>/home</link>"
+            )
+        )
         #expect(rssFeed.link == "https://example.test/home")
         let atomFeed = try parseFeed(atom("", feed: "<link rel=\"self\" href=\"/self\"/>"))
         #expect(atomFeed.link == nil)
@@ -129,11 +144,13 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
             )
         )
         let enclosures = try #require(feed.entries.first?.enclosures)
-        #expect(enclosures == [
-            FeedEnclosure(url: "https://example.test/a.mp3", type: "audio/mpeg", length: 10),
-            FeedEnclosure(url: "https://example.test/b.mp4", type: nil, length: 20),
-            FeedEnclosure(url: "https://example.test/c.ogg", type: nil, length: nil),
-            FeedEnclosure(url: "https://example.test/d.ogg", type: nil, length: nil),
-        ])
+        #expect(
+            enclosures == [
+                FeedEnclosure(url: "https://example.test/a.mp3", type: "audio/mpeg", length: 10),
+                FeedEnclosure(url: "https://example.test/b.mp4", type: nil, length: 20),
+                FeedEnclosure(url: "https://example.test/c.ogg", type: nil, length: nil),
+                FeedEnclosure(url: "https://example.test/d.ogg", type: nil, length: nil),
+            ]
+        )
     }
 }

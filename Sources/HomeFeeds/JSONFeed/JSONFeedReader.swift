@@ -14,12 +14,21 @@ struct JSONFeedReader {
         do {
             document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(body))
         } catch {
-            throw FeedParseError(kind: .malformedJSON, source: url, message: "not a JSON Feed object: \(Self.describe(error))")
+            throw FeedParseError(
+                kind: .malformedJSON,
+                source: url,
+                message: "not a JSON Feed object: \(Self.describe(error))"
+            )
         }
-        let isJSONFeed = document.version?.hasPrefix("https://jsonfeed.org/version/") == true
+        let isJSONFeed =
+            document.version?.hasPrefix("https://jsonfeed.org/version/") == true
             || document.version?.hasPrefix("http://jsonfeed.org/version/") == true
         guard isJSONFeed || document.hasItems else {
-            throw FeedParseError(kind: .unsupportedFormat, source: url, message: "JSON document is not a JSON Feed (no version, no items)")
+            throw FeedParseError(
+                kind: .unsupportedFormat,
+                source: url,
+                message: "JSON document is not a JSON Feed (no version, no items)"
+            )
         }
         var plain = PlainText()
         var entries: [FeedEntry] = []
@@ -30,13 +39,22 @@ struct JSONFeedReader {
                 let size = field?.utf8.count ?? 0
                 totalText += size
                 if size > limits.maxFieldBytes {
-                    throw FeedParseError(kind: .limitExceeded(.fieldBytes), source: url, message: "a text field exceeds \(limits.maxFieldBytes) bytes")
+                    throw FeedParseError(
+                        kind: .limitExceeded(.fieldBytes),
+                        source: url,
+                        message: "a text field exceeds \(limits.maxFieldBytes) bytes"
+                    )
                 }
             }
             if totalText > limits.maxTotalTextBytes {
-                throw FeedParseError(kind: .limitExceeded(.totalTextBytes), source: url, message: "text exceeds \(limits.maxTotalTextBytes) bytes")
+                throw FeedParseError(
+                    kind: .limitExceeded(.totalTextBytes),
+                    source: url,
+                    message: "text exceeds \(limits.maxTotalTextBytes) bytes"
+                )
             }
-            let summary = item.summary.flatMap { plain.normalize($0, mode: .literal) }
+            let summary =
+                item.summary.flatMap { plain.normalize($0, mode: .literal) }
                 ?? item.contentHTML.flatMap { plain.normalize($0, mode: .html) }
                 ?? item.contentText.flatMap { plain.normalize($0, mode: .literal) }
             var enclosures: [FeedEnclosure] = []
@@ -153,7 +171,8 @@ struct JSONFeedItem: Decodable {
         contentText = try? container.decodeIfPresent(String.self, forKey: .contentText)
         datePublished = try? container.decodeIfPresent(String.self, forKey: .datePublished)
         dateModified = try? container.decodeIfPresent(String.self, forKey: .dateModified)
-        attachments = (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
+        attachments =
+            (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
             .elements ?? []
     }
 }

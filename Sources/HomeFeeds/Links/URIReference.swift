@@ -31,8 +31,9 @@ enum URIReference {
             var index = 1
             while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
                 let byte = bytes[index]
-                guard byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                    || byte == UInt8(ascii: ".")
+                guard
+                    byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: ".")
                 else { return false }
                 index += 1
             }

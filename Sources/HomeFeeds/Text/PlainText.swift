@@ -314,8 +314,10 @@ enum HTMLTagNames {
             case UInt8(ascii: "b"): return second == UInt8(ascii: "r")
             case UInt8(ascii: "l"): return second == UInt8(ascii: "i")
             case UInt8(ascii: "u"), UInt8(ascii: "o"): return second == UInt8(ascii: "l")
-            case UInt8(ascii: "h"): return (second >= UInt8(ascii: "1") && second <= UInt8(ascii: "6")) || second == UInt8(ascii: "r")
-            case UInt8(ascii: "t"): return second == UInt8(ascii: "r") || second == UInt8(ascii: "d") || second == UInt8(ascii: "h")
+            case UInt8(ascii: "h"):
+                return (second >= UInt8(ascii: "1") && second <= UInt8(ascii: "6")) || second == UInt8(ascii: "r")
+            case UInt8(ascii: "t"):
+                return second == UInt8(ascii: "r") || second == UInt8(ascii: "d") || second == UInt8(ascii: "h")
             default: return false
             }
         case 3: return equalsIgnoringCase(name, "div") || equalsIgnoringCase(name, "pre")

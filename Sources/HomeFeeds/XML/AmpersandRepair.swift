@@ -61,7 +61,8 @@ struct AmpersandRepair {
             if nextOpen < index {
                 nextOpen = Self.find(Self.cdataOpen, in: base, from: index, count: count) ?? count
             }
-            let ampersand = memchr(base + index, Int32(UInt8(ascii: "&")), nextOpen - index)
+            let ampersand =
+                memchr(base + index, Int32(UInt8(ascii: "&")), nextOpen - index)
                 .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? nextOpen
             if ampersand < nextOpen {
                 let decision = Self.startsReference(bytes, at: ampersand)

@@ -43,7 +43,14 @@ final class EntityCache: @unchecked Sendable {
         for (name, utf8) in HTMLEntities.table {
             let entity = name.withCString { cName in
                 (utf8 + [0]).withUnsafeBufferPointer { content in
-                    xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+                    xmlNewEntity(
+                        nil,
+                        UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self),
+                        type,
+                        nil,
+                        nil,
+                        content.baseAddress
+                    )
                 }
             }
             if let entity { entities[name] = entity }
@@ -51,7 +58,14 @@ final class EntityCache: @unchecked Sendable {
         self.entities = entities
         empty = "homefeed-unknown".withCString { cName in
             [UInt8(0)].withUnsafeBufferPointer { content in
-                xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+                xmlNewEntity(
+                    nil,
+                    UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self),
+                    type,
+                    nil,
+                    nil,
+                    content.baseAddress
+                )
             }
         }
     }

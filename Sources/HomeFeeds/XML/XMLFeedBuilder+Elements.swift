@@ -74,7 +74,10 @@ extension XMLFeedBuilder {
             root = .opml
             return .opmlRoot
         default:
-            let shown = String(decoding: UnsafeBufferPointer(start: localName, count: min(strlenUInt8(localName), 64)), as: UTF8.self)
+            let shown = String(
+                decoding: UnsafeBufferPointer(start: localName, count: min(strlenUInt8(localName), 64)),
+                as: UTF8.self
+            )
             stop(.unsupportedFormat, "root element <\(shown)> is not RSS, RDF, Atom or OPML")
             return .other
         }
@@ -118,7 +121,11 @@ extension XMLFeedBuilder {
                 return beginCapture(.guid, mode: .literal)
             case .pubDate where !isRDF: return beginCapture(.datePrimary, mode: .literal)
             case .enclosure:
-                addEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length"))
+                addEnclosure(
+                    url: attributes.value("url"),
+                    type: attributes.value("type"),
+                    length: attributes.value("length")
+                )
             default: break
             }
         case .content:
@@ -152,7 +159,12 @@ extension XMLFeedBuilder {
         case .link:
             guard let candidate = atomLink(attributes) else { break }
             if candidate.rel == "enclosure" {
-                addEnclosure(url: candidate.href, type: candidate.type, length: attributes.value("length"), resolved: true)
+                addEnclosure(
+                    url: candidate.href,
+                    type: candidate.type,
+                    length: attributes.value("length"),
+                    resolved: true
+                )
             } else if candidate.isAlternate {
                 entry?.alternates.append(candidate)
             }

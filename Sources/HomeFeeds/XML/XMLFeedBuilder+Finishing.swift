@@ -64,7 +64,8 @@ extension XMLFeedBuilder {
         guard let root else {
             if let firstError {
                 let kind: FeedParseError.Kind =
-                    firstError.code == 32 ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
+                    firstError.code == 32
+                    ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
                 throw FeedParseError(
                     kind: kind,
                     source: documentURL,
@@ -73,7 +74,11 @@ extension XMLFeedBuilder {
                     message: "no feed or OPML document element (libxml2: \(firstError.message))"
                 )
             }
-            throw FeedParseError(kind: .malformedXML(code: 0), source: documentURL, message: "no feed or OPML document element")
+            throw FeedParseError(
+                kind: .malformedXML(code: 0),
+                source: documentURL,
+                message: "no feed or OPML document element"
+            )
         }
         // A body cut short leaves its last entry open; what was read of it still counts.
         if captureField != nil { finishField() }

@@ -113,7 +113,8 @@ final class XMLFeedBuilder {
         }
         let parent = closedFrames == 0 ? stack.last?.role : stack.last(where: { !$0.isClosed })?.role
         if parent == .field || parent == .insideField {
-            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) {
+            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name)))
+            {
                 text.append(0x20)
             }
             stack.append(Frame(role: .insideField, pushedBase: false, name: name))
@@ -278,7 +279,9 @@ final class XMLFeedBuilder {
             }
         }
         guard start < end else { return nil }
-        return text.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        return text.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+        }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {

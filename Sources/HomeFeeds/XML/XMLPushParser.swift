@@ -72,7 +72,12 @@ final class XMLPushParser {
             let end = min(start + chunkSize, pending.count)
             pending.withUnsafeBufferPointer { buffer in
                 let slice = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
-                _ = xmlParseChunk(context, slice.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(slice.count), 0)
+                _ = xmlParseChunk(
+                    context,
+                    slice.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    Int32(slice.count),
+                    0
+                )
             }
             start = end
             builder.checkDeadline()
@@ -102,7 +107,11 @@ final class XMLPushParser {
             }
         }
         guard let created else {
-            throw FeedParseError(kind: .malformedXML(code: 0), source: builder.documentURL, message: "libxml2 could not create a parser")
+            throw FeedParseError(
+                kind: .malformedXML(code: 0),
+                source: builder.documentURL,
+                message: "libxml2 could not create a parser"
+            )
         }
         context = created
         builder.context = created
@@ -150,7 +159,15 @@ private func withBuilder(_ context: UnsafeMutableRawPointer?, _ body: (XMLFeedBu
 }
 
 private let onStartElement: startElementNsSAX2Func = {
-    context, localName, _, uri, _, _, attributeCount, _, attributes in
+    context,
+    localName,
+    _,
+    uri,
+    _,
+    _,
+    attributeCount,
+    _,
+    attributes in
     guard let localName else { return }
     withBuilder(context) {
         $0.startElement(
