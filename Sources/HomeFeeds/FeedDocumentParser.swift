@@ -163,3 +163,8 @@ public final class FeedDocumentParser {
         }
     }
 }
+
+/// One parser per document, confined to the thread that feeds it (libxml2 contexts are not
+/// thread-safe, `feed-parsing.md` §5.1).
+@available(*, unavailable)
+extension FeedDocumentParser: Sendable {}
