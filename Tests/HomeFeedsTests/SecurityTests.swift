@@ -229,10 +229,10 @@ final class LoopbackListener: @unchecked Sendable {
     @Test("one huge push is split into chunks of at most 64 KiB")
     func hugeSinglePush() throws {
         let items = (0..<30_000).map { "<item><guid>\($0)</guid><title>제목 \($0) &amp; more</title></item>" }.joined()
-        let feed = try parseFeed(
-            rss(items),
-            limits: FeedParseLimits(maxBodyBytes: 64 << 20, maxEntries: 100_000, chunkSize: 10_000_000)
-        )
+        var limits = FeedParseLimits(maxBodyBytes: 64 << 20, maxEntries: 100_000, chunkSize: 10_000_000)
+        #expect(limits.chunkSize == 64 << 10)
+        limits.chunkSize = 10_000_000  // the public var bypasses the initializer's clamp
+        let feed = try parseFeed(rss(items), limits: limits)
         #expect(feed.entries.count == 30_000)
         #expect(feed.entries.last?.title == "제목 29999 & more")
     }

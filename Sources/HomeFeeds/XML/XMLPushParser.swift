@@ -22,7 +22,8 @@ final class XMLPushParser {
     init(builder: XMLFeedBuilder, charset: String?, firstBytes: UnsafeRawBufferPointer, chunkSize: Int) {
         LibXML2Setup.ensure()
         self.builder = builder
-        self.chunkSize = chunkSize
+        // Clamped here too: `FeedParseLimits.chunkSize` is a public var that can bypass its init.
+        self.chunkSize = max(1, min(chunkSize, 64 << 10))
         let hasBOM = Self.hasByteOrderMark(firstBytes)
         self.charset = hasBOM ? nil : charset
         if Self.isASCIICompatible(firstBytes, charset: self.charset) { repair = AmpersandRepair() }
