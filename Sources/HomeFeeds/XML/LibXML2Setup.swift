@@ -10,6 +10,12 @@ enum LibXML2Setup {
     static let done: Bool = {
         xmlInitParser()
         xmlSetExternalEntityLoader(denyAllLoader)
+        // Errors raised without a parser context (iconv conversion failures in encoding.c) go
+        // to libxml2's generic handler, which prints to stderr: a hostile feed could fill the
+        // daemon's journal. Context errors still reach each parse's `serror`. This is the
+        // generic (unstructured) handler, not the structured one feed-parsing.md §5.3 rules
+        // out; the Def variant covers threads that touch libxml2 later.
+        cxml_silence_generic_errors()
         _ = EntityCache.shared
         return true
     }()
