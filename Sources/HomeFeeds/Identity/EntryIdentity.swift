@@ -53,15 +53,15 @@ enum EntryIdentity {
 /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also allows
 /// comparing final ids, which differs only from a third clash on.
 struct EntryDisambiguator {
-    private var firstByBase: [String: Int] = [:]
-    private var laterByBase: [String: [Int]] = [:]
-    private var keptLinks: Set<String> = []
+    private var firstByBase: [HashedKey: Int] = [:]
+    private var laterByBase: [HashedKey: [Int]] = [:]
+    /// Links of the kept entries, built only once a base id clashes (most feeds never do).
+    private var keptLinks: Set<HashedKey>?
 
     /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
     /// drops it when it is an exact repeat.
-    mutating func append(_ entry: FeedEntry, to entries: inout [FeedEntry]) {
-        var entry = entry
-        let base = entry.id
+    mutating func append(_ entry: consuming FeedEntry, to entries: inout [FeedEntry]) {
+        let base = HashedKey(entry.id)
         if let first = firstByBase[base] {
             let earlier = [first] + (laterByBase[base] ?? [])
             let isRepeat = earlier.contains { other in
@@ -69,18 +69,44 @@ struct EntryDisambiguator {
                     && entries[other].summary == entry.summary && entries[other].published == entry.published
             }
             if isRepeat { return }
-            if let link = entry.link, !keptLinks.contains(link) {
-                entry.id = base + "|" + link
+            if keptLinks == nil {
+                keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
+            }
+            if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
+                entry.id = base.text + "|" + link
                 entry.idSource = .guidPlusLink
             } else {
-                entry.id = base + "|" + String(1 + earlier.count)
+                entry.id = base.text + "|" + String(1 + earlier.count)
                 entry.idSource = .guidPlusN
             }
             laterByBase[base, default: []].append(entries.count)
         } else {
             firstByBase[base] = entries.count
         }
-        if let link = entry.link { keptLinks.insert(link) }
+        if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
         entries.append(entry)
+    }
+}
+
+/// A string with its hash computed once (seeded SipHash over its UTF-8, via `Hasher`), so
+/// growing a dictionary of 10 000 ids never rehashes the strings themselves.
+struct HashedKey: Hashable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        var copy = text
+        var hasher = Hasher()
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hash = hasher.finalize()
+        self.text = copy
+    }
+
+    static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.text == rhs.text
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
     }
 }
