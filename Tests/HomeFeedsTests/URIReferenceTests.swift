@@ -78,14 +78,16 @@ struct LinkCase: Sendable, CustomTestStringConvertible {
                 <item><guid isPermaLink="true">p/3</guid></item>
                 <item><guid isPermaLink="false">/p/4</guid></item>
                 <item><guid isPermaLink="false">/p/5</guid><link></link></item>
+                <item><guid isPermaLink=" True ">p/6</guid></item>
                 """
             ),
             url: "https://example.test/dir/feed.xml"
         )
-        #expect(feed.entries.map(\.id) == ["/p/1", "/p/2", "p/3", "/p/4", "/p/5"])
+        #expect(feed.entries.map(\.id) == ["/p/1", "/p/2", "p/3", "/p/4", "/p/5", "p/6"])
         #expect(
             feed.entries.map(\.link) == [
                 "https://example.test/l/1", "https://example.test/p/2", "https://example.test/dir/p/3", nil, nil,
+                "https://example.test/dir/p/6",
             ]
         )
     }

@@ -116,7 +116,7 @@ extension XMLFeedBuilder {
             case .link: return beginCapture(.entryLink, mode: .literal)
             case .description: return beginCapture(.summaryPrimary, mode: .html)
             case .guid where !isRDF:
-                let permaLink = attributes.value("isPermaLink").map { URIReference.trimASCIIAndNBSP($0) }
+                let permaLink = attributes.value("isPermaLink").map { URIReference.trimASCIIAndNBSP($0).lowercased() }
                 entry?.guidIsPermaLink = permaLink == nil || permaLink == "true"
                 return beginCapture(.guid, mode: .literal)
             case .pubDate where !isRDF: return beginCapture(.datePrimary, mode: .literal)
