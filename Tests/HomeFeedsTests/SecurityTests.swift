@@ -229,7 +229,9 @@ final class LoopbackListener: @unchecked Sendable {
     @Test("one huge push (over libxml2's 10 000 000-byte lookup limit) is split into chunks of at most 64 KiB")
     func hugeSinglePush() throws {
         let filler = "<ignored>" + String(repeating: "0123456789", count: 1_050_000) + "</ignored>"
-        let body = Array(rss("<item><guid>1</guid><title>제목 &amp; more</title></item>" + filler + "<item><guid>2</guid></item>").utf8)
+        let body = Array(
+            rss("<item><guid>1</guid><title>제목 &amp; more</title></item>" + filler + "<item><guid>2</guid></item>").utf8
+        )
         #expect(body.count > 10_000_000)
         var limits = FeedParseLimits(maxBodyBytes: 64 << 20, chunkSize: 10_000_000)
         #expect(limits.chunkSize == 64 << 10)
