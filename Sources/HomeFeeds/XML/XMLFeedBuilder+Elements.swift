@@ -129,7 +129,11 @@ extension XMLFeedBuilder {
             default: break
             }
         case .content:
-            if name == .encoded && !isRDF { return beginCapture(.summarySecondary, mode: .html) }
+            // content:encoded only counts without a description: skip capturing (and normalising
+            // a whole article) when the description has already been read.
+            if name == .encoded && !isRDF && entry?.summaryPrimary == nil {
+                return beginCapture(.summarySecondary, mode: .html)
+            }
         case .dublinCore:
             if name == .date { return beginCapture(isRDF ? .datePrimary : .dateSecondary, mode: .literal) }
         case .media:
@@ -152,7 +156,8 @@ extension XMLFeedBuilder {
         case .title: return beginCapture(.entryTitle, mode: atomTextMode(attributes) ?? .literal)
         case .summary: return beginCapture(.summaryPrimary, mode: atomTextMode(attributes) ?? .literal)
         case .content:
-            guard attributes.value("src") == nil, let mode = atomTextMode(attributes) else { return .other }
+            guard entry?.summaryPrimary == nil, attributes.value("src") == nil, let mode = atomTextMode(attributes)
+            else { return .other }
             return beginCapture(.summarySecondary, mode: mode)
         case .published: return beginCapture(.datePrimary, mode: .literal)
         case .updated: return beginCapture(.dateSecondary, mode: .literal)
