@@ -56,10 +56,14 @@ struct PlainText {
     private mutating func appendPlainRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int, isHTML: Bool) -> Int {
         var index = start
         let count = input.count
+        // Bit n of word n / 64 marks a byte that ends the run: ASCII space and controls, the
+        // lead bytes of the non-ASCII spaces (C2, E1, E2, E3) and, for HTML, `<` and `&`.
+        let low: UInt64 = isHTML ? 0x1000_0041_ffff_ffff : 0x0000_0001_ffff_ffff
+        let high: UInt64 = 0x0000_000e_0000_0004
         while index < count {
             let byte = input[index]
-            if byte <= 0x20 || byte == 0xC2 || byte == 0xE1 || byte == 0xE2 || byte == 0xE3 { break }
-            if isHTML && (byte == UInt8(ascii: "<") || byte == UInt8(ascii: "&")) { break }
+            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
+            if word & (1 << UInt64(byte & 63)) != 0 { break }
             index += 1
         }
         if index > start {
