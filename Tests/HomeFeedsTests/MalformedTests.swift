@@ -13,6 +13,27 @@ import Testing
         #expect(!feed.diagnostics.isEmpty)
     }
 
+    @Test("whitespace before the XML declaration is recovered from")
+    func leadingWhitespace() throws {
+        let feed = try parseFeed("\n\n  " + rss("<item><guid>1</guid><title>A &amp; B</title></item>"))
+        #expect(feed.entries.map(\.title) == ["A & B"])
+    }
+
+    @Test("mismatched end tags close the open item and channel elements")
+    func missingEndTags() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>1</guid><description>open<b>bold</item>
+                <item><guid>2</guid><title>second &amp; fine</title></item>
+                """
+            )
+        )
+        #expect(feed.entries.map(\.id) == ["1", "2"])
+        #expect(feed.entries.map(\.summary) == ["openbold", nil])
+        #expect(feed.entries.last?.title == "second & fine")
+    }
+
     @Test("bare ampersands are literal, in text and in attributes")
     func bareAmpersands() throws {
         let feed = try parseFeed(
