@@ -160,3 +160,22 @@ lint:
 
 clean:
 	rm -rf $(BUILD_DIR)
+
+## fuzz: libFuzzer over the HomeFeeds entry point for FUZZ_SECONDS (not part of swift build/test).
+## The corpus grows in fuzz-artifacts/corpus (gitignored, survives a clean build); crashers land in
+## fuzz-artifacts/ and each one goes into Tests/HomeFeedsTests/Fixtures/fuzz/, replayed by FuzzRegressionTests.
+FUZZ_SECONDS ?= 60
+FUZZ_DIR := $(BUILD_DIR)/fuzz
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	mkdir -p $(FUZZ_DIR) fuzz-artifacts
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz \
+	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
+	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
+	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
+	    $$(find Sources/HomeFeeds -name '*.swift' | sort) Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/homefeeds-fuzz
+fuzz: fuzz-build
+	mkdir -p fuzz-artifacts/corpus
+	cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* fuzz-artifacts/corpus/ 2>/dev/null || true
+	$(FUZZ_DIR)/homefeeds-fuzz fuzz-artifacts/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/ -print_final_stats=1

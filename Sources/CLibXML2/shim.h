@@ -14,4 +14,11 @@
 
 /* xmlFree is a global function-pointer variable; Swift 6 rejects references to it. */
 static inline void cxml_free(void *p) { xmlFree(p); }
+/* Context-free libxml2 errors (iconv failures) go to the generic handler, which prints to
+   stderr. Its type is variadic, which Swift cannot implement, hence this no-op in C. */
+static inline void cxml_ignore_generic_error(void *ctx, const char *msg, ...) { (void)ctx; (void)msg; }
+static inline void cxml_silence_generic_errors(void) {
+    xmlThrDefSetGenericErrorFunc(NULL, cxml_ignore_generic_error);
+    xmlSetGenericErrorFunc(NULL, cxml_ignore_generic_error);
+}
 #endif

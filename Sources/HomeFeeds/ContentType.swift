@@ -7,7 +7,7 @@ struct ContentType {
 
     init(_ header: String) {
         let parts = header.split(separator: ";", omittingEmptySubsequences: false)
-        mediaType = parts.first.map { $0.trimmingCharacters() .lowercased() } ?? ""
+        mediaType = parts.first.map { $0.trimmingCharacters().lowercased() } ?? ""
         charset = nil
         for parameter in parts.dropFirst() {
             guard let equals = parameter.firstIndex(of: "=") else { continue }

@@ -135,7 +135,12 @@ public final class FeedDocumentParser {
         case .xml:
             let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
             let parser = body.withUnsafeBytes { first in
-                XMLPushParser(builder: builder, charset: contentType?.charset, firstBytes: first, chunkSize: limits.chunkSize)
+                XMLPushParser(
+                    builder: builder,
+                    charset: contentType?.charset,
+                    firstBytes: first,
+                    chunkSize: limits.chunkSize
+                )
             }
             state = .xml(parser)
             var failure: FeedParseError?
@@ -158,3 +163,8 @@ public final class FeedDocumentParser {
         }
     }
 }
+
+/// One parser per document, confined to the thread that feeds it (libxml2 contexts are not
+/// thread-safe, `feed-parsing.md` §5.1).
+@available(*, unavailable)
+extension FeedDocumentParser: Sendable {}

@@ -51,14 +51,15 @@ struct DateScanner {
         while let byte = current, byte.isASCIIDigit { index += 1 }
     }
 
-    /// Reads ASCII letters, lowercased, up to 16 of them (longer words are not date words).
-    mutating func word() -> [UInt8] {
-        var letters: [UInt8] = []
+    /// Reads a run of ASCII letters, lowercased and packed (no allocation per date).
+    mutating func word() -> DateWord {
+        var word = DateWord(packed: 0, length: 0)
         while let byte = current, byte.isASCIILetter {
-            if letters.count < 16 { letters.append(byte | 0x20) }
+            if word.length < 8 { word.packed |= UInt64(byte | 0x20) << (8 * UInt64(word.length)) }
+            word.length += 1
             index += 1
         }
-        return letters
+        return word
     }
 
     /// A zone after the time: `Z`, a named zone of §2, `±hhmm`, `±hh:mm` or `±hh`.
@@ -81,18 +82,43 @@ struct DateScanner {
         }
         guard byte.isASCIILetter else { return nil }
         let name = word()
-        guard let hours = Self.namedZones[name] else { return nil }
-        return hours * 3600
+        guard let zone = Self.namedZones.first(where: { $0.name == name }) else { return nil }
+        return zone.hours * 3600
     }
 
     /// Named zones of `feed-parsing.md` §2, lowercased, in hours east of UTC. `KST` is a
     /// product-specific addition for Korean publishers.
-    static let namedZones: [[UInt8]: Int64] = [
-        Array("ut".utf8): 0, Array("utc".utf8): 0, Array("gmt".utf8): 0, Array("z".utf8): 0,
-        Array("est".utf8): -5, Array("edt".utf8): -4, Array("cst".utf8): -6, Array("cdt".utf8): -5,
-        Array("mst".utf8): -7, Array("mdt".utf8): -6, Array("pst".utf8): -8, Array("pdt".utf8): -7,
-        Array("kst".utf8): 9,
-    ]
+    static let namedZones: [(name: DateWord, hours: Int64)] = [
+        ("ut", 0), ("utc", 0), ("gmt", 0), ("z", 0), ("est", -5), ("edt", -4), ("cst", -6), ("cdt", -5),
+        ("mst", -7), ("mdt", -6), ("pst", -8), ("pdt", -7), ("kst", 9),
+    ].map { (DateWord($0.0), $0.1) }
+}
+
+/// Up to the first 8 letters of a lowercase ASCII word packed into an integer, plus its length.
+struct DateWord: Equatable {
+    var packed: UInt64
+    var length: Int
+
+    init(packed: UInt64, length: Int) {
+        self.packed = packed
+        self.length = length
+    }
+
+    init(_ text: String) {
+        self.init(packed: 0, length: 0)
+        for byte in text.utf8 {
+            if length < 8 { packed |= UInt64(byte) << (8 * UInt64(length)) }
+            length += 1
+        }
+    }
+
+    /// True when `self` (at least 3 letters) is a prefix of `name`.
+    func isAbbreviation(of name: DateWord) -> Bool {
+        guard length >= 3, length <= name.length else { return false }
+        let kept = min(length, 8)
+        let mask: UInt64 = kept == 8 ? ~0 : (1 << (8 * UInt64(kept))) - 1
+        return name.packed & mask == packed
+    }
 }
 
 extension UInt8 {

@@ -71,16 +71,15 @@ extension DateScanner {
 
     /// 1…12 for a month name: the 3-letter abbreviation or any longer prefix of the full name
     /// ("Sept", "September"), in any case.
-    private func monthNumber(_ word: [UInt8]) -> Int64? {
-        guard word.count >= 3 else { return nil }
-        for (number, name) in Self.monthNames.enumerated() where word.count <= name.count {
-            if name.starts(with: word) { return Int64(number + 1) }
+    private func monthNumber(_ word: DateWord) -> Int64? {
+        for (number, name) in Self.monthNames.enumerated() where word.isAbbreviation(of: name) {
+            return Int64(number + 1)
         }
         return nil
     }
 
-    private static let monthNames: [[UInt8]] = [
+    private static let monthNames: [DateWord] = [
         "january", "february", "march", "april", "may", "june",
         "july", "august", "september", "october", "november", "december",
-    ].map { Array($0.utf8) }
+    ].map { DateWord($0) }
 }

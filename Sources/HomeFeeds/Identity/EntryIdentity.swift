@@ -1,71 +1,112 @@
-/// An entry as read from the document, before the identity rule of `feed-parsing.md` §3.
-struct EntryDraft {
-    /// The format's own id (guid, Atom id, rdf:about, JSON id), trimmed; nil when missing or empty.
-    var nativeID: String?
-    var nativeSource: EntryIDSource
-    var title: String?
-    var link: String?
-    var summary: String?
-    var published: FeedTimestamp?
-    var enclosures: [FeedEnclosure]
-}
-
 /// The identity rule and the in-document duplicate rules of `feed-parsing.md` §3.
+///
+/// `entry(…)` gives each entry its base id as it is read; `EntryDisambiguator` then applies the
+/// duplicate rules.
 enum EntryIdentity {
-    /// Assigns ids in document order: native id, else absolute link, else `sha256:` of the title,
-    /// else of the summary; entries with none are dropped. Exact repeats of an earlier entry
-    /// with the same base id are dropped; other clashes become `base|link` or `base|k`
-    /// (Miniflux's disambiguation, so one guid on every item does not collapse a feed).
-    ///
-    /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording allows
-    /// comparing against final ids too, which differs only for a third clash and would keep
-    /// repeats of a `base|link` entry.
-    static func assign(_ drafts: [EntryDraft]) -> [FeedEntry] {
-        var entries: [FeedEntry] = []
-        entries.reserveCapacity(drafts.count)
-        var keptByBase: [String: [Int]] = [:]
-        var keptLinks: Set<String> = []
-        for draft in drafts {
-            guard let (base, source) = baseID(of: draft) else { continue }
-            var id = base
-            var idSource = source
-            if let earlier = keptByBase[base], !earlier.isEmpty {
-                let isRepeat = earlier.contains { index in
-                    let other = entries[index]
-                    return other.title == draft.title && other.link == draft.link && other.summary == draft.summary
-                        && other.published == draft.published
-                }
-                if isRepeat { continue }
-                if let link = draft.link, !keptLinks.contains(link) {
-                    id = base + "|" + link
-                    idSource = .guidPlusLink
-                } else {
-                    id = base + "|" + String(1 + earlier.count)
-                    idSource = .guidPlusN
-                }
-            }
-            keptByBase[base, default: []].append(entries.count)
-            if let link = draft.link { keptLinks.insert(link) }
-            entries.append(
-                FeedEntry(
-                    id: id,
-                    idSource: idSource,
-                    title: draft.title,
-                    link: draft.link,
-                    published: draft.published,
-                    summary: draft.summary,
-                    enclosures: draft.enclosures
-                )
-            )
+    /// An entry with its base id: the format's native id, else the absolute link, else
+    /// `sha256:` of the normalised title, else of the summary. Nil when it has none of these:
+    /// such an entry is dropped.
+    static func entry(
+        nativeID: String?,
+        nativeSource: EntryIDSource,
+        title: String?,
+        link: String?,
+        summary: String?,
+        published: FeedTimestamp?,
+        enclosures: [FeedEnclosure]
+    ) -> FeedEntry? {
+        let id: String
+        let source: EntryIDSource
+        if let nativeID {
+            (id, source) = (nativeID, nativeSource)
+        } else if let link {
+            (id, source) = (link, .link)
+        } else if let title {
+            (id, source) = ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash)
+        } else if let summary {
+            (id, source) = ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash)
+        } else {
+            return nil
         }
-        return entries
+        return FeedEntry(
+            id: id,
+            idSource: source,
+            title: title,
+            link: link,
+            published: published,
+            summary: summary,
+            enclosures: enclosures
+        )
     }
 
-    private static func baseID(of draft: EntryDraft) -> (String, EntryIDSource)? {
-        if let native = draft.nativeID { return (native, draft.nativeSource) }
-        if let link = draft.link { return (link, .link) }
-        if let title = draft.title { return ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash) }
-        if let summary = draft.summary { return ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash) }
-        return nil
+}
+
+/// The duplicate rules of `feed-parsing.md` §3, applied as each entry is read (document order),
+/// while its strings are still hot in the cache.
+///
+/// An entry whose base id an earlier kept entry already has is dropped when it repeats that
+/// entry exactly (title, link, summary, published); otherwise it becomes `base|link` when no
+/// earlier entry has its link, else `base|k` with k = 1 + the earlier kept entries of that
+/// base (Miniflux's disambiguation, so one guid on every item does not collapse a feed). The
+/// first occurrence keeps the plain id.
+///
+/// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also allows
+/// comparing final ids, which differs only from a third clash on.
+struct EntryDisambiguator {
+    private var firstByBase: [HashedKey: Int] = [:]
+    private var laterByBase: [HashedKey: [Int]] = [:]
+    /// Links of the kept entries, built only once a base id clashes (most feeds never do).
+    private var keptLinks: Set<HashedKey>?
+
+    /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
+    /// drops it when it is an exact repeat.
+    mutating func append(_ entry: consuming FeedEntry, to entries: inout [FeedEntry]) {
+        let base = HashedKey(entry.id)
+        if let first = firstByBase[base] {
+            let earlier = [first] + (laterByBase[base] ?? [])
+            let isRepeat = earlier.contains { other in
+                entries[other].title == entry.title && entries[other].link == entry.link
+                    && entries[other].summary == entry.summary && entries[other].published == entry.published
+            }
+            if isRepeat { return }
+            if keptLinks == nil {
+                keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
+            }
+            if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
+                entry.id = base.text + "|" + link
+                entry.idSource = .guidPlusLink
+            } else {
+                entry.id = base.text + "|" + String(1 + earlier.count)
+                entry.idSource = .guidPlusN
+            }
+            laterByBase[base, default: []].append(entries.count)
+        } else {
+            firstByBase[base] = entries.count
+        }
+        if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
+        entries.append(entry)
+    }
+}
+
+/// A string with its hash computed once (seeded SipHash over its UTF-8, via `Hasher`), so
+/// growing a dictionary of 10 000 ids never rehashes the strings themselves.
+struct HashedKey: Hashable {
+    let text: String
+    private let hash: Int
+
+    init(_ text: String) {
+        var copy = text
+        var hasher = Hasher()
+        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        hash = hasher.finalize()
+        self.text = copy
+    }
+
+    static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {
+        lhs.hash == rhs.hash && lhs.text == rhs.text
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(hash)
     }
 }

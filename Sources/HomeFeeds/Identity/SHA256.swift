@@ -11,7 +11,9 @@ enum SHA256 {
         let bitLength = UInt64(data.count) &* 8
         data.append(0x80)
         while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
 
         var schedule = [UInt32](repeating: 0, count: 64)
         for blockStart in stride(from: 0, to: data.count, by: 64) {
@@ -26,8 +28,14 @@ enum SHA256 {
                 let s1 = rotr(schedule[word - 2], 17) ^ rotr(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
                 schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
             }
-            var a = state[0], b = state[1], c = state[2], d = state[3]
-            var e = state[4], f = state[5], g = state[6], h = state[7]
+            var a = state[0]
+            var b = state[1]
+            var c = state[2]
+            var d = state[3]
+            var e = state[4]
+            var f = state[5]
+            var g = state[6]
+            var h = state[7]
             for round in 0..<64 {
                 let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
                 let choice = (e & f) ^ (~e & g)

@@ -14,28 +14,47 @@ struct JSONFeedReader {
         do {
             document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(body))
         } catch {
-            throw FeedParseError(kind: .malformedJSON, source: url, message: "not a JSON Feed object: \(Self.describe(error))")
+            throw FeedParseError(
+                kind: .malformedJSON,
+                source: url,
+                message: "not a JSON Feed object: \(Self.describe(error))"
+            )
         }
-        let isJSONFeed = document.version?.hasPrefix("https://jsonfeed.org/version/") == true
+        let isJSONFeed =
+            document.version?.hasPrefix("https://jsonfeed.org/version/") == true
             || document.version?.hasPrefix("http://jsonfeed.org/version/") == true
         guard isJSONFeed || document.hasItems else {
-            throw FeedParseError(kind: .unsupportedFormat, source: url, message: "JSON document is not a JSON Feed (no version, no items)")
+            throw FeedParseError(
+                kind: .unsupportedFormat,
+                source: url,
+                message: "JSON document is not a JSON Feed (no version, no items)"
+            )
         }
         var plain = PlainText()
-        var drafts: [EntryDraft] = []
+        var entries: [FeedEntry] = []
+        var disambiguator = EntryDisambiguator()
         var totalText = 0
         for item in document.items.prefix(limits.maxEntries) {
             for field in [item.title, item.summary, item.contentHTML, item.contentText] {
                 let size = field?.utf8.count ?? 0
                 totalText += size
                 if size > limits.maxFieldBytes {
-                    throw FeedParseError(kind: .limitExceeded(.fieldBytes), source: url, message: "a text field exceeds \(limits.maxFieldBytes) bytes")
+                    throw FeedParseError(
+                        kind: .limitExceeded(.fieldBytes),
+                        source: url,
+                        message: "a text field exceeds \(limits.maxFieldBytes) bytes"
+                    )
                 }
             }
             if totalText > limits.maxTotalTextBytes {
-                throw FeedParseError(kind: .limitExceeded(.totalTextBytes), source: url, message: "text exceeds \(limits.maxTotalTextBytes) bytes")
+                throw FeedParseError(
+                    kind: .limitExceeded(.totalTextBytes),
+                    source: url,
+                    message: "text exceeds \(limits.maxTotalTextBytes) bytes"
+                )
             }
-            let summary = item.summary.flatMap { plain.normalize($0, mode: .literal) }
+            let summary =
+                item.summary.flatMap { plain.normalize($0, mode: .literal) }
                 ?? item.contentHTML.flatMap { plain.normalize($0, mode: .html) }
                 ?? item.contentText.flatMap { plain.normalize($0, mode: .literal) }
             var enclosures: [FeedEnclosure] = []
@@ -51,20 +70,19 @@ struct JSONFeedReader {
             }
             let published = [item.datePublished, item.dateModified].lazy.compactMap { $0 }
                 .compactMap { FeedTimestamp(parsing: $0) }.first
-            drafts.append(
-                EntryDraft(
-                    nativeID: item.id.flatMap { id -> String? in
-                        let trimmed = URIReference.trimASCIIAndNBSP(id)
-                        return trimmed.isEmpty ? nil : String(trimmed)
-                    },
-                    nativeSource: .jsonID,
-                    title: item.title.flatMap { plain.normalize($0, mode: .literal) },
-                    link: item.url.flatMap { URIReference.resolve($0, against: url) },
-                    summary: summary,
-                    published: published,
-                    enclosures: enclosures
-                )
+            let entry = EntryIdentity.entry(
+                nativeID: item.id.flatMap { id -> String? in
+                    let trimmed = URIReference.trimASCIIAndNBSP(id)
+                    return trimmed.isEmpty ? nil : String(trimmed)
+                },
+                nativeSource: .jsonID,
+                title: item.title.flatMap { plain.normalize($0, mode: .literal) },
+                link: item.url.flatMap { URIReference.resolve($0, against: url) },
+                summary: summary,
+                published: published,
+                enclosures: enclosures
             )
+            if let entry { disambiguator.append(entry, to: &entries) }
         }
         return .feed(
             ParsedFeed(
@@ -72,7 +90,7 @@ struct JSONFeedReader {
                 feedURL: url,
                 title: document.title.flatMap { plain.normalize($0, mode: .literal) },
                 link: document.homePageURL.flatMap { URIReference.resolve($0, against: url) },
-                entries: EntryIdentity.assign(drafts),
+                entries: entries,
                 isTruncated: document.items.count > limits.maxEntries
             )
         )
@@ -153,7 +171,8 @@ struct JSONFeedItem: Decodable {
         contentText = try? container.decodeIfPresent(String.self, forKey: .contentText)
         datePublished = try? container.decodeIfPresent(String.self, forKey: .datePublished)
         dateModified = try? container.decodeIfPresent(String.self, forKey: .dateModified)
-        attachments = (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
+        attachments =
+            (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
             .elements ?? []
     }
 }

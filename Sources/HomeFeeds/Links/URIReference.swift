@@ -6,6 +6,8 @@ enum URIReference {
     /// Trims `reference`, resolves it against `base` (RFC 3986 §5.2) and percent-encodes what a
     /// URI may not contain. Nil for an empty reference: an empty link is a missing link.
     static func resolve(_ reference: String, against base: String?) -> String? {
+        if isAbsoluteAndClean(reference) { return reference }
+        if let base, let joined = joinClean(reference, base: base) { return joined }
         let trimmed = trimASCIIAndNBSP(reference)
         guard !trimmed.isEmpty else { return nil }
         let ref = Components(Array(trimmed.utf8))
@@ -14,6 +16,97 @@ enum URIReference {
         }
         let baseParts = Components(Array(base.utf8))
         return encode(ref.resolved(against: baseParts).recompose())
+    }
+
+    /// True for `scheme://…` with nothing to trim, percent-encode or remove (no `/.` in the
+    /// path): by far the most common link, returned untouched without splitting it.
+    private static func isAbsoluteAndClean(_ reference: String) -> Bool {
+        var reference = reference
+        return reference.withUTF8 { isAbsoluteAndClean($0) }
+    }
+
+    private static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        do {
+            guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
+            var index = 1
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                let byte = bytes[index]
+                guard
+                    byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                        || byte == UInt8(ascii: ".")
+                else { return false }
+                index += 1
+            }
+            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+            else { return false }
+            var inPath = true
+            var previous: UInt8 = 0
+            for byte in bytes[(index + 3)...] {
+                guard isAllowed(byte) else { return false }
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
+                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return false }
+                previous = byte
+            }
+            return true
+        }
+    }
+
+    /// The common relative case, without splitting into components: a clean relative path
+    /// (`posts/1?x`, `/media/a.mp3`; no scheme, no dot segment, nothing to trim or encode)
+    /// against a clean `scheme://authority/path` base. Nil sends the caller to the full RFC 3986
+    /// algorithm, which gives the same answer in these cases.
+    private static func joinClean(_ reference: String, base: String) -> String? {
+        var reference = reference
+        var base = base
+        return reference.withUTF8 { ref -> String? in
+            guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
+                first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
+            else { return nil }
+            var inPath = true
+            var previous: UInt8 = 0
+            for byte in ref {
+                guard isAllowed(byte) else { return nil }
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
+                if inPath && byte == UInt8(ascii: ":") { return nil }  // maybe a scheme
+                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return nil }
+                previous = byte
+            }
+            return base.withUTF8 { baseBytes -> String? in
+                guard isAbsoluteAndClean(baseBytes) else { return nil }
+                // The authority starts after "://"; the path after it, up to '?' or '#'.
+                guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+                let authorityStart = colon + 3
+                var pathStart = baseBytes.count
+                var pathEnd = baseBytes.count
+                var index = authorityStart
+                while index < baseBytes.count {
+                    let byte = baseBytes[index]
+                    if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                        pathEnd = index
+                        break
+                    }
+                    if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
+                    index += 1
+                }
+                if pathStart > pathEnd { pathStart = pathEnd }
+                var out: [UInt8] = []
+                out.reserveCapacity(baseBytes.count + ref.count)
+                if first == UInt8(ascii: "/") {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
+                } else {
+                    var lastSlash = pathEnd - 1
+                    while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
+                    if lastSlash < pathStart {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
+                        out.append(UInt8(ascii: "/"))
+                    } else {
+                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[...lastSlash]))
+                    }
+                }
+                out.append(contentsOf: ref)
+                return String(decoding: out, as: UTF8.self)
+            }
+        }
     }
 
     /// Removes leading and trailing ASCII whitespace and NBSP.
@@ -51,15 +144,17 @@ enum URIReference {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Printable ASCII except space and `"<>\^`{|}`, as two 64-bit masks (bit n of word n / 64):
+    /// a table lookup instead of a switch, since every byte of every link passes through here.
+    @inline(__always)
     private static func isAllowed(_ byte: UInt8) -> Bool {
-        guard byte > 0x20 && byte < 0x7F else { return false }
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: "^"),
-            UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
-            return false
-        default:
-            return true
+        let word: UInt64
+        switch byte >> 6 {
+        case 0: word = 0xafff_fffa_0000_0000
+        case 1: word = 0x47ff_fffe_afff_ffff
+        default: return false
         }
+        return word & (1 << UInt64(byte & 63)) != 0
     }
 
     /// The five components of RFC 3986 §3, as byte arrays (nil = undefined, not empty).

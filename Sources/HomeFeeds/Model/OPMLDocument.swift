@@ -8,6 +8,7 @@ public struct OPMLDocument: Sendable, Equatable {
     public var title: String?
     /// Outlines that carry `xmlUrl` or `url`, in document order.
     public var outlines: [OPMLOutline]
+    /// Errors libxml2 recovered from (first few only), for logs; not part of the output JSON.
     public var diagnostics: [String]
 
     public init(documentURL: String, title: String?, outlines: [OPMLOutline], diagnostics: [String] = []) {
@@ -22,11 +23,15 @@ public struct OPMLDocument: Sendable, Equatable {
 public struct OPMLOutline: Sendable, Equatable {
     /// The `text` attribute (falling back to `title`), whitespace-normalised; "" when both are missing.
     public var text: String
+    /// The `title` attribute, whitespace-normalised, or nil.
     public var title: String?
     /// The `type` attribute as written (trimmed), e.g. `rss` or `link`.
     public var type: String?
+    /// `xmlUrl` (a feed), absolute.
     public var xmlURL: String?
+    /// `htmlUrl` (the site of a feed), absolute.
     public var htmlURL: String?
+    /// `url` (a service link or a link to another OPML document), absolute.
     public var url: String?
     /// Texts of the enclosing outlines, outermost first.
     public var categories: [String]

@@ -58,10 +58,16 @@ public struct FeedEntry: Sendable, Equatable {
     public var id: String
     /// Where `id` came from; informative only.
     public var idSource: EntryIDSource
+    /// Plain text (§2): tags stripped where the format says HTML, whitespace folded; never
+    /// invented from the body or the link.
     public var title: String?
+    /// Absolute URI, resolved against `xml:base` and the feed URL.
     public var link: String?
+    /// The first parseable date of the format's date fields, in UTC.
     public var published: FeedTimestamp?
+    /// Plain text from the format's summary source (§2), never truncated.
     public var summary: String?
+    /// Media attachments in document order, de-duplicated by URL.
     public var enclosures: [FeedEnclosure]
 
     public init(
@@ -100,6 +106,7 @@ public enum EntryIDSource: String, Sendable, Equatable, CaseIterable {
 public struct FeedEnclosure: Sendable, Equatable {
     /// Absolute URL; enclosures are de-duplicated on it.
     public var url: String
+    /// The MIME type as written, or nil.
     public var type: String?
     /// Size in bytes when the document gives a usable integer, else nil.
     public var length: Int64?

@@ -43,8 +43,35 @@ struct PlainText {
         var index = 0
         let count = input.count
         while index < count {
+            index = appendPlainRun(input, from: index, isHTML: false)
+            guard index < count else { break }
             index = appendScalar(input, at: index)
         }
+    }
+
+    /// Copies the run of bytes from `start` that need no attention (no markup, no reference,
+    /// nothing that may be whitespace) in one append; returns where the run ends. Hangul and
+    /// ASCII text are such runs, which keeps normalisation near memcpy speed.
+    @inline(__always)
+    private mutating func appendPlainRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int, isHTML: Bool) -> Int {
+        var index = start
+        let count = input.count
+        // Bit n of word n / 64 marks a byte that ends the run: ASCII space and controls, the
+        // lead bytes of the non-ASCII spaces (C2, E1, E2, E3) and, for HTML, `<` and `&`.
+        let low: UInt64 = isHTML ? 0x1000_0041_ffff_ffff : 0x0000_0001_ffff_ffff
+        let high: UInt64 = 0x0000_000e_0000_0004
+        while index < count {
+            let byte = input[index]
+            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
+            if word & (1 << UInt64(byte & 63)) != 0 { break }
+            index += 1
+        }
+        if index > start {
+            if pendingSpace && !out.isEmpty { out.append(0x20) }
+            pendingSpace = false
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<index]))
+        }
+        return index
     }
 
     /// Appends the scalar starting at `index`, folding whitespace; returns the next index.
@@ -109,6 +136,8 @@ struct PlainText {
         let count = input.count
         var index = 0
         while index < count {
+            index = appendPlainRun(input, from: index, isHTML: true)
+            guard index < count else { break }
             let byte = input[index]
             if byte == UInt8(ascii: "<") {
                 index = skipMarkup(input, at: index)
@@ -276,24 +305,49 @@ struct PlainText {
     }
 }
 
-/// HTML element names that matter to `PlainText`.
+/// HTML element names that matter to `PlainText`, compared without allocating.
 enum HTMLTagNames {
     /// Block elements that count as whitespace (§2 rule 1), plus `th` as the sibling of `td`.
-    private static let block: Set<[UInt8]> = Set(
-        ["p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "tr", "td", "th",
-         "blockquote", "pre", "hr", "table"].map { Array($0.utf8) }
-    )
-
     static func isBlock(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard name.count <= 10 else { return false }
-        return block.contains(name.map { $0 | 0x20 })
+        switch name.count {
+        case 1: return (name[0] | 0x20) == UInt8(ascii: "p")
+        case 2:
+            let first = name[0] | 0x20
+            let second = name[1] | 0x20
+            switch first {
+            case UInt8(ascii: "b"): return second == UInt8(ascii: "r")
+            case UInt8(ascii: "l"): return second == UInt8(ascii: "i")
+            case UInt8(ascii: "u"), UInt8(ascii: "o"): return second == UInt8(ascii: "l")
+            case UInt8(ascii: "h"):
+                return (second >= UInt8(ascii: "1") && second <= UInt8(ascii: "6")) || second == UInt8(ascii: "r")
+            case UInt8(ascii: "t"):
+                return second == UInt8(ascii: "r") || second == UInt8(ascii: "d") || second == UInt8(ascii: "h")
+            default: return false
+            }
+        case 3: return equalsIgnoringCase(name, "div") || equalsIgnoringCase(name, "pre")
+        case 5: return equalsIgnoringCase(name, "table")
+        case 10: return equalsIgnoringCase(name, "blockquote")
+        default: return false
+        }
     }
 
     /// `</script` or `</style` for the elements whose content is dropped, else nil.
     static func rawTextCloser(_ name: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-        let lower = name.map { $0 | 0x20 }
-        if lower == Array("script".utf8) { return Array("</script".utf8) }
-        if lower == Array("style".utf8) { return Array("</style".utf8) }
+        if name.count == 6 && equalsIgnoringCase(name, "script") { return scriptCloser }
+        if name.count == 5 && equalsIgnoringCase(name, "style") { return styleCloser }
         return nil
+    }
+
+    private static let scriptCloser = Array("</script".utf8)
+    private static let styleCloser = Array("</style".utf8)
+
+    /// ASCII case-insensitive comparison with a lowercase literal.
+    static func equalsIgnoringCase(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount else { return false }
+        let bytes = literal.utf8Start
+        for index in 0..<name.count where (name[index] | 0x20) != bytes[index] {
+            return false
+        }
+        return true
     }
 }

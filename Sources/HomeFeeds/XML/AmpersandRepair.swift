@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// Rewrites bare `&` (one that starts no valid reference) to `&amp;` before libxml2 sees it.
 ///
 /// Feeds are full of `AT&T` and unescaped `?a=1&b=2` in URLs. libxml2 2.9.14 in RECOVER mode
@@ -36,82 +38,109 @@ struct AmpersandRepair {
 
     private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into out: inout [UInt8]) {
         let count = bytes.count
+        guard let base = bytes.baseAddress, count > 0 else { return }
         var copied = 0
         var index = 0
+        // Position of the next complete "<![CDATA[" at or after `index` (count = none), cached
+        // so that frequent ampersands do not make the search quadratic.
+        var nextOpen = -1
         while index < count {
             if inCDATA {
-                guard let close = Self.findCDATAEnd(bytes, from: index) else {
+                guard let close = Self.find(Self.cdataClose, in: base, from: index, count: count) else {
                     // Keep the last two bytes: "]]>" may straddle the chunks.
                     let keep = isFinal ? count : max(index, count - 2)
                     out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<keep]))
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keep..<count]))
                     return
                 }
-                index = close + 3
+                index = close + Self.cdataClose.count
                 inCDATA = false
+                nextOpen = -1
                 continue
             }
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "<") {
-                switch Self.matchCDATAOpen(bytes, at: index) {
-                case .yes:
-                    index += Self.cdataOpen.count
-                    inCDATA = true
-                case .no:
-                    index += 1
-                case .undecided where !isFinal:
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<count]))
-                    return
-                case .undecided:
-                    index += 1
-                }
-            } else if byte == UInt8(ascii: "&") {
-                let decision = Self.startsReference(bytes, at: index)
+            if nextOpen < index {
+                nextOpen = Self.find(Self.cdataOpen, in: base, from: index, count: count) ?? count
+            }
+            let ampersand =
+                memchr(base + index, Int32(UInt8(ascii: "&")), nextOpen - index)
+                .map { UnsafeRawPointer($0) - UnsafeRawPointer(base) } ?? nextOpen
+            if ampersand < nextOpen {
+                let decision = Self.startsReference(bytes, at: ampersand)
                 if decision == .yes {
-                    index += 1
+                    index = ampersand + 1
                 } else if decision == .undecided && !isFinal {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
-                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<count]))
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<ampersand]))
+                    carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[ampersand..<count]))
                     return
                 } else {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<index]))
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<ampersand]))
                     out.append(contentsOf: Self.escapedAmpersand)
-                    index += 1
+                    index = ampersand + 1
                     copied = index
                 }
-            } else {
-                index += 1
+                continue
             }
+            if nextOpen < count {
+                index = nextOpen + Self.cdataOpen.count
+                inCDATA = true
+                continue
+            }
+            // No ampersand and no complete opener left; a partial opener may straddle the chunks.
+            if !isFinal, let partial = Self.partialOpener(bytes, from: index) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<partial]))
+                carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[partial..<count]))
+                return
+            }
+            index = count
         }
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+    }
+
+    private static let cdataClose = Array("]]>".utf8)
+
+    /// First occurrence of `needle` in `base[from..<count]`: memchr for its rarest byte (`!` of
+    /// "<![CDATA[", `]` of "]]>"; `<` would stop at every tag), then a byte comparison. glibc's
+    /// memmem needs _GNU_SOURCE, which Swift's Glibc module does not set.
+    private static func find(_ needle: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
+        let anchor = needle.count > 1 && needle[0] == UInt8(ascii: "<") ? 1 : 0
+        var position = from + anchor
+        while position < count {
+            guard let hit = memchr(base + position, Int32(needle[anchor]), count - position) else { return nil }
+            let start = UnsafeRawPointer(hit) - UnsafeRawPointer(base) - anchor
+            guard start + needle.count <= count else { return nil }
+            var matches = true
+            for offset in 0..<needle.count where base[start + offset] != needle[offset] {
+                matches = false
+                break
+            }
+            if matches { return start }
+            position = start + anchor + 1
+        }
+        return nil
+    }
+
+    /// A `<` in the last bytes that starts an incomplete "<![CDATA[".
+    private static func partialOpener(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        let count = bytes.count
+        var position = max(start, count - (cdataOpen.count - 1))
+        while position < count {
+            if bytes[position] == UInt8(ascii: "<") {
+                var matches = true
+                for offset in 0..<(count - position) where bytes[position + offset] != cdataOpen[offset] {
+                    matches = false
+                    break
+                }
+                if matches { return position }
+            }
+            position += 1
+        }
+        return nil
     }
 
     private static let escapedAmpersand = Array("&amp;".utf8)
 
     private enum Decision {
         case yes, no, undecided
-    }
-
-    private static func matchCDATAOpen(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Decision {
-        for offset in 0..<cdataOpen.count {
-            guard start + offset < bytes.count else { return .undecided }
-            if bytes[start + offset] != cdataOpen[offset] { return .no }
-        }
-        return .yes
-    }
-
-    private static func findCDATAEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var index = start
-        while index + 2 < bytes.count {
-            if bytes[index] == UInt8(ascii: "]") && bytes[index + 1] == UInt8(ascii: "]")
-                && bytes[index + 2] == UInt8(ascii: ">")
-            {
-                return index
-            }
-            index += 1
-        }
-        return nil
     }
 
     /// Does the `&` at `start` begin `&#digits;`, `&#xhex;` or `&name;`?

@@ -10,6 +10,12 @@ enum LibXML2Setup {
     static let done: Bool = {
         xmlInitParser()
         xmlSetExternalEntityLoader(denyAllLoader)
+        // Errors raised without a parser context (iconv conversion failures in encoding.c) go
+        // to libxml2's generic handler, which prints to stderr: a hostile feed could fill the
+        // daemon's journal. Context errors still reach each parse's `serror`. This is the
+        // generic (unstructured) handler, not the structured one feed-parsing.md §5.3 rules
+        // out; the Def variant covers threads that touch libxml2 later.
+        cxml_silence_generic_errors()
         _ = EntityCache.shared
         return true
     }()
@@ -43,7 +49,14 @@ final class EntityCache: @unchecked Sendable {
         for (name, utf8) in HTMLEntities.table {
             let entity = name.withCString { cName in
                 (utf8 + [0]).withUnsafeBufferPointer { content in
-                    xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+                    xmlNewEntity(
+                        nil,
+                        UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self),
+                        type,
+                        nil,
+                        nil,
+                        content.baseAddress
+                    )
                 }
             }
             if let entity { entities[name] = entity }
@@ -51,7 +64,14 @@ final class EntityCache: @unchecked Sendable {
         self.entities = entities
         empty = "homefeed-unknown".withCString { cName in
             [UInt8(0)].withUnsafeBufferPointer { content in
-                xmlNewEntity(nil, UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self), type, nil, nil, content.baseAddress)
+                xmlNewEntity(
+                    nil,
+                    UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self),
+                    type,
+                    nil,
+                    nil,
+                    content.baseAddress
+                )
             }
         }
     }

@@ -74,7 +74,10 @@ extension XMLFeedBuilder {
             root = .opml
             return .opmlRoot
         default:
-            let shown = String(decoding: UnsafeBufferPointer(start: localName, count: min(strlenUInt8(localName), 64)), as: UTF8.self)
+            let shown = String(
+                decoding: UnsafeBufferPointer(start: localName, count: min(strlenUInt8(localName), 64)),
+                as: UTF8.self
+            )
             stop(.unsupportedFormat, "root element <\(shown)> is not RSS, RDF, Atom or OPML")
             return .other
         }
@@ -113,16 +116,24 @@ extension XMLFeedBuilder {
             case .link: return beginCapture(.entryLink, mode: .literal)
             case .description: return beginCapture(.summaryPrimary, mode: .html)
             case .guid where !isRDF:
-                let permaLink = attributes.value("isPermaLink").map { URIReference.trimASCIIAndNBSP($0) }
+                let permaLink = attributes.value("isPermaLink").map { URIReference.trimASCIIAndNBSP($0).lowercased() }
                 entry?.guidIsPermaLink = permaLink == nil || permaLink == "true"
                 return beginCapture(.guid, mode: .literal)
             case .pubDate where !isRDF: return beginCapture(.datePrimary, mode: .literal)
             case .enclosure:
-                addEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("length"))
+                addEnclosure(
+                    url: attributes.value("url"),
+                    type: attributes.value("type"),
+                    length: attributes.value("length")
+                )
             default: break
             }
         case .content:
-            if name == .encoded && !isRDF { return beginCapture(.summarySecondary, mode: .html) }
+            // content:encoded only counts without a description: skip capturing (and normalising
+            // a whole article) when the description has already been read.
+            if name == .encoded && !isRDF && entry?.summaryPrimary == nil {
+                return beginCapture(.summarySecondary, mode: .html)
+            }
         case .dublinCore:
             if name == .date { return beginCapture(isRDF ? .datePrimary : .dateSecondary, mode: .literal) }
         case .media:
@@ -145,14 +156,20 @@ extension XMLFeedBuilder {
         case .title: return beginCapture(.entryTitle, mode: atomTextMode(attributes) ?? .literal)
         case .summary: return beginCapture(.summaryPrimary, mode: atomTextMode(attributes) ?? .literal)
         case .content:
-            guard attributes.value("src") == nil, let mode = atomTextMode(attributes) else { return .other }
+            guard entry?.summaryPrimary == nil, attributes.value("src") == nil, let mode = atomTextMode(attributes)
+            else { return .other }
             return beginCapture(.summarySecondary, mode: mode)
         case .published: return beginCapture(.datePrimary, mode: .literal)
         case .updated: return beginCapture(.dateSecondary, mode: .literal)
         case .link:
             guard let candidate = atomLink(attributes) else { break }
             if candidate.rel == "enclosure" {
-                addEnclosure(url: candidate.href, type: candidate.type, length: attributes.value("length"), resolved: true)
+                addEnclosure(
+                    url: candidate.href,
+                    type: candidate.type,
+                    length: attributes.value("length"),
+                    resolved: true
+                )
             } else if candidate.isAlternate {
                 entry?.alternates.append(candidate)
             }
@@ -196,7 +213,7 @@ extension XMLFeedBuilder {
     func addEnclosure(url: String?, type: String?, length: String?, resolved: Bool = false) {
         guard entry != nil, let url else { return }
         guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
-        guard entry?.enclosureURLs.insert(absolute).inserted == true else { return }
+        guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let trimmedType = type.map { URIReference.trimASCIIAndNBSP($0) }
         let enclosure = FeedEnclosure(
             url: absolute,
@@ -264,5 +281,4 @@ struct EntryState {
     var datePrimary: FeedTimestamp?
     var dateSecondary: FeedTimestamp?
     var enclosures: [FeedEnclosure] = []
-    var enclosureURLs: Set<String> = []
 }

@@ -32,12 +32,11 @@ extension XMLFeedBuilder {
     }
 
     private func capturedLink() -> String? {
-        URIReference.resolve(String(decoding: text, as: UTF8.self), against: captureBase)
+        capturedTrimmed().flatMap { URIReference.resolve($0, against: captureBase) }
     }
 
     func finishEntry() {
-        guard let state = entry else { return }
-        entry = nil
+        guard let state = entry.take() else { return }
         let link: String?
         let source: EntryIDSource
         if isAtom {
@@ -47,17 +46,16 @@ extension XMLFeedBuilder {
             link = state.link ?? state.guidLink
             source = isRDF ? .rdfAbout : .guid
         }
-        drafts.append(
-            EntryDraft(
-                nativeID: state.nativeID,
-                nativeSource: source,
-                title: state.title,
-                link: link,
-                summary: state.summaryPrimary ?? state.summarySecondary,
-                published: state.datePrimary ?? state.dateSecondary,
-                enclosures: state.enclosures
-            )
+        let built = EntryIdentity.entry(
+            nativeID: state.nativeID,
+            nativeSource: source,
+            title: state.title,
+            link: link,
+            summary: state.summaryPrimary ?? state.summarySecondary,
+            published: state.datePrimary ?? state.dateSecondary,
+            enclosures: state.enclosures
         )
+        if let built { disambiguator.append(built, to: &entries) }
     }
 
     /// The document, once libxml2 has seen the end of the body.
@@ -66,16 +64,21 @@ extension XMLFeedBuilder {
         guard let root else {
             if let firstError {
                 let kind: FeedParseError.Kind =
-                    firstError.code == 32 ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
+                    firstError.code == 32
+                    ? .unsupportedEncoding(firstError.message) : .malformedXML(code: firstError.code)
                 throw FeedParseError(
                     kind: kind,
                     source: documentURL,
                     line: firstError.line,
                     column: firstError.column,
-                    message: firstError.message
+                    message: "no feed or OPML document element (libxml2: \(firstError.message))"
                 )
             }
-            throw FeedParseError(kind: .malformedXML(code: 0), source: documentURL, message: "no document element")
+            throw FeedParseError(
+                kind: .malformedXML(code: 0),
+                source: documentURL,
+                message: "no feed or OPML document element"
+            )
         }
         // A body cut short leaves its last entry open; what was read of it still counts.
         if captureField != nil { finishField() }
@@ -96,7 +99,7 @@ extension XMLFeedBuilder {
                 feedURL: documentURL,
                 title: feedTitle,
                 link: isAtom ? LinkCandidate.choose(feedAlternates) : feedLink,
-                entries: EntryIdentity.assign(drafts),
+                entries: entries,
                 isTruncated: isTruncated,
                 diagnostics: diagnostics
             )

@@ -35,6 +35,11 @@ final class XMLFeedBuilder {
     struct Frame {
         var role: Role
         var pushedBase: Bool
+        /// libxml2's interned local name (valid for the parser context's lifetime).
+        var name: UnsafePointer<UInt8>
+        /// Closed by a mismatched end tag (see `closeOpenElements(named:)`) while libxml2 keeps
+        /// it open; its end event is then ignored.
+        var isClosed = false
     }
 
     let documentURL: String
@@ -45,9 +50,14 @@ final class XMLFeedBuilder {
     // Document state.
     var root: Root?
     var stack: [Frame] = []
+    var closedFrames = 0
     var bases: [String]
     var elementCount = 0
-    var stopError: FeedParseError?
+    var stopError: FeedParseError? {
+        didSet { isStopped = stopError != nil }
+    }
+    /// `stopError != nil`, kept as a plain flag for the per-event checks.
+    var isStopped = false
     var isTruncated = false
     var firstError: (code: Int, line: Int, column: Int, message: String)?
     var diagnostics: [String] = []
@@ -66,7 +76,9 @@ final class XMLFeedBuilder {
     var feedAlternates: [LinkCandidate] = []
     var entry: EntryState?
     var entriesStarted = 0
-    var drafts: [EntryDraft] = []
+    /// Entries in document order, after the duplicate rules.
+    var entries: [FeedEntry] = []
+    var disambiguator = EntryDisambiguator()
 
     // OPML state.
     var opmlTitle: String?
@@ -88,7 +100,7 @@ final class XMLFeedBuilder {
         namespace: UnsafePointer<UInt8>?,
         attributes: XMLAttributes
     ) {
-        guard stopError == nil else { return }
+        guard !isStopped else { return }
         clearRecoveredError()
         elementCount += 1
         if stack.count >= limits.maxDepth {
@@ -99,12 +111,13 @@ final class XMLFeedBuilder {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
-        let parent = stack.last?.role
+        let parent = closedFrames == 0 ? stack.last?.role : stack.last(where: { !$0.isClosed })?.role
         if parent == .field || parent == .insideField {
-            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) {
+            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name)))
+            {
                 text.append(0x20)
             }
-            stack.append(Frame(role: .insideField, pushedBase: false))
+            stack.append(Frame(role: .insideField, pushedBase: false, name: name))
             return
         }
         var pushedBase = false
@@ -119,23 +132,51 @@ final class XMLFeedBuilder {
             parent: parent,
             attributes: attributes
         )
-        stack.append(Frame(role: role, pushedBase: pushedBase))
+        stack.append(Frame(role: role, pushedBase: pushedBase, name: name))
     }
 
     func endElement() {
-        guard stopError == nil, let frame = stack.popLast() else { return }
+        guard !isStopped, let frame = stack.popLast() else { return }
         clearRecoveredError()
-        switch frame.role {
+        if frame.pushedBase { bases.removeLast() }
+        if frame.isClosed {
+            closedFrames -= 1
+        } else {
+            close(frame.role)
+        }
+    }
+
+    private func close(_ role: Role) {
+        switch role {
         case .field: finishField()
         case .item, .entry: finishEntry()
         case .outline: outlineTexts.removeLast()
         default: break
         }
-        if frame.pushedBase { bases.removeLast() }
+    }
+
+    /// HTML-style recovery for a mismatched end tag: `</title>` while an unclosed `<br>` is
+    /// open closes the open `title` (and the `br`) for the state machine. libxml2 itself pops
+    /// only the innermost element per end tag, which would otherwise nest every later item
+    /// inside the first one. libxml2 still sends end events for these elements later; they
+    /// are marked `isClosed` and ignored then.
+    private func closeOpenElements(named endName: UnsafePointer<UInt8>) {
+        var local = endName
+        var cursor = endName
+        while cursor.pointee != 0 {
+            if cursor.pointee == UInt8(ascii: ":") { local = cursor + 1 }
+            cursor += 1
+        }
+        guard let target = stack.lastIndex(where: { !$0.isClosed && strcmpUInt8($0.name, local) }) else { return }
+        for index in stride(from: stack.count - 1, through: target, by: -1) where !stack[index].isClosed {
+            stack[index].isClosed = true
+            closedFrames += 1
+            close(stack[index].role)
+        }
     }
 
     func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        guard captureField != nil, stopError == nil else { return }
+        guard captureField != nil, !isStopped else { return }
         if text.count + count > limits.maxFieldBytes {
             stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
             return
@@ -156,6 +197,10 @@ final class XMLFeedBuilder {
         let line = Int(error.pointee.line)
         let column = Int(error.pointee.int2)
         if firstError == nil { firstError = (code, line, column, message) }
+        // XML_ERR_TAG_NAME_MISMATCH: str2 is the end tag as written.
+        if code == 76, let written = error.pointee.str2 {
+            written.withMemoryRebound(to: UInt8.self, capacity: 1) { closeOpenElements(named: $0) }
+        }
         if diagnostics.count < 10 { diagnostics.append("\(line):\(column): \(message)") }
     }
 
@@ -210,15 +255,48 @@ final class XMLFeedBuilder {
         text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
     }
 
-    /// The captured text trimmed but otherwise verbatim (ids), or nil when empty.
+    /// The captured text trimmed (ASCII whitespace and NBSP) but otherwise verbatim (ids, links),
+    /// or nil when empty. Trims the bytes before making the String.
     func capturedTrimmed() -> String? {
-        let trimmed = URIReference.trimASCIIAndNBSP(String(decoding: text, as: UTF8.self))
-        return trimmed.isEmpty ? nil : String(trimmed)
+        var start = 0
+        var end = text.count
+        while start < end {
+            if text[start] <= 0x20 {
+                start += 1
+            } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
+                start += 2
+            } else {
+                break
+            }
+        }
+        while end > start {
+            if text[end - 1] <= 0x20 {
+                end -= 1
+            } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
+                end -= 2
+            } else {
+                break
+            }
+        }
+        guard start < end else { return nil }
+        return text.withUnsafeBufferPointer {
+            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+        }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {
         text.withUnsafeBufferPointer { FeedTimestamp(utf8: $0) }
     }
+}
+
+/// Byte equality of two NUL-terminated strings.
+func strcmpUInt8(_ lhs: UnsafePointer<UInt8>, _ rhs: UnsafePointer<UInt8>) -> Bool {
+    var index = 0
+    while lhs[index] == rhs[index] {
+        if lhs[index] == 0 { return true }
+        index += 1
+    }
+    return false
 }
 
 @inline(__always)

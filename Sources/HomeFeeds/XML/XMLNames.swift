@@ -79,6 +79,7 @@ enum XMLName: UInt8 {
 
     @inline(__always)
     static func equals(_ bytes: UnsafePointer<UInt8>, _ length: Int, _ literal: StaticString) -> Bool {
-        literal.utf8CodeUnitCount == length && memcmp(bytes, literal.utf8Start, length) == 0
+        literal.utf8CodeUnitCount == length && bytes[0] == literal.utf8Start[0]
+            && memcmp(bytes, literal.utf8Start, length) == 0
     }
 }

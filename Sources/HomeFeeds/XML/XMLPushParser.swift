@@ -22,7 +22,8 @@ final class XMLPushParser {
     init(builder: XMLFeedBuilder, charset: String?, firstBytes: UnsafeRawBufferPointer, chunkSize: Int) {
         LibXML2Setup.ensure()
         self.builder = builder
-        self.chunkSize = chunkSize
+        // Clamped here too: `FeedParseLimits.chunkSize` is a public var that can bypass its init.
+        self.chunkSize = max(1, min(chunkSize, 64 << 10))
         let hasBOM = Self.hasByteOrderMark(firstBytes)
         self.charset = hasBOM ? nil : charset
         if Self.isASCIICompatible(firstBytes, charset: self.charset) { repair = AmpersandRepair() }
@@ -72,7 +73,12 @@ final class XMLPushParser {
             let end = min(start + chunkSize, pending.count)
             pending.withUnsafeBufferPointer { buffer in
                 let slice = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
-                _ = xmlParseChunk(context, slice.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(slice.count), 0)
+                _ = xmlParseChunk(
+                    context,
+                    slice.baseAddress?.assumingMemoryBound(to: CChar.self),
+                    Int32(slice.count),
+                    0
+                )
             }
             start = end
             builder.checkDeadline()
@@ -102,7 +108,11 @@ final class XMLPushParser {
             }
         }
         guard let created else {
-            throw FeedParseError(kind: .malformedXML(code: 0), source: builder.documentURL, message: "libxml2 could not create a parser")
+            throw FeedParseError(
+                kind: .malformedXML(code: 0),
+                source: builder.documentURL,
+                message: "libxml2 could not create a parser"
+            )
         }
         context = created
         builder.context = created
@@ -141,29 +151,41 @@ final class XMLPushParser {
 
 // MARK: - C callbacks (no captures; the builder arrives as libxml2's userData)
 
+/// Calls `body` with the builder behind libxml2's userData without a retain/release pair per
+/// event: the `XMLPushParser` owns the builder for the whole parse.
 @inline(__always)
-private func builder(_ context: UnsafeMutableRawPointer?) -> XMLFeedBuilder? {
-    guard let context else { return nil }
-    return Unmanaged<XMLFeedBuilder>.fromOpaque(context).takeUnretainedValue()
+private func withBuilder(_ context: UnsafeMutableRawPointer?, _ body: (XMLFeedBuilder) -> Void) {
+    guard let context else { return }
+    Unmanaged<XMLFeedBuilder>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
 }
 
 private let onStartElement: startElementNsSAX2Func = {
-    context, localName, _, uri, _, _, attributeCount, _, attributes in
-    guard let localName, let target = builder(context) else { return }
-    target.startElement(
-        name: localName,
-        namespace: uri,
-        attributes: XMLAttributes(base: attributes, count: Int(max(0, attributeCount)))
-    )
+    context,
+    localName,
+    _,
+    uri,
+    _,
+    _,
+    attributeCount,
+    _,
+    attributes in
+    guard let localName else { return }
+    withBuilder(context) {
+        $0.startElement(
+            name: localName,
+            namespace: uri,
+            attributes: XMLAttributes(base: attributes, count: Int(max(0, attributeCount)))
+        )
+    }
 }
 
 private let onEndElement: endElementNsSAX2Func = { context, _, _, _ in
-    builder(context)?.endElement()
+    withBuilder(context) { $0.endElement() }
 }
 
 private let onCharacters: charactersSAXFunc = { context, bytes, count in
     guard let bytes, count > 0 else { return }
-    builder(context)?.characters(bytes, count: Int(count))
+    withBuilder(context) { $0.characters(bytes, count: Int(count)) }
 }
 
 /// Entity declarations in the document are never recorded (§5.2).
@@ -176,5 +198,5 @@ private let onGetEntity: getEntitySAXFunc = { _, name in
 
 private let onError: xmlStructuredErrorFunc = { context, error in
     guard let error else { return }
-    builder(context)?.record(error)
+    withBuilder(context) { $0.record(error) }
 }

@@ -1,0 +1,124 @@
+import CLibXML2
+import Glibc
+import HomeFeeds
+
+/// `homefeed-bench parse`: full parse + normalisation of a generated 20 000-item RSS 2.0 feed
+/// and an Atom feed of the same size, beside the floor: libxml2's SAX2 push parser over the same
+/// bytes, same options and chunk size, with empty callbacks (issue 3, architecture.md
+/// "Benchmarks, not timed tests"). Median of 5 after one warm-up run.
+///
+/// The generator is seeded and deterministic, so anyone can reproduce the input.
+enum ParseBenchmark {
+    static let itemCount = 20_000
+    static let runs = 5
+    /// The defaults cap entries at 10 000; the benchmark reads all 20 000.
+    static let limits = FeedParseLimits(maxEntries: 100_000)
+
+    static func run() {
+        HomeFeeds.prepare()
+        var rssGenerator = FeedGenerator(seed: 0x00C0_FFEE)
+        let rss = rssGenerator.rss(items: itemCount)
+        var atomGenerator = FeedGenerator(seed: 0x00C0_FFEE)
+        let atom = atomGenerator.atom(entries: itemCount)
+        var lines: [String] = []
+        var summary: [String] = []
+        for (name, body) in [("rss_20k", rss), ("atom_20k", atom)] {
+            var entries = 0
+            // The result is kept alive across the timed region and freed between runs: the
+            // figure is parse + normalisation, not the consumer's deallocation of 20 000 entries.
+            var result: FeedDocument?
+            let (full, fullCPU) = median(
+                beforeEach: { result = nil },
+                run: { result = try? HomeFeeds.parse(body, url: "https://example.test/feed.xml", limits: limits) }
+            )
+            if case .feed(let feed) = result { entries = feed.entries.count }
+            let (floor, floorCPU) = median(beforeEach: {}, run: { RawSAXParse.parse(body) })
+            let megabytes = Double(body.count) / 1_000_000
+            lines.append("parse.\(name).ms\t\(format(full))\tms")
+            lines.append("parse.\(name).floor_ms\t\(format(floor))\tms")
+            lines.append("parse.\(name).cpu_ms\t\(format(fullCPU))\tms")
+            lines.append("parse.\(name).floor_cpu_ms\t\(format(floorCPU))\tms")
+            lines.append("parse.\(name).mb_per_s\t\(format(megabytes / full * 1000))\tMB/s")
+            lines.append("parse.\(name).floor_mb_per_s\t\(format(megabytes / floor * 1000))\tMB/s")
+            summary.append(
+                "\(name): \(format(megabytes)) MB, \(entries) entries: \(format(full)) ms full parse vs \(format(floor)) ms "
+                    + "libxml2 floor = \(format(full / floor))x the floor (goal <= 2.5x); CPU time \(format(fullCPU / floorCPU))x"
+            )
+        }
+        for line in lines { print(line) }
+        print("")
+        for line in summary { print(line) }
+    }
+
+    /// Median wall time and median thread CPU time of `runs` calls, in milliseconds, after one
+    /// warm-up call. CPU time is printed too because the 2-core machine is shared: under load the
+    /// wall figure includes time spent waiting for a core.
+    private static func median(beforeEach: () -> Void, run body: () -> Void) -> (wall: Double, cpu: Double) {
+        body()
+        let clock = ContinuousClock()
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        for _ in 0..<runs {
+            beforeEach()
+            let cpuStart = threadCPUMilliseconds()
+            let elapsed = clock.measure(body)
+            cpu.append(threadCPUMilliseconds() - cpuStart)
+            wall.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        return (wall.sorted()[runs / 2], cpu.sorted()[runs / 2])
+    }
+
+    private static func threadCPUMilliseconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
+    }
+
+    private static func format(_ value: Double) -> String {
+        let scaled = (value * 10).rounded() / 10
+        return String(scaled)
+    }
+}
+
+/// The floor: libxml2's SAX2 push parser with the production options and 64 KiB chunks, and
+/// callbacks that do nothing (the entity hook returns one shared empty entity).
+enum RawSAXParse {
+    /// Made once and only read by libxml2 (predefined-type entities are never modified).
+    nonisolated(unsafe) private static let emptyEntity: UnsafeMutablePointer<xmlEntity>? = {
+        xmlInitParser()
+        return xmlNewEntity(nil, Array("e\0".utf8), Int32(XML_INTERNAL_PREDEFINED_ENTITY.rawValue), nil, nil, [0])
+    }()
+
+    static func parse(_ body: [UInt8]) {
+        _ = emptyEntity
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = { _, _, _, _, _, _, _, _, _ in }
+        handler.endElementNs = { _, _, _, _ in }
+        handler.characters = { _, _, _ in }
+        handler.cdataBlock = { _, _, _ in }
+        handler.entityDecl = { _, _, _, _, _, _ in }
+        handler.getEntity = { _, _ in RawSAXParse.emptyEntity }
+        handler.serror = { _, _ in }
+        body.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let base = chars.baseAddress,
+                    let context = xmlCreatePushParserCtxt(&handler, nil, base, 4, "https://example.test/feed.xml")
+                else { return }
+                let options =
+                    Int32(XML_PARSE_RECOVER.rawValue) | Int32(XML_PARSE_NONET.rawValue)
+                    | Int32(XML_PARSE_NOERROR.rawValue) | Int32(XML_PARSE_NOWARNING.rawValue)
+                xmlCtxtUseOptions(context, options)
+                var offset = 4
+                while offset < chars.count {
+                    let length = min(65_536, chars.count - offset)
+                    xmlParseChunk(context, base + offset, Int32(length), 0)
+                    offset += length
+                }
+                xmlParseChunk(context, nil, 0, 1)
+                if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+                xmlFreeParserCtxt(context)
+            }
+        }
+    }
+}

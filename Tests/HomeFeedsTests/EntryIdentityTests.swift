@@ -1,0 +1,100 @@
+import Testing
+
+@testable import HomeFeeds
+
+@Suite struct EntryIdentityTests {
+    @Test("native ids: RSS guid verbatim, Atom id trimmed, rdf:about, JSON id stringified")
+    func nativeIDs() throws {
+        let rssFeed = try parseFeed(rss("<item><guid isPermaLink=\"false\">  relative/guid  </guid></item>"))
+        #expect(rssFeed.entries.first?.id == "relative/guid")
+        #expect(rssFeed.entries.first?.idSource == .guid)
+        let atomFeed = try parseFeed(atom("<entry><id>\n urn:x \n</id></entry>"))
+        #expect(atomFeed.entries.first?.id == "urn:x")
+        #expect(atomFeed.entries.first?.idSource == .atomID)
+        let json = try parseFeed(
+            #"{"version":"https://jsonfeed.org/version/1.1","items":[{"id":12345},{"id":"  s  "},{"id":1.5}]}"#
+        )
+        #expect(json.entries.map(\.id) == ["12345", "s", "1.5"])
+        #expect(json.entries.map(\.idSource) == [.jsonID, .jsonID, .jsonID])
+    }
+
+    @Test("fallbacks: absolute link, then sha256 of the title, then of the summary; nothing → dropped")
+    func fallbacks() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>   </guid><link>/a</link><title>x</title></item>
+                <item><title>  안녕   하세요 </title></item>
+                <item><description>&lt;p&gt;요약&lt;/p&gt;</description></item>
+                <item><pubDate>Sun, 29 Nov 2026 00:00:00 GMT</pubDate></item>
+                """
+            )
+        )
+        #expect(feed.entries.count == 3)
+        #expect(feed.entries[0].id == "https://example.test/a")
+        #expect(feed.entries[0].idSource == .link)
+        // sha256("안녕 하세요"), the normalised title.
+        #expect(feed.entries[1].id == "sha256:" + SHA256.hexDigest("안녕 하세요".utf8))
+        #expect(feed.entries[1].idSource == .titleHash)
+        #expect(feed.entries[2].id == "sha256:" + SHA256.hexDigest("요약".utf8))
+        #expect(feed.entries[2].idSource == .summaryHash)
+    }
+
+    @Test(
+        "SHA-256 matches FIPS 180-4 test vectors",
+        arguments: [
+            ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+            ),
+        ]
+    )
+    func sha256(_ input: String, _ digest: String) {
+        #expect(SHA256.hexDigest(input.utf8) == digest)
+    }
+
+    @Test("duplicates: exact repeats dropped, then base|link, then base|k; first keeps the plain id")
+    func duplicates() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid isPermaLink="false">same</guid><title>A</title><link>/1</link></item>
+                <item><guid isPermaLink="false">same</guid><title>A</title><link>/1</link></item>
+                <item><guid isPermaLink="false">same</guid><title>B</title><link>/2</link></item>
+                <item><guid isPermaLink="false">same</guid><title>C</title><link>/1</link></item>
+                <item><guid isPermaLink="false">same</guid><title>D</title></item>
+                <item><guid isPermaLink="false">other</guid><title>A</title><link>/1</link></item>
+                """
+            )
+        )
+        #expect(feed.entries.map(\.id) == ["same", "same|https://example.test/2", "same|3", "same|4", "other"])
+        #expect(feed.entries.map(\.idSource) == [.guid, .guidPlusLink, .guidPlusN, .guidPlusN, .guid])
+        #expect(feed.entries.map(\.title) == ["A", "B", "C", "D", "A"])
+    }
+
+    @Test("an exact repeat needs the same title, link, summary and published")
+    func repeatNeedsAllFields() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>g</guid><title>A</title><pubDate>Sun, 29 Nov 2026 00:00:00 GMT</pubDate></item>
+                <item><guid>g</guid><title>A</title><pubDate>Mon, 30 Nov 2026 00:00:00 GMT</pubDate></item>
+                <item><guid>g</guid><title>A</title><pubDate>Mon, 30 Nov 2026 00:00:00 GMT</pubDate></item>
+                """
+            )
+        )
+        // guid "g" is a permalink, so every entry has the link https://example.test/g: the second gets g|2.
+        #expect(feed.entries.map(\.id) == ["g", "g|2"])
+    }
+
+    @Test("fallback ids take part in duplicate handling too")
+    func duplicateFallbackIDs() throws {
+        let feed = try parseFeed(
+            rss("<item><title>T</title></item><item><title>T</title><description>d</description></item>")
+        )
+        let base = "sha256:" + SHA256.hexDigest("T".utf8)
+        #expect(feed.entries.map(\.id) == [base, base + "|2"])
+    }
+}

@@ -1,6 +1,0 @@
-import HomeFeeds
-import Testing
-
-@Suite struct HomeFeedsPlaceholderTests {
-    @Test func moduleIsImportable() { _ = HomeFeeds.self }
-}

@@ -1,0 +1,152 @@
+import Testing
+
+@testable import HomeFeeds
+
+@Suite struct MalformedTests {
+    @Test("recoverable: stray tags, mismatched end tags, a truncated body")
+    func recoverable() throws {
+        let feed = try parseFeed(try Fixture.bytes("malformed-recoverable.xml"))
+        #expect(feed.title == "Broken & fine")
+        #expect(feed.entries.map(\.id).prefix(2) == ["m-1", "m-2"])
+        #expect(feed.entries.map(\.title) == ["Unclosed tag", "After the error & still decoded é", "Truncated"])
+        #expect(feed.entries.first?.summary == "a b c")
+        #expect(!feed.diagnostics.isEmpty)
+    }
+
+    @Test("whitespace before the XML declaration is recovered from")
+    func leadingWhitespace() throws {
+        let feed = try parseFeed("\n\n  " + rss("<item><guid>1</guid><title>A &amp; B</title></item>"))
+        #expect(feed.entries.map(\.title) == ["A & B"])
+    }
+
+    @Test("mismatched end tags close the open item and channel elements")
+    func missingEndTags() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>1</guid><description>open<b>bold</item>
+                <item><guid>2</guid><title>second &amp; fine</title></item>
+                """
+            )
+        )
+        #expect(feed.entries.map(\.id) == ["1", "2"])
+        #expect(feed.entries.map(\.summary) == ["openbold", nil])
+        #expect(feed.entries.last?.title == "second & fine")
+    }
+
+    @Test("bare ampersands are literal, in text and in attributes")
+    func bareAmpersands() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>1</guid><title>AT&T & Johnson&Johnson &amp; &#38; &#x26; &; &#; &1</title>
+                <link>https://example.test/?a=1&b=2&amp;c=3</link>
+                <enclosure url="https://example.test/e?x=1&y=2&amp;z=3&#38;w" type="a&b"/></item>
+                """
+            )
+        )
+        let entry = try #require(feed.entries.first)
+        #expect(entry.title == "AT&T & Johnson&Johnson & & & &; &#; &1")
+        #expect(entry.link == "https://example.test/?a=1&b=2&c=3")
+        #expect(entry.enclosures.first?.url == "https://example.test/e?x=1&y=2&z=3&w")
+        #expect(entry.enclosures.first?.type == "a&b")
+    }
+
+    @Test("CDATA keeps its ampersands untouched")
+    func cdataAmpersands() throws {
+        let feed = try parseFeed(rss("<item><guid>1</guid><title><![CDATA[Q&A &amp; more]]></title></item>"))
+        #expect(feed.entries.first?.title == "Q&A & more")
+    }
+
+    @Test(
+        "unrecoverable documents give a clear error with a position",
+        arguments: [
+            ("", "empty document"),
+            ("   \n  ", "empty document"),
+            ("hello world", "no feed or OPML document element (libxml2: Document is empty)"),
+            ("<", "no feed or OPML document element"),
+            ("\u{FEFF}", "empty document"),
+        ]
+    )
+    func unrecoverable(_ body: String, _ fragment: String) throws {
+        let error = try #require(parseError(Array(body.utf8)))
+        #expect(error.description.contains(fragment), "\(error)")
+        #expect(error.description.hasPrefix(feedURL))
+    }
+
+    @Test("an HTML page or unknown XML is not a feed")
+    func notAFeed() throws {
+        let error = try #require(parseError(try Fixture.bytes("not-a-feed.html")))
+        #expect(error.kind == .unsupportedFormat)
+        #expect(
+            error.description == "https://example.test/feed.xml:2:6: root element <html> is not RSS, RDF, Atom or OPML"
+        )
+        #expect(parseError(Array("<feed><title>no namespace</title></feed>".utf8))?.kind == .unsupportedFormat)
+    }
+
+    @Test(
+        "malformed JSON and JSON that is no feed",
+        arguments: [
+            "{", "{\"items\": [}", "[1, 2, 3]", "{\"version\": \"https://example.test/\"}", "{\"a\": 1}",
+            String(repeating: "[", count: 100_000),
+        ]
+    )
+    func badJSON(_ body: String) throws {
+        let error = try #require(parseError(Array(body.utf8)))
+        #expect(error.kind == .malformedJSON || error.kind == .unsupportedFormat)
+    }
+
+    @Test("undeclared and unknown entities never fail the parse")
+    func unknownEntities() throws {
+        let feed = try parseFeed(rss("<item><guid>1</guid><title>a&nosuchentity;b &hellip; &mdash;</title></item>"))
+        #expect(feed.entries.first?.title == "ab … —")
+    }
+}
+
+@Suite struct StreamingTests {
+    /// Feeding a document in pieces of any size gives the same result as one piece: the
+    /// ampersand repair and libxml2 both carry state across chunks.
+    @Test(
+        "chunking does not change the result",
+        arguments: [
+            "rss2-korean.xml", "malformed-recoverable.xml", "atom.xml", "euc-kr.xml", "jsonfeed11.json", "opml.xml",
+        ]
+    )
+    func chunking(_ name: String) throws {
+        let body = try Fixture.bytes(name)
+        let whole = try HomeFeeds.parse(body, url: feedURL)
+        for size in [1, 2, 3, 5, 8, 13, 64, 1000] {
+            let parser = FeedDocumentParser(url: feedURL)
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + size, body.count)
+                try parser.append(Array(body[offset..<end]))
+                offset = end
+            }
+            #expect(try parser.finish() == whole, "chunk size \(size)")
+        }
+    }
+
+    @Test("every two-piece split of a document with bare ampersands and CDATA")
+    func everySplit() throws {
+        let body = Array(
+            rss("<item><guid>1</guid><title>A&B &amp; &eacute;<![CDATA[ x&y ]]>]]&gt; &#38;</title></item>").utf8
+        )
+        let whole = try HomeFeeds.parse(body, url: feedURL)
+        guard case .feed(let feed) = whole else { return }
+        #expect(feed.entries.first?.title == "A&B & é x&y ]]> &")
+        for split in 1..<body.count {
+            let parser = FeedDocumentParser(url: feedURL)
+            try parser.append(Array(body[..<split]))
+            try parser.append(Array(body[split...]))
+            #expect(try parser.finish() == whole, "split at \(split)")
+        }
+    }
+
+    @Test("a small chunk size is honoured")
+    func smallChunkSize() throws {
+        let body = try Fixture.bytes("rss2-korean.xml")
+        let whole = try HomeFeeds.parse(body, url: feedURL)
+        #expect(try HomeFeeds.parse(body, url: feedURL, limits: FeedParseLimits(chunkSize: 7)) == whole)
+    }
+}

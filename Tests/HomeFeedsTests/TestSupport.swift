@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+@testable import HomeFeeds
+
+let feedURL = "https://example.test/feed.xml"
+
+enum Fixture {
+    /// The bytes of `Tests/HomeFeedsTests/Fixtures/<name>`.
+    static func bytes(_ name: String) throws -> [UInt8] {
+        let url = try #require(Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures"))
+        return [UInt8](try Data(contentsOf: url))
+    }
+
+    static func names(in subdirectory: String) -> [String] {
+        guard let url = Bundle.module.url(forResource: subdirectory, withExtension: nil, subdirectory: "Fixtures"),
+            let names = try? FileManager.default.contentsOfDirectory(atPath: url.path)
+        else { return [] }
+        return names.sorted()
+    }
+}
+
+/// Parses `bytes` and requires a feed (not OPML).
+func parseFeed(
+    _ bytes: [UInt8],
+    url: String = feedURL,
+    contentType: String? = nil,
+    limits: FeedParseLimits = .default
+) throws -> ParsedFeed {
+    let document = try HomeFeeds.parse(bytes, url: url, contentType: contentType, limits: limits)
+    guard case .feed(let feed) = document else {
+        Issue.record("expected a feed, got \(document)")
+        throw FeedParseError(kind: .unsupportedFormat, source: url, message: "not a feed")
+    }
+    return feed
+}
+
+func parseFeed(_ text: String, url: String = feedURL, contentType: String? = nil, limits: FeedParseLimits = .default)
+    throws -> ParsedFeed
+{
+    try parseFeed(Array(text.utf8), url: url, contentType: contentType, limits: limits)
+}
+
+/// Wraps item XML in a minimal RSS 2.0 document.
+func rss(_ items: String, channel: String = "<title>T</title><link>https://example.test/</link>") -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <rss version="2.0" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/"><channel>\(channel)\(items)</channel></rss>
+    """
+}
+
+/// Wraps entry XML in a minimal Atom document.
+func atom(_ entries: String, feed: String = "<title>A</title>") -> String {
+    """
+    <feed xmlns="http://www.w3.org/2005/Atom">\(feed)\(entries)</feed>
+    """
+}
+
+/// Captures a thrown `FeedParseError`, or nil when parsing succeeded.
+func parseError(_ bytes: [UInt8], url: String = feedURL, contentType: String? = nil, limits: FeedParseLimits = .default)
+    -> FeedParseError?
+{
+    do {
+        _ = try HomeFeeds.parse(bytes, url: url, contentType: contentType, limits: limits)
+        return nil
+    } catch {
+        return error
+    }
+}
