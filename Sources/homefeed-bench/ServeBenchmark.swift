@@ -189,11 +189,14 @@ enum ServeBenchmark {
 
     /// Process CPU (user + system) over wall time while nothing happens, and resident memory.
     static func idle(seconds: Int) -> (cpuPercent: Double, rssMB: Double) {
+        /// User + system CPU seconds of this process, from /proc/self/stat (fields 14 and 15).
         func cpu() -> Double {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
-                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+            let stat = (try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8)) ?? ""
+            // The command name (field 2) may contain spaces: count fields after its ')'.
+            guard let close = stat.lastIndex(of: ")") else { return 0 }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+            return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         }
         let before = cpu()
         sleep(UInt32(max(seconds, 1)))
