@@ -8,10 +8,11 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|ingest|varlink|serve|all> [--spec FILE] [--calls N] [--idle-seconds N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|all> [--spec FILE] [--calls N] [--idle-seconds N]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
+          parse    20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor
           ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
           varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
           serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
@@ -30,6 +31,8 @@ enum HomefeedBench {
         switch name {
         case "layout":
             LayoutBenchmark.run(specPath: spec)
+        case "parse":
+            ParseBenchmark.run()
         case "ingest":
             IngestBenchmark.run()
         case "varlink":
@@ -44,6 +47,7 @@ enum HomefeedBench {
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
         case "all":
             LayoutBenchmark.run(specPath: spec)
+            ParseBenchmark.run()
             IngestBenchmark.run()
             VarlinkBenchmark.run()
             ServeBenchmark.run()

@@ -71,8 +71,12 @@ struct DaemonTests {
         }
         let status = try daemon.call("io.homefeed.GetStatus")
         #expect(status["subscribers"]?.intValue == 3)
-        for client in subscribers { client.close() }
+        // On SIGTERM every subscriber gets a final reply (no `continues`), then the call ends.
         #expect(daemon.stop() == 0)
+        let last = try await streams[0].next()
+        #expect(last?.continues == false)
+        #expect(last?.parameters.object?["manifest"] != nil)
+        for client in subscribers { client.close() }
     }
 
     @Test("a feed change and Refresh put the new notice in the headline; ifNoneMatch saves the transfer")

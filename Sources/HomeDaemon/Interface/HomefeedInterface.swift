@@ -38,6 +38,11 @@ public struct HomefeedInterface: Sendable {
         }
     }
 
+    /// Sends every subscriber its final reply; call before shutting the server down.
+    public func finishSubscriptions() async {
+        await hub.finish()
+    }
+
     /// The Varlink service: `org.varlink.service` plus `io.homefeed`.
     public func varlinkService(version: String) -> VarlinkService {
         VarlinkService(

@@ -64,6 +64,17 @@ actor SubscriptionHub {
         }
     }
 
+    /// Ends every subscription with a final reply (the current manifest, no `continues`), so
+    /// subscribers see a clean end rather than a dropped connection when the daemon stops.
+    func finish() async {
+        for (id, subscriber) in subscribers {
+            if let manifest = await manifest(for: subscriber.target) {
+                subscriber.sink.send(VarlinkReply(encodedParameters: manifest.replyParameters))
+            }
+            subscribers[id] = nil
+        }
+    }
+
     private func manifest(for target: Target) async -> EncodedManifest? {
         switch target {
         case .profile(let name):

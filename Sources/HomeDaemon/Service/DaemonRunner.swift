@@ -111,6 +111,7 @@ public struct DaemonRunner: Sendable {
         }
         watchdog?.cancel()
         await watchdog?.value
+        await interface.finishSubscriptions()
         await server.shutdown()
         await service.stop()
         logger.notice("stopped")
