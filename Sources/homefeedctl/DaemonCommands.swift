@@ -156,7 +156,8 @@ enum DaemonCommands {
     static let refreshUsage = """
         usage: homefeedctl refresh [URL] [--socket PATH] [--json]
 
-        Fetches one source (or all) now and waits until done.
+        Fetches one source (or all) now and waits until done. On a terminal, all sources are
+        fetched one at a time with a line of progress each.
         \(DaemonClient.socketHelp)
 
         Example:
@@ -166,18 +167,42 @@ enum DaemonCommands {
     static func refresh(_ words: [String]) -> Int32 {
         DaemonCommand.run(words, usage: refreshUsage) { (arguments, client) throws(CommandFailure) in
             guard arguments.positionals.count <= 1 else { throw DaemonCommand.usage("at most one URL", refreshUsage) }
-            let parameters: [String: JSONValue] = arguments.positionals.first.map { ["url": .string($0)] } ?? [:]
-            let reply = try client.call("Refresh", parameters)
-            if arguments.has("--json") {
-                Console.out(JSONValue.object(reply).text)
-            } else {
-                Console.out(
-                    "\(reply["attempted"]?.intValue ?? 0) fetched, \(reply["changed"]?.intValue ?? 0) changed; "
-                        + "version \(reply["version"]?.intValue ?? 0)"
-                )
+            if let url = arguments.positionals.first {
+                return try printRefresh(client.call("Refresh", ["url": .string(url)]), json: arguments.has("--json"))
             }
+            guard isatty(STDOUT_FILENO) != 0, !arguments.has("--json") else {
+                return try printRefresh(client.call("Refresh"), json: arguments.has("--json"))
+            }
+            // On a terminal: one source at a time, so each line shows as its fetch ends.
+            let sources = (try client.call("GetStatus")["sources"]?.arrayValue ?? []).compactMap { $0["url"]?.stringValue }
+            var attempted = 0
+            var changed = 0
+            var version = 0
+            for (index, url) in sources.enumerated() {
+                Console.out("[\(index + 1)/\(sources.count)] \(url) …", terminator: "")
+                let reply = try client.call("Refresh", ["url": .string(url)])
+                attempted += reply["attempted"]?.intValue ?? 0
+                changed += reply["changed"]?.intValue ?? 0
+                version = reply["version"]?.intValue ?? version
+                let error = try client.call("GetStatus")["sources"]?.arrayValue?
+                    .first { $0["url"]?.stringValue == url }?["lastError"]?.stringValue
+                Console.out(error.map { " failed: \($0)" } ?? ((reply["changed"]?.intValue ?? 0) > 0 ? " changed" : " unchanged"))
+            }
+            Console.out("\(attempted) fetched, \(changed) changed; version \(version)")
             return ExitStatus.ok
         }
+    }
+
+    static func printRefresh(_ reply: [String: JSONValue], json: Bool) -> Int32 {
+        if json {
+            Console.out(JSONValue.object(reply).text)
+        } else {
+            Console.out(
+                "\(reply["attempted"]?.intValue ?? 0) fetched, \(reply["changed"]?.intValue ?? 0) changed; "
+                    + "version \(reply["version"]?.intValue ?? 0)"
+            )
+        }
+        return ExitStatus.ok
     }
 
     static let historyUsage = """

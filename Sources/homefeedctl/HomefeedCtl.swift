@@ -76,8 +76,9 @@ enum ExitStatus {
 
 /// Writes whole lines to stdout and stderr.
 enum Console {
-    static func out(_ text: String) {
-        FileHandle.standardOutput.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    static func out(_ text: String, terminator: String = "\n") {
+        let line = terminator.isEmpty || text.hasSuffix(terminator) ? text : text + terminator
+        FileHandle.standardOutput.write(Data(line.utf8))
     }
 
     static func error(_ text: String) {
