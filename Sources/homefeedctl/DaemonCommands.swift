@@ -174,7 +174,9 @@ enum DaemonCommands {
                 return try printRefresh(client.call("Refresh"), json: arguments.has("--json"))
             }
             // On a terminal: one source at a time, so each line shows as its fetch ends.
-            let sources = (try client.call("GetStatus")["sources"]?.arrayValue ?? []).compactMap { $0["url"]?.stringValue }
+            let sources = (try client.call("GetStatus")["sources"]?.arrayValue ?? []).compactMap {
+                $0["url"]?.stringValue
+            }
             var attempted = 0
             var changed = 0
             var version = 0
@@ -186,7 +188,10 @@ enum DaemonCommands {
                 version = reply["version"]?.intValue ?? version
                 let error = try client.call("GetStatus")["sources"]?.arrayValue?
                     .first { $0["url"]?.stringValue == url }?["lastError"]?.stringValue
-                Console.out(error.map { " failed: \($0)" } ?? ((reply["changed"]?.intValue ?? 0) > 0 ? " changed" : " unchanged"))
+                Console.out(
+                    error.map { " failed: \($0)" }
+                        ?? ((reply["changed"]?.intValue ?? 0) > 0 ? " changed" : " unchanged")
+                )
             }
             Console.out("\(attempted) fetched, \(changed) changed; version \(version)")
             return ExitStatus.ok

@@ -1,4 +1,5 @@
 import Foundation
+import HomeFeeds
 import HomeFetch
 import HomeLayout
 import Varlink
@@ -14,6 +15,8 @@ public struct DaemonRunner: Sendable {
 
     /// - Returns: the process exit status.
     public func run() async -> Int32 {
+        // libxml2's process-wide state (deny-all entity loader) before any thread parses.
+        HomeFeeds.prepare()
         let logger = Logger(label: "homefeedd", level: options.logLevel)
         let environment = ProcessInfo.processInfo.environment
         let notifier = SystemdNotifier(environment: environment)
