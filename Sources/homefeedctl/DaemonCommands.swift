@@ -249,7 +249,7 @@ enum DaemonCommands {
                 } else {
                     for item in history {
                         let content = item["content"] ?? .null
-                        Console.out("\(content["date"]?.stringValue ?? "")  \(content["title"]?.stringValue ?? "")")
+                        Console.out("\(content["at"]?.stringValue ?? "")  \(content["title"]?.stringValue ?? "")")
                     }
                 }
             default:

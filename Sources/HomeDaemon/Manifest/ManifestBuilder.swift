@@ -280,7 +280,8 @@ extension JSONWriter {
                 string(link)
             }
             if let date = item.date {
-                key("date")
+                // A notice's date is when it was published; a history event's when it happened.
+                if item.kind == "notice" { key("published") } else { key("at") }
                 string(ISO8601.string(date))
             }
             if let source = item.source {
