@@ -21,8 +21,10 @@ let package = Package(
         .target(name: "CSystem"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
+        // The JSON lexer shared by layout specs and Varlink messages (standard library only).
+        .target(name: "JSONCore"),
         // Pure Swift, no Foundation: only libm for floor/round.
-        .target(name: "HomeLayout", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "HomeLayout", dependencies: ["JSONCore"], linkerSettings: [.linkedLibrary("m")]),
         // Release builds skip dynamic exclusivity checks in the parser's per-event hot path
         // (homefeed-bench parse); debug builds and tests keep them.
         .target(
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(name: "HomeFetch", dependencies: ["HomeFeeds", "HomeStore"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
-        .target(name: "Varlink", dependencies: ["CSystem"]),
+        .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
             name: "HomeDaemon",
             dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink"]

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Appends JSON text to a byte buffer; the encoder behind ``LayoutResult/jsonString(pretty:)``.
 ///
 /// Built for large outputs (a 100 000-item section): everything goes into one `[UInt8]`,
@@ -199,43 +201,9 @@ package struct JSONWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// `value` in double quotes, escaped per RFC 8259 §7: quote, backslash and C0 controls.
+    /// `value` in double quotes, escaped per RFC 8259 §7 (JSONCore's escaping).
     private mutating func appendString(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "\\"))
-            case 0x0A:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "n"))
-            case 0x0D:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "r"))
-            case 0x09:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "t"))
-            case 0x08:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "b"))
-            case 0x0C:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "f"))
-            case 0x00..<0x20:
-                appendASCII("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        appendJSONString(value, to: &bytes)
     }
 }
 

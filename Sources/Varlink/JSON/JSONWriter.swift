@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Appends compact JSON to a byte buffer: the encoder for Varlink messages.
 ///
 /// Compact (no whitespace) and deterministic: object keys are written sorted by code point
@@ -95,37 +97,9 @@ struct JSONWriter {
         }
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// `value` in double quotes, escaped per RFC 8259 §7: quote, backslash and C0 controls.
-    /// A NUL inside a string becomes `\u0000`, so encoded text never contains the frame byte.
+    /// `value` in double quotes, escaped per RFC 8259 §7 (JSONCore's escaping). A NUL inside
+    /// a string becomes `\u0000`, so encoded text never contains the frame byte.
     mutating func string(_ value: String) {
-        bytes.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"):
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "\\"))
-            case 0x0A:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "n"))
-            case 0x0D:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "r"))
-            case 0x09:
-                bytes.append(UInt8(ascii: "\\"))
-                bytes.append(UInt8(ascii: "t"))
-            case 0x00..<0x20:
-                appendASCII("\\u00")
-                bytes.append(Self.hexDigits[Int(byte >> 4)])
-                bytes.append(Self.hexDigits[Int(byte & 0xF)])
-            default:
-                bytes.append(byte)
-            }
-        }
-        bytes.append(UInt8(ascii: "\""))
+        appendJSONString(value, to: &bytes)
     }
 }

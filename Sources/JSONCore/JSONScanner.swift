@@ -1,0 +1,421 @@
+/// The lexical half of a strict RFC 8259 JSON parser, shared by HomeLayout's spec parser and
+/// the Varlink message parser: whitespace, literals, numbers, strings with their escapes and
+/// UTF-8 validation, and byte descriptions for error messages. Each parser keeps its own tree
+/// building (ordered members for layout specs, dictionaries for Varlink).
+///
+/// Strict: no comments, `NaN` or leading zeros; control characters in strings must be escaped;
+/// `\u` escapes must pair surrogates; invalid UTF-8 is an error. It never traps on any input:
+/// every problem is a ``JSONSyntaxError`` at a byte offset.
+package struct JSONScanner {
+    package let bytes: UnsafeBufferPointer<UInt8>
+    package var index = 0
+    /// Reused for strings with escapes.
+    private var scratch: [UInt8] = []
+
+    package init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Skips a leading UTF-8 byte-order mark (RFC 8259 §8.1 allows a parser to).
+    package mutating func skipByteOrderMark() {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+    }
+
+    package mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        let count = literal.utf8CodeUnitCount
+        let matches = literal.withUTF8Buffer { expected in
+            guard bytes.count - start >= count else { return false }
+            for i in 0..<count where bytes[start + i] != expected[i] { return false }
+            return true
+        }
+        guard matches else {
+            throw JSONSyntaxError(offset: start, message: "invalid literal; expected \(literal)")
+        }
+        index += count
+        // `truex` and `null1` are one bad token, not a literal followed by garbage.
+        if index < bytes.count, isIdentifierByte(bytes[index]) {
+            throw JSONSyntaxError(offset: start, message: "invalid literal; expected \(literal)")
+        }
+    }
+
+    // MARK: - Numbers
+
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    ///
+    /// Up to 15 significant digits with a decimal exponent within ±22 are converted exactly
+    /// with one multiplication or division (Clinger's fast path); anything else goes through the
+    /// standard library's correctly rounded `Double(_:)`. Literals beyond the double range
+    /// become ±infinity (the decoder reports them), tiny ones 0.
+    package mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var mantissa: UInt64 = 0
+        var significantDigits = 0
+        var exponent = 0
+        var truncated = false
+
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw JSONSyntaxError(offset: index, message: "invalid number; expected a digit after '-'")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw JSONSyntaxError(offset: start, message: "invalid number; leading zeros are not allowed")
+            }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) {
+                if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[index] &- UInt8(ascii: "0"))
+                    significantDigits += 1
+                } else {
+                    exponent += 1
+                    truncated = true
+                }
+                index += 1
+            }
+        }
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw JSONSyntaxError(offset: index, message: "invalid number; expected a digit after '.'")
+            }
+            while index < bytes.count, isDigit(bytes[index]) {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                if mantissa == 0 && digit == 0 {
+                    exponent -= 1
+                } else if significantDigits < 19 {
+                    mantissa = mantissa &* 10 &+ UInt64(digit)
+                    significantDigits += 1
+                    exponent -= 1
+                } else {
+                    truncated = true
+                }
+                index += 1
+            }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            isInteger = false
+            index += 1
+            var exponentNegative = false
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw JSONSyntaxError(offset: index, message: "invalid number; expected a digit in the exponent")
+            }
+            var explicit = 0
+            while index < bytes.count, isDigit(bytes[index]) {
+                // Saturate: 1e999999999999 is simply out of range, never an overflow trap.
+                if explicit < 1_000_000 { explicit = explicit * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
+                index += 1
+            }
+            exponent += exponentNegative ? -explicit : explicit
+        }
+        if index < bytes.count, isIdentifierByte(bytes[index]) || bytes[index] == UInt8(ascii: ".") {
+            throw JSONSyntaxError(offset: index, message: "invalid number; unexpected \(describeByte(at: index))")
+        }
+
+        return JSONNumber(
+            negative: negative,
+            mantissa: mantissa,
+            significantDigits: significantDigits,
+            exponent: exponent,
+            isTruncated: truncated,
+            isInteger: isInteger,
+            range: start..<index
+        )
+    }
+
+    // MARK: - Strings
+
+    package mutating func parseString() throws(JSONSyntaxError) -> String {
+        index += 1  // "
+        let start = index
+        // Fast path: no escapes. Validate as we go; build the String once at the end.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return string
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw controlCharacterError(byte) }
+            if byte < 0x80 {
+                index += 1
+            } else {
+                index += try utf8SequenceLength(at: index)
+            }
+        }
+        guard index < bytes.count else {
+            throw JSONSyntaxError(offset: index, message: "unexpected end of input inside a string")
+        }
+        // Slow path: copy what we have, then decode escapes into the scratch buffer.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: scratch, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                try parseEscape()
+            } else if byte < 0x20 {
+                throw controlCharacterError(byte)
+            } else if byte < 0x80 {
+                scratch.append(byte)
+                index += 1
+            } else {
+                let length = try utf8SequenceLength(at: index)
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[index..<index + length]))
+                index += length
+            }
+        }
+        throw JSONSyntaxError(offset: index, message: "unexpected end of input inside a string")
+    }
+
+    package func controlCharacterError(_ byte: UInt8) -> JSONSyntaxError {
+        JSONSyntaxError(
+            offset: index,
+            message: "unescaped control character U+\(hex(UInt32(byte), digits: 4)) in a string"
+        )
+    }
+
+    /// Decodes the escape at `index` (a backslash) into `scratch`.
+    package mutating func parseEscape() throws(JSONSyntaxError) {
+        let escapeStart = index
+        index += 1
+        guard index < bytes.count else {
+            throw JSONSyntaxError(offset: index, message: "unexpected end of input inside a string")
+        }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""): scratch.append(UInt8(ascii: "\""))
+        case UInt8(ascii: "\\"): scratch.append(UInt8(ascii: "\\"))
+        case UInt8(ascii: "/"): scratch.append(UInt8(ascii: "/"))
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            let first = try parseHex4()
+            var scalarValue = first
+            if (0xD800...0xDBFF).contains(first) {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                else {
+                    throw JSONSyntaxError(
+                        offset: escapeStart,
+                        message:
+                            "unpaired surrogate \\u\(hex(first, digits: 4)); expected a \\u low surrogate to follow"
+                    )
+                }
+                index += 2
+                let second = try parseHex4()
+                guard (0xDC00...0xDFFF).contains(second) else {
+                    throw JSONSyntaxError(
+                        offset: escapeStart,
+                        message:
+                            "unpaired surrogate \\u\(hex(first, digits: 4)) followed by \\u\(hex(second, digits: 4))"
+                    )
+                }
+                scalarValue = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            } else if (0xDC00...0xDFFF).contains(first) {
+                throw JSONSyntaxError(
+                    offset: escapeStart,
+                    message: "unpaired surrogate \\u\(hex(first, digits: 4)) (a low surrogate without a high one)"
+                )
+            }
+            // Never nil: surrogates are handled above and the value is at most 0x10FFFF.
+            if let scalar = Unicode.Scalar(scalarValue), let encoded = UTF8.encode(scalar) {
+                scratch.append(contentsOf: encoded)
+            }
+        default:
+            throw JSONSyntaxError(
+                offset: escapeStart,
+                message:
+                    "invalid escape \\\(describeByteRaw(byte)); expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u"
+            )
+        }
+    }
+
+    package mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count else {
+                throw JSONSyntaxError(offset: index, message: "unexpected end of input in a \\u escape")
+            }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default:
+                throw JSONSyntaxError(
+                    offset: index,
+                    message: "unexpected \(describeByte(at: index)) in a \\u escape; expected 4 hex digits"
+                )
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    /// Length of the well-formed UTF-8 sequence at `i` (a byte ≥ 0x80), per the Unicode
+    /// table of well-formed byte sequences (no overlongs, no surrogates, nothing above U+10FFFF).
+    package func utf8SequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
+        let b0 = bytes[i]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch b0 {
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default:
+            throw JSONSyntaxError(offset: i, message: "invalid UTF-8 byte 0x\(hex(UInt32(b0), digits: 2))")
+        }
+        guard bytes.count - i >= length else {
+            throw JSONSyntaxError(offset: i, message: "truncated UTF-8 sequence at the end of input")
+        }
+        let b1 = bytes[i + 1]
+        guard b1 >= low, b1 <= high else {
+            throw JSONSyntaxError(
+                offset: i,
+                message: "invalid UTF-8 sequence 0x\(hex(UInt32(b0), digits: 2)) 0x\(hex(UInt32(b1), digits: 2))"
+            )
+        }
+        for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 {
+            throw JSONSyntaxError(
+                offset: i,
+                message: "invalid UTF-8 sequence starting with 0x\(hex(UInt32(b0), digits: 2))"
+            )
+        }
+        return length
+    }
+
+    // MARK: - Bytes
+
+    package mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    package func isIdentifierByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            || byte == UInt8(ascii: "_") || byte >= 0x80
+    }
+
+    /// `'x'`, `end of input` or `byte 0xC3` for the byte at `i`.
+    package func describeByte(at i: Int) -> String {
+        guard i < bytes.count else { return "end of input" }
+        let byte = bytes[i]
+        if byte >= 0x80 {
+            if let length = try? utf8SequenceLength(at: i) {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[i..<i + length]), as: UTF8.self)
+                return "'\(text)'"
+            }
+            return "byte 0x\(hex(UInt32(byte), digits: 2))"
+        }
+        if byte >= 0x21, byte < 0x7F { return "'\(describeByteRaw(byte))'" }
+        return "byte \(describeByteRaw(byte))"
+    }
+
+    /// A printable ASCII byte as itself, anything else as `0xNN`.
+    package func describeByteRaw(_ byte: UInt8) -> String {
+        if byte >= 0x21, byte < 0x7F { return String(UnicodeScalar(byte)) }
+        return "0x\(hex(UInt32(byte), digits: 2))"
+    }
+}
+
+/// A number token: its decimal parts, read once, and where it stands in the input.
+package struct JSONNumber {
+    package var negative: Bool
+    /// The first 19 significant digits.
+    package var mantissa: UInt64
+    package var significantDigits: Int
+    /// The decimal exponent applied to `mantissa`.
+    package var exponent: Int
+    /// More than 19 significant digits: `mantissa` is not the whole number.
+    package var isTruncated: Bool
+    /// No fraction and no exponent in the literal.
+    package var isInteger: Bool
+    package var range: Range<Int>
+
+    /// Exact powers of ten: every one up to 1e22 is a double, which makes the fast path exact.
+    static let powersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The integer, when the literal is one with at most 18 digits (always within `Int`).
+    package var exactInteger: Int? {
+        guard isInteger, !isTruncated, significantDigits <= 18 else { return nil }
+        let magnitude = Int(mantissa)
+        return negative ? -magnitude : magnitude
+    }
+
+    /// The nearest double: Clinger's fast path (up to 15 significant digits, decimal exponent
+    /// within ±22, one exact multiplication or division), else the standard library's
+    /// correctly rounded `Double(_:)` on the literal. Beyond the double range: ±infinity.
+    package func doubleValue(in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        if mantissa == 0 { return negative ? -0.0 : 0 }
+        if !isTruncated, significantDigits <= 15, exponent >= -22, exponent <= 22 {
+            let m = Double(mantissa)
+            let value = exponent >= 0 ? m * Self.powersOfTen[exponent] : m / Self.powersOfTen[-exponent]
+            return negative ? -value : value
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        if let value = Double(text) { return value }
+        // The grammar is already checked, so only a range problem is left.
+        return negative ? -.infinity : .infinity
+    }
+}
+
+/// A syntax error at a byte offset; each parser turns it into its own error type.
+package struct JSONSyntaxError: Error {
+    package var offset: Int
+    package var message: String
+
+    package init(offset: Int, message: String) {
+        self.offset = offset
+        self.message = message
+    }
+}
+
+/// Upper-case hex, zero-padded to `digits`.
+package func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
+}
