@@ -141,19 +141,6 @@ public enum ManifestBuilder {
 }
 
 extension JSONWriter {
-    fileprivate mutating func frame(_ r: Rect) {
-        beginObject()
-        key("x")
-        number(r.x)
-        key("y")
-        number(r.y)
-        key("width")
-        number(r.width)
-        key("height")
-        number(r.height)
-        endObject()
-    }
-
     fileprivate mutating func section(_ section: SectionLayout, content: AssembledSection?) {
         beginObject()
         key("id")
@@ -175,42 +162,10 @@ extension JSONWriter {
         endArray()
         key("decorations")
         beginArray()
-        for d in section.decorations {
-            beginObject()
-            key("elementKind")
-            string(d.elementKind)
-            key("frame")
-            frame(d.frame)
-            key("zIndex")
-            int(d.zIndex)
-            endObject()
-        }
+        for decoration in section.decorations { self.decoration(decoration) }
         endArray()
         key("orthogonal")
-        if let o = section.orthogonal {
-            beginObject()
-            key("behavior")
-            string(o.behavior.rawValue)
-            key("axis")
-            string(o.axis.rawValue)
-            key("contentWidth")
-            number(o.contentWidth)
-            key("stride")
-            number(o.stride)
-            key("centeringInset")
-            number(o.centeringInset)
-            key("restOffsets")
-            beginArray()
-            for offset in o.restOffsets { number(offset) }
-            endArray()
-            key("minOffset")
-            number(o.minOffset)
-            key("maxOffset")
-            number(o.maxOffset)
-            endObject()
-        } else {
-            null()
-        }
+        orthogonal(section.orthogonal)
         key("items")
         beginArray()
         for (index, itemFrame) in section.itemFrames.enumerated() {
@@ -248,15 +203,7 @@ extension JSONWriter {
         int(s.zIndex)
         key("pinToVisibleBounds")
         bool(s.pinToVisibleBounds)
-        if let range = s.pinRange {
-            key("pinRange")
-            beginObject()
-            key("min")
-            number(range.min)
-            key("max")
-            number(range.max)
-            endObject()
-        }
+        pinRange(s.pinRange)
         if let content {
             key("content")
             contentObject(content)

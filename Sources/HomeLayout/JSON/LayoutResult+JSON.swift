@@ -81,7 +81,8 @@ extension LayoutResult {
 }
 
 extension JSONWriter {
-    fileprivate mutating func frame(_ rect: Rect) {
+    /// A frame object; shared with the daemon's manifest encoder.
+    package mutating func frame(_ rect: Rect) {
         beginObject(inline: true)
         key("x")
         number(rect.x)
@@ -124,43 +125,11 @@ extension JSONWriter {
 
         key("decorations")
         beginArray()
-        for decoration in section.decorations {
-            beginObject(inline: true)
-            key("elementKind")
-            string(decoration.elementKind)
-            key("frame")
-            frame(decoration.frame)
-            key("zIndex")
-            int(decoration.zIndex)
-            endObject()
-        }
+        for decoration in section.decorations { self.decoration(decoration) }
         endArray()
 
         key("orthogonal")
-        if let orthogonal = section.orthogonal {
-            beginObject()
-            key("behavior")
-            string(orthogonal.behavior.rawValue)
-            key("axis")
-            string(orthogonal.axis.rawValue)
-            key("contentWidth")
-            number(orthogonal.contentWidth)
-            key("stride")
-            number(orthogonal.stride)
-            key("centeringInset")
-            number(orthogonal.centeringInset)
-            key("restOffsets")
-            beginArray(inline: true)
-            for offset in orthogonal.restOffsets { number(offset) }
-            endArray()
-            key("minOffset")
-            number(orthogonal.minOffset)
-            key("maxOffset")
-            number(orthogonal.maxOffset)
-            endObject()
-        } else {
-            null()
-        }
+        orthogonal(section.orthogonal)
         endObject()
     }
 
@@ -176,15 +145,58 @@ extension JSONWriter {
         int(supplementary.zIndex)
         key("pinToVisibleBounds")
         bool(supplementary.pinToVisibleBounds)
-        if let pinRange = supplementary.pinRange {
-            key("pinRange")
-            beginObject(inline: true)
-            key("min")
-            number(pinRange.min)
-            key("max")
-            number(pinRange.max)
-            endObject()
+        pinRange(supplementary.pinRange)
+        endObject()
+    }
+
+    /// `"pinRange": {"min":…,"max":…}` when the supplementary is pinned; nothing otherwise.
+    package mutating func pinRange(_ range: PinRange?) {
+        guard let range else { return }
+        key("pinRange")
+        beginObject(inline: true)
+        key("min")
+        number(range.min)
+        key("max")
+        number(range.max)
+        endObject()
+    }
+
+    package mutating func decoration(_ decoration: DecorationFrame) {
+        beginObject(inline: true)
+        key("elementKind")
+        string(decoration.elementKind)
+        key("frame")
+        frame(decoration.frame)
+        key("zIndex")
+        int(decoration.zIndex)
+        endObject()
+    }
+
+    /// The orthogonal-scrolling metadata, or `null`.
+    package mutating func orthogonal(_ orthogonal: OrthogonalScrolling?) {
+        guard let orthogonal else {
+            null()
+            return
         }
+        beginObject()
+        key("behavior")
+        string(orthogonal.behavior.rawValue)
+        key("axis")
+        string(orthogonal.axis.rawValue)
+        key("contentWidth")
+        number(orthogonal.contentWidth)
+        key("stride")
+        number(orthogonal.stride)
+        key("centeringInset")
+        number(orthogonal.centeringInset)
+        key("restOffsets")
+        beginArray(inline: true)
+        for offset in orthogonal.restOffsets { number(offset) }
+        endArray()
+        key("minOffset")
+        number(orthogonal.minOffset)
+        key("maxOffset")
+        number(orthogonal.maxOffset)
         endObject()
     }
 }
