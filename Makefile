@@ -14,7 +14,7 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-DEB_PACKAGES := libsqlite3-dev libxml2-dev pkg-config
+DEB_PACKAGES := libsqlite3-dev libxml2-dev pkg-config sqlite3
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build
