@@ -223,9 +223,18 @@ enum DaemonCommands {
         """
 
     static func history(_ words: [String]) -> Int32 {
-        DaemonCommand.run(Array(words.dropFirst()), usage: historyUsage, options: ["--link", "--kind"]) {
+        // The subcommand comes first; anything else is help or a usage error, before connecting.
+        guard let subcommand = words.first, subcommand == "add" || subcommand == "list" else {
+            if words.first == "--help" || words.first == "-h" {
+                Console.out(historyUsage)
+                return ExitStatus.ok
+            }
+            Console.error("homefeedctl: expected history add or history list\n\n\(historyUsage)")
+            return ExitStatus.usage
+        }
+        return DaemonCommand.run(Array(words.dropFirst()), usage: historyUsage, options: ["--link", "--kind"]) {
             (arguments, client) throws(CommandFailure) in
-            switch words.first {
+            switch subcommand {
             case "add":
                 guard arguments.positionals.count == 1 else {
                     throw DaemonCommand.usage("expected one TITLE", historyUsage)

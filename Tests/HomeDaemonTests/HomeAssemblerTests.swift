@@ -95,4 +95,21 @@ import Testing
         let section = HomeAssembler.assemble(sectionIDs: ["n"], content: content, bindings: [binding])[0]
         #expect(section.items.map(\.title) == ["other"])
     }
+
+    @Test("ids stay unique in the whole manifest when a link appears twice")
+    func uniqueIDs() {
+        var content = Self.content
+        let library = ServiceLink(title: "도서관", url: "https://example.test/library")
+        content.services["main-service"] = [library, library]
+        content.services["app-service"] = [library]
+        let sections = HomeAssembler.assemble(sectionIDs: Self.ids, content: content, bindings: SectionBinding.defaults)
+        let ids = sections.flatMap { $0.items.map(\.id) }
+        #expect(Set(ids).count == ids.count)
+        #expect(
+            sections[1].items.dropFirst().map(\.id) == [
+                "service:https://example.test/library", "service:https://example.test/library#2",
+            ]
+        )
+        #expect(sections[3].items.map(\.id) == ["service:https://example.test/library#3"])
+    }
 }

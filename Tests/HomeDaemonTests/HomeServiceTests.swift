@@ -150,4 +150,31 @@ struct HomeServiceTests {
         await #expect(throws: ServiceError.self) { _ = try await service.notices(limit: 0, sourceURL: nil) }
         await #expect(throws: ServiceError.self) { _ = try await service.notices(limit: 5, sourceURL: "file:///nope") }
     }
+
+    @Test("a source removed from the configuration leaves the screen and the listings on reload")
+    func removedSource() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        #expect(try await service.notices(limit: 10, sourceURL: nil).count == 5)
+        let list = configDirectory.appendingPathComponent("sources.opml")
+        let text = try String(contentsOf: list, encoding: .utf8)
+        try Data(text.split(separator: "\n").filter { !$0.contains("notices-ko.xml") }.joined(separator: "\n").utf8)
+            .write(to: list)
+        _ = try await service.reload()
+        let notices = try await service.notices(limit: 10, sourceURL: nil)
+        #expect(notices.count == 2)
+        #expect(notices.allSatisfy { $0.sourceTitle == "Announcements" })
+        let headline = items(try sections(await service.manifest(profile: "phone"))[1]).first
+        #expect((headline?["content"] as? [String: Any])?["source"] as? String == "Announcements")
+    }
+
+    @Test("history events dated in the future are refused")
+    func futureHistory() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        await #expect(throws: ServiceError.self) {
+            _ = try await service.recordHistory(title: "t", link: nil, kind: nil, at: Date().addingTimeInterval(86_400))
+        }
+    }
 }

@@ -308,4 +308,40 @@ struct DaemonTests {
         )
         daemon.stop()
     }
+
+    @Test("a subscription whose profile a reload removes ends with UnknownProfile")
+    func subscriptionLosesProfile() async throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let subscriber = try daemon.client()
+        var stream = subscriber.replies("io.homefeed.GetManifest", parameters: ["profile": "kiosk"]).makeAsyncIterator()
+        #expect(try await stream.next()?.continues == true)
+        let settings = daemon.configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        let kiosk = try #require(text.range(of: "[profile kiosk]\nwidth = 1280\nheight = 720\nscale = 1\n"))
+        try Data(text.replacingCharacters(in: kiosk, with: "").utf8).write(to: settings)
+        _ = try daemon.call("io.homefeed.Reload")
+        do {
+            while let reply = try await stream.next(), reply.continues {}
+            Issue.record("the subscription did not end with an error")
+        } catch let error as VarlinkClientError {
+            guard case .errorReply(let reply) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(reply.name == "io.homefeed.UnknownProfile")
+        }
+        subscriber.close()
+        daemon.stop()
+    }
+
+    @Test("homefeedctl history: help and usage errors need no daemon")
+    func historyUsage() throws {
+        let ctl = CommandRunner(executable: "homefeedctl")
+        let help = try ctl.run(["history", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("history add TITLE"))
+        #expect(try ctl.run(["history", "--socket", "/tmp/none.sock", "list"]).status == 2)
+        #expect(try ctl.run(["history", "list", "--socket", "/tmp/hf-none.sock"]).status == 69)
+    }
 }

@@ -55,13 +55,25 @@ public enum HomeAssembler {
         content: HomeContent,
         bindings: [SectionBinding]
     ) -> [AssembledSection] {
-        sectionIDs.map { id in
+        var sections = sectionIDs.map { id in
             let binding =
                 bindings.first { $0.sectionID == id }
                 ?? SectionBinding.defaults.first { $0.sectionID == id }
                 ?? SectionBinding(sectionID: id, sources: [])
             return assemble(binding, content: content)
         }
+        // Ids must be unique in the whole manifest (diffable clients require it): the same link
+        // in two places, or a notice in two sections, gets `#2`, `#3` … in layout order.
+        var seen: [String: Int] = [:]
+        for s in sections.indices {
+            for i in sections[s].items.indices {
+                let id = sections[s].items[i].id
+                let occurrence = (seen[id] ?? 0) + 1
+                seen[id] = occurrence
+                if occurrence > 1 { sections[s].items[i].id = "\(id)#\(occurrence)" }
+            }
+        }
+        return sections
     }
 
     static func assemble(_ binding: SectionBinding, content: HomeContent) -> AssembledSection {

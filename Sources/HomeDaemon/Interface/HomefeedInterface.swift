@@ -118,7 +118,10 @@ public struct HomefeedInterface: Sendable {
         do {
             status = try await service.status()
         } catch {
-            throw VarlinkError("org.varlink.service.MethodNotImplemented", parameters: ["method": "GetStatus"])
+            throw VarlinkError(
+                "org.varlink.service.MethodNotImplemented",
+                parameters: ["method": "io.homefeed.GetStatus"]
+            )
         }
         let sources: [JSONValue] = status.sources.map { source in
             .object([
@@ -146,7 +149,7 @@ public struct HomefeedInterface: Sendable {
 
     func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: ["url"])
-        try authorize(request)
+        try await authorize(request)
         let url = try Parameters(request).string("url")
         do throws(ServiceError) {
             let result = try await service.refresh(url: url)
@@ -154,13 +157,13 @@ public struct HomefeedInterface: Sendable {
                 "attempted": .int(result.attempted), "changed": .int(result.changed), "version": .int(result.version),
             ])
         } catch {
-            throw Self.error(error)
+            throw await self.error(error, method: request.call.method)
         }
     }
 
     func recordHistory(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: ["title", "link", "kind", "at"])
-        try authorize(request)
+        try await authorize(request)
         let p = Parameters(request)
         guard let title = try p.string("title") else { throw VarlinkError.invalidParameter("title") }
         var at: Date?
@@ -176,7 +179,7 @@ public struct HomefeedInterface: Sendable {
             let result = try await service.recordHistory(title: title, link: link, kind: kind, at: at)
             return .parameters(["id": .int(Int(result.id)), "version": .int(result.version)])
         } catch {
-            throw Self.error(error)
+            throw await self.error(error, method: request.call.method)
         }
     }
 
@@ -203,26 +206,31 @@ public struct HomefeedInterface: Sendable {
                 )
             ])
         } catch {
-            throw Self.error(error)
+            throw await self.error(error, method: request.call.method)
         }
     }
 
     func reload(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: [])
-        try authorize(request)
+        try await authorize(request)
         do {
             return .parameters(["version": .int(try await reloader())])
         } catch let error as ServiceError {
-            throw Self.error(error)
+            throw await self.error(error, method: request.call.method)
         } catch {
-            throw Self.error(.internalError("\(error)"))
+            throw await self.error(.internalError("\(error)"), method: request.call.method)
         }
     }
 
     // MARK: Helpers
 
     /// Mutating methods: root, the daemon's user, or the client group (otherwise PermissionDenied).
-    func authorize(_ request: VarlinkRequest) throws(VarlinkError) {
+    /// The client group is read from the running configuration, so a reload that narrows it
+    /// takes effect at once.
+    func authorize(_ request: VarlinkRequest) async throws(VarlinkError) {
+        let group = await service.configuration.settings.clientGroup
+        let authorization =
+            group == self.authorization.clientGroup ? self.authorization : PeerAuthorization(clientGroup: group)
         guard authorization.mayMutate(uid: request.peer.uid, gid: request.peer.gid) else { throw .permissionDenied }
     }
 
@@ -240,22 +248,25 @@ public struct HomefeedInterface: Sendable {
     }
 
     /// Service errors as the interface declares them; internal details stay in the log.
-    static func error(_ error: ServiceError) -> VarlinkError {
+    func error(_ error: ServiceError, method: String) async -> VarlinkError {
         switch error {
         case .sourceNotFound(let url):
             return VarlinkError("io.homefeed.SourceNotFound", parameters: ["url": .string(url)])
         case .invalidArgument(let parameter, let reason):
-            return invalidArgument(parameter, reason)
+            return Self.invalidArgument(parameter, reason)
         case .configuration(let config):
-            let isLayout = config.file.hasSuffix(".json")
-            return isLayout
-                ? VarlinkError(
+            let configuration = await service.configuration
+            let layoutFile = configuration.directory.appendingPathComponent(configuration.settings.layoutFile).path
+            if config.file == layoutFile {
+                return VarlinkError(
                     "io.homefeed.InvalidLayout",
                     parameters: ["path": .string(config.key ?? ""), "reason": .string(config.reason)]
                 )
-                : invalidArgument(URL(fileURLWithPath: config.file).lastPathComponent, config.description)
+            }
+            return Self.invalidArgument(URL(fileURLWithPath: config.file).lastPathComponent, config.description)
         case .internalError:
-            return VarlinkError("org.varlink.service.MethodNotImplemented", parameters: [:])
+            // The interface declares no internal error; the standard error names the method.
+            return VarlinkError("org.varlink.service.MethodNotImplemented", parameters: ["method": .string(method)])
         }
     }
 }

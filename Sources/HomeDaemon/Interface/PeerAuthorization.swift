@@ -5,10 +5,12 @@ import Glibc
 /// Reading methods are open to any peer that can connect (the socket is 0660).
 struct PeerAuthorization: Sendable {
     let daemonUID: uid_t
+    let clientGroup: String?
     /// The client group's id, when the group exists.
     let groupID: gid_t?
 
     init(clientGroup: String?) {
+        self.clientGroup = clientGroup
         daemonUID = getuid()
         groupID = clientGroup.flatMap(Self.groupID(named:))
     }

@@ -48,18 +48,46 @@ actor SubscriptionHub {
         subscribers[id] = nil
     }
 
-    /// Pushes the current version to every subscriber.
+    /// Pushes the current version to every subscriber, encoded and framed once per target. A
+    /// target that no longer resolves (a profile removed by a reload, a container the new layout
+    /// cannot be solved for) ends its subscriptions with the error a new call would get.
     func publish() async {
         var framed: [Target: VarlinkEncodedReply] = [:]
         for (id, subscriber) in subscribers {
             if framed[subscriber.target] == nil {
-                guard let manifest = await manifest(for: subscriber.target) else { continue }
-                framed[subscriber.target] =
-                    VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+                framed[subscriber.target] = await reply(for: subscriber.target)
             }
             guard let reply = framed[subscriber.target] else { continue }
-            if subscriber.sink.send(reply, ifBacklogged: .replacePending) == .closed {
+            if subscriber.sink.send(reply, ifBacklogged: .replacePending) == .closed || !reply.continues {
                 subscribers[id] = nil
+            }
+        }
+    }
+
+    private func reply(for target: Target) async -> VarlinkEncodedReply {
+        switch target {
+        case .profile(let name):
+            guard let manifest = await service.manifest(profile: name) else {
+                return VarlinkReply(
+                    error: VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
+                )
+                .framed()
+            }
+            return VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+        case .container:
+            guard let environment = target.environment else {
+                return VarlinkReply(
+                    error: VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": "no container"])
+                )
+                .framed()
+            }
+            do throws(LayoutSolveError) {
+                let manifest = try await service.manifest(for: environment)
+                return VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+            } catch {
+                return VarlinkReply(
+                    error: VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(error.message)])
+                ).framed()
             }
         }
     }

@@ -58,24 +58,34 @@ public enum ServiceError: Error, Sendable, CustomStringConvertible {
 
 extension HomeService {
     /// The content the assembler lays out, read from the store.
+    /// The source URLs the running configuration names, and its list document (which holds
+    /// the links written directly in `sources.opml`). Content of sources removed from the
+    /// configuration stays in the store but is no longer shown or listed.
+    var configuredSourceURLs: Set<String> {
+        Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
+    }
+
     func snapshot() async throws -> HomeContent {
         let settings = configuration.settings
+        let configured = configuredSourceURLs
         let history = try await store.recentHistory(limit: 100).map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
-        let notices = try await store.newestNotices(limit: 100).map {
-            Notice(
-                sourceURL: $0.sourceURL,
-                sourceTitle: $0.sourceTitle,
-                entryID: $0.entryID,
-                title: $0.title,
-                link: $0.link,
-                published: $0.published,
-                summary: $0.summary
-            )
-        }
+        let notices = try await store.newestNotices(limit: 500).filter { configured.contains($0.sourceURL) }.prefix(100)
+            .map {
+                Notice(
+                    sourceURL: $0.sourceURL,
+                    sourceTitle: $0.sourceTitle,
+                    entryID: $0.entryID,
+                    title: $0.title,
+                    link: $0.link,
+                    published: $0.published,
+                    summary: $0.summary
+                )
+            }
         var services: [String: [ServiceLink]] = [:]
-        for link in try await store.serviceLinks() {
+        let configuredIDs = Set(try await store.sources().filter { configured.contains($0.url) }.map(\.id))
+        for link in try await store.serviceLinks() where configuredIDs.contains(link.sourceID) {
             services[link.section, default: []].append(
                 ServiceLink(title: link.title, url: link.url, icon: link.icon, description: link.description)
             )
@@ -142,6 +152,9 @@ extension HomeService {
         if let link, link.utf8.count > 4096 {
             throw .invalidArgument(parameter: "link", reason: "longer than 4096 bytes")
         }
+        if let at, at.timeIntervalSince1970 < 0 || at > Date().addingTimeInterval(300) {
+            throw .invalidArgument(parameter: "at", reason: "must be after 1970 and not in the future")
+        }
         if let kind, kind.isEmpty || kind.utf8.count > 64 {
             throw .invalidArgument(parameter: "kind", reason: "must be 1 to 64 bytes")
         }
@@ -162,15 +175,19 @@ extension HomeService {
             throw .invalidArgument(parameter: "limit", reason: "must be 1 to 1000")
         }
         do {
-            if let sourceURL, try await store.source(url: sourceURL) == nil {
+            if let sourceURL, !configuredSourceURLs.contains(sourceURL) {
                 throw ServiceError.sourceNotFound(sourceURL)
             }
+            let configured = configuredSourceURLs
             // (HomeStore's `Notice` shares its name with the daemon's; map without naming it.)
             let notices =
                 if let sourceURL {
                     try await store.newestNotices(sourceURL: sourceURL, limit: limit)
                 } else {
-                    try await store.newestNotices(limit: limit)
+                    Array(
+                        try await store.newestNotices(limit: limit + 500).filter { configured.contains($0.sourceURL) }
+                            .prefix(limit)
+                    )
                 }
             return notices.map {
                 NoticeSummary(

@@ -43,9 +43,14 @@ public actor HomeService {
             path: stateDirectory.appendingPathComponent("homefeed.sqlite").path,
             configuration: storeConfiguration
         )
-        cache = ManifestCache(spec: configuration.spec, profiles: configuration.settings.profiles)
         fetcher = FeedFetcher()
         let persisted = try await store.loadManifests()
+        // Versions only increase, even when the profiles were renamed since the last run.
+        cache = ManifestCache(
+            spec: configuration.spec,
+            profiles: configuration.settings.profiles,
+            version: Int(persisted.map(\.version).max() ?? 0)
+        )
         var restored: [String: EncodedManifest] = [:]
         for manifest in persisted {
             guard let profile = configuration.settings.profiles.first(where: { $0.name == manifest.profile }) else {
