@@ -199,13 +199,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         newRequest request: URLRequest,
         completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        // corelibs-foundation traps ("Received callback for HTTP redirection, but we're not
-        // waiting for it") when this handler runs after the task was cancelled: the cancel
-        // (ordered on this queue, see `FeedFetcher.cancel`) changed the protocol's state
-        // before this callback ran. A cancelled or finished task's handler is left uncalled;
-        // the cancellation completes the task.
-        guard let transfer = transfer(for: task), !transfer.isCancelRequested, task.state == .running else { return }
-        completionHandler(transfer.redirect(response, to: request))
+        completionHandler(transfer(for: task)?.redirect(response, to: request))
     }
 
     func urlSession(

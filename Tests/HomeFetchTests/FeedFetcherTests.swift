@@ -5,8 +5,7 @@ import Testing
 
 /// `FeedFetcher` against the loopback fixture server: conditional GET, gzip, redirects,
 /// statuses, timeouts and caps.
-// Serialized: fewer transfers in flight at once make the corelibs redirect race (README) rarer.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(1)))
 struct FeedFetcherTests {
     private func fetch(
         _ path: String,
