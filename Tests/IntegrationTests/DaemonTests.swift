@@ -272,10 +272,22 @@ struct DaemonTests {
                     reply = homefeed.GetManifest(profile="kiosk")
                     ids = [s["id"] for s in reply["manifest"]["sections"]]
                     print(status["version"], reply["container"]["width"], ",".join(ids))
+                # A subscription (more: true) on its own connection: the current manifest, then a
+                # push for the history event recorded from a second connection.
+                with client.open("io.homefeed") as subscriber, client.open("io.homefeed") as other:
+                    versions = []
+                    for update in subscriber.GetManifest(profile="phone", _more=True):
+                        versions.append(update["version"])
+                        if len(versions) == 1:
+                            other.RecordHistory(title="python")
+                        else:
+                            break
+                    print("pushed", versions[1] > versions[0])
             """
         let outcome = try CommandRunner(executable: "/usr/bin/env").run(["python3", "-c", script, daemon.socketPath])
         #expect(outcome.status == 0, "\(outcome.stderr)")
-        #expect(outcome.stdout.hasSuffix("1280.0 userHistory,mainService,otherService,appService\n"))
+        #expect(outcome.stdout.contains("1280.0 userHistory,mainService,otherService,appService\n"))
+        #expect(outcome.stdout.hasSuffix("pushed True\n"))
         daemon.stop()
     }
 
