@@ -167,6 +167,10 @@ class Handler(BaseHTTPRequestHandler):
         chunk = b"<!-- " + b"x" * 16000 + b" -->"
         while True:
             self.wfile.write(chunk)
+            # At most ~32 MB/s: still endless, but a client whose delegate queue lags behind
+            # (URLSession on Linux buffers what it has not delivered, with no back-pressure)
+            # cannot be driven to gigabytes on a loaded test machine.
+            time.sleep(0.0005)
 
     def case_bomb(self, key, query):
         self.send_body(200, bomb(), headers=[("Content-Encoding", "gzip")])
