@@ -79,3 +79,50 @@ enum Measure {
         print("\(figure)\t\(String(format: "%.3f", value))\t\(unit)")
     }
 }
+
+extension Measure {
+    /// Runs async code (a store, a server) from a synchronous benchmark and waits on this
+    /// thread, never a cooperative-pool one; a thrown error ends the benchmark.
+    @discardableResult
+    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            do {
+                box.set(.success(try await body()))
+            } catch {
+                box.set(.failure(error))
+            }
+            done.signal()
+        }
+        done.wait()
+        switch box.get() {
+        case .success(let value)?: return value
+        case .failure(let error)?: fatal("\(error)")
+        case nil: fatal("benchmark task ended without a result")
+        }
+    }
+
+    static func fatal(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("homefeed-bench: \(message)\n".utf8))
+        exit(1)
+    }
+}
+
+/// One result handed from a task to the waiting thread. Sendable: guarded by `lock`.
+final class ResultBox<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var result: Result<T, any Error>?
+
+    func set(_ value: Result<T, any Error>) {
+        lock.lock()
+        result = value
+        lock.unlock()
+    }
+
+    func get() -> Result<T, any Error>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return result
+    }
+}

@@ -86,7 +86,7 @@ enum IngestBenchmark {
             let directory = scratchDirectory()
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let path = directory + "/store.sqlite"
-            let times = blocking { () async throws -> [Double] in
+            let times = Measure.blocking { () async throws -> [Double] in
                 let store = try await HomeStore(path: path, configuration: configuration, now: now)
                 try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
                 let clock = ContinuousClock()
@@ -127,7 +127,7 @@ enum IngestBenchmark {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/floor.sqlite"
         // The schema and the source row come from HomeStore; only the inserts are raw.
-        blocking { () async throws in
+        Measure.blocking { () async throws in
             let store = try await HomeStore(path: path, configuration: unlimitedConfiguration, now: now)
             try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
         }
@@ -208,43 +208,4 @@ enum IngestBenchmark {
         exit(1)
     }
 
-    /// Runs async store code from the synchronous benchmark and waits on this (main, not
-    /// pooled) thread; the store's work runs on its own queue.
-    @discardableResult
-    static func blocking<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                box.set(.success(try await body()))
-            } catch {
-                box.set(.failure(error))
-            }
-            done.signal()
-        }
-        done.wait()
-        switch box.get() {
-        case .success(let value)?: return value
-        case .failure(let error)?: fail("\(error)")
-        case nil: fail("benchmark task ended without a result")
-        }
-    }
-}
-
-/// One result handed from a task to the waiting thread. Sendable: guarded by `lock`.
-final class ResultBox<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var result: Result<T, any Error>?
-
-    func set(_ value: Result<T, any Error>) {
-        lock.lock()
-        result = value
-        lock.unlock()
-    }
-
-    func get() -> Result<T, any Error>? {
-        lock.lock()
-        defer { lock.unlock() }
-        return result
-    }
 }

@@ -82,7 +82,7 @@ enum ServeBenchmark {
         )
         print("# " + summary.joined(separator: "; "))
         print("# goals: p50 within 1.5× of the raw round trip; 1 000 subscribers within 50 ms; idle CPU ≈ 0")
-        blockOn { await server.shutdown() }
+        Measure.blocking { await server.shutdown() }
     }
 
     /// The daemon's service and socket, as `homefeedd` builds them, with the sample feeds fetched.
@@ -94,7 +94,7 @@ enum ServeBenchmark {
         } catch {
             fail("copy feeds/: \(error.localizedDescription) (run from the package root)")
         }
-        return blockOn { () -> VarlinkServer in
+        return Measure.blocking { () -> VarlinkServer in
             do {
                 let configuration = try await LoadedConfiguration.load(directory: config)
                 let service = try await HomeService(
@@ -213,23 +213,6 @@ enum ServeBenchmark {
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         limit.rlim_cur = limit.rlim_max
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    }
-
-    /// Runs async work from the main thread (never a cooperative-pool thread) and waits.
-    static func blockOn<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        guard let value = box.value else { fail("no result") }
-        return value
-    }
-
-    final class ResultBox<T>: @unchecked Sendable {
-        var value: T?  // written once before the semaphore signals, read after
     }
 
     static func fail(_ message: String) -> Never {

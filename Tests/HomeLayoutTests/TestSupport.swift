@@ -27,6 +27,7 @@ func hgroup(
     )
 }
 
+/// ``hgroup`` along the vertical axis.
 func vgroup(
     _ w: Dimension,
     _ h: Dimension,
@@ -37,16 +38,18 @@ func vgroup(
     insets: EdgeInsets = .zero,
     edges: EdgeSpacing? = nil
 ) -> LayoutGroup {
-    LayoutGroup(
-        axis: .vertical,
-        size: LayoutSize(width: w, height: h),
-        subitems: subitems,
+    var group = hgroup(
+        w,
+        h,
+        subitems,
+        spacing: spacing,
         count: count,
         countMode: countMode,
-        interItemSpacing: spacing,
-        contentInsets: insets,
-        edgeSpacing: edges
+        insets: insets,
+        edges: edges
     )
+    group.axis = .vertical
+    return group
 }
 
 /// Solves a one-section layout and returns the result.

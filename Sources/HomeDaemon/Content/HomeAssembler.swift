@@ -167,16 +167,9 @@ public enum HomeAssembler {
 
 /// Short, stable identifiers: FNV-1a 64 in hex. Not for security; only to keep ids short.
 enum StableID {
-    static func hash(_ text: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
-    }
+    static func hash(_ text: String) -> String { String(hash(text.utf8), radix: 16) }
 
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
+    static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
             hash ^= UInt64(byte)

@@ -20,22 +20,9 @@ extension LayoutResult {
         writer.beginObject()
 
         writer.key("container")
-        writer.beginObject(inline: true)
-        writer.key("width")
-        writer.number(environment.width)
-        writer.key("height")
-        writer.number(environment.height)
-        writer.key("scale")
-        writer.number(environment.scale)
-        writer.endObject()
-
+        writer.container(environment)
         writer.key("contentSize")
-        writer.beginObject(inline: true)
-        writer.key("width")
-        writer.number(contentSize.width)
-        writer.key("height")
-        writer.number(contentSize.height)
-        writer.endObject()
+        writer.size(contentSize)
 
         writer.key("sections")
         writer.beginArray()
@@ -81,6 +68,27 @@ extension LayoutResult {
 }
 
 extension JSONWriter {
+    /// `{"width":…,"height":…,"scale":…}`; shared with the daemon's manifest encoder.
+    package mutating func container(_ environment: LayoutEnvironment) {
+        beginObject(inline: true)
+        key("width")
+        number(environment.width)
+        key("height")
+        number(environment.height)
+        key("scale")
+        number(environment.scale)
+        endObject()
+    }
+
+    package mutating func size(_ size: Size) {
+        beginObject(inline: true)
+        key("width")
+        number(size.width)
+        key("height")
+        number(size.height)
+        endObject()
+    }
+
     /// A frame object; shared with the daemon's manifest encoder.
     package mutating func frame(_ rect: Rect) {
         beginObject(inline: true)
