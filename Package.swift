@@ -17,6 +17,7 @@ let package = Package(
         // C libraries from Debian's -dev packages (swift-on-linux.md §1).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
         .target(name: "CSystem"),
 
@@ -33,7 +34,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["HomeFeeds", "HomeStore"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
@@ -48,8 +49,14 @@ let package = Package(
             name: "homefeed-bench",
             dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite"]
         ),
+        // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
+        // (HomeFetchTests' resource-bound tests).
+        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch"]),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
+
+        // What several test targets share: the loopback HTTP fixture server.
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Fixtures/http_fixture_server.py"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
@@ -58,13 +65,12 @@ let package = Package(
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore"],
-            exclude: ["Fixtures/http_fixture_server.py"]
+            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
         ),
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
-        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport"]),
     ]
 )
 

@@ -1,9 +1,4 @@
 import Foundation
-import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// Something that turns a `FetchRequest` into a parsed document: `FeedFetcher`, or a stand-in
 /// in tests.
@@ -17,150 +12,157 @@ public protocol SourceFetching: Sendable {
 
 /// Fetches `file:` and `http(s):` sources and parses them as they stream in.
 ///
-/// HTTP goes through **one long-lived** `URLSession` (`swift-on-linux.md` §2.2): ephemeral,
-/// no URL cache, no cookies, few connections per host, with a delegate so the body is capped
-/// after decompression and fed to HomeFeeds chunk by chunk. Create one `FeedFetcher` for the
-/// process and keep it: deallocating sessions crashes corelibs-foundation
-/// (swift-corelibs-foundation#5469). Call `invalidate()` only at shutdown.
+/// HTTP runs on libcurl's multi interface, on one thread for the whole fetcher
+/// (`CurlMultiLoop`): connections, DNS answers and TLS sessions are reused across fetches,
+/// HTTP/2 is used where the server offers it, and at most `maxConnectionsPerHost` /
+/// `maxTotalConnections` connections are open. Each body is capped after decompression
+/// where the bytes arrive and fed to HomeFeeds chunk by chunk (`HTTPTransfer`).
 ///
 /// Per fetch: conditional GET with the stored validators, `304` as `.notModified`, at most
-/// `maxRedirects` redirects with `301`/`308` reported as permanent, an idle (connect) timeout
-/// through `URLRequest.timeoutInterval` and a total deadline raced against `Task.sleep`
-/// (`swift-on-linux.md` §2.1).
+/// `maxRedirects` redirects (followed by `HTTPTransfer`, `301`/`308` chains reported as
+/// permanent, loops and non-HTTP targets refused), a connect timeout, a low-speed limit and a
+/// total deadline (`FetchLimits`). TLS certificates are verified against the system's CA store
+/// (libcurl's default, `/etc/ssl/certs` on Debian). Proxies come from the standard environment
+/// variables, as libcurl reads them: `http_proxy`, `https_proxy` / `HTTPS_PROXY`, `all_proxy`,
+/// `no_proxy` (`docs/configuration.md`).
 ///
-/// Sendable: the session and delegate are thread-safe; the fetcher holds no other state.
+/// Create one fetcher for the process and call `shutdown()` when stopping: it cancels the
+/// transfers in flight and ends the loop's thread.
+///
+/// Sendable: the loop is thread-safe; the fetcher holds no other mutable state.
 public final class FeedFetcher: SourceFetching, Sendable {
-    /// Session-wide settings; per-fetch limits travel in `FetchRequest`.
+    /// Fetcher-wide settings; per-fetch limits travel in `FetchRequest`.
     public struct Configuration: Sendable, Equatable {
         /// Sent on every request, redirects included.
         public var userAgent: String
-        /// `httpMaximumConnectionsPerHost`; many parallel HTTPS transfers time out on Linux
-        /// (swift-corelibs-foundation#3287).
+        /// Connections open to one host (`host:port`) at once; transfers beyond wait in libcurl.
+        /// The scheduler fetches one source per host at a time anyway.
         public var maxConnectionsPerHost: Int
+        /// Connections open at once over all hosts, and kept for reuse.
+        public var maxTotalConnections: Int
 
-        public init(userAgent: String = HomeFetch.defaultUserAgent, maxConnectionsPerHost: Int = 2) {
+        public init(
+            userAgent: String = HomeFetch.defaultUserAgent,
+            maxConnectionsPerHost: Int = 2,
+            maxTotalConnections: Int = 16
+        ) {
             self.userAgent = userAgent
             self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.maxTotalConnections = maxTotalConnections
         }
     }
 
     public let configuration: Configuration
-    private let session: URLSession
-    private let delegateQueue: OperationQueue
-    private let delegate: SessionDelegate
+    private let loop: CurlMultiLoop
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        sessionConfiguration.httpCookieStorage = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.httpMaximumConnectionsPerHost = max(1, configuration.maxConnectionsPerHost)
-        sessionConfiguration.httpAdditionalHeaders = ["User-Agent": configuration.userAgent]
-        let queue = OperationQueue()
-        queue.name = "homefeed.fetch.session"
-        queue.maxConcurrentOperationCount = 1
-        delegateQueue = queue
-        delegate = SessionDelegate()
-        session = URLSession(configuration: sessionConfiguration, delegate: delegate, delegateQueue: queue)
-        userAgent = configuration.userAgent
+        loop = CurlMultiLoop(
+            configuration: CurlMultiLoop.Configuration(
+                maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+                maxTotalConnections: configuration.maxTotalConnections
+            )
+        )
     }
 
-    /// Cancels every transfer and releases the session; the fetcher is unusable afterwards.
-    /// Call once, at shutdown.
-    public func invalidate() {
-        session.invalidateAndCancel()
+    deinit {
+        loop.requestStop()
     }
+
+    /// Cancels every transfer in flight and ends the fetch thread; later HTTP fetches fail as
+    /// cancelled. Returns once the thread has released libcurl's handles.
+    public func shutdown() async {
+        await loop.stop()
+    }
+
+    /// The libcurl in use and its features (for logs).
+    public static var libraryVersion: String { CurlRuntime.summary }
+
+    /// CPU time of the fetch thread so far; a stalled transfer must cost none (tests).
+    package var _threadCPUTime: Duration { loop.threadCPUTime }
 
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
         switch URLScheme(request.url) {
         case .file?:
             return try await LocalFileReader.read(request)
         case .http?, .https?:
-            guard let url = URL(string: request.url), url.host != nil else {
-                throw FetchError(url: request.url, kind: .unsupportedURL)
-            }
-            return try await fetchHTTP(request, url: url).get()
+            return try await fetchHTTP(request).get()
         case nil:
             throw FetchError(url: request.url, kind: .unsupportedURL)
         }
     }
 
-    private let userAgent: String
-
-    private func fetchHTTP(_ request: FetchRequest, url: URL) async -> Result<FetchOutcome, FetchError> {
-        var urlRequest = URLRequest(url: url)
-        // The setter, not the initializer: only the setter is honoured on Linux (§2.1).
-        urlRequest.timeoutInterval = max(1, request.limits.connectTimeout.rounded(.up))
-        Self.applyHeaders(to: &urlRequest, validators: request.validators, userAgent: userAgent)
-        let dataTask = session.dataTask(with: urlRequest)
-        let transfer = HTTPTransfer(request: request)
-        delegate.register(transfer, for: dataTask)
-        let task = UncheckedTask(dataTask)
-        let total = max(0.001, request.limits.totalTimeout)
-        let deadline = Task {
-            do {
-                try await Task.sleep(for: .milliseconds(Int64(total * 1000)))
-            } catch {
-                return
-            }
-            transfer.timedOut.store(true, ordering: .releasing)
-            cancel(task, of: transfer)
-            // corelibs completes a cancelled task at once; should it ever not, end the fetch
-            // anyway rather than wait for ever. (`complete` resumes only once.)
-            do {
-                try await Task.sleep(for: .seconds(5))
-            } catch {
-                return
-            }
-            delegateQueue.addOperation { transfer.complete(error: nil) }
-        }
-        defer { deadline.cancel() }
+    private func fetchHTTP(_ request: FetchRequest) async -> Result<FetchOutcome, FetchError> {
+        let body = FeedBody(limits: request.limits.effectiveParseLimits)
+        let transfer = HTTPTransfer(
+            request: request,
+            userAgent: configuration.userAgent,
+            body: body,
+            now: CurlMultiLoop.now()
+        )
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfer.continuation = continuation
-                task.value.resume()
+                transfer.completion = { exchange in
+                    continuation.resume(returning: Self.outcome(of: exchange, body: body, request: request))
+                }
+                loop.submit(transfer)
             }
         } onCancel: {
-            cancel(task, of: transfer)
+            loop.cancel(transfer)
         }
     }
 
-    /// Cancels a transfer from the delegate queue, so the cancellation is ordered after any
-    /// delegate callback already queued.
-    ///
-    /// corelibs-foundation traps ("Received callback for HTTP redirection, but we're not
-    /// waiting for it") when a task is cancelled between a 3xx and the redirect completion
-    /// handler; hopping onto the delegate queue and refusing later redirects
-    /// (`isCancelRequested`) keeps `cancel()` out of that window as far as the API allows.
-    private func cancel(_ task: UncheckedTask, of transfer: HTTPTransfer) {
-        delegateQueue.addOperation {
-            transfer.isCancelRequested = true
-            task.value.cancel()
+    /// The fetch's result from the exchange; runs on the loop's thread, where the parser lives.
+    private static func outcome(
+        of exchange: HTTPExchange,
+        body: FeedBody,
+        request: FetchRequest
+    ) -> Result<FetchOutcome, FetchError> {
+        let status = exchange.head?.status
+        func fail(_ kind: FetchError.Kind, retryAfter: RetryAfter? = nil) -> Result<FetchOutcome, FetchError> {
+            .failure(
+                FetchError(
+                    url: request.url,
+                    kind: kind,
+                    status: status,
+                    redirects: exchange.redirects,
+                    bytesReceived: exchange.bodyBytes,
+                    byteCap: request.limits.maxBodyBytes,
+                    retryAfter: retryAfter,
+                    detail: exchange.detail
+                )
+            )
         }
-    }
-
-    /// Sets the headers every request carries, redirects included.
-    static func applyHeaders(to request: inout URLRequest, validators: HTTPValidators, userAgent: String? = nil) {
-        if let userAgent { request.setValue(userAgent, forHTTPHeaderField: "User-Agent") }
-        request.setValue(
-            "application/rss+xml, application/atom+xml, application/feed+json, text/x-opml, "
-                + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5",
-            forHTTPHeaderField: "Accept"
+        if let failure = exchange.failure { return fail(failure) }
+        guard let head = exchange.head else { return fail(.transport(code: FetchError.noResponseCode)) }
+        var info = FetchResponseInfo(
+            requestedURL: exchange.requestedURL,
+            finalURL: exchange.finalURL,
+            permanentRedirectURL: exchange.permanentRedirectURL,
+            redirects: exchange.redirects,
+            status: head.status,
+            validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),
+            maxAge: HTTPHeaderValues.maxAge(cacheControl: head.header("Cache-Control")),
+            contentType: head.header("Content-Type"),
+            bodyBytes: exchange.bodyBytes
         )
-        if let etag = validators.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-        if let lastModified = validators.lastModified {
-            request.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since")
+        switch head.status {
+        case 304:
+            // A 304 without validators keeps the stored pair; with any, the new pair replaces it.
+            if info.validators.isEmpty { info.validators = request.validators }
+            return .success(.notModified(info))
+        case 200..<300:
+            switch body.finish() {
+            case .success(let document):
+                let ttl = LocalFileReader.ttl(document, body.sniffer)
+                return .success(.fetched(FetchedDocument(response: info, document: document, ttl: ttl)))
+            case .failure(let error):
+                return fail(.parse(error))
+            }
+        case let code:
+            let retryAfter =
+                code == 429 || code == 503 ? HTTPHeaderValues.retryAfter(head.header("Retry-After")) : nil
+            return fail(.httpStatus(code), retryAfter: retryAfter)
         }
     }
-}
-
-/// Carries a `URLSessionTask` into the deadline task and the cancellation handler.
-///
-/// `URLSessionTask.cancel()` and `resume()` are thread-safe in corelibs-foundation; the class
-/// is just not annotated as Sendable.
-private struct UncheckedTask: @unchecked Sendable {
-    let value: URLSessionDataTask
-    init(_ value: URLSessionDataTask) { self.value = value }
 }

@@ -1,3 +1,4 @@
+import CCurl
 public import HomeFeeds
 
 /// Why one fetch produced no document (style.md §3.1).
@@ -12,14 +13,24 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedURL
         /// The server answered with a status other than 2xx or 304.
         case httpStatus(Int)
-        /// `URLSession` failed; the payload is the `URLError` code (e.g. -1004, cannot connect).
+        /// libcurl failed; the payload is its `CURLcode` (e.g. 7, could not connect; 60, the
+        /// certificate did not verify; 18, the body ended before its `Content-Length`).
         case transport(code: Int)
         /// The total deadline (`FetchLimits.totalTimeout`) passed.
         case timedOut
+        /// No connection within `FetchLimits.connectTimeout`.
+        case connectTimedOut
+        /// The server sent less than `FetchLimits.lowSpeedLimit` bytes per second for
+        /// `FetchLimits.lowSpeedTime` seconds (a trickle, or nothing at all).
+        case stalled
+        /// The response head passed `FetchLimits.maxHeaderBytes`.
+        case headersTooLarge
         /// The body passed `FetchLimits.maxBodyBytes` after decompression.
         case bodyTooLarge
-        /// More than `FetchLimits.maxRedirects` redirects (or a loop).
+        /// More than `FetchLimits.maxRedirects` redirects.
         case tooManyRedirects
+        /// A redirect to a URL the chain had already visited; the payload is that URL.
+        case redirectLoop(to: String)
         /// A redirect to a scheme other than `http:`/`https:` was refused.
         case redirectRefused(to: String)
         /// A local file could not be read; the payload says why.
@@ -45,6 +56,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var byteCap: Int?
     /// The server's `Retry-After` (with `429` or `503`).
     public var retryAfter: RetryAfter?
+    /// libcurl's own words about a transport failure (e.g. "Failed to connect to 127.0.0.1
+    /// port 9: Connection refused"); never a body or a credential.
+    public var detail: String?
 
     public init(
         url: String,
@@ -53,7 +67,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         redirects: Int = 0,
         bytesReceived: Int = 0,
         byteCap: Int? = nil,
-        retryAfter: RetryAfter? = nil
+        retryAfter: RetryAfter? = nil,
+        detail: String? = nil
     ) {
         self.url = url
         self.kind = kind
@@ -62,7 +77,12 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         self.bytesReceived = bytesReceived
         self.byteCap = byteCap
         self.retryAfter = retryAfter
+        self.detail = detail
     }
+
+    /// The `CURLcode` reported when a transfer ended without any response
+    /// (`CURLE_GOT_NOTHING`).
+    static let noResponseCode = Int(CURLE_GOT_NOTHING.rawValue)
 
     /// True for `410 Gone`: the scheduler stops polling the source.
     public var isGone: Bool { kind == .httpStatus(410) }
@@ -76,14 +96,21 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             text += "HTTP \(code)"
             if let reason = Self.reasons[code] { text += " \(reason)" }
         case .transport(let code):
-            text += "URLError \(code)"
-            if let name = Self.urlErrorNames[code] { text += " (\(name))" }
+            text += "network error: " + (detail ?? Self.curlMessage(code)) + " (curl \(code))"
         case .timedOut:
             text += "timed out"
+        case .connectTimedOut:
+            text += "connect timed out"
+        case .stalled:
+            text += "stalled (too slow for too long)"
+        case .headersTooLarge:
+            text += "response headers too large"
         case .bodyTooLarge:
             text += "body too large (\(bytesReceived) bytes received, cap \(byteCap ?? 0))"
         case .tooManyRedirects:
             text += "too many redirects"
+        case .redirectLoop(let target):
+            text += "redirect loop back to \(target)"
         case .redirectRefused(let target):
             text += "redirect to \(target) refused"
         case .file(let reason):
@@ -98,7 +125,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         if redirects > 0 { text += " after \(redirects) redirect\(redirects == 1 ? "" : "s")" }
         switch kind {
-        case .timedOut, .transport, .parse:
+        case .timedOut, .stalled, .transport, .parse:
             if bytesReceived > 0 { text += " (\(bytesReceived) bytes received)" }
         default:
             break
@@ -113,12 +140,11 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         503: "Service Unavailable", 504: "Gateway Timeout",
     ]
 
-    private static let urlErrorNames: [Int: String] = [
-        -999: "cancelled", -1000: "bad URL", -1001: "timed out", -1002: "unsupported URL",
-        -1003: "cannot find host", -1004: "cannot connect to host", -1005: "connection lost",
-        -1007: "too many redirects", -1009: "not connected", -1011: "bad server response",
-        -1017: "cannot parse response", -1200: "TLS failed", -1202: "untrusted server certificate",
-    ]
+    /// libcurl's one-line description of a `CURLcode`.
+    private static func curlMessage(_ code: Int) -> String {
+        guard let text = curl_easy_strerror(CURLcode(UInt32(clamping: max(0, code)))) else { return "unknown error" }
+        return String(cString: text)
+    }
 }
 
 /// A `Retry-After` header value (RFC 9110 §10.2.3): a delay in seconds or an HTTP date.

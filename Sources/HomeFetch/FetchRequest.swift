@@ -9,14 +9,21 @@ public struct FetchLimits: Sendable, Equatable {
     public var maxBodyBytes: Int
     /// Redirects followed before `FetchError.Kind.tooManyRedirects`.
     public var maxRedirects: Int
-    /// Seconds without progress (connecting or between body chunks) before the transfer fails.
-    ///
-    /// This is `URLRequest.timeoutInterval`, which on Linux is an idle timeout truncated to
-    /// whole seconds; it is rounded up here and never below 1 s, because 0 fails at once.
+    /// Seconds to resolve the host and connect (TLS handshake included), per hop
+    /// (`CURLOPT_CONNECTTIMEOUT_MS`): 10 s.
     public var connectTimeout: Double
-    /// Seconds for the whole fetch, parse included, enforced by racing a `Task.sleep`
-    /// (the resource timeout is not enforced on Linux).
+    /// Seconds for the whole fetch, redirects and parse included, enforced by the fetch loop:
+    /// 30 s.
     public var totalTimeout: Double
+    /// Bytes per second below which a transfer counts as stalled
+    /// (`CURLOPT_LOW_SPEED_LIMIT`): 256 B/s. Waiting for the first byte counts too.
+    public var lowSpeedLimit: Int
+    /// Seconds a transfer may stay below `lowSpeedLimit` before it ends as stalled
+    /// (`CURLOPT_LOW_SPEED_TIME`, whole seconds, at least 1): 15 s.
+    public var lowSpeedTime: Double
+    /// Bytes of response head (status line and header lines, interim responses included) per
+    /// hop: 64 KiB. Real feed servers send a few hundred.
+    public var maxHeaderBytes: Int
     /// Limits for HomeFeeds; its body cap and parse time follow `maxBodyBytes` and
     /// `totalTimeout`.
     public var parseLimits: FeedParseLimits
@@ -26,12 +33,18 @@ public struct FetchLimits: Sendable, Equatable {
         maxRedirects: Int = 5,
         connectTimeout: Double = 10,
         totalTimeout: Double = 30,
+        lowSpeedLimit: Int = 256,
+        lowSpeedTime: Double = 15,
+        maxHeaderBytes: Int = 64 << 10,
         parseLimits: FeedParseLimits = .default
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxRedirects = maxRedirects
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
+        self.lowSpeedLimit = lowSpeedLimit
+        self.lowSpeedTime = lowSpeedTime
+        self.maxHeaderBytes = maxHeaderBytes
         self.parseLimits = parseLimits
     }
 

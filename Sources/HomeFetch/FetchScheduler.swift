@@ -151,10 +151,11 @@ public actor FetchScheduler {
     }
 
     /// Replaces the sources (after a reload). Sources that stay keep their state; new ones use
-    /// `states` when given one, else start fresh; removed ones are dropped (a fetch of theirs
-    /// that is running finishes without reporting).
+    /// `states` when given one, else start fresh; removed ones are dropped, and a fetch of
+    /// theirs that is running is cancelled (its transfer ends at once, nothing is reported).
     public func replaceSources(_ sources: [FeedSource], states: [SourceFetchState] = []) {
         (order, entries) = Self.index(sources, states: states, keeping: entries)
+        for (url, task) in inFlight where entries[url] == nil { task.cancel() }
         wake?.yield()
     }
 

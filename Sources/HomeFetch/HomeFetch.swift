@@ -1,8 +1,8 @@
 /// HomeFetch: getting bytes from `file:` and `http(s):` sources, conditional GET, limits, and
 /// the polite per-source scheduler with backoff (architecture.md, issue 4).
 ///
-/// Imports Foundation and FoundationNetworking (for `URLSession`) and HomeFeeds (to parse the
-/// bytes as they arrive). It never touches SQLite: fetch state is a plain value
+/// HTTP runs on libcurl's multi interface (`CCurl`), on one thread, never FoundationNetworking;
+/// HomeFeeds parses the bytes as they arrive. It never touches SQLite: fetch state is a plain value
 /// (`SourceFetchState`) that the scheduler hands to a `FetchStatePersisting` hook, and parsed
 /// documents go to a `FetchedDocumentSink`; the daemon implements both with HomeStore. It
 /// never logs by itself: the scheduler takes a logging closure.

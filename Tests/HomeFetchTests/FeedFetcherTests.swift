@@ -1,45 +1,30 @@
 import Foundation
 import HomeFeeds
 import HomeFetch
+import TestSupport
 import Testing
 
-/// `FeedFetcher` against the loopback fixture server: conditional GET, gzip, redirects,
-/// statuses, timeouts and caps.
+/// `FeedFetcher` against the loopback fixture server: conditional GET, gzip, statuses and
+/// `Retry-After`, what a document says about polling. Redirects, hostile servers and
+/// cancellation have suites of their own.
 @Suite(.timeLimit(.minutes(1)))
 struct FeedFetcherTests {
     private func fetch(
         _ path: String,
         validators: HTTPValidators = HTTPValidators(),
-        limits: FetchLimits = TestSupport.quickLimits()
+        limits: FetchLimits = FetchTesting.quickLimits()
     ) async throws -> Result<FetchOutcome, FetchError> {
-        let server = try await FixtureServer.shared.value
-        do {
-            return .success(
-                try await TestSupport.fetcher.fetch(
-                    FetchRequest(url: server.url(path), validators: validators, limits: limits)
-                )
-            )
-        } catch {
-            return .failure(error)
-        }
+        try await FetchTesting.fetch(path, validators: validators, limits: limits)
     }
 
-    private func fetchError(
-        _ path: String,
-        limits: FetchLimits = TestSupport.quickLimits()
-    ) async throws -> FetchError {
-        switch try await fetch(path, limits: limits) {
-        case .success(let outcome):
-            Issue.record("expected an error, got \(outcome)")
-            throw FixtureError("no error")
-        case .failure(let error):
-            return error
-        }
+    private func fetchError(_ path: String, limits: FetchLimits = FetchTesting.quickLimits()) async throws -> FetchError
+    {
+        try await FetchTesting.fetchError(path, limits: limits)
     }
 
     @Test("200 with validators, then 304 when they are sent back")
     func conditionalGet() async throws {
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let first = try await fetch("/feed/\(key)").get()
         guard case .fetched(let document) = first, case .feed(let feed) = document.document else {
             Issue.record("expected a feed, got \(first)")
@@ -70,7 +55,7 @@ struct FeedFetcherTests {
 
     @Test("gzip bodies arrive decoded and are counted after decompression")
     func gzip() async throws {
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let outcome = try await fetch("/gzip/\(key)").get()
         guard case .fetched(let document) = outcome, case .feed(let feed) = document.document else {
             Issue.record("expected a feed, got \(outcome)")
@@ -83,49 +68,9 @@ struct FeedFetcherTests {
         #expect(seen.first?.acceptEncoding?.contains("gzip") == true)
     }
 
-    struct RedirectCase: Sendable, CustomTestStringConvertible {
-        var code: Int
-        var isPermanent: Bool
-        var testDescription: String { "\(code)" }
-    }
-
-    @Test(
-        "301 and 308 report the new URL as permanent, 302 and 307 do not",
-        arguments: [
-            RedirectCase(code: 301, isPermanent: true), RedirectCase(code: 308, isPermanent: true),
-            RedirectCase(code: 302, isPermanent: false), RedirectCase(code: 307, isPermanent: false),
-        ]
-    )
-    func redirect(_ redirect: RedirectCase) async throws {
-        let key = TestSupport.key()
-        let server = try await FixtureServer.shared.value
-        let outcome = try await fetch("/redirect/\(key)?code=\(redirect.code)&to=/feed/\(key)").get()
-        let response = outcome.response
-        #expect(response.redirects == 1)
-        #expect(response.finalURL == server.url("/feed/\(key)"))
-        #expect(response.permanentRedirectURL == (redirect.isPermanent ? server.url("/feed/\(key)") : nil))
-    }
-
-    @Test("a permanent redirect after a temporary one is not permanent")
-    func temporaryThenPermanent() async throws {
-        let key = TestSupport.key()
-        let inner = "/redirect/\(key)?code=301%26to=/feed/\(key)"
-        let outcome = try await fetch("/redirect/\(key)?code=302&to=\(inner)").get()
-        #expect(outcome.response.redirects == 2)
-        #expect(outcome.response.permanentRedirectURL == nil)
-    }
-
-    @Test("a redirect loop stops at the limit")
-    func redirectLoop() async throws {
-        let error = try await fetchError("/loop/\(TestSupport.key())", limits: TestSupport.quickLimits(maxRedirects: 3))
-        #expect(error.kind == .tooManyRedirects)
-        #expect(error.redirects == 3)
-        #expect(error.description.contains("too many redirects after 3 redirects"))
-    }
-
     @Test("429 carries Retry-After in seconds")
     func retryAfterSeconds() async throws {
-        let error = try await fetchError("/status/\(TestSupport.key())?code=429&retry=120")
+        let error = try await fetchError("/status/\(FetchTesting.key())?code=429&retry=120")
         #expect(error.kind == .httpStatus(429))
         #expect(error.status == 429)
         #expect(error.retryAfter == .seconds(120))
@@ -135,77 +80,44 @@ struct FeedFetcherTests {
     @Test("503 carries Retry-After as an HTTP date")
     func retryAfterDate() async throws {
         let date = "Wed,%2021%20Oct%202037%2007:28:00%20GMT"
-        let error = try await fetchError("/status/\(TestSupport.key())?code=503&retry=\(date)")
+        let error = try await fetchError("/status/\(FetchTesting.key())?code=503&retry=\(date)")
         #expect(error.kind == .httpStatus(503))
         #expect(error.retryAfter == .date(secondsSince1970: 2_139_722_880))
     }
 
-    @Test("500 and 410 are errors with their status", arguments: [500, 410, 404])
+    struct RetryAfterCase: Sendable, CustomTestStringConvertible {
+        var header: String
+        var expected: RetryAfter?
+        var testDescription: String { "Retry-After: \(header)" }
+    }
+
+    @Test(
+        "absurd Retry-After values are read without overflow or guessing",
+        arguments: [
+            RetryAfterCase(header: "0", expected: .seconds(0)),
+            RetryAfterCase(header: "99999999999999999999999999", expected: .seconds(Int.max)),
+            RetryAfterCase(header: "-5", expected: nil),
+            RetryAfterCase(header: "soon", expected: nil),
+            RetryAfterCase(header: "Thu,%2001%20Jan%201970%2000:00:00%20GMT", expected: .date(secondsSince1970: 0)),
+        ]
+    )
+    func absurdRetryAfter(_ retry: RetryAfterCase) async throws {
+        let error = try await fetchError("/status/\(FetchTesting.key())?code=429&retry=\(retry.header)")
+        #expect(error.kind == .httpStatus(429))
+        #expect(error.retryAfter == retry.expected)
+    }
+
+    @Test("500, 410 and 404 are errors with their status; only 410 means gone", arguments: [500, 410, 404])
     func errorStatus(_ code: Int) async throws {
-        let error = try await fetchError("/status/\(TestSupport.key())?code=\(code)")
+        let error = try await fetchError("/status/\(FetchTesting.key())?code=\(code)")
         #expect(error.kind == .httpStatus(code))
         #expect(error.retryAfter == nil)
         #expect(error.isGone == (code == 410))
     }
 
-    @Test("a server that stalls mid-body hits the total timeout")
-    func stallMidBody() async throws {
-        let error = try await fetchError(
-            "/stall/\(TestSupport.key())",
-            limits: TestSupport.quickLimits(totalTimeout: 2)
-        )
-        #expect(error.kind == .timedOut)
-        #expect(error.status == 200)
-        #expect(error.bytesReceived > 0)
-    }
-
-    @Test("a server that never answers hits the total timeout")
-    func stallBeforeHeaders() async throws {
-        let error = try await fetchError(
-            "/stallhead/\(TestSupport.key())",
-            limits: TestSupport.quickLimits(totalTimeout: 1)
-        )
-        #expect(error.kind == .timedOut)
-        #expect(error.status == nil)
-    }
-
-    @Test("the idle (connect) timeout ends a silent server before the total deadline")
-    func idleTimeout() async throws {
-        var limits = TestSupport.quickLimits(totalTimeout: 20)
-        limits.connectTimeout = 1
-        let error = try await fetchError("/stallhead/\(TestSupport.key())", limits: limits)
-        #expect(error.kind == .transport(code: -1001))
-        #expect(error.description.hasSuffix("URLError -1001 (timed out)"))
-    }
-
-    @Test("an endless body is cut at the cap")
-    func endlessBody() async throws {
-        let cap = 256 << 10
-        let error = try await fetchError(
-            "/endless/\(TestSupport.key())",
-            limits: TestSupport.quickLimits(maxBodyBytes: cap)
-        )
-        #expect(error.kind == .bodyTooLarge)
-        #expect(error.bytesReceived > cap)
-        #expect(error.byteCap == cap)
-    }
-
-    @Test("a gzip bomb is cut at the cap after decompression")
-    func gzipBomb() async throws {
-        let cap = 1 << 20
-        let error = try await fetchError(
-            "/bomb/\(TestSupport.key())",
-            limits: TestSupport.quickLimits(maxBodyBytes: cap)
-        )
-        #expect(error.kind == .bodyTooLarge)
-        #expect(error.bytesReceived > cap)
-        #expect(error.bytesReceived < 16 << 20)
-        #expect(error.description.contains("body too large"))
-    }
-
     @Test("a malformed feed is a parse error naming the URL")
     func malformed() async throws {
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let error = try await fetchError("/malformed/\(key)")
         guard case .parse(let parseError) = error.kind else {
             Issue.record("expected a parse error, got \(error)")
@@ -218,7 +130,7 @@ struct FeedFetcherTests {
 
     @Test("RSS ttl and Cache-Control max-age are reported")
     func hints() async throws {
-        let outcome = try await fetch("/feed/\(TestSupport.key())?ttl=120&maxage=7200&noval=1").get()
+        let outcome = try await fetch("/feed/\(FetchTesting.key())?ttl=120&maxage=7200&noval=1").get()
         guard case .fetched(let document) = outcome else {
             Issue.record("expected a document, got \(outcome)")
             return
@@ -231,7 +143,7 @@ struct FeedFetcherTests {
     @Test("an OPML document of service links parses as OPML")
     func linksDocument() async throws {
         let server = try await FixtureServer.shared.value
-        let outcome = try await fetch("/links/\(TestSupport.key())").get()
+        let outcome = try await fetch("/links/\(FetchTesting.key())").get()
         guard case .fetched(let document) = outcome, case .opml(let opml) = document.document else {
             Issue.record("expected OPML, got \(outcome)")
             return
@@ -245,7 +157,7 @@ struct FeedFetcherTests {
     @Test("unsupported schemes are refused without I/O", arguments: ["ftp://127.0.0.1/feed", "gopher:x", "no-scheme"])
     func unsupportedScheme(_ url: String) async throws {
         await #expect(throws: FetchError(url: url, kind: .unsupportedURL)) {
-            try await TestSupport.fetcher.fetch(FetchRequest(url: url))
+            try await FetchTesting.fetcher.fetch(FetchRequest(url: url))
         }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import Synchronization
+import TestSupport
 import Testing
 
 /// `FetchScheduler` with a manual clock against the loopback server: every network call is
@@ -20,7 +21,7 @@ struct FetchSchedulerTests {
             backoffCap: 3600,
             maximumRetryAfter: 86_400,
             maxConcurrentFetches: maxConcurrent,
-            limits: TestSupport.quickLimits(maxBodyBytes: 1 << 20, totalTimeout: totalTimeout)
+            limits: FetchTesting.quickLimits(maxBodyBytes: 1 << 20, totalTimeout: totalTimeout)
         )
     }
 
@@ -28,7 +29,7 @@ struct FetchSchedulerTests {
         _ urls: [String],
         clock: ManualClock,
         recorder: Recorder,
-        fetcher: any SourceFetching = TestSupport.fetcher,
+        fetcher: any SourceFetching = FetchTesting.fetcher,
         configuration: FetchSchedulerConfiguration = configuration()
     ) -> FetchScheduler {
         FetchScheduler(
@@ -45,7 +46,7 @@ struct FetchSchedulerTests {
     @Test("a malformed feed and a 500 fail on their own; the good source is unaffected")
     func isolation() async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let good = server.url("/feed/\(key)")
         let bad = server.url("/malformed/\(key)")
         let broken = server.url("/status/\(key)?code=500")
@@ -63,14 +64,14 @@ struct FetchSchedulerTests {
         #expect(goodStatus.failures == 0)
         #expect(goodStatus.entries == 2)
         #expect(goodStatus.title == "Loopback feed")
-        #expect(goodStatus.lastSuccess == TestSupport.start)
-        #expect(goodStatus.nextAttempt == TestSupport.start.addingTimeInterval(1800))
+        #expect(goodStatus.lastSuccess == FetchTesting.start)
+        #expect(goodStatus.nextAttempt == FetchTesting.start.addingTimeInterval(1800))
 
         let badStatus = try #require(await scheduler.status(for: bad))
         #expect(badStatus.failures == 1)
         #expect(badStatus.lastError?.hasPrefix("\(bad): not a readable feed") == true)
         #expect(badStatus.lastSuccess == nil)
-        #expect(badStatus.nextAttempt == TestSupport.start.addingTimeInterval(60))
+        #expect(badStatus.nextAttempt == FetchTesting.start.addingTimeInterval(60))
 
         let brokenStatus = try #require(await scheduler.status(for: broken))
         #expect(brokenStatus.lastError == "\(broken): HTTP 500 Internal Server Error")
@@ -80,7 +81,7 @@ struct FetchSchedulerTests {
     @Test("200 then 304 through the scheduler: the sink sees the document once, validators persist")
     func notModified() async throws {
         let server = try await FixtureServer.shared.value
-        let url = server.url("/feed/\(TestSupport.key())")
+        let url = server.url("/feed/\(FetchTesting.key())")
         let recorder = Recorder()
         let scheduler = scheduler([url], clock: ManualClock(), recorder: recorder)
         #expect(try await scheduler.refresh(url: url) == RefreshSummary(attempted: 1, changed: 1))
@@ -91,7 +92,7 @@ struct FetchSchedulerTests {
         #expect(
             persisted.last?.validators == HTTPValidators(etag: "\"v1\"", lastModified: "Sat, 01 Jan 2033 00:00:00 GMT")
         )
-        #expect(persisted.last?.lastSuccess == TestSupport.start)
+        #expect(persisted.last?.lastSuccess == FetchTesting.start)
     }
 
     @Test(
@@ -103,16 +104,16 @@ struct FetchSchedulerTests {
     )
     func hints(_ query: String, _ interval: Double) async throws {
         let server = try await FixtureServer.shared.value
-        let url = server.url("/feed/\(TestSupport.key())?noval=1&\(query)")
+        let url = server.url("/feed/\(FetchTesting.key())?noval=1&\(query)")
         let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
         _ = try await scheduler.refresh()
-        #expect(await scheduler.status(for: url)?.nextAttempt == TestSupport.start.addingTimeInterval(interval))
+        #expect(await scheduler.status(for: url)?.nextAttempt == FetchTesting.start.addingTimeInterval(interval))
     }
 
     @Test("500 backs off exponentially while run() polls on the manual clock")
     func backoff() async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let url = server.url("/status/\(key)?code=500")
         let clock = ManualClock()
         let recorder = Recorder()
@@ -120,7 +121,7 @@ struct FetchSchedulerTests {
         let runner = Task { await scheduler.run() }
         defer { runner.cancel() }
 
-        var expected = TestSupport.start
+        var expected = FetchTesting.start
         for (attempt, delay) in [60.0, 120, 240, 480].enumerated() {
             await recorder.waitForStates(attempt + 1)
             let state = try #require(await recorder.states(of: url).last)
@@ -145,18 +146,18 @@ struct FetchSchedulerTests {
     )
     func retryAfter(_ query: String, _ delay: Double) async throws {
         let server = try await FixtureServer.shared.value
-        let url = server.url("/status/\(TestSupport.key())?\(query)")
+        let url = server.url("/status/\(FetchTesting.key())?\(query)")
         let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
         _ = try await scheduler.refresh()
         let status = try #require(await scheduler.status(for: url))
-        #expect(status.nextAttempt == TestSupport.start.addingTimeInterval(delay))
+        #expect(status.nextAttempt == FetchTesting.start.addingTimeInterval(delay))
         #expect(status.lastError?.contains("retry after") == true)
     }
 
     @Test("410 Gone stops polling and says so")
     func gone() async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let url = server.url("/status/\(key)?code=410")
         let other = server.url("/feed/\(key)")
         let scheduler = scheduler([url, other], clock: ManualClock(), recorder: Recorder())
@@ -165,7 +166,7 @@ struct FetchSchedulerTests {
         #expect(status.isGone)
         #expect(status.nextAttempt == nil)
         #expect(status.lastError == "\(url): HTTP 410 Gone; polling stopped")
-        #expect(await scheduler.nextWake() == TestSupport.start.addingTimeInterval(1800))
+        #expect(await scheduler.nextWake() == FetchTesting.start.addingTimeInterval(1800))
         #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, notModified: 1))
         #expect(try await server.requests(key).filter { $0.path.hasPrefix("/status") }.count == 1)
     }
@@ -173,7 +174,7 @@ struct FetchSchedulerTests {
     @Test("301 moves the source for later fetches; 302 does not", arguments: [301, 302])
     func permanentRedirect(_ code: Int) async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let url = server.url("/redirect/\(key)?code=\(code)&to=/feed/\(key)")
         let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
         _ = try await scheduler.refresh()
@@ -189,7 +190,7 @@ struct FetchSchedulerTests {
     func stalled() async throws {
         let slowServer = try await FixtureServer.start()
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let stalled = slowServer.url("/stallhead/\(key)")
         let good = server.url("/feed/\(key)")
         let recorder = Recorder()
@@ -238,7 +239,7 @@ struct FetchSchedulerTests {
     @Test("a failed ingest keeps the old validators, so the next fetch is a full one")
     func ingestFailure() async throws {
         let server = try await FixtureServer.shared.value
-        let url = server.url("/feed/\(TestSupport.key())")
+        let url = server.url("/feed/\(FetchTesting.key())")
         let recorder = Recorder()
         await recorder.failIngest(of: url)
         let scheduler = scheduler([url], clock: ManualClock(), recorder: recorder)
@@ -246,15 +247,15 @@ struct FetchSchedulerTests {
         let state = try #require(await scheduler.state(for: url))
         #expect(state.validators.isEmpty)
         #expect(state.lastError == "\(url): ingest failed: disk full")
-        #expect(state.nextAttempt == TestSupport.start.addingTimeInterval(60))
+        #expect(state.nextAttempt == FetchTesting.start.addingTimeInterval(60))
     }
 
     @Test("persisted state is honoured at start-up, and unknown URLs are refused")
     func restoredState() async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let url = server.url("/feed/\(key)")
-        let later = TestSupport.start.addingTimeInterval(900)
+        let later = FetchTesting.start.addingTimeInterval(900)
         let restored = SourceFetchState(
             url: url,
             validators: HTTPValidators(etag: "\"v1\""),
@@ -265,7 +266,7 @@ struct FetchSchedulerTests {
         let scheduler = FetchScheduler(
             sources: [FeedSource(url: url, kind: .notices)],
             states: [restored],
-            fetcher: TestSupport.fetcher,
+            fetcher: FetchTesting.fetcher,
             sink: recorder,
             persistence: recorder,
             clock: clock,
@@ -288,21 +289,21 @@ struct FetchSchedulerTests {
     @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
     func servicesAndFiles() async throws {
         let server = try await FixtureServer.shared.value
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try FetchTesting.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("notices.xml")
         try Data(
             "<rss version=\"2.0\"><channel><title>Local</title><item><guid>a</guid><title>A</title></item></channel></rss>"
                 .utf8
         ).write(to: file)
-        let links = server.url("/links/\(TestSupport.key())")
+        let links = server.url("/links/\(FetchTesting.key())")
         let recorder = Recorder()
         let scheduler = FetchScheduler(
             sources: [
                 FeedSource(url: links, kind: .services, section: .mainService),
                 FeedSource(url: file.absoluteString, kind: .notices),
             ],
-            fetcher: TestSupport.fetcher,
+            fetcher: FetchTesting.fetcher,
             sink: recorder,
             persistence: recorder,
             clock: ManualClock(),
@@ -325,7 +326,7 @@ struct FetchSchedulerTests {
     @Test("replaced sources keep their state; run() returns once cancelled")
     func replaceAndStop() async throws {
         let server = try await FixtureServer.shared.value
-        let key = TestSupport.key()
+        let key = FetchTesting.key()
         let kept = server.url("/feed/\(key)")
         let added = server.url("/feed/\(key)?noval=1")
         let clock = ManualClock()
@@ -346,6 +347,25 @@ struct FetchSchedulerTests {
         #expect(await scheduler.status().allSatisfy { !$0.isFetching })
     }
 
+    @Test("a reload that drops a source cancels its transfer; nothing is reported for it")
+    func droppedSourceIsCancelled() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = FetchTesting.key()
+        let stalled = server.url("/stallhead/\(key)")
+        let recorder = Recorder()
+        let scheduler = scheduler([stalled], clock: ManualClock(), recorder: recorder)
+        let refresh = Task { try await scheduler.refresh(url: stalled) }
+        try await server.waitForRequest(stalled)
+        #expect(await scheduler.status(for: stalled)?.isFetching == true)
+        await scheduler.replaceSources([])
+        // The fetch ends as cancelled (not after the stall's 30 s as timed out), and a
+        // cancelled attempt is neither counted nor persisted.
+        let summary = try await refresh.value
+        #expect(summary.attempted == 0)
+        #expect(await recorder.states(of: stalled).isEmpty)
+        #expect(await scheduler.status().isEmpty)
+    }
+
     @Test("jitter is seeded: the same seed gives the same schedule")
     func seededJitter() async throws {
         let server = try await FixtureServer.shared.value
@@ -353,10 +373,10 @@ struct FetchSchedulerTests {
         configuration.jitter = 0.1
         var nextAttempts: [Date?] = []
         for _ in 0..<2 {
-            let url = server.url("/feed/\(TestSupport.key())?noval=1")
+            let url = server.url("/feed/\(FetchTesting.key())?noval=1")
             let scheduler = FetchScheduler(
                 sources: [FeedSource(url: url, kind: .notices)],
-                fetcher: TestSupport.fetcher,
+                fetcher: FetchTesting.fetcher,
                 sink: Recorder(),
                 persistence: Recorder(),
                 clock: ManualClock(),
@@ -368,8 +388,8 @@ struct FetchSchedulerTests {
         }
         let first = try #require(nextAttempts[0])
         #expect(nextAttempts[0] == nextAttempts[1])
-        #expect(abs(first.timeIntervalSince(TestSupport.start) - 1800) <= 180)
-        #expect(first != TestSupport.start.addingTimeInterval(1800))
+        #expect(abs(first.timeIntervalSince(FetchTesting.start) - 1800) <= 180)
+        #expect(first != FetchTesting.start.addingTimeInterval(1800))
     }
 }
 
@@ -385,6 +405,6 @@ final class CountingFetcher: SourceFetching {
             counts.max = max(counts.max, counts.active)
         }
         defer { counts.withLock { $0.active -= 1 } }
-        return try await TestSupport.fetcher.fetch(request)
+        return try await FetchTesting.fetcher.fetch(request)
     }
 }

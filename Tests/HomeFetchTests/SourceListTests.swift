@@ -82,7 +82,7 @@ struct SourceListTests {
 
     @Test("a list on disk loads, and its relative file sources fetch, then come back not modified")
     func loadAndFetchLocal() async throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try FetchTesting.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let samples = directory.appendingPathComponent("samples", isDirectory: true)
         try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
@@ -93,7 +93,7 @@ struct SourceListTests {
         let local = try #require(list.sources.first)
         #expect(local.url == samples.appendingPathComponent("notices.xml").absoluteString)
 
-        let first = try await TestSupport.fetcher.fetch(FetchRequest(url: local.url))
+        let first = try await FetchTesting.fetcher.fetch(FetchRequest(url: local.url))
         guard case .fetched(let document) = first, case .feed(let feed) = document.document else {
             Issue.record("expected a feed, got \(first)")
             return
@@ -104,7 +104,7 @@ struct SourceListTests {
         #expect(document.response.status == nil)
         #expect(document.response.validators.etag != nil)
 
-        let second = try await TestSupport.fetcher.fetch(
+        let second = try await FetchTesting.fetcher.fetch(
             FetchRequest(url: local.url, validators: document.response.validators)
         )
         #expect(second == .notModified(second.response))
@@ -112,7 +112,7 @@ struct SourceListTests {
 
     @Test("file sources obey the byte cap and report missing files")
     func localErrors() async throws {
-        let directory = try TestSupport.temporaryDirectory()
+        let directory = try FetchTesting.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let big = directory.appendingPathComponent("big.xml")
         try Data(repeating: UInt8(ascii: " "), count: 10_000).write(to: big)
@@ -121,11 +121,11 @@ struct SourceListTests {
         await #expect(
             throws: FetchError(url: big.absoluteString, kind: .bodyTooLarge, bytesReceived: 10_000, byteCap: 4096)
         ) {
-            try await TestSupport.fetcher.fetch(FetchRequest(url: big.absoluteString, limits: limits))
+            try await FetchTesting.fetcher.fetch(FetchRequest(url: big.absoluteString, limits: limits))
         }
         let missing = directory.appendingPathComponent("missing.xml").absoluteString
         do {
-            _ = try await TestSupport.fetcher.fetch(FetchRequest(url: missing))
+            _ = try await FetchTesting.fetcher.fetch(FetchRequest(url: missing))
             Issue.record("a missing file fetched")
         } catch {
             #expect(error.kind == .file("cannot read: No such file or directory"))

@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeStore
+import TestSupport
 import Testing
 
 /// A directory of sources, local and over loopback HTTP, fetched on schedule into one SQLite
@@ -11,7 +12,7 @@ struct StoreIngestionTests {
     let directory: URL
 
     init() throws {
-        directory = try TestSupport.temporaryDirectory()
+        directory = try FetchTesting.temporaryDirectory()
     }
 
     /// sources.opml with a local Korean RSS file, a loopback HTTP feed and a local services OPML.
@@ -52,7 +53,7 @@ struct StoreIngestionTests {
         FetchScheduler(
             sources: list.sources,
             states: states,
-            fetcher: TestSupport.fetcher,
+            fetcher: FetchTesting.fetcher,
             sink: ingestion,
             persistence: ingestion,
             clock: clock,
@@ -65,7 +66,7 @@ struct StoreIngestionTests {
                 backoffCap: 3600,
                 maximumRetryAfter: 86_400,
                 maxConcurrentFetches: 4,
-                limits: TestSupport.quickLimits()
+                limits: FetchTesting.quickLimits()
             ),
             jitterSeed: 1
         )
@@ -75,7 +76,7 @@ struct StoreIngestionTests {
     func endToEnd() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await FixtureServer.shared.value
-        let httpFeed = server.url("/feed/\(TestSupport.key())")
+        let httpFeed = server.url("/feed/\(FetchTesting.key())")
         let list = try await SourceList.load(path: try writeConfiguration(httpFeed: httpFeed))
         let databasePath = directory.appendingPathComponent("homefeed.sqlite").path
 

@@ -98,7 +98,7 @@ public actor HomeService {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
-        fetcher.invalidate()
+        await fetcher.shutdown()
     }
 
     // MARK: Versions

@@ -1,25 +1,46 @@
 import Foundation
 import HomeFetch
 import Synchronization
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
+import TestSupport
+import Testing
 
 /// Process-wide objects the tests share.
-///
-/// Sessions live for the whole test process: deallocating a `URLSession` can crash
-/// corelibs-foundation (`swift-on-linux.md` §2.2), which is also why every test uses the one
-/// `FeedFetcher` and passes its own limits in each `FetchRequest`.
-enum TestSupport {
+enum FetchTesting {
     /// Tests run in parallel against one loopback server, so the per-host connection cap of
     /// the daemon (where the scheduler allows one fetch per host anyway) would queue them.
-    static let fetcher = FeedFetcher(configuration: FeedFetcher.Configuration(maxConnectionsPerHost: 32))
-    static let rawSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        return URLSession(configuration: configuration)
-    }()
+    static let fetcher = FeedFetcher(
+        configuration: FeedFetcher.Configuration(maxConnectionsPerHost: 64, maxTotalConnections: 64)
+    )
+
+    /// Fetches `path` (or an absolute URL) of the shared fixture server with the shared fetcher.
+    static func fetch(
+        _ path: String,
+        validators: HTTPValidators = HTTPValidators(),
+        limits: FetchLimits = quickLimits(),
+        fetcher: FeedFetcher = FetchTesting.fetcher
+    ) async throws -> Result<FetchOutcome, FetchError> {
+        let url = path.hasPrefix("/") ? try await FixtureServer.shared.value.url(path) : path
+        do {
+            return .success(try await fetcher.fetch(FetchRequest(url: url, validators: validators, limits: limits)))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The error a fetch of `path` must end with.
+    static func fetchError(
+        _ path: String,
+        limits: FetchLimits = quickLimits(),
+        fetcher: FeedFetcher = FetchTesting.fetcher
+    ) async throws -> FetchError {
+        switch try await fetch(path, limits: limits, fetcher: fetcher) {
+        case .success(let outcome):
+            Issue.record("expected an error, got \(outcome)")
+            throw FixtureError("no error")
+        case .failure(let error):
+            return error
+        }
+    }
 
     /// A key no other test uses, for the fixture server's per-key request log.
     static func key() -> String { UUID().uuidString.lowercased() }
@@ -28,13 +49,15 @@ enum TestSupport {
     static func quickLimits(
         maxBodyBytes: Int = 1 << 20,
         totalTimeout: Double = 10,
-        maxRedirects: Int = 5
+        maxRedirects: Int = 5,
+        lowSpeedTime: Double = 30
     ) -> FetchLimits {
         FetchLimits(
             maxBodyBytes: maxBodyBytes,
             maxRedirects: maxRedirects,
             connectTimeout: 10,
-            totalTimeout: totalTimeout
+            totalTimeout: totalTimeout,
+            lowSpeedTime: lowSpeedTime
         )
     }
 
@@ -66,7 +89,7 @@ final class ManualClock: FetchClock {
 
     private let state: Mutex<State>
 
-    init(_ start: Date = TestSupport.start) {
+    init(_ start: Date = FetchTesting.start) {
         state = Mutex(State(now: start))
     }
 

@@ -1,30 +1,45 @@
 #!/usr/bin/env python3
 """Loopback HTTP server for HomeFetchTests (standard library only).
 
-Binds 127.0.0.1 on port 0, prints the port on the first line of stdout, and serves until its
-stdin reaches end of file (the test process exited or closed the pipe). Every path is
-/<case>/<key>[?query]: <key> is chosen by each test, so tests running in parallel against one
-server never see each other's requests.
+Binds 127.0.0.1 on port 0 (with --ports N, on N ports, all serving the same cases), prints the
+ports on the first line of stdout, separated by spaces, and serves until its stdin reaches end
+of file (the test process exited or closed the pipe). Every path is /<case>/<key>[?query]:
+<key> is chosen by each test, so tests running in parallel against one server never see each
+other's requests.
 
 Cases:
   feed       RSS 2.0 with ETag "v1" and a fixed Last-Modified; 304 when either validator
              matches. Query: ttl=<minutes> adds <ttl>, maxage=<s> adds Cache-Control,
              noval=1 sends no validators.
   gzip       the feed, gzip-encoded.
-  redirect   code=<3xx>&to=<path>: one redirect.
+  redirect   code=<3xx>&to=<path or URL>: one redirect.
+  chain      n=<hops>&code=<3xx>: a chain of n redirects (to chain/<key>?n=n-1), then the feed.
   loop       302 to itself, for ever.
+  pingpong   side=a: 302 to side=b, which sends 307 back to side=a.
   status     code=<n>[&retry=<Retry-After value>]: that status with a short body.
   stall      200 headers and the start of a feed, then nothing for 30 s.
   stallhead  nothing at all for 30 s.
-  endless    200 with a feed whose body never ends (XML comments), close-delimited.
+  endless    200 with a feed whose body never ends (XML comments), close-delimited, as fast as
+             the client reads.
   bomb       a gzip body of 16 MiB of spaces inside a feed (about 16 KiB on the wire).
+  gzipbomb   a gzip body that inflates to 10 GiB of spaces inside a feed's channel (about 10 MB on the
+             wire), streamed; deflatebomb: the same as Content-Encoding: deflate (zlib).
+  trickle    200 headers and a feed, one byte per second.
+  endlessheaders  a status line, then header lines for ever.
+  longheader      a status line, then one header line that never ends.
+  lengthlong      Content-Length: 100000 with a 120-byte feed, then the connection closes.
+  lengthshort     Content-Length: 60 with the whole feed.
+  badchunked      HTTP/1.1 chunked body whose chunk size is not hexadecimal.
   malformed  an HTML page with status 200.
   slow       ms=<n>: the feed after n milliseconds; counts requests in flight.
   links      an OPML document of service links.
   _requests  JSON list of the requests seen for <key> (path and the headers tests check).
   _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
+  _count     JSON number of requests seen for every key that starts with <key>, whose path
+             starts with prefix=<path> (default: any).
 """
 
+import argparse
 import gzip
 import json
 import os
@@ -43,6 +58,7 @@ REQUESTS = {}
 ACTIVE = 0
 MAX_ACTIVE = 0
 BOMB = None
+STREAM_BOMBS = {}
 
 
 def feed(ttl=None, title="Loopback feed"):
@@ -77,6 +93,25 @@ def bomb():
             parts.append(compressor.flush())
             BOMB = b"".join(parts)
         return BOMB
+
+
+def stream_bomb(wbits):
+    """(head, unit): compressed bytes of a feed's start and of 1 MiB of spaces.
+
+    After a full flush the compressor starts from an empty window, so compressing the same
+    block again gives the same bytes: the unit can be sent any number of times, and a body of
+    10 GiB inflated costs 10 240 units of about 1 KiB each. The stream never gets its trailer:
+    clients cut it long before."""
+    with LOCK:
+        if wbits not in STREAM_BOMBS:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, wbits)
+            block = b" " * (1 << 20)
+            # Spaces between elements: no text field grows, so only the body cap can stop it.
+            head = compressor.compress(b'<?xml version="1.0"?><rss version="2.0"><channel>')
+            head += compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+            unit = compressor.compress(block) + compressor.flush(zlib.Z_FULL_FLUSH)
+            STREAM_BOMBS[wbits] = (head, unit)
+        return STREAM_BOMBS[wbits]
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -141,6 +176,20 @@ class Handler(BaseHTTPRequestHandler):
     def case_redirect(self, key, query):
         self.send_body(int(query.get("code", "302")), b"", "text/plain", headers=[("Location", query["to"])])
 
+    def case_chain(self, key, query):
+        hops = int(query.get("n", "5"))
+        if hops <= 0:
+            self.case_feed(key, {"noval": "1"})
+            return
+        code = int(query.get("code", "302"))
+        self.send_body(code, b"", "text/plain", headers=[("Location", "/chain/%s?n=%d&code=%d" % (key, hops - 1, code))])
+
+    def case_pingpong(self, key, query):
+        if query.get("side") == "a":
+            self.send_body(302, b"", "text/plain", headers=[("Location", "/pingpong/%s?side=b" % key)])
+        else:
+            self.send_body(307, b"", "text/plain", headers=[("Location", "/pingpong/%s?side=a" % key)])
+
     def case_loop(self, key, query):
         self.send_body(302, b"", "text/plain", headers=[("Location", "/loop/%s" % key)])
 
@@ -167,13 +216,61 @@ class Handler(BaseHTTPRequestHandler):
         chunk = b"<!-- " + b"x" * 16000 + b" -->"
         while True:
             self.wfile.write(chunk)
-            # At most ~32 MB/s: still endless, but a client whose delegate queue lags behind
-            # (URLSession on Linux buffers what it has not delivered, with no back-pressure)
-            # cannot be driven to gigabytes on a loaded test machine.
-            time.sleep(0.0005)
 
     def case_bomb(self, key, query):
         self.send_body(200, bomb(), headers=[("Content-Encoding", "gzip")])
+
+    def send_stream_bomb(self, wbits, encoding):
+        head, unit = stream_bomb(wbits)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.send_header("Content-Encoding", encoding)
+        self.end_headers()
+        self.wfile.write(head)
+        for _ in range(10 * 1024 - 1):
+            self.wfile.write(unit)
+
+    def case_gzipbomb(self, key, query):
+        self.send_stream_bomb(31, "gzip")  # 31: the gzip container
+
+    def case_deflatebomb(self, key, query):
+        self.send_stream_bomb(15, "deflate")  # 15: the zlib container, as HTTP's deflate is
+
+    def case_trickle(self, key, query):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.end_headers()
+        for byte in feed():
+            self.wfile.write(bytes([byte]))
+            self.wfile.flush()
+            time.sleep(1)
+
+    def case_endlessheaders(self, key, query):
+        self.wfile.write(b"HTTP/1.0 200 OK\r\n")
+        line = b"X-Filler: " + b"a" * 100 + b"\r\n"
+        while True:
+            self.wfile.write(line * 100)
+
+    def case_longheader(self, key, query):
+        self.wfile.write(b"HTTP/1.0 200 OK\r\nX-Filler: ")
+        while True:
+            self.wfile.write(b"a" * 65536)
+
+    def case_lengthlong(self, key, query):
+        body = feed()
+        self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Length: 100000\r\n\r\n")
+        self.wfile.write(body[:120])
+
+    def case_lengthshort(self, key, query):
+        body = feed()
+        self.wfile.write(b"HTTP/1.0 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Length: 60\r\n\r\n")
+        self.wfile.write(body)
+
+    def case_badchunked(self, key, query):
+        self.wfile.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nTransfer-Encoding: chunked\r\n"
+            b"Connection: close\r\n\r\n5\r\n<?xml\r\nzz\r\nnot hex\r\n0\r\n\r\n"
+        )
 
     def case_malformed(self, key, query):
         self.send_body(200, b"<html><body><p>This is not a feed.</p></body></html>\n", "text/html")
@@ -198,6 +295,15 @@ class Handler(BaseHTTPRequestHandler):
             body = json.dumps(REQUESTS.get(key, [])).encode("utf-8")
         self.send_body(200, body, "application/json")
 
+    def case__count(self, key, query):
+        prefix = query.get("prefix", "")
+        with LOCK:
+            count = sum(
+                1 for seen, requests in REQUESTS.items() if seen.startswith(key)
+                for request in requests if request["path"].startswith(prefix)
+            )
+        self.send_body(200, json.dumps(count).encode("utf-8"), "application/json")
+
     def case__stats(self, key, query):
         global MAX_ACTIVE
         with LOCK:
@@ -214,12 +320,20 @@ def exit_when_stdin_closes():
         os._exit(0)
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+
+
 def main():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
+    arguments = argparse.ArgumentParser()
+    arguments.add_argument("--ports", type=int, default=1)
+    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(arguments.parse_args().ports)]
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
-    print(server.server_address[1], flush=True)
-    server.serve_forever()
+    for server in servers[1:]:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+    print(" ".join(str(server.server_address[1]) for server in servers), flush=True)
+    servers[0].serve_forever()
 
 
 if __name__ == "__main__":

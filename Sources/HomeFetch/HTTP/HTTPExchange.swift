@@ -1,0 +1,22 @@
+/// What one HTTP exchange came to, redirects followed: the final response's head, or the
+/// failure that ended it. Built on the fetch loop's thread when the transfer completes.
+///
+/// Sendable: an immutable value.
+struct HTTPExchange: Sendable {
+    /// The URL that was requested.
+    var requestedURL: String
+    /// The URL of the last hop: the base of the document's relative links.
+    var finalURL: String
+    /// The target of the `301`/`308` redirects at the start of the chain, up to the first
+    /// temporary one.
+    var permanentRedirectURL: String?
+    var redirects: Int
+    /// The last response's head; nil when no status line arrived.
+    var head: HTTPResponseHead?
+    /// Body bytes of the final response after decompression.
+    var bodyBytes: Int
+    /// Why the exchange ended early; nil when a final response arrived in full.
+    var failure: FetchError.Kind?
+    /// libcurl's own words about a transport failure (its error buffer), for the log.
+    var detail: String?
+}

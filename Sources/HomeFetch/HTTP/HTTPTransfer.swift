@@ -1,0 +1,286 @@
+import CCurl
+import Synchronization
+
+/// One HTTP exchange on a libcurl easy handle: a GET with the stored validators, its redirects
+/// followed by this code one hop at a time, and the body of the final `2xx` response handed to
+/// an `HTTPBodyConsumer` as it arrives.
+///
+/// Every bound holds where the bytes arrive: the header callback counts header bytes against
+/// `maxHeaderBytes`, the write callback counts decompressed body bytes against `maxBodyBytes`
+/// (the bodies of redirects and error statuses against `discardedBodyBytes`), and either
+/// returns short to abort the transfer the moment a bound is crossed. libcurl enforces the
+/// connect timeout and the low-speed limit; `CurlMultiLoop` enforces the total deadline.
+///
+/// Redirects are followed here rather than by libcurl (`CURLOPT_FOLLOWLOCATION` stays off):
+/// libcurl resolves the `Location` (`CURLINFO_REDIRECT_URL`), and this code refuses schemes
+/// other than `http`/`https`, stops loops and counts the limit, and decides whether the
+/// stored URL may move (only when every hop so far was `301`/`308`).
+///
+/// `@unchecked Sendable`: created on the caller's thread, then confined to the loop's thread
+/// from `CurlMultiLoop.submit` on (the loop's command mutex orders the hand-over); only
+/// `isCancelRequested` is touched from other threads, and it is atomic.
+final class HTTPTransfer: @unchecked Sendable {
+    /// How many bytes of a body nobody reads (a redirect's, an error page's) are taken before
+    /// the transfer of that hop is cut short.
+    static let discardedBodyBytes = 64 << 10
+
+    let request: FetchRequest
+    let userAgent: String
+    /// Set by a canceller before it wakes the loop; the loop checks it before starting.
+    let isCancelRequested = Atomic<Bool>(false)
+    /// Called once, on the loop's thread, when the exchange is over.
+    var completion: ((HTTPExchange) -> Void)?
+    /// The monotonic instant (`CurlMultiLoop.now()`, ms) after which the loop ends the transfer.
+    let deadline: Int64
+
+    private(set) var easy: UnsafeMutableRawPointer?
+    private let body: any HTTPBodyConsumer
+    private var headers: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+
+    private var currentURL: String
+    private var visited: Set<String>
+    private var redirects = 0
+    private var permanentRedirectURL: String?
+    private var chainIsPermanent = true
+
+    // The hop in progress.
+    private var head = HTTPResponseHead()
+    private var headerBytes = 0
+    private var headIsComplete = false
+    private var consumesBody = false
+    private var bodyBytes = 0
+    private var discardedBytes = 0
+    private var failure: FetchError.Kind?
+
+    init(request: FetchRequest, userAgent: String, body: any HTTPBodyConsumer, now: Int64) {
+        self.request = request
+        self.userAgent = userAgent
+        self.body = body
+        currentURL = request.url
+        visited = [request.url]
+        deadline = now + Int64(max(0.001, request.limits.totalTimeout) * 1000)
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        if let easy { curl_easy_cleanup(easy) }
+        curl_slist_free_all(headers)
+        errorBuffer.deallocate()
+    }
+
+    // MARK: - Setting up
+
+    /// Creates the easy handle with every option of the first hop.
+    ///
+    /// - Returns: nil, or the failure that keeps the transfer from starting.
+    func makeHandle() -> FetchError.Kind? {
+        guard let easy = curl_easy_init() else { return .transport(code: Int(CURLE_FAILED_INIT.rawValue)) }
+        self.easy = easy
+        headers = Self.requestHeaders(validators: request.validators)
+        let limits = request.limits
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var codes: [CURLcode] = [
+            ccurl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1),
+            ccurl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, "http,https"),
+            ccurl_easy_setopt_string(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"),
+            ccurl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0),
+            // "": every encoding this libcurl can decode (gzip, deflate, br, zstd on Debian 12).
+            ccurl_easy_setopt_string(easy, CURLOPT_ACCEPT_ENCODING, ""),
+            ccurl_easy_setopt_string(easy, CURLOPT_USERAGENT, userAgent),
+            ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers),
+            ccurl_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)),
+            ccurl_easy_setopt_long(easy, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1),
+            ccurl_easy_setopt_long(easy, CURLOPT_TCP_KEEPALIVE, 1),
+            ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1),
+            ccurl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2),
+            ccurl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(limits.connectTimeout)),
+            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, max(1, limits.lowSpeedLimit)),
+            ccurl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, max(1, Int(limits.lowSpeedTime.rounded(.up)))),
+            ccurl_easy_setopt_pointer(easy, CURLOPT_ERRORBUFFER, errorBuffer),
+            ccurl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION, headerCallback),
+            ccurl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, context),
+            ccurl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, writeCallback),
+            ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
+        ]
+        codes.append(ccurl_easy_setopt_string(easy, CURLOPT_URL, currentURL))
+        if let failed = codes.first(where: { $0 != CURLE_OK }) {
+            return failed == CURLE_UNSUPPORTED_PROTOCOL || failed == CURLE_URL_MALFORMAT
+                ? .unsupportedURL : .transport(code: Int(failed.rawValue))
+        }
+        return nil
+    }
+
+    /// `Accept` and the conditional-GET validators, sent on every hop.
+    private static func requestHeaders(validators: HTTPValidators) -> UnsafeMutablePointer<curl_slist>? {
+        var lines = [
+            "Accept: application/rss+xml, application/atom+xml, application/feed+json, text/x-opml, "
+                + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
+        ]
+        // A header value is one line: a validator with CR or LF (from a hostile server's earlier
+        // answer) is not sent rather than let it add headers of its own.
+        func safe(_ value: String) -> Bool { !value.utf8.contains { $0 == 10 || $0 == 13 } }
+        if let etag = validators.etag, safe(etag) { lines.append("If-None-Match: \(etag)") }
+        if let lastModified = validators.lastModified, safe(lastModified) {
+            lines.append("If-Modified-Since: \(lastModified)")
+        }
+        var list: UnsafeMutablePointer<curl_slist>?
+        for line in lines {
+            guard let longer = curl_slist_append(list, line) else { break }
+            list = longer
+        }
+        return list
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        Int(min(max(seconds, 0.001), 86_400) * 1000)
+    }
+
+    // MARK: - Bytes arriving (loop thread, inside curl_multi_perform)
+
+    /// One header line; false aborts the transfer.
+    fileprivate func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+        headerBytes += line.count
+        guard headerBytes <= request.limits.maxHeaderBytes else {
+            failure = .headersTooLarge
+            return false
+        }
+        guard head.read(line: line), !head.isInterim else { return true }
+        // The head of a final response is complete.
+        headIsComplete = true
+        guard (200..<300).contains(head.status) else { return true }
+        consumesBody = true
+        if let refusal = body.begin(head, url: currentURL) {
+            failure = refusal
+            return false
+        }
+        return true
+    }
+
+    /// The next decompressed body bytes; false aborts the transfer.
+    fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard failure == nil else { return false }
+        guard consumesBody else {
+            discardedBytes += bytes.count
+            return discardedBytes <= Self.discardedBodyBytes
+        }
+        bodyBytes += bytes.count
+        guard bodyBytes <= request.limits.maxBodyBytes else {
+            failure = .bodyTooLarge
+            return false
+        }
+        if let failure = body.consume(bytes) {
+            self.failure = failure
+            return false
+        }
+        return true
+    }
+
+    // MARK: - A hop ended (loop thread)
+
+    /// What the loop does after libcurl finished the current hop.
+    enum Next {
+        /// Re-add the handle: it now points at the redirect's target.
+        case follow
+        /// The exchange is over.
+        case complete(HTTPExchange)
+    }
+
+    /// Decides what follows a hop that libcurl finished with `code`.
+    func hopEnded(_ code: CURLcode) -> Next {
+        // A hop whose unread body was cut short (a redirect's, an error page's) still has its
+        // whole head: that is all this code reads of it.
+        let cutDiscardedBody = code == CURLE_WRITE_ERROR && failure == nil && !consumesBody
+        if let failure { return .complete(exchange(failure: failure)) }
+        guard code == CURLE_OK || cutDiscardedBody else { return .complete(exchange(failure: transportFailure(code))) }
+        guard head.isRedirect, let target = redirectTarget() else { return .complete(exchange(failure: nil)) }
+        if let refusal = follow(to: target) { return .complete(exchange(failure: refusal)) }
+        return .follow
+    }
+
+    /// The absolute `Location` of the current redirect, as libcurl resolved it.
+    private func redirectTarget() -> String? {
+        guard let easy else { return nil }
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard ccurl_easy_getinfo_string(easy, CURLINFO_REDIRECT_URL, &pointer) == CURLE_OK, let pointer else {
+            return nil
+        }
+        return String(cString: pointer)
+    }
+
+    /// Points the handle at `target`, or says why not.
+    private func follow(to target: String) -> FetchError.Kind? {
+        guard URLScheme(target) == .http || URLScheme(target) == .https else { return .redirectRefused(to: target) }
+        guard redirects < request.limits.maxRedirects else { return .tooManyRedirects }
+        guard !visited.contains(target) else { return .redirectLoop(to: target) }
+        redirects += 1
+        visited.insert(target)
+        // One temporary hop makes everything after it temporary too (RFC 9110 §15.4).
+        if chainIsPermanent, head.isPermanentRedirect {
+            permanentRedirectURL = target
+        } else {
+            chainIsPermanent = false
+        }
+        currentURL = target
+        head = HTTPResponseHead()
+        headerBytes = 0
+        headIsComplete = false
+        discardedBytes = 0
+        errorBuffer[0] = 0
+        guard let easy, ccurl_easy_setopt_string(easy, CURLOPT_URL, target) == CURLE_OK else {
+            return .redirectRefused(to: target)
+        }
+        return nil
+    }
+
+    /// The exchange as it stands, ended by `failure` (nil: a final response arrived in full).
+    func exchange(failure: FetchError.Kind?) -> HTTPExchange {
+        let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+        return HTTPExchange(
+            requestedURL: request.url,
+            finalURL: currentURL,
+            permanentRedirectURL: permanentRedirectURL,
+            redirects: redirects,
+            head: head.status == 0 ? nil : head,
+            bodyBytes: bodyBytes,
+            failure: failure,
+            detail: failure.map { if case .transport = $0 { detail } else { nil } } ?? nil
+        )
+    }
+
+    /// A libcurl failure as a fetch failure. `CURLE_OPERATION_TIMEDOUT` is the connect timeout
+    /// when no connection was made, else the low-speed limit: the total deadline is the loop's.
+    private func transportFailure(_ code: CURLcode) -> FetchError.Kind {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            var connected: curl_off_t = 0
+            if let easy { _ = ccurl_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connected) }
+            return connected == 0 ? .connectTimedOut : .stalled
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .unsupportedURL
+        case CURLE_OUT_OF_MEMORY where !headIsComplete:
+            // libcurl refuses one header line longer than CURL_MAX_HTTP_HEADER (100 KiB) this
+            // way ("Avoided giant realloc for header"), before the callback sees the line.
+            return .headersTooLarge
+        default:
+            return .transport(code: Int(code.rawValue))
+        }
+    }
+}
+
+/// libcurl's header callback: `userdata` is the unretained `HTTPTransfer`, which the loop
+/// keeps alive while its handle is in the multi handle.
+private let headerCallback: curl_write_callback = { data, size, count, userdata in
+    guard let data, let userdata else { return 0 }
+    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    return transfer.receiveHeader(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+/// libcurl's write callback, with the decompressed body bytes.
+private let writeCallback: curl_write_callback = { data, size, count, userdata in
+    guard let data, let userdata else { return 0 }
+    let transfer = Unmanaged<HTTPTransfer>.fromOpaque(userdata).takeUnretainedValue()
+    let length = size * count
+    return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}

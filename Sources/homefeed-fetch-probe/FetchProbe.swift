@@ -1,0 +1,95 @@
+import Foundation
+import Glibc
+import HomeFetch
+
+/// `homefeed-fetch-probe URL [--max-body BYTES] [--timeout SECONDS] [--low-speed-time SECONDS]`:
+/// the child process of HomeFetchTests' resource-bound tests. Not for use outside the tests.
+///
+/// Fetches one URL with a fresh `FeedFetcher` and prints one JSON line with what happened and
+/// what it cost this process, measured with its own counters around the fetch alone:
+/// `{"outcome", "bytes", "hwmBeforeKiB", "hwmAfterKiB", "cpuMs", "fetchThreadCPUMs"}`. A
+/// process of its own keeps other tests' allocations out of the peak (`VmHWM`).
+@main
+enum FetchProbe {
+    struct Report: Encodable {
+        var outcome: String
+        var bytes: Int
+        var hwmBeforeKiB: Int
+        var hwmAfterKiB: Int
+        var cpuMs: Double
+        var fetchThreadCPUMs: Double
+    }
+
+    static func main() async {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        guard let url = arguments.first else {
+            FileHandle.standardError.write(Data("usage: homefeed-fetch-probe URL [options]\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        var limits = FetchLimits()
+        while arguments.count >= 2 {
+            let value = Double(arguments[1]) ?? 0
+            switch arguments[0] {
+            case "--max-body": limits.maxBodyBytes = Int(value)
+            case "--timeout": limits.totalTimeout = value
+            case "--low-speed-time": limits.lowSpeedTime = value
+            default:
+                FileHandle.standardError.write(Data("unknown option \(arguments[0])\n".utf8))
+                exit(2)
+            }
+            arguments.removeFirst(2)
+        }
+        let fetcher = FeedFetcher()
+        let hwmBefore = peakResidentKiB()
+        let cpuBefore = processCPUTime()
+        let threadBefore = fetcher._threadCPUTime
+        var report = Report(
+            outcome: "",
+            bytes: 0,
+            hwmBeforeKiB: hwmBefore,
+            hwmAfterKiB: 0,
+            cpuMs: 0,
+            fetchThreadCPUMs: 0
+        )
+        do {
+            let outcome = try await fetcher.fetch(FetchRequest(url: url, limits: limits))
+            report.outcome = if case .fetched = outcome { "fetched" } else { "notModified" }
+            report.bytes = outcome.response.bodyBytes
+        } catch {
+            report.outcome = String(describing: error.kind)
+            report.bytes = error.bytesReceived
+        }
+        report.cpuMs = milliseconds(processCPUTime() - cpuBefore)
+        report.fetchThreadCPUMs = milliseconds(fetcher._threadCPUTime - threadBefore)
+        report.hwmAfterKiB = peakResidentKiB()
+        await fetcher.shutdown()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        if let line = try? encoder.encode(report) {
+            FileHandle.standardOutput.write(line + Data("\n".utf8))
+        }
+    }
+
+    /// `VmHWM` of /proc/self/status: the peak resident set size so far, in KiB.
+    static func peakResidentKiB() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+        }
+        return -1
+    }
+
+    /// User plus system CPU time of the whole process (`getrusage`).
+    static func processCPUTime() -> Duration {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func duration(_ time: timeval) -> Duration { .seconds(time.tv_sec) + .microseconds(time.tv_usec) }
+        return duration(usage.ru_utime) + duration(usage.ru_stime)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+    }
+}

@@ -1,0 +1,83 @@
+import HomeFeeds
+import HomeFetch
+import TestSupport
+import Testing
+
+/// Cancelling a fetch, shutting the fetcher down with transfers in flight, and a reload that
+/// drops a source whose fetch is running.
+@Suite(.timeLimit(.minutes(1)))
+struct CancellationTests {
+    @Test("cancelling the task of a stalled fetch ends it as cancelled, not timed out")
+    func cancelTask() async throws {
+        let server = try await FixtureServer.shared.value
+        let request = FetchRequest(
+            url: server.url("/stallhead/\(FetchTesting.key())"),
+            limits: FetchTesting.quickLimits(totalTimeout: 30)
+        )
+        let task = Task { () -> FetchError? in
+            do throws(FetchError) {
+                _ = try await FetchTesting.fetcher.fetch(request)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Cancel once the server has the request (the transfer is running in libcurl).
+        try await server.waitForRequest(request.url)
+        task.cancel()
+        #expect(await task.value?.kind == .cancelled)
+    }
+
+    @Test("a task cancelled before its fetch starts never reaches the server")
+    func cancelledBeforeStart() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = FetchTesting.key()
+        let task = Task { () -> FetchError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(FetchError) {
+                _ = try await FetchTesting.fetcher.fetch(FetchRequest(url: server.url("/feed/\(key)")))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await task.value?.kind == .cancelled)
+        #expect(try await server.requests(key).isEmpty)
+    }
+
+    @Test("shutdown with 20 transfers in flight cancels them all; later fetches are cancelled at once")
+    func shutdownInFlight() async throws {
+        let server = try await FixtureServer.shared.value
+        let fetcher = FeedFetcher(
+            configuration: FeedFetcher.Configuration(maxConnectionsPerHost: 32, maxTotalConnections: 32)
+        )
+        let key = FetchTesting.key()
+        let urls = (0..<20).map { server.url("/redirect/\(key)?code=302&to=/stallhead/\(key)-\($0)") }
+        let results = Task {
+            await withTaskGroup(of: FetchError.Kind?.self, returning: [FetchError.Kind?].self) { group in
+                for url in urls {
+                    group.addTask {
+                        do throws(FetchError) {
+                            _ = try await fetcher.fetch(
+                                FetchRequest(url: url, limits: FetchTesting.quickLimits(totalTimeout: 30))
+                            )
+                            return nil
+                        } catch {
+                            return error.kind
+                        }
+                    }
+                }
+                var kinds: [FetchError.Kind?] = []
+                for await kind in group { kinds.append(kind) }
+                return kinds
+            }
+        }
+        try await server.waitForRequests(key: key, prefix: "/stallhead/", count: 20)
+        await fetcher.shutdown()
+        let kinds = await results.value
+        #expect(kinds.count == 20)
+        #expect(kinds.allSatisfy { $0 == .cancelled })
+        let late = try await FetchTesting.fetchError("/feed/\(key)", fetcher: fetcher)
+        #expect(late.kind == .cancelled)
+    }
+}
