@@ -65,6 +65,23 @@ final class DaemonHarness: @unchecked Sendable {
         return process.terminationStatus
     }
 
+    /// Sends SIGTERM and waits at most `seconds` for the exit. Returns the exit status (128 +
+    /// the signal when a signal ended it), or nil when the daemon hung: it is then killed.
+    func stop(within seconds: Double) -> Int32? {
+        guard let process else { return -1 }
+        self.process = nil
+        process.terminate()
+        for _ in 0..<Int(seconds * 100) {
+            guard process.isRunning else {
+                return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
+            }
+            usleep(10_000)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return nil
+    }
+
     func client() throws -> VarlinkClient {
         try VarlinkClient(connectingTo: "unix:" + socketPath)
     }

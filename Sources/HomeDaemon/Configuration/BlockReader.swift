@@ -60,6 +60,26 @@ struct BlockReader {
         return value * unit
     }
 
+    /// `65536`, `64K`, `15M`, `1G` → bytes (binary multiples), within `range`.
+    mutating func size(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
+        guard let entry = entry(key) else { return nil }
+        let units: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        var number = Substring(entry.value)
+        var unit = 1
+        if let last = number.last?.uppercased().first, let factor = units[last] {
+            number = number.dropLast()
+            unit = factor
+        }
+        guard let value = Int(number), value >= 0, value <= Int.max / unit, range.contains(value * unit) else {
+            throw error(
+                entry,
+                reason: "expected a size like 65536, 512K or 15M (\(range.lowerBound) to \(range.upperBound) bytes), "
+                    + "got \"\(entry.value)\""
+            )
+        }
+        return value * unit
+    }
+
     /// `T,L,B,R` insets.
     mutating func insets(_ key: String) throws(ConfigError) -> EdgeInsets {
         guard let entry = entry(key) else { return .zero }

@@ -18,6 +18,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var idleTimeout: Double = 60
     /// History entries kept (`history-limit`).
     public var historyLimit = 200
+    /// How feeds are fetched (`[fetch]`).
+    public var fetch = FetchSettings()
     public var profiles: [Profile] = Profile.defaults
     public var bindings: [SectionBinding] = SectionBinding.defaults
 
@@ -42,6 +44,9 @@ public struct DaemonSettings: Sendable, Equatable {
                 if let v = try reader.integer("max-message-bytes", in: 1024...(64 << 20)) { maxMessageBytes = v }
                 if let v = try reader.duration("idle-timeout") { idleTimeout = v }
                 if let v = try reader.integer("history-limit", in: 1...100_000) { historyLimit = v }
+            case "fetch":
+                guard block.name == nil else { throw reader.error(reason: "[fetch] takes no name") }
+                fetch = try FetchSettings(&reader)
             case "profile":
                 guard let name = block.name else { throw reader.error(reason: "expected [profile NAME]") }
                 guard !profiles.contains(where: { $0.name == name }) else {
@@ -56,7 +61,7 @@ public struct DaemonSettings: Sendable, Equatable {
                 bindings.append(try reader.binding(name))
             default:
                 throw reader.error(
-                    reason: "unknown block [\(block.kind)]; expected [daemon], [profile NAME] or [section ID]"
+                    reason: "unknown block [\(block.kind)]; expected [daemon], [fetch], [profile NAME] or [section ID]"
                 )
             }
             try reader.rejectUnread()

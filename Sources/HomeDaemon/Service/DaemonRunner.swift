@@ -90,7 +90,10 @@ public struct DaemonRunner: Sendable {
             return 1
         }
         server.start()
-        if options.fetching { await service.startFetching() }
+        if options.fetching {
+            logger.info("fetching with \(FeedFetcher.libraryVersion)")
+            await service.startFetching()
+        }
         let version = await service.version
         logger.notice(
             "serving version \(version) on \(server.boundAddress?.description ?? "the socket passed by systemd")"

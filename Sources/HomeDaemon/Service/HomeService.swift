@@ -43,7 +43,7 @@ public actor HomeService {
             path: stateDirectory.appendingPathComponent("homefeed.sqlite").path,
             configuration: storeConfiguration
         )
-        fetcher = FeedFetcher()
+        fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
         let persisted = try await store.loadManifests()
         // Versions only increase, even when the profiles were renamed since the last run.
         cache = ManifestCache(
@@ -70,6 +70,8 @@ public actor HomeService {
         let changed = ChangeSignal()
         var schedule = FetchSchedulerConfiguration()
         schedule.defaultInterval = configuration.settings.refreshInterval
+        schedule.maxConcurrentFetches = configuration.settings.fetch.concurrency
+        schedule.limits = configuration.settings.fetch.limits
         let log = logger.child("fetch")
         scheduler = FetchScheduler(
             sources: configuration.sources.sources,
