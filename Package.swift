@@ -47,7 +47,9 @@ let package = Package(
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
         .executableTarget(
             name: "homefeed-bench",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
+            ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
         // (HomeFetchTests' resource-bound tests).
@@ -76,10 +78,11 @@ let package = Package(
 
 // Every Swift target gets the same language settings (style.md §3.8).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        ]
 }

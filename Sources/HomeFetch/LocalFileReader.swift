@@ -1,3 +1,7 @@
+// `struct timespec` (st_mtim) reaches this module through both Glibc and CCurl's <sys/time.h>;
+// Clang merges the two definitions and Swift may credit either module with its members, so
+// MemberImportVisibility needs both imported.
+import CCurl
 import Dispatch
 import Foundation
 import Glibc

@@ -8,7 +8,7 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|all> [--spec FILE] [--calls N] [--idle-seconds N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|all> [--spec FILE] [--calls N] [--idle-seconds N]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
@@ -17,6 +17,8 @@ enum HomefeedBench {
           varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
           serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
                    subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
+          fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
+                   CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
           all      every benchmark
         """
 
@@ -45,12 +47,15 @@ enum HomefeedBench {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
             }
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
+        case "fetch":
+            FetchBenchmark.run()
         case "all":
             LayoutBenchmark.run(specPath: spec)
             ParseBenchmark.run()
             IngestBenchmark.run()
             VarlinkBenchmark.run()
             ServeBenchmark.run()
+            FetchBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
