@@ -201,6 +201,7 @@ final class CurlMultiLoop: @unchecked Sendable {
             }
             transfers[easy] = transfer
         case .complete(let exchange):
+            transfer.releaseHandle()
             let completion = transfer.completion
             transfer.completion = nil
             completion?(exchange)

@@ -64,9 +64,17 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     deinit {
-        if let easy { curl_easy_cleanup(easy) }
-        curl_slist_free_all(headers)
+        releaseHandle()
         errorBuffer.deallocate()
+    }
+
+    /// Frees the easy handle and the header list; the loop calls it once the handle left the
+    /// multi handle for good, so libcurl state is only ever touched on the loop's thread.
+    func releaseHandle() {
+        if let easy { curl_easy_cleanup(easy) }
+        easy = nil
+        curl_slist_free_all(headers)
+        headers = nil
     }
 
     // MARK: - Setting up
