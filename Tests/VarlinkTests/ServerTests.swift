@@ -168,7 +168,9 @@ struct ServerTests {
     func slowSubscriber() async throws {
         var configuration = VarlinkServerConfiguration()
         configuration.outputBacklogLimit = 64 * 1024
-        configuration.stalledWriteTimeout = .milliseconds(300)
+        // Long enough that 400 pushes are queued before the stalled client is dropped, even on
+        // a loaded machine (with 300 ms, a busy CI dropped it after 35 of them).
+        configuration.stalledWriteTimeout = .seconds(3)
         try await withServer(configuration: configuration) { server, address, hub in
             let stuck = try RawSocket(address)
             stuck.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
