@@ -7,9 +7,11 @@ import Foundation
 import Glibc
 import HomeFeeds
 
-/// Reads `file:` sources: `URLSession` on Linux refuses them (`swift-on-linux.md` §2).
+/// Reads `file:` sources (libcurl could, but a local file needs no transfer machinery, and its
+/// size and modification time make a better validator than anything HTTP sends).
 ///
-/// The read runs on a global dispatch queue, never on the cooperative pool (§5.3), in chunks
+/// The read runs on a global dispatch queue, never on the cooperative pool (`swift-on-linux.md`
+/// §5.3), in chunks
 /// of the parser's chunk size, each fed to HomeFeeds as it is read, with the body cap checked
 /// before every chunk. The file's size and modification time (nanoseconds) form its `ETag`,
 /// so an unchanged file is `notModified` without being read.
