@@ -36,6 +36,9 @@ public struct LayoutSection: Sendable, Hashable {
     public var supplementaryContentInsetsReference: ContentInsetsReference?
     public var boundarySupplementaryItems: [BoundarySupplementaryItem]
     public var decorationItems: [DecorationItem]
+    /// Makes this a list section: its group, insets, header, footer and decorations are then
+    /// built from the list configuration, replacing the values above.
+    public var list: ListConfiguration?
     /// Overrides chosen by container width; every matching variant applies, in order.
     public var variants: [SectionVariant]
 
@@ -51,6 +54,7 @@ public struct LayoutSection: Sendable, Hashable {
         supplementaryContentInsetsReference: ContentInsetsReference? = nil,
         boundarySupplementaryItems: [BoundarySupplementaryItem] = [],
         decorationItems: [DecorationItem] = [],
+        list: ListConfiguration? = nil,
         variants: [SectionVariant] = []
     ) {
         self.id = id
@@ -64,6 +68,7 @@ public struct LayoutSection: Sendable, Hashable {
         self.supplementaryContentInsetsReference = supplementaryContentInsetsReference
         self.boundarySupplementaryItems = boundarySupplementaryItems
         self.decorationItems = decorationItems
+        self.list = list
         self.variants = variants
     }
 
@@ -116,6 +121,7 @@ public struct SectionOverrides: Sendable, Hashable {
     public var supplementaryContentInsetsReference: ContentInsetsReference?
     public var boundarySupplementaryItems: [BoundarySupplementaryItem]?
     public var decorationItems: [DecorationItem]?
+    public var list: ListConfiguration?
 
     public init() {}
 
@@ -134,5 +140,6 @@ public struct SectionOverrides: Sendable, Hashable {
         }
         if let boundarySupplementaryItems { section.boundarySupplementaryItems = boundarySupplementaryItems }
         if let decorationItems { section.decorationItems = decorationItems }
+        if let list { section.list = list }
     }
 }

@@ -73,13 +73,14 @@ public enum LayoutSolver {
 
         let isHorizontal = configuration.scrollDirection == .horizontal
         let solvingEnvironment = isHorizontal ? environment.transposed : environment
-        let grid = PixelGrid(scale: environment.scale)
+        let platform = environment.platform ?? configuration.platform
+        let grid = PixelGrid(scale: environment.scale, floorsFractions: platform.floorsFractionalSizes)
         let globalItems =
             isHorizontal
             ? configuration.boundarySupplementaryItems.map(\.transposed) : configuration.boundarySupplementaryItems
 
         // §5.6: the global header band, then the sections.
-        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid)
+        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid, platform: platform)
         let globalSpan = boundary.globalContainer()
         let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
@@ -99,18 +100,29 @@ public enum LayoutSolver {
             )
         }
 
-        let solver = SectionSolver(environment: solvingEnvironment, grid: grid)
+        let solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
         var layouts: [SectionLayout] = []
         layouts.reserveCapacity(sections.count)
         var y = globalHeader
         var previousProducedFrames = false
         for (index, declared) in sections.enumerated() {
-            let section = isHorizontal ? declared.transposed : declared
+            var section = isHorizontal ? declared.transposed : declared
             let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
-            let producesFrames = count > 0 || !section.boundarySupplementaryItems.isEmpty
-            // [L] Spacing only between consecutive sections that both produce frames.
-            if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
-            let output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
+            var list: ListSection?
+            if let configuration = section.list {
+                let position = ListSection.Position(isFirst: index == 0, isLast: index == sections.count - 1)
+                list = ListSection(configuration, environment: solvingEnvironment, position: position)
+                list?.lower(&section)
+            }
+            // §5.6: iOS 17 puts the spacing before every section but the first, even an empty
+            // one (measured); iOS 14 only between sections that both lay something out.
+            let producesFrames = solver.producesFrames(section, itemCount: count)
+            switch platform {
+            case .ios17: if index > 0 { y += configuration.interSectionSpacing }
+            case .ios14: if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
+            }
+            var output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
+            list?.decorate(&output.layout)
             layouts.append(output.layout)
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
@@ -151,6 +163,7 @@ public enum LayoutSolver {
 
         return LayoutResult(
             environment: environment,
+            platform: platform,
             contentSize: contentSize,
             sections: layouts,
             globalSupplementaries: globals,
@@ -194,6 +207,7 @@ public enum LayoutSolver {
             return o.supplementariesFollowContentInsets != nil || o.supplementaryContentInsetsReference != nil
         case "boundarySupplementaryItems": return o.boundarySupplementaryItems != nil
         case "decorationItems": return o.decorationItems != nil
+        case "list": return o.list != nil
         default: return false
         }
     }

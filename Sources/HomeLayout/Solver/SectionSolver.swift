@@ -3,11 +3,25 @@
 struct SectionSolver {
     let environment: LayoutEnvironment
     let grid: PixelGrid
+    let platform: LayoutPlatform
 
     /// The unrounded section and its length along the scroll axis.
     struct Output {
         var layout: SectionLayout
         var length: Double
+    }
+
+    /// Whether the section lays anything out: items, boundary items, or on iOS 14 the
+    /// background of an empty orthogonal row. A section that lays nothing out is empty for
+    /// interSectionSpacing (§5.6).
+    func producesFrames(_ section: LayoutSection, itemCount: Int) -> Bool {
+        itemCount > 0 || !section.boundarySupplementaryItems.isEmpty || showsEmptyRow(section, itemCount: itemCount)
+    }
+
+    /// iOS 14 lays out an empty orthogonal section that has a background as one group tall.
+    private func showsEmptyRow(_ section: LayoutSection, itemCount: Int) -> Bool {
+        itemCount == 0 && platform == .ios14 && section.orthogonalScrollingBehavior != .none
+            && !section.decorationItems.isEmpty
     }
 
     func solve(
@@ -23,6 +37,9 @@ struct SectionSolver {
         let insets = section.contentInsets
         let isOrthogonal = section.orthogonalScrollingBehavior != .none
         let isEmpty = itemCount == 0
+        // An empty section has no content and no insets ([L] §5.6), except iOS 14's empty
+        // orthogonal row with a background.
+        let hasContent = !isEmpty || showsEmptyRow(section, itemCount: itemCount)
 
         // §5.1: the section container adds the section insets on the cross axis only.
         let sectionContainer =
@@ -113,16 +130,21 @@ struct SectionSolver {
         }
 
         // §6.1–6.2: boundary supplementaries, header band and footer band.
-        let boundary = BoundaryPlacer(environment: environment, grid: grid)
+        let boundary = BoundaryPlacer(environment: environment, grid: grid, platform: platform)
         let supplementaryFrame = boundary.container(for: section, reference: reference)
         let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: containerHeight)
         let headerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: true)
         let footerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: false)
 
-        let topInset = isEmpty ? 0 : insets.top
-        let bottomInset = isEmpty ? 0 : insets.bottom
+        let topInset = hasContent ? insets.top : 0
+        let bottomInset = hasContent ? insets.bottom : 0
         let contentTop = y0 + headerHeight + topInset
-        let contentLength = isEmpty ? 0 : (isOrthogonal ? crossExtent : primary)
+        var contentLength = isOrthogonal ? crossExtent : primary
+        if !hasContent {
+            // iOS 14 takes P for zero groups literally: 0 × E + interGroupSpacing × (0 − 1).
+            let literal = platform == .ios14 && !isOrthogonal && !section.boundarySupplementaryItems.isEmpty
+            contentLength = literal ? -section.interGroupSpacing : 0
+        }
         let contentBottom = contentTop + contentLength
         let sectionEnd = contentBottom + bottomInset + footerHeight
         let length = sectionEnd - y0
@@ -131,6 +153,8 @@ struct SectionSolver {
         var itemFrames: [Rect] = []
         itemFrames.reserveCapacity(itemCount)
         var badgeFrames: [SupplementaryFrame] = []
+        var groupFrames: [SupplementaryFrame] = []
+        let boxes = solver.boxes
         let originX: Double
         let originY: Double
         let stepX: Double
@@ -150,6 +174,22 @@ struct SectionSolver {
             let dx = originX + repetition * stepX
             let dy = originY + repetition * stepY
             let count = min(remaining, slotsPerGroup)
+            // Group supplementaries: every group instance of this repetition that holds an item.
+            for box in boxes where box.firstLeaf < count {
+                for supplementary in solver.badgeLists[Int(box.supplementaries)] {
+                    groupFrames.append(
+                        SupplementaryFrame(
+                            elementKind: supplementary.elementKind,
+                            item: nil,
+                            group: Int(repetition),
+                            frame: grid.anchoredFrame(supplementary, in: box.content.offsetBy(dx: dx, dy: dy)),
+                            zIndex: supplementary.zIndex,
+                            pinToVisibleBounds: false,
+                            pinRange: nil
+                        )
+                    )
+                }
+            }
             for slot in 0..<count {
                 let leaf = leaves[slot]
                 let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
@@ -181,12 +221,12 @@ struct SectionSolver {
             )
         )
         supplementaries.append(contentsOf: badgeFrames)
+        supplementaries.append(contentsOf: groupFrames)
 
         // §6.6: backgrounds cover the whole section band; cells are raised above them.
         let band = Rect(x: 0, y: y0, width: containerWidth, height: length)
-        let producesFrames = !isEmpty || !section.boundarySupplementaryItems.isEmpty
         let decorations =
-            producesFrames
+            producesFrames(section, itemCount: itemCount)
             ? section.decorationItems.map {
                 DecorationFrame(elementKind: $0.elementKind, frame: band.inset(by: $0.contentInsets), zIndex: $0.zIndex)
             } : []
@@ -238,29 +278,12 @@ struct SectionSolver {
         item: Int,
         to frames: inout [SupplementaryFrame]
     ) {
-        let container = Container(width: visible.width, height: visible.height)
         for badge in badges {
-            let size = grid.resolve(badge.size, in: container)
-            let edges = badge.anchor.edges
-            var x = visible.x + (visible.width - size.width) / 2
-            if edges.contains(.leading) {
-                x = visible.x
-            } else if edges.contains(.trailing) {
-                x = visible.maxX - size.width
-            }
-            var y = visible.y + (visible.height - size.height) / 2
-            if edges.contains(.top) {
-                y = visible.y
-            } else if edges.contains(.bottom) {
-                y = visible.maxY - size.height
-            }
-            x += badge.anchor.absoluteOffset.x + badge.anchor.fractionalOffset.x * size.width
-            y += badge.anchor.absoluteOffset.y + badge.anchor.fractionalOffset.y * size.height
             frames.append(
                 SupplementaryFrame(
                     elementKind: badge.elementKind,
                     item: item,
-                    frame: Rect(x: x, y: y, width: size.width, height: size.height),
+                    frame: grid.anchoredFrame(badge, in: visible),
                     zIndex: badge.zIndex,
                     pinToVisibleBounds: false,
                     pinRange: nil
