@@ -78,8 +78,9 @@ public struct LayoutSection: Sendable, Hashable {
     public func resolved(forWidth width: Double) -> LayoutSection {
         var section = self
         section.variants = []
-        for variant in variants where variant.matches(width: width) {
-            variant.overrides.apply(to: &section)
+        // By index, so no variant (and none of its arrays) is copied to apply it.
+        for index in variants.indices where variants[index].matches(width: width) {
+            variants[index].overrides.apply(to: &section)
         }
         return section
     }

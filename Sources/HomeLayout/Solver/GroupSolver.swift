@@ -10,7 +10,9 @@ struct GroupSolver {
     /// Supplementary lists of items and groups that have any, referenced by ``LeafSlot/badges``
     /// and ``GroupBox/supplementaries``.
     private(set) var badgeLists: [[ItemSupplementary]] = []
-    /// Groups with supplementary items in the last solved group, itself first, then depth-first.
+    /// Group instances with supplementary items in the last solved group, itself first, then
+    /// depth-first. While a group is being solved their ``GroupBox/firstLeaf`` indexes
+    /// ``leaves``; once it is solved, they count from its first leaf.
     private(set) var boxes: [GroupBox] = []
     /// Work so far (group solves plus leaves placed); bounded by
     /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
@@ -27,8 +29,6 @@ struct GroupSolver {
         /// The subitem's leaves; nil for a nested group of fixed size whose leaves are only
         /// needed once the pass is known to be final (see ``materialize``).
         var leafRange: Range<Int>?
-        /// The subitem's group boxes, like ``leafRange``.
-        var boxRange: Range<Int>?
         var size: Size
         var dependsOnAxis: Bool
         // Edge spacing along the parent's axis (minimums for flexible edges) …
@@ -104,7 +104,7 @@ struct GroupSolver {
         let placedCount = pass.placed.count
         if placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true }) {
             leaves.removeSubrange(base...)
-            boxes.removeSubrange(boxBase...)
+            if boxes.count > boxBase { boxes.removeSubrange(boxBase...) }
             let shrunk = length - spacing * Double(placedCount - 1)
             let container =
                 axis == .horizontal
@@ -139,7 +139,8 @@ struct GroupSolver {
         var farAlong = 0.0
         var farCross = 0.0
         let arrangedStart = leaves.count
-        let arrangedBoxStart = boxes.count
+        // Boxes of the solved subitems, each found by the leaf it starts at.
+        let subitemBoxes = boxBase..<boxes.count
         for (n, index) in pass.placed.enumerated() {
             guard let t = pass.templates[index] else { continue }
             if n > 0 {
@@ -160,14 +161,11 @@ struct GroupSolver {
             let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
             let range = t.leafRange ?? 0..<0
             try spend(range.count)
-            if let boxRange = t.boxRange {
-                let leafOffset = leaves.count - arrangedStart
-                for box in boxRange {
-                    var copy = boxes[box]
-                    copy.content = copy.content.offsetBy(dx: dx, dy: dy)
-                    copy.firstLeaf += leafOffset
-                    boxes.append(copy)
-                }
+            for box in subitemBoxes where range.contains(boxes[box].firstLeaf) {
+                var copy = boxes[box]
+                copy.content = copy.content.offsetBy(dx: dx, dy: dy)
+                copy.firstLeaf += leaves.count - range.lowerBound
+                boxes.append(copy)
             }
             for leaf in range {
                 var copy = leaves[leaf]
@@ -182,25 +180,49 @@ struct GroupSolver {
             }
         }
         leaves.removeSubrange(base..<arrangedStart)
-        boxes.removeSubrange(boxBase..<arrangedBoxStart)
 
         // §4.8: declared size, or content-fit on estimated axes.
         var extent = size
         if estimatedWidth { extent.width = axis == .horizontal ? farAlong : farCross }
         if estimatedHeight { extent.height = axis == .vertical ? farAlong : farCross }
-        if !group.supplementaryItems.isEmpty {
-            // Its supplementaries anchor to the box inside its insets (zero on estimated axes).
-            let content = Rect(
-                x: insets.leading,
-                y: insets.top,
-                width: extent.width - insets.leading - insets.trailing,
-                height: extent.height - insets.top - insets.bottom
+        if boxes.count > boxBase || !group.supplementaryItems.isEmpty {
+            placeBoxes(
+                of: group,
+                in: extent,
+                insets: insets,
+                from: boxBase,
+                subitemBoxes,
+                leavesMovedBy: arrangedStart - base,
+                to: base
             )
-            let list = Int32(truncatingIfNeeded: badgeLists.count)
-            badgeLists.append(group.supplementaryItems)
-            boxes.insert(GroupBox(content: content, supplementaries: list, firstLeaf: 0), at: boxBase)
         }
         return extent
+    }
+
+    /// Drops the subitems' own boxes (their arranged copies stay), moves the copies' leaves to
+    /// where the arranged leaves went, and puts the group's own box first: its supplementaries
+    /// anchor to the box inside its insets (zero on estimated axes), from its first leaf.
+    private mutating func placeBoxes(
+        of group: LayoutGroup,
+        in extent: Size,
+        insets: EdgeInsets,
+        from boxBase: Int,
+        _ subitemBoxes: Range<Int>,
+        leavesMovedBy shift: Int,
+        to base: Int
+    ) {
+        boxes.removeSubrange(subitemBoxes)
+        for box in boxBase..<boxes.count { boxes[box].firstLeaf -= shift }
+        guard !group.supplementaryItems.isEmpty else { return }
+        let content = Rect(
+            x: insets.leading,
+            y: insets.top,
+            width: extent.width - insets.leading - insets.trailing,
+            height: extent.height - insets.top - insets.bottom
+        )
+        let list = Int32(truncatingIfNeeded: badgeLists.count)
+        badgeLists.append(group.supplementaryItems)
+        boxes.insert(GroupBox(content: content, supplementaries: list, firstLeaf: base), at: boxBase)
     }
 
     /// The fill pass (§4.3): which declared subitems, in cyclic order, the group holds.
@@ -289,7 +311,6 @@ struct GroupSolver {
                 continue
             }
             let start = leaves.count
-            let boxStart = boxes.count
             do {
                 _ = try solve(nested, size: t.size, depth: depth + 1)
             } catch {
@@ -298,7 +319,6 @@ struct GroupSolver {
                 throw failure
             }
             templates[index]?.leafRange = start..<leaves.count
-            templates[index]?.boxRange = boxStart..<boxes.count
         }
     }
 
@@ -312,10 +332,8 @@ struct GroupSolver {
     ) throws(GroupFailure) -> Template {
         let size = grid.resolve(element.size, in: container)
         let start = leaves.count
-        let boxStart = boxes.count
         let extent: Size
         var leafRange: Range<Int>? = nil
-        var boxRange: Range<Int>? = nil
         switch element {
         case .item(let item):
             let estimatedWidth = item.size.width.isEstimated
@@ -348,7 +366,6 @@ struct GroupSolver {
                 throw failure
             }
             leafRange = start..<leaves.count
-            boxRange = boxStart..<boxes.count
         }
         let cross: Axis = axis == .horizontal ? .vertical : .horizontal
         let edges = element.edgeSpacing
@@ -359,7 +376,6 @@ struct GroupSolver {
         return Template(
             extent: extent,
             leafRange: leafRange,
-            boxRange: boxRange,
             size: size,
             dependsOnAxis: element.size.dependsOnContainer(along: axis),
             pre: pre?.value ?? 0,

@@ -40,8 +40,8 @@ public enum LayoutSolver {
         // `environment.container.effectiveContentSize` would.
         var sections: [LayoutSection] = []
         sections.reserveCapacity(spec.sections.count)
-        var groupPaths: [String] = []
-        groupPaths.reserveCapacity(spec.sections.count)
+        var groupOrigins: [GroupOrigin] = []
+        groupOrigins.reserveCapacity(spec.sections.count)
         for (index, declared) in spec.sections.enumerated() {
             let section = declared.variants.isEmpty ? declared : declared.resolved(forWidth: environment.width)
             let matching = declared.variants.isEmpty ? [] : declared.variantIndices(forWidth: environment.width)
@@ -68,7 +68,8 @@ public enum LayoutSolver {
                 }
             }
             sections.append(section)
-            groupPaths.append(SectionValidator.render(keyRoot("group")) + ".group")
+            let groupVariant = matching.last { Self.variant(declared.variants[$0], sets: "group") }
+            groupOrigins.append(GroupOrigin(section: index, variant: groupVariant))
         }
 
         let isHorizontal = configuration.scrollDirection == .horizontal
@@ -106,23 +107,36 @@ public enum LayoutSolver {
         var y = globalHeader
         var previousProducedFrames = false
         for (index, declared) in sections.enumerated() {
-            var section = isHorizontal ? declared.transposed : declared
+            let section = isHorizontal ? declared.transposed : declared
             let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
-            var list: ListSection?
-            if let configuration = section.list {
+            let output: SectionSolver.Output
+            let producesFrames: Bool
+            if let listConfiguration = section.list {
+                // A list is lowered to the section UIKit builds; it adds its separators once solved.
                 let position = ListSection.Position(isFirst: index == 0, isLast: index == sections.count - 1)
-                list = ListSection(configuration, environment: solvingEnvironment, position: position)
-                list?.lower(&section)
+                let list = ListSection(listConfiguration, environment: solvingEnvironment, position: position)
+                var lowered = section
+                list.lower(&lowered)
+                producesFrames = solver.producesFrames(lowered, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                var listOutput = try solver.solve(
+                    lowered,
+                    index: index,
+                    itemCount: count,
+                    y0: y,
+                    group: groupOrigins[index]
+                )
+                list.decorate(&listOutput.layout)
+                output = listOutput
+            } else {
+                producesFrames = solver.producesFrames(section, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                output = try solver.solve(section, index: index, itemCount: count, y0: y, group: groupOrigins[index])
             }
-            // §5.6: iOS 17 puts the spacing before every section but the first, even an empty
-            // one (measured); iOS 14 only between sections that both lay something out.
-            let producesFrames = solver.producesFrames(section, itemCount: count)
-            switch platform {
-            case .ios17: if index > 0 { y += configuration.interSectionSpacing }
-            case .ios14: if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
-            }
-            var output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
-            list?.decorate(&output.layout)
             layouts.append(output.layout)
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
@@ -171,6 +185,21 @@ public enum LayoutSolver {
         )
     }
 
+    /// §5.6: whether interSectionSpacing goes before section `index`. iOS 17 puts it before
+    /// every section but the first, even an empty one (measured); iOS 14 only between sections
+    /// that both lay something out.
+    private static func spaced(
+        _ index: Int,
+        _ producesFrames: Bool,
+        after previousProducedFrames: Bool,
+        on platform: LayoutPlatform
+    ) -> Bool {
+        switch platform {
+        case .ios17: index > 0
+        case .ios14: producesFrames && previousProducedFrames
+        }
+    }
+
     private static func validate(_ environment: LayoutEnvironment) throws(LayoutSolveError) {
         func check(_ value: Double, _ name: String, positive: Bool) throws(LayoutSolveError) {
             let limit = HomeLayout.Limits.maxMagnitude
@@ -210,5 +239,17 @@ public enum LayoutSolver {
         case "list": return o.list != nil
         default: return false
         }
+    }
+}
+
+/// Where a section's root group was declared: the section, or the variant that set it. Error
+/// paths start there; it is rendered only when a solve fails, not for every solve.
+struct GroupOrigin {
+    var section: Int
+    var variant: Int?
+
+    /// `sections[1].group`, or `sections[1].variants[0].group`.
+    var path: String {
+        "sections[\(section)]" + (variant.map { ".variants[\($0)]" } ?? "") + ".group"
     }
 }

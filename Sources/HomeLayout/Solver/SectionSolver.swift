@@ -29,7 +29,7 @@ struct SectionSolver {
         index: Int,
         itemCount: Int,
         y0: Double,
-        groupPath: String
+        group origin: GroupOrigin
     ) throws(LayoutSolveError) -> Output {
         let containerWidth = environment.width
         let containerHeight = environment.height
@@ -75,7 +75,7 @@ struct SectionSolver {
                 error.kind,
                 sectionIndex: index,
                 sectionID: section.id,
-                path: error.path(from: groupPath)
+                path: error.path(from: origin.path)
             )
         }
         let leaves = solver.leaves

@@ -287,7 +287,8 @@ extension SectionValidator {
 
     /// The element kinds of every item and group supplementary in the group tree.
     private static func badgeKinds(of group: LayoutGroup) -> Set<String> {
-        var kinds = Set(group.supplementaryItems.map(\.elementKind))
+        var kinds: Set<String> = []
+        for supplementary in group.supplementaryItems { kinds.insert(supplementary.elementKind) }
         for element in group.subitems {
             switch element {
             case .item(let item): kinds.formUnion(item.supplementaryItems.map(\.elementKind))
@@ -303,7 +304,10 @@ extension SectionValidator {
             throw fail(.unsupported("list sections need the vertical scroll direction"))
         }
         switch list.itemHeight {
-        case .absolute, .estimated: try dimension(list.itemHeight, "itemHeight")
+        case .absolute(let value), .estimated(let value):
+            guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                throw fail(.invalidValue(what: "dimension", value: value), at: .key("itemHeight"))
+            }
         case .fractionalWidth, .fractionalHeight:
             throw fail(.unsupported("a list row height is absolute or estimated"), at: .key("itemHeight"))
         }

@@ -40,7 +40,7 @@ struct GroupBox: Sendable {
     var content: Rect
     /// Index into ``GroupSolver/badgeLists``.
     var supplementaries: Int32
-    /// The group's first leaf, counted from the first leaf of the group being solved; the group
-    /// is laid out in a repetition that holds this leaf.
+    /// The group's first leaf, counted from the first leaf of the solved root group: the group
+    /// is laid out in a repetition that holds this slot.
     var firstLeaf: Int
 }
