@@ -153,8 +153,6 @@ struct SectionSolver {
         var itemFrames: [Rect] = []
         itemFrames.reserveCapacity(itemCount)
         var badgeFrames: [SupplementaryFrame] = []
-        var groupFrames: [SupplementaryFrame] = []
-        let boxes = solver.boxes
         let originX: Double
         let originY: Double
         let stepX: Double
@@ -174,22 +172,6 @@ struct SectionSolver {
             let dx = originX + repetition * stepX
             let dy = originY + repetition * stepY
             let count = min(remaining, slotsPerGroup)
-            // Group supplementaries: every group instance of this repetition that holds an item.
-            for box in boxes where box.firstLeaf < count {
-                for supplementary in solver.badgeLists[Int(box.supplementaries)] {
-                    groupFrames.append(
-                        SupplementaryFrame(
-                            elementKind: supplementary.elementKind,
-                            item: nil,
-                            group: Int(repetition),
-                            frame: grid.anchoredFrame(supplementary, in: box.content.offsetBy(dx: dx, dy: dy)),
-                            zIndex: supplementary.zIndex,
-                            pinToVisibleBounds: false,
-                            pinRange: nil
-                        )
-                    )
-                }
-            }
             for slot in 0..<count {
                 let leaf = leaves[slot]
                 let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
@@ -221,7 +203,15 @@ struct SectionSolver {
             )
         )
         supplementaries.append(contentsOf: badgeFrames)
-        supplementaries.append(contentsOf: groupFrames)
+        if !solver.boxes.isEmpty {
+            appendGroupSupplementaries(
+                of: solver,
+                itemCount: itemCount,
+                origin: Point(x: originX, y: originY),
+                step: Point(x: stepX, y: stepY),
+                to: &supplementaries
+            )
+        }
 
         // §6.6: backgrounds cover the whole section band; cells are raised above them.
         let band = Rect(x: 0, y: y0, width: containerWidth, height: length)
@@ -271,7 +261,44 @@ struct SectionSolver {
         )
     }
 
-    /// §6.5: badges anchored inside the item's visible frame, in declaration order.
+    /// Group supplementaries: in every repetition, each group instance that holds an item, with
+    /// its supplementaries anchored to its frame inside its insets (§6.5 applied to groups).
+    @inline(never)
+    private func appendGroupSupplementaries(
+        of solver: GroupSolver,
+        itemCount: Int,
+        origin: Point,
+        step: Point,
+        to frames: inout [SupplementaryFrame]
+    ) {
+        let slotsPerGroup = solver.leaves.count
+        var repetition = 0
+        while repetition * slotsPerGroup < itemCount {
+            let count = min(itemCount - repetition * slotsPerGroup, slotsPerGroup)
+            let dx = origin.x + Double(repetition) * step.x
+            let dy = origin.y + Double(repetition) * step.y
+            for box in solver.boxes where box.firstLeaf < count {
+                for supplementary in solver.badgeLists[Int(box.supplementaries)] {
+                    frames.append(
+                        SupplementaryFrame(
+                            elementKind: supplementary.elementKind,
+                            item: nil,
+                            group: repetition,
+                            frame: grid.anchoredFrame(supplementary, in: box.content.offsetBy(dx: dx, dy: dy)),
+                            zIndex: supplementary.zIndex,
+                            pinToVisibleBounds: false,
+                            pinRange: nil
+                        )
+                    )
+                }
+            }
+            repetition += 1
+        }
+    }
+
+    /// §6.5: badges anchored inside the item's visible frame, in declaration order. Kept out of
+    /// line: most items have none, and the per-item loop stays small.
+    @inline(never)
     private func appendBadges(
         _ badges: [ItemSupplementary],
         of visible: Rect,
