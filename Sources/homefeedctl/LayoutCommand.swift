@@ -68,7 +68,7 @@ enum LayoutCommand {
     }
 
     static let environmentOptions: Set<String> = [
-        "--width", "--height", "--scale", "--safe-area", "--layout-margins", "--readable-content",
+        "--width", "--height", "--scale", "--safe-area", "--layout-margins", "--readable-content", "--platform",
     ]
 
     static let environmentHelp = """
@@ -79,6 +79,7 @@ enum LayoutCommand {
           --safe-area T,L,B,R       safe-area insets (contentInsetsReference automatic/safeArea)
           --layout-margins T,L,B,R  layout margins (contentInsetsReference layoutMargins)
           --readable-content T,L,B,R  readable-content insets (readableContent)
+          --platform ios17|ios14    the client's iOS geometry (default: the spec's configuration.platform)
         """
 
     /// The container described by the shared options, at `width`.
@@ -88,6 +89,14 @@ enum LayoutCommand {
             guard values.count == 4 else { throw UsageError("\(name): expected four numbers T,L,B,R") }
             return EdgeInsets(top: values[0], leading: values[1], bottom: values[2], trailing: values[3])
         }
+        var platform: LayoutPlatform?
+        if let name = arguments.string("--platform") {
+            guard let value = LayoutPlatform(rawValue: name) else {
+                let names = LayoutPlatform.allCases.map(\.rawValue).joined(separator: " or ")
+                throw UsageError("--platform: expected \(names), got \"\(name)\"")
+            }
+            platform = value
+        }
         return LayoutEnvironment(
             width: width,
             height: try arguments.double("--height") ?? 812,
@@ -95,7 +104,8 @@ enum LayoutCommand {
             safeAreaInsets: try insets("--safe-area"),
             layoutMargins: try insets("--layout-margins"),
             readableContentInsets: try insets("--readable-content"),
-            layoutDirection: arguments.has("--rtl") ? .rightToLeft : .leftToRight
+            layoutDirection: arguments.has("--rtl") ? .rightToLeft : .leftToRight,
+            platform: platform
         )
     }
 

@@ -5,7 +5,7 @@ import HomeLayout
 enum LayoutSolveCommand {
     static let usage = """
         usage: homefeedctl layout solve SPEC --width W [--height H] [--scale S] [--items N,N,...]
-                                        [--rtl] [--svg FILE] [--compact]
+                                        [--rtl] [--platform P] [--svg FILE] [--compact]
 
         Solves SPEC offline for one container and prints the frames as JSON on stdout.
 

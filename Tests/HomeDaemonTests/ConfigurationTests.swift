@@ -46,6 +46,10 @@ import Testing
             BadCase(text: "[wat]\n", message: "c.conf:1: unknown block [wat]"),
             BadCase(text: "[profile p]\nwidth = 0\nheight = 10\n", message: "c.conf:1: [profile p]: width and height"),
             BadCase(text: "[profile p]\nwidth = 10\n", message: "c.conf:1: [profile p] needs width and height"),
+            BadCase(
+                text: "[profile p]\nwidth = 10\nheight = 10\nplatform = ios13\n",
+                message: "c.conf:4: platform: expected ios17 or ios14, got \"ios13\""
+            ),
             BadCase(text: "[section s]\nitems = bogus\n", message: "c.conf:2: items: bogus: expected history"),
             BadCase(text: "[section s]\nitems = notices!\n", message: "c.conf:2: items: notices!: '!' needs a limit"),
             BadCase(text: "[section s]\nempty = never\n", message: "c.conf:2: empty: expected header-only"),
@@ -68,5 +72,15 @@ import Testing
         let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: "# nothing\n"))
         #expect(settings == DaemonSettings())
         #expect(settings.profiles == Profile.defaults)
+    }
+}
+
+extension ConfigurationTests {
+    @Test("a profile can name the iOS geometry of its clients; without it the layout's applies")
+    func profilePlatform() throws {
+        let text =
+            "[profile old]\nwidth = 375\nheight = 812\nplatform = ios14\n[profile new]\nwidth = 375\nheight = 812\n"
+        let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: text))
+        #expect(settings.profiles.map(\.environment.platform) == [.ios14, nil])
     }
 }

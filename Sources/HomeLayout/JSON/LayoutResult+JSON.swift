@@ -1,7 +1,7 @@
 extension LayoutResult {
     /// The solve output of `layout-spec-format.md` ("Solve") as JSON text.
     ///
-    /// Keys come in the documented order: `container`, `contentSize`, `sections` (each with
+    /// Keys come in the documented order: `container`, `platform`, `contentSize`, `sections` (each with
     /// `index`, `id`, `frame`, `items`, `supplementaries`, `decorations`, `orthogonal`),
     /// `globalSupplementaries`, `diagnostics`. Integral numbers print without a fraction
     /// (`375`), others in their shortest round-trip form (`98.5`); a non-finite number, which
@@ -21,6 +21,8 @@ extension LayoutResult {
 
         writer.key("container")
         writer.container(environment)
+        writer.key("platform")
+        writer.string(platform.rawValue)
         writer.key("contentSize")
         writer.size(contentSize)
 
@@ -147,6 +149,10 @@ extension JSONWriter {
         string(supplementary.elementKind)
         key("item")
         if let item = supplementary.item { int(item) } else { null() }
+        if let group = supplementary.group {
+            key("group")
+            int(group)
+        }
         key("frame")
         frame(supplementary.frame)
         key("zIndex")
@@ -173,10 +179,18 @@ extension JSONWriter {
         beginObject(inline: true)
         key("elementKind")
         string(decoration.elementKind)
+        if let item = decoration.item {
+            key("item")
+            int(item)
+        }
         key("frame")
         frame(decoration.frame)
         key("zIndex")
         int(decoration.zIndex)
+        if let cornerRadius = decoration.cornerRadius {
+            key("cornerRadius")
+            number(cornerRadius)
+        }
         endObject()
     }
 

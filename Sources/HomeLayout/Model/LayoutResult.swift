@@ -4,6 +4,8 @@
 /// allocation. Orthogonal sections are reported at orthogonal offset 0 (§8.1).
 public struct LayoutResult: Sendable, Hashable {
     public var environment: LayoutEnvironment
+    /// The platform the frames were computed for: the environment's, else the spec's.
+    public var platform: LayoutPlatform = .ios17
     /// `(W, end of the last section plus any global footer)`; orthogonal rows never widen it.
     public var contentSize: Size
     public var sections: [SectionLayout]
@@ -25,18 +27,21 @@ public struct SectionLayout: Sendable, Hashable {
     public var itemZIndex: Int
     /// Leaf items in one repetition of the root group; item `i` is slot `i % slotsPerGroup`.
     public var slotsPerGroup: Int
-    /// Boundary supplementaries in declaration order, then badges in item order.
+    /// Boundary supplementaries in declaration order, then badges in item order, then group
+    /// supplementaries by repetition (in a repetition a group before the groups inside it).
     public var supplementaries: [SupplementaryFrame]
     public var decorations: [DecorationFrame]
     /// Present when the section scrolls orthogonally.
     public var orthogonal: OrthogonalScrolling?
 }
 
-/// A laid-out boundary supplementary or badge.
+/// A laid-out boundary supplementary, badge or group supplementary.
 public struct SupplementaryFrame: Sendable, Hashable {
     public var elementKind: String
-    /// The item a badge belongs to; `nil` for boundary items.
+    /// The item a badge belongs to; `nil` for boundary items and group supplementaries.
     public var item: Int?
+    /// The repetition of the root group a group supplementary belongs to; `nil` otherwise.
+    public var group: Int? = nil
     public var frame: Rect
     public var zIndex: Int
     public var pinToVisibleBounds: Bool
@@ -57,11 +62,15 @@ public struct PinRange: Sendable, Hashable {
     }
 }
 
-/// A laid-out decoration (section background).
+/// A laid-out decoration: a section background, or a list row's separator.
 public struct DecorationFrame: Sendable, Hashable {
     public var elementKind: String
     public var frame: Rect
     public var zIndex: Int
+    /// The row a list separator belongs to; `nil` for section decorations.
+    public var item: Int? = nil
+    /// The corner radius a client draws the decoration with (an inset-grouped list's card).
+    public var cornerRadius: Double? = nil
 }
 
 /// Where an orthogonally scrolling section can come to rest (§8).

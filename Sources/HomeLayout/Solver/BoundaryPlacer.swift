@@ -2,6 +2,10 @@
 struct BoundaryPlacer {
     let environment: LayoutEnvironment
     let grid: PixelGrid
+    /// On iOS 14 a pinned header stops at the end of the content (not of the footer), and that
+    /// bound applies at rest too: a section whose content is shorter than nothing pulls its
+    /// pinned header up.
+    let platform: LayoutPlatform
 
     /// The horizontal extent supplementaries are sized and aligned in.
     struct Span {
@@ -88,7 +92,7 @@ struct BoundaryPlacer {
             let ci = item.contentInsets
             let estimatedWidth = item.size.width.isEstimated
             let estimatedHeight = item.size.height.isEstimated
-            let frame = slot.inset(
+            var frame = slot.inset(
                 by: EdgeInsets(
                     top: estimatedHeight ? 0 : ci.top,
                     leading: estimatedWidth ? 0 : ci.leading,
@@ -100,10 +104,14 @@ struct BoundaryPlacer {
             if item.pinToVisibleBounds {
                 // §6.3: headers clamp between their rest position and the section end (with its
                 // footer) minus their height; footers between the section start and rest.
-                pinRange =
-                    alignment.isBottom
-                    ? PinRange(min: min(bands.start, frame.y), max: frame.y)
-                    : PinRange(min: frame.y, max: max(frame.y, bands.end - frame.height))
+                if alignment.isBottom {
+                    pinRange = PinRange(min: min(bands.start, frame.y), max: frame.y)
+                } else if platform == .ios14 {
+                    frame.y = min(frame.y, bands.contentBottom - frame.height)
+                    pinRange = PinRange(min: frame.y, max: max(frame.y, bands.contentBottom - frame.height))
+                } else {
+                    pinRange = PinRange(min: frame.y, max: max(frame.y, bands.end - frame.height))
+                }
             }
             frames.append(
                 SupplementaryFrame(

@@ -1,37 +1,3 @@
-/// One leaf item of a solved group: where its slot and visible frame are, relative to the
-/// origin of the group being solved.
-struct LeafSlot: Sendable {
-    /// The item's resolved layout size, placed (§1 "slot").
-    var slot: Rect
-    /// The slot shrunk by the item's contentInsets (§3.1): the reported cell frame.
-    var visible: Rect
-    /// Index into ``GroupSolver/badgeLists`` when the item has supplementaries, else -1.
-    var badges: Int32
-}
-
-/// Where a solve failed, relative to the group handed to ``GroupSolver/solve(_:size:depth:)``.
-struct GroupFailure: Error, Sendable {
-    enum Step: Sendable {
-        case group(Int)
-        case item(Int)
-    }
-
-    var kind: LayoutSolveError.Kind
-    var steps: [Step] = []
-
-    /// `group.subitems[0].group.subitems[2].item`, relative to a `…group` prefix.
-    func path(from prefix: String) -> String {
-        var path = prefix
-        for step in steps {
-            switch step {
-            case .group(let i): path += ".subitems[\(i)].group"
-            case .item(let i): path += ".subitems[\(i)].item"
-            }
-        }
-        return path
-    }
-}
-
 /// Solves a group tree into leaf slots (§4): fill pass, spacing re-solve, arrangement along and
 /// across the axis, nested groups, content-fit extents.
 ///
@@ -41,8 +7,13 @@ struct GroupSolver {
     let grid: PixelGrid
     /// Leaves of the last solved group, relative to its origin, in depth-first order.
     private(set) var leaves: [LeafSlot] = []
-    /// Supplementary lists of items that have any, referenced by ``LeafSlot/badges``.
+    /// Supplementary lists of items and groups that have any, referenced by ``LeafSlot/badges``
+    /// and ``GroupBox/supplementaries``.
     private(set) var badgeLists: [[ItemSupplementary]] = []
+    /// Group instances with supplementary items in the last solved group, itself first, then
+    /// depth-first. While a group is being solved their ``GroupBox/firstLeaf`` indexes
+    /// ``leaves``; once it is solved, they count from its first leaf.
+    private(set) var boxes: [GroupBox] = []
     /// Work so far (group solves plus leaves placed); bounded by
     /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
     /// re-solve (2^depth solves) cannot run for hours.
@@ -114,10 +85,11 @@ struct GroupSolver {
             )
         }
 
-        let subitems = group.countMode == .equal ? Self.equalized(group) : group.subitems
+        let subitems = group.countMode == .equal ? group.equalizedSubitems : group.subitems
         let spacing = group.interItemSpacing?.value ?? 0
         let spacingIsFlexible = group.interItemSpacing?.isFlexible ?? false
         let base = leaves.count
+        let boxBase = boxes.count
 
         var pass = try fill(
             subitems,
@@ -132,6 +104,7 @@ struct GroupSolver {
         let placedCount = pass.placed.count
         if placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true }) {
             leaves.removeSubrange(base...)
+            if boxes.count > boxBase { boxes.removeSubrange(boxBase...) }
             let shrunk = length - spacing * Double(placedCount - 1)
             let container =
                 axis == .horizontal
@@ -166,6 +139,8 @@ struct GroupSolver {
         var farAlong = 0.0
         var farCross = 0.0
         let arrangedStart = leaves.count
+        // Boxes of the solved subitems, each found by the leaf it starts at.
+        let subitemBoxes = boxBase..<boxes.count
         for (n, index) in pass.placed.enumerated() {
             guard let t = pass.templates[index] else { continue }
             if n > 0 {
@@ -186,6 +161,12 @@ struct GroupSolver {
             let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
             let range = t.leafRange ?? 0..<0
             try spend(range.count)
+            for box in subitemBoxes where range.contains(boxes[box].firstLeaf) {
+                var copy = boxes[box]
+                copy.content = copy.content.offsetBy(dx: dx, dy: dy)
+                copy.firstLeaf += leaves.count - range.lowerBound
+                boxes.append(copy)
+            }
             for leaf in range {
                 var copy = leaves[leaf]
                 copy.slot = copy.slot.offsetBy(dx: dx, dy: dy)
@@ -204,7 +185,44 @@ struct GroupSolver {
         var extent = size
         if estimatedWidth { extent.width = axis == .horizontal ? farAlong : farCross }
         if estimatedHeight { extent.height = axis == .vertical ? farAlong : farCross }
+        if boxes.count > boxBase || !group.supplementaryItems.isEmpty {
+            placeBoxes(
+                of: group,
+                in: extent,
+                insets: insets,
+                from: boxBase,
+                subitemBoxes,
+                leavesMovedBy: arrangedStart - base,
+                to: base
+            )
+        }
         return extent
+    }
+
+    /// Drops the subitems' own boxes (their arranged copies stay), moves the copies' leaves to
+    /// where the arranged leaves went, and puts the group's own box first: its supplementaries
+    /// anchor to the box inside its insets (zero on estimated axes), from its first leaf.
+    private mutating func placeBoxes(
+        of group: LayoutGroup,
+        in extent: Size,
+        insets: EdgeInsets,
+        from boxBase: Int,
+        _ subitemBoxes: Range<Int>,
+        leavesMovedBy shift: Int,
+        to base: Int
+    ) {
+        boxes.removeSubrange(subitemBoxes)
+        for box in boxBase..<boxes.count { boxes[box].firstLeaf -= shift }
+        guard !group.supplementaryItems.isEmpty else { return }
+        let content = Rect(
+            x: insets.leading,
+            y: insets.top,
+            width: extent.width - insets.leading - insets.trailing,
+            height: extent.height - insets.top - insets.bottom
+        )
+        let list = Int32(truncatingIfNeeded: badgeLists.count)
+        badgeLists.append(group.supplementaryItems)
+        boxes.insert(GroupBox(content: content, supplementaries: list, firstLeaf: base), at: boxBase)
     }
 
     /// The fill pass (§4.3): which declared subitems, in cyclic order, the group holds.
@@ -369,29 +387,5 @@ struct GroupSolver {
             crossPreFlexible: crossPre?.isFlexible ?? false,
             crossPostFlexible: crossPost?.isFlexible ?? false
         )
-    }
-
-    /// The deprecated `subitem:count:` form: each subitem's axis dimension becomes `1/count` of
-    /// the group, so the spacing re-solve splits the length equally (§4.4).
-    private static func equalized(_ group: LayoutGroup) -> [LayoutElement] {
-        let fraction = 1 / Double(max(group.count ?? 1, 1))
-        return group.subitems.map { element in
-            switch element {
-            case .item(var item):
-                if group.axis == .horizontal {
-                    item.size.width = .fractionalWidth(fraction)
-                } else {
-                    item.size.height = .fractionalHeight(fraction)
-                }
-                return .item(item)
-            case .group(var nested):
-                if group.axis == .horizontal {
-                    nested.size.width = .fractionalWidth(fraction)
-                } else {
-                    nested.size.height = .fractionalHeight(fraction)
-                }
-                return .group(nested)
-            }
-        }
     }
 }

@@ -40,8 +40,8 @@ public enum LayoutSolver {
         // `environment.container.effectiveContentSize` would.
         var sections: [LayoutSection] = []
         sections.reserveCapacity(spec.sections.count)
-        var groupPaths: [String] = []
-        groupPaths.reserveCapacity(spec.sections.count)
+        var groupOrigins: [GroupOrigin] = []
+        groupOrigins.reserveCapacity(spec.sections.count)
         for (index, declared) in spec.sections.enumerated() {
             let section = declared.variants.isEmpty ? declared : declared.resolved(forWidth: environment.width)
             let matching = declared.variants.isEmpty ? [] : declared.variantIndices(forWidth: environment.width)
@@ -68,18 +68,20 @@ public enum LayoutSolver {
                 }
             }
             sections.append(section)
-            groupPaths.append(SectionValidator.render(keyRoot("group")) + ".group")
+            let groupVariant = matching.last { Self.variant(declared.variants[$0], sets: "group") }
+            groupOrigins.append(GroupOrigin(section: index, variant: groupVariant))
         }
 
         let isHorizontal = configuration.scrollDirection == .horizontal
         let solvingEnvironment = isHorizontal ? environment.transposed : environment
-        let grid = PixelGrid(scale: environment.scale)
+        let platform = environment.platform ?? configuration.platform
+        let grid = PixelGrid(scale: environment.scale, floorsFractions: platform.floorsFractionalSizes)
         let globalItems =
             isHorizontal
             ? configuration.boundarySupplementaryItems.map(\.transposed) : configuration.boundarySupplementaryItems
 
         // §5.6: the global header band, then the sections.
-        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid)
+        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid, platform: platform)
         let globalSpan = boundary.globalContainer()
         let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
@@ -99,7 +101,7 @@ public enum LayoutSolver {
             )
         }
 
-        let solver = SectionSolver(environment: solvingEnvironment, grid: grid)
+        let solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
         var layouts: [SectionLayout] = []
         layouts.reserveCapacity(sections.count)
         var y = globalHeader
@@ -107,10 +109,34 @@ public enum LayoutSolver {
         for (index, declared) in sections.enumerated() {
             let section = isHorizontal ? declared.transposed : declared
             let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
-            let producesFrames = count > 0 || !section.boundarySupplementaryItems.isEmpty
-            // [L] Spacing only between consecutive sections that both produce frames.
-            if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
-            let output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
+            let output: SectionSolver.Output
+            let producesFrames: Bool
+            if let listConfiguration = section.list {
+                // A list is lowered to the section UIKit builds; it adds its separators once solved.
+                let position = ListSection.Position(isFirst: index == 0, isLast: index == sections.count - 1)
+                let list = ListSection(listConfiguration, environment: solvingEnvironment, position: position)
+                var lowered = section
+                list.lower(&lowered)
+                producesFrames = solver.producesFrames(lowered, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                var listOutput = try solver.solve(
+                    lowered,
+                    index: index,
+                    itemCount: count,
+                    y0: y,
+                    group: groupOrigins[index]
+                )
+                list.decorate(&listOutput.layout)
+                output = listOutput
+            } else {
+                producesFrames = solver.producesFrames(section, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                output = try solver.solve(section, index: index, itemCount: count, y0: y, group: groupOrigins[index])
+            }
             layouts.append(output.layout)
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
@@ -151,11 +177,27 @@ public enum LayoutSolver {
 
         return LayoutResult(
             environment: environment,
+            platform: platform,
             contentSize: contentSize,
             sections: layouts,
             globalSupplementaries: globals,
             diagnostics: diagnostics
         )
+    }
+
+    /// §5.6: whether interSectionSpacing goes before section `index`. iOS 17 puts it before
+    /// every section but the first, even an empty one (measured); iOS 14 only between sections
+    /// that both lay something out.
+    private static func spaced(
+        _ index: Int,
+        _ producesFrames: Bool,
+        after previousProducedFrames: Bool,
+        on platform: LayoutPlatform
+    ) -> Bool {
+        switch platform {
+        case .ios17: index > 0
+        case .ios14: producesFrames && previousProducedFrames
+        }
     }
 
     private static func validate(_ environment: LayoutEnvironment) throws(LayoutSolveError) {
@@ -194,7 +236,20 @@ public enum LayoutSolver {
             return o.supplementariesFollowContentInsets != nil || o.supplementaryContentInsetsReference != nil
         case "boundarySupplementaryItems": return o.boundarySupplementaryItems != nil
         case "decorationItems": return o.decorationItems != nil
+        case "list": return o.list != nil
         default: return false
         }
+    }
+}
+
+/// Where a section's root group was declared: the section, or the variant that set it. Error
+/// paths start there; it is rendered only when a solve fails, not for every solve.
+struct GroupOrigin {
+    var section: Int
+    var variant: Int?
+
+    /// `sections[1].group`, or `sections[1].variants[0].group`.
+    var path: String {
+        "sections[\(section)]" + (variant.map { ".variants[\($0)]" } ?? "") + ".group"
     }
 }

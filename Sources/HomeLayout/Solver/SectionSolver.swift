@@ -3,6 +3,7 @@
 struct SectionSolver {
     let environment: LayoutEnvironment
     let grid: PixelGrid
+    let platform: LayoutPlatform
 
     /// The unrounded section and its length along the scroll axis.
     struct Output {
@@ -10,12 +11,25 @@ struct SectionSolver {
         var length: Double
     }
 
+    /// Whether the section lays anything out: items, boundary items, or on iOS 14 the
+    /// background of an empty orthogonal row. A section that lays nothing out is empty for
+    /// interSectionSpacing (§5.6).
+    func producesFrames(_ section: LayoutSection, itemCount: Int) -> Bool {
+        itemCount > 0 || !section.boundarySupplementaryItems.isEmpty || showsEmptyRow(section, itemCount: itemCount)
+    }
+
+    /// iOS 14 lays out an empty orthogonal section that has a background as one group tall.
+    private func showsEmptyRow(_ section: LayoutSection, itemCount: Int) -> Bool {
+        itemCount == 0 && platform == .ios14 && section.orthogonalScrollingBehavior != .none
+            && !section.decorationItems.isEmpty
+    }
+
     func solve(
         _ section: LayoutSection,
         index: Int,
         itemCount: Int,
         y0: Double,
-        groupPath: String
+        group origin: GroupOrigin
     ) throws(LayoutSolveError) -> Output {
         let containerWidth = environment.width
         let containerHeight = environment.height
@@ -23,6 +37,9 @@ struct SectionSolver {
         let insets = section.contentInsets
         let isOrthogonal = section.orthogonalScrollingBehavior != .none
         let isEmpty = itemCount == 0
+        // An empty section has no content and no insets ([L] §5.6), except iOS 14's empty
+        // orthogonal row with a background.
+        let hasContent = !isEmpty || showsEmptyRow(section, itemCount: itemCount)
 
         // §5.1: the section container adds the section insets on the cross axis only.
         let sectionContainer =
@@ -58,7 +75,7 @@ struct SectionSolver {
                 error.kind,
                 sectionIndex: index,
                 sectionID: section.id,
-                path: error.path(from: groupPath)
+                path: error.path(from: origin.path)
             )
         }
         let leaves = solver.leaves
@@ -113,16 +130,21 @@ struct SectionSolver {
         }
 
         // §6.1–6.2: boundary supplementaries, header band and footer band.
-        let boundary = BoundaryPlacer(environment: environment, grid: grid)
+        let boundary = BoundaryPlacer(environment: environment, grid: grid, platform: platform)
         let supplementaryFrame = boundary.container(for: section, reference: reference)
         let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: containerHeight)
         let headerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: true)
         let footerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: false)
 
-        let topInset = isEmpty ? 0 : insets.top
-        let bottomInset = isEmpty ? 0 : insets.bottom
+        let topInset = hasContent ? insets.top : 0
+        let bottomInset = hasContent ? insets.bottom : 0
         let contentTop = y0 + headerHeight + topInset
-        let contentLength = isEmpty ? 0 : (isOrthogonal ? crossExtent : primary)
+        var contentLength = isOrthogonal ? crossExtent : primary
+        if !hasContent {
+            // iOS 14 takes P for zero groups literally: 0 × E + interGroupSpacing × (0 − 1).
+            let literal = platform == .ios14 && !isOrthogonal && !section.boundarySupplementaryItems.isEmpty
+            contentLength = literal ? -section.interGroupSpacing : 0
+        }
         let contentBottom = contentTop + contentLength
         let sectionEnd = contentBottom + bottomInset + footerHeight
         let length = sectionEnd - y0
@@ -181,12 +203,20 @@ struct SectionSolver {
             )
         )
         supplementaries.append(contentsOf: badgeFrames)
+        if !solver.boxes.isEmpty {
+            appendGroupSupplementaries(
+                of: solver,
+                itemCount: itemCount,
+                origin: Point(x: originX, y: originY),
+                step: Point(x: stepX, y: stepY),
+                to: &supplementaries
+            )
+        }
 
         // §6.6: backgrounds cover the whole section band; cells are raised above them.
         let band = Rect(x: 0, y: y0, width: containerWidth, height: length)
-        let producesFrames = !isEmpty || !section.boundarySupplementaryItems.isEmpty
         let decorations =
-            producesFrames
+            producesFrames(section, itemCount: itemCount)
             ? section.decorationItems.map {
                 DecorationFrame(elementKind: $0.elementKind, frame: band.inset(by: $0.contentInsets), zIndex: $0.zIndex)
             } : []
@@ -231,36 +261,56 @@ struct SectionSolver {
         )
     }
 
-    /// §6.5: badges anchored inside the item's visible frame, in declaration order.
+    /// Group supplementaries: in every repetition, each group instance that holds an item, with
+    /// its supplementaries anchored to its frame inside its insets (§6.5 applied to groups).
+    @inline(never)
+    private func appendGroupSupplementaries(
+        of solver: GroupSolver,
+        itemCount: Int,
+        origin: Point,
+        step: Point,
+        to frames: inout [SupplementaryFrame]
+    ) {
+        let slotsPerGroup = solver.leaves.count
+        var repetition = 0
+        while repetition * slotsPerGroup < itemCount {
+            let count = min(itemCount - repetition * slotsPerGroup, slotsPerGroup)
+            let dx = origin.x + Double(repetition) * step.x
+            let dy = origin.y + Double(repetition) * step.y
+            for box in solver.boxes where box.firstLeaf < count {
+                for supplementary in solver.badgeLists[Int(box.supplementaries)] {
+                    frames.append(
+                        SupplementaryFrame(
+                            elementKind: supplementary.elementKind,
+                            item: nil,
+                            group: repetition,
+                            frame: grid.anchoredFrame(supplementary, in: box.content.offsetBy(dx: dx, dy: dy)),
+                            zIndex: supplementary.zIndex,
+                            pinToVisibleBounds: false,
+                            pinRange: nil
+                        )
+                    )
+                }
+            }
+            repetition += 1
+        }
+    }
+
+    /// §6.5: badges anchored inside the item's visible frame, in declaration order. Kept out of
+    /// line: most items have none, and the per-item loop stays small.
+    @inline(never)
     private func appendBadges(
         _ badges: [ItemSupplementary],
         of visible: Rect,
         item: Int,
         to frames: inout [SupplementaryFrame]
     ) {
-        let container = Container(width: visible.width, height: visible.height)
         for badge in badges {
-            let size = grid.resolve(badge.size, in: container)
-            let edges = badge.anchor.edges
-            var x = visible.x + (visible.width - size.width) / 2
-            if edges.contains(.leading) {
-                x = visible.x
-            } else if edges.contains(.trailing) {
-                x = visible.maxX - size.width
-            }
-            var y = visible.y + (visible.height - size.height) / 2
-            if edges.contains(.top) {
-                y = visible.y
-            } else if edges.contains(.bottom) {
-                y = visible.maxY - size.height
-            }
-            x += badge.anchor.absoluteOffset.x + badge.anchor.fractionalOffset.x * size.width
-            y += badge.anchor.absoluteOffset.y + badge.anchor.fractionalOffset.y * size.height
             frames.append(
                 SupplementaryFrame(
                     elementKind: badge.elementKind,
                     item: item,
-                    frame: Rect(x: x, y: y, width: size.width, height: size.height),
+                    frame: grid.anchoredFrame(badge, in: visible),
                     zIndex: badge.zIndex,
                     pinToVisibleBounds: false,
                     pinRange: nil
