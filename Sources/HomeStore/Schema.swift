@@ -10,7 +10,7 @@ enum Schema {
     /// The migrator over all migrations, oldest first.
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
-    static let migrations: [Migration] = [initial, retention]
+    static let migrations: [Migration] = [initial, retention, contentDigest]
 
     /// Sources, notices, service links, history and the last manifest per profile.
     static let initial = Migration(
@@ -99,6 +99,14 @@ enum Schema {
                 PRIMARY KEY (source_id, entry_id)
             ) STRICT, WITHOUT ROWID;
             CREATE INDEX notice_tombstones_by_last_seen ON notice_tombstones (last_seen_at);
+            """
+    )
+
+    /// The digest of the last ingested body of each source, stored with its validators.
+    static let contentDigest = Migration(
+        "3-content-digest",
+        sql: """
+            ALTER TABLE sources ADD COLUMN content_digest TEXT;
             """
     )
 }
