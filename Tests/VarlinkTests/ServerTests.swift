@@ -28,7 +28,7 @@ struct ServerTests {
         }
     }
 
-    @Test("peer credentials are the caller's pid, uid and gid")
+    @Test("peer credentials are the caller's pid, uid, gid and supplementary groups")
     func peerCredentials() async throws {
         try await withServer { _, address, _ in
             let client = try await VarlinkClient.connect(to: address)
@@ -36,6 +36,10 @@ struct ServerTests {
             #expect(me["pid"] == .int(Int(getpid())))
             #expect(me["uid"] == .int(Int(getuid())))
             #expect(me["gid"] == .int(Int(getgid())))
+            var groups = [gid_t](repeating: 0, count: 1024)
+            let count = Int(getgroups(Int32(groups.count), &groups))
+            let reported = Set((me["groups"]?.arrayValue ?? []).compactMap(\.intValue))
+            #expect(reported == Set(groups.prefix(max(count, 0)).map { Int($0) }))
         }
     }
 
@@ -168,7 +172,9 @@ struct ServerTests {
     func slowSubscriber() async throws {
         var configuration = VarlinkServerConfiguration()
         configuration.outputBacklogLimit = 64 * 1024
-        configuration.stalledWriteTimeout = .milliseconds(300)
+        // Long enough that all 400 pushes reach the connection before it is dropped, even on a
+        // machine busy with the rest of the suite (the count below depends on it).
+        configuration.stalledWriteTimeout = .seconds(2)
         try await withServer(configuration: configuration) { server, address, hub in
             let stuck = try RawSocket(address)
             stuck.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
