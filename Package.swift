@@ -61,7 +61,7 @@ let package = Package(
             dependencies: ["HomeFetch", "HomeFeeds", "HomeStore"],
             exclude: ["Fixtures/http_fixture_server.py"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
+        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink"]),
@@ -70,10 +70,11 @@ let package = Package(
 
 // Every Swift target gets the same language settings (style.md §3.8).
 for target in package.targets where target.type != .system {
-    target.swiftSettings = (target.swiftSettings ?? []) + [
-        .enableUpcomingFeature("ExistentialAny"),
-        .enableUpcomingFeature("MemberImportVisibility"),
-        .enableUpcomingFeature("InternalImportsByDefault"),
-        .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
-    ]
+    target.swiftSettings =
+        (target.swiftSettings ?? []) + [
+            .enableUpcomingFeature("ExistentialAny"),
+            .enableUpcomingFeature("MemberImportVisibility"),
+            .enableUpcomingFeature("InternalImportsByDefault"),
+            .enableUpcomingFeature("NonisolatedNonsendingByDefault"),
+        ]
 }
