@@ -208,7 +208,8 @@ struct StoreFaultTests {
         #expect(check.stdout == "store ok\n")
         #expect(json.stdout == "{\"ok\":true,\"problems\":[]}\n")
         #expect(help.status == 0)
-        #expect(help.stdout.contains("homefeedctl store check"))
+        #expect(help.stdout.contains("usage: homefeedctl store check"))
+        #expect(help.stdout.contains("Example:"))
         #expect(wrong.status == 2)
         #expect(await daemon.stop() == 0)
     }

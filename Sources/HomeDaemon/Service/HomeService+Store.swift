@@ -15,8 +15,6 @@ extension HomeService {
             let result = try await body()
             if isWrite { health.succeeded() }
             return result
-        } catch let error as ServiceError {
-            throw error
         } catch let error as StoreError {
             health.failed(error)
             throw .storeUnavailable(error)
