@@ -69,7 +69,7 @@ let package = Package(
             name: "HomeFetchTests",
             dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
+        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport"]),

@@ -103,7 +103,7 @@ enum ServeBenchmark {
                     logger: Logger(label: "bench", level: .error, sink: { _ in })
                 )
                 _ = try await service.refresh(url: nil)
-                let interface = HomefeedInterface(service: service, clientGroup: nil)
+                let interface = HomefeedInterface(service: service)
                 await interface.connect()
                 let server = try VarlinkServer(
                     binding: .path(socket),

@@ -9,7 +9,8 @@ enum DaemonCommands {
     static let statusUsage = """
         usage: homefeedctl status [--socket PATH] [--json]
 
-        The daemon's version, counts and the health of every source.
+        The daemon's version, counts, the store's state when it is not ok, and the health of
+        every source.
         \(DaemonClient.socketHelp)
 
         Example:
@@ -31,6 +32,9 @@ enum DaemonCommands {
                 "",
                 pad("HEALTH", 8) + pad("ENTRIES", 9) + pad("LAST SUCCESS", 22) + pad("NEXT", 22) + "SOURCE",
             ]
+            if let store = reply["store"]?.stringValue, store != "ok" {
+                lines.insert("store \(store): \(reply["storeReason"]?.stringValue ?? "")", at: 1)
+            }
             for source in reply["sources"]?.arrayValue ?? [] {
                 let failures = source["failures"]?.intValue ?? 0
                 let error = source["lastError"]?.stringValue

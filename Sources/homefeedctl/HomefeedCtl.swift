@@ -18,6 +18,7 @@ enum HomefeedCtl {
           history add TITLE       record a user-history event; history list
           notices                 the newest notices
           reload                  re-read configuration, sources and layout
+          store check             SQLite's integrity_check of the daemon's store
           preview                 the served home screen as text boxes, or --svg FILE
 
         Offline tools:
@@ -55,6 +56,7 @@ enum HomefeedCtl {
         case "history": return DaemonCommands.history(rest)
         case "notices": return DaemonCommands.notices(rest)
         case "reload": return DaemonCommands.reload(rest)
+        case "store": return StoreCommand.run(rest)
         case "preview": return PreviewCommand.run(rest)
         default:
             Console.error("homefeedctl: unknown command '\(command)'\n\n\(usage)")

@@ -73,7 +73,7 @@ struct HomeServiceTests {
                 == "앱 서비스"
         )
 
-        let status = try await service.status()
+        let status = await service.status()
         #expect(status.sources.count == 3)
         #expect(status.sources.allSatisfy { $0.lastError == nil && $0.entries > 0 })
         #expect(status.notices == 5)

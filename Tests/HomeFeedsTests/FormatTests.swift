@@ -118,7 +118,8 @@ import Testing
                     htmlURL: nil,
                     url: "https://example.test/services/apply?a=1&b=2",
                     categories: ["주요 서비스"],
-                    categoryAttribute: "/main-service"
+                    categoryAttribute: "/main-service",
+                    line: 6
                 ),
                 OPMLOutline(
                     text: "시청 공지",
@@ -128,7 +129,8 @@ import Testing
                     htmlURL: "https://example.test/notices/",
                     url: nil,
                     categories: ["주요 서비스", "뉴스"],
-                    categoryAttribute: nil
+                    categoryAttribute: nil,
+                    line: 8
                 ),
                 OPMLOutline(
                     text: "Top level",
@@ -138,7 +140,8 @@ import Testing
                     htmlURL: nil,
                     url: nil,
                     categories: [],
-                    categoryAttribute: nil
+                    categoryAttribute: nil,
+                    line: 12
                 ),
             ]
         )

@@ -65,7 +65,8 @@ struct SourceListTests {
             ]
         )
         #expect(list.diagnostics.contains { $0.contains("duplicate source https://example.test/feed.xml") })
-        #expect(list.diagnostics.contains { $0.contains("unsupported URL ftp://") })
+        // Not fetchable, so not a source: the FTP outline, on line 13 (line 1 is the XML declaration).
+        #expect(list.unsupported == [UnsupportedSource(text: "FTP", url: "ftp://example.test/feed.xml", line: 13)])
         #expect(list.diagnostics.contains { $0.contains("type \"audio\" ignored") })
     }
 

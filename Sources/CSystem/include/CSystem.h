@@ -3,6 +3,7 @@
  * Glibc's clang module is built without _GNU_SOURCE, so accept4 and struct ucred
  * (SO_PEERCRED) are invisible to Swift; defining _GNU_SOURCE in a header is too late.
  * CSystem.c defines it before any include and wraps each call (swift-on-linux.md §1.6).
+ * SO_PEERGROUPS, the other half of a peer's credentials, is read here too.
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors). */
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
@@ -16,6 +17,13 @@ int csystem_accept4(int fd, int flags);
  * the pid, uid and gid the peer had when it called connect (or socketpair).
  * Returns 0, or -1 with errno set. */
 int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
+
+/* The peer's supplementary groups of a connected AF_UNIX socket, from
+ * getsockopt(SO_PEERGROUPS) (Linux 4.13): the groups it had when it called connect, as the
+ * kernel recorded them, so no group database is consulted. Fills up to `capacity` gids and
+ * returns how many there are, or -1 with errno set; with ERANGE, `*needed` (if not NULL) is
+ * the count that would fit them all. */
+int csystem_peergroups(int fd, gid_t *groups, int capacity, int *needed);
 
 /* The values of flags that need _GNU_SOURCE or that Swift imports awkwardly. */
 int csystem_sock_nonblock(void);

@@ -47,7 +47,8 @@ public actor ManifestCache {
     }
 
     /// Makes a new version from `content` (and, on reload, a new layout, bindings and
-    /// profiles), lays it out for every profile and encodes each once.
+    /// profiles), lays it out for every profile and encodes each once: ``prepare`` then
+    /// ``commit(_:)`` in one step.
     ///
     /// Atomic: if any profile cannot be solved, nothing changes and the error is thrown.
     /// - Returns: the new version's manifests by profile name.
@@ -59,6 +60,22 @@ public actor ManifestCache {
         profiles newProfiles: [Profile]? = nil,
         at time: Date
     ) throws(LayoutSolveError) -> [String: EncodedManifest] {
+        let prepared = try prepare(content: content, bindings: bindings, spec: newSpec, profiles: newProfiles, at: time)
+        commit(prepared)
+        return prepared.manifests
+    }
+
+    /// Builds the next version without serving it, so the daemon can store it first and serve
+    /// only what is stored: a restart then never goes back to an older version number.
+    ///
+    /// - Throws: the first profile that cannot be solved; nothing changes.
+    public func prepare(
+        content: HomeContent,
+        bindings: [SectionBinding],
+        spec newSpec: LayoutSpec? = nil,
+        profiles newProfiles: [Profile]? = nil,
+        at time: Date
+    ) throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
         let profiles = newProfiles ?? self.profiles
         let sections = HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings)
@@ -74,14 +91,30 @@ public actor ManifestCache {
                 generatedAt: time
             )
         }
-        self.spec = spec
-        self.profiles = profiles
-        self.sections = sections
-        self.generatedAt = time
-        self.version = next
-        byProfile = built
+        return PreparedVersion(
+            version: next,
+            manifests: built,
+            spec: spec,
+            profiles: profiles,
+            sections: sections,
+            generatedAt: time
+        )
+    }
+
+    /// Serves a prepared version. One prepared before another was committed is stale.
+    ///
+    /// - Returns: false (and nothing changes) for a stale version.
+    @discardableResult
+    public func commit(_ prepared: PreparedVersion) -> Bool {
+        guard prepared.version == version + 1 else { return false }
+        spec = prepared.spec
+        profiles = prepared.profiles
+        sections = prepared.sections
+        generatedAt = prepared.generatedAt
+        version = prepared.version
+        byProfile = prepared.manifests
         lru.removeAll()
-        return built
+        return true
     }
 
     public var profileNames: [String] { profiles.map(\.name) }
@@ -115,4 +148,16 @@ public actor ManifestCache {
         if lru.count > lruCapacity { lru.removeFirst(lru.count - lruCapacity) }
         return manifest
     }
+}
+
+/// A version ``ManifestCache/prepare(content:bindings:spec:profiles:at:)`` built and
+/// ``ManifestCache/commit(_:)`` will serve. Sendable: an immutable value.
+public struct PreparedVersion: Sendable {
+    public let version: Int
+    /// The encoded manifest of every profile, by name.
+    public let manifests: [String: EncodedManifest]
+    let spec: LayoutSpec
+    let profiles: [Profile]
+    let sections: [AssembledSection]
+    let generatedAt: Date
 }

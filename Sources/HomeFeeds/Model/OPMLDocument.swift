@@ -38,6 +38,9 @@ public struct OPMLOutline: Sendable, Equatable {
     /// The OPML `category` attribute, kept apart from `categories`: homefeed uses it to pick the
     /// home-screen section of a service link (architecture.md). Not part of the output JSON.
     public var categoryAttribute: String?
+    /// The line of the outline's start tag (from 1), so a configuration error can point at it.
+    /// Not part of the output JSON.
+    public var line: Int?
 
     public init(
         text: String,
@@ -47,7 +50,8 @@ public struct OPMLOutline: Sendable, Equatable {
         htmlURL: String?,
         url: String?,
         categories: [String],
-        categoryAttribute: String?
+        categoryAttribute: String?,
+        line: Int? = nil
     ) {
         self.text = text
         self.title = title
@@ -57,6 +61,7 @@ public struct OPMLOutline: Sendable, Equatable {
         self.url = url
         self.categories = categories
         self.categoryAttribute = categoryAttribute
+        self.line = line
     }
 }
 

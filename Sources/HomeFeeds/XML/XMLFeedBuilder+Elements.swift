@@ -244,7 +244,8 @@ extension XMLFeedBuilder {
                         },
                         url: url,
                         categories: outlineTexts.compactMap { $0 },
-                        categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) }
+                        categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) },
+                        line: currentLine
                     )
                 )
             }

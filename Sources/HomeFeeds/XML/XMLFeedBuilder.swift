@@ -204,6 +204,10 @@ final class XMLFeedBuilder {
         if diagnostics.count < 10 { diagnostics.append("\(line):\(column): \(message)") }
     }
 
+    /// The line libxml2 is reading (from 1), for positions in the output such as an OPML
+    /// outline's line.
+    var currentLine: Int? { context.map { Int(xmlSAX2GetLineNumber($0)) } }
+
     // MARK: Stopping
 
     func stop(_ kind: FeedParseError.Kind, _ message: String) {
