@@ -41,10 +41,15 @@ public struct SectionLayout: Sendable, Hashable {
     /// Whether item `index`'s frame is final: `fixed` without estimated dimensions,
     /// `measured` when every estimated axis took a measured value, else `estimated`.
     public func itemSizing(_ index: Int) -> Sizing {
-        guard slotsPerGroup > 0, index >= 0, index < itemFrames.count else { return .fixed }
-        let estimated = slotEstimatedAxes.isEmpty ? [] : slotEstimatedAxes[index % slotsPerGroup]
+        let estimated = itemEstimatedAxes(index)
         if estimated.isEmpty { return .fixed }
         return Sizing(estimated: estimated, measured: measuredItems[index] ?? [])
+    }
+
+    /// The axes of item `index` that are estimated: where a measurement applies (§7).
+    public func itemEstimatedAxes(_ index: Int) -> SizingAxes {
+        guard slotsPerGroup > 0, index >= 0, index < itemFrames.count, !slotEstimatedAxes.isEmpty else { return [] }
+        return slotEstimatedAxes[index % slotsPerGroup]
     }
 }
 
@@ -62,8 +67,13 @@ public struct SupplementaryFrame: Sendable, Hashable {
     /// A pinned header's y is `clamp(visibleTop, min, max)`; a pinned footer's y is
     /// `clamp(visibleBottom − height, min, max)`. Along x when the layout scrolls horizontally.
     public var pinRange: PinRange?
-    /// Whether the frame is final (§7.1): group supplementaries are never measured.
-    public var sizing: Sizing = .fixed
+    /// The axes of its size that are estimated (§7).
+    public var estimatedAxes: SizingAxes = []
+    /// The estimated axes that took a measurement (§7.1); group supplementaries take none.
+    public var measuredAxes: SizingAxes = []
+
+    /// Whether the frame is final (§7.1).
+    public var sizing: Sizing { Sizing(estimated: estimatedAxes, measured: measuredAxes) }
 
     /// A boundary item: neither a badge nor a group supplementary.
     public var isBoundary: Bool { item == nil && group == nil }

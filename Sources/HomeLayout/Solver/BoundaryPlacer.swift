@@ -152,7 +152,8 @@ struct BoundaryPlacer {
                     zIndex: item.zIndex,
                     pinToVisibleBounds: item.pinToVisibleBounds,
                     pinRange: pinRange,
-                    sizing: Sizing(estimated: SizingAxes(estimatedIn: item.size), measured: measured?[index] ?? [])
+                    estimatedAxes: SizingAxes(estimatedIn: item.size),
+                    measuredAxes: measured?[index] ?? []
                 )
             )
         }

@@ -30,7 +30,7 @@ extension SectionSolver {
                             zIndex: supplementary.zIndex,
                             pinToVisibleBounds: false,
                             pinRange: nil,
-                            sizing: Sizing(estimated: SizingAxes(estimatedIn: supplementary.size), measured: [])
+                            estimatedAxes: SizingAxes(estimatedIn: supplementary.size)
                         )
                     )
                 }
@@ -61,7 +61,8 @@ extension SectionSolver {
                     zIndex: badge.zIndex,
                     pinToVisibleBounds: false,
                     pinRange: nil,
-                    sizing: Sizing(estimated: estimated, measured: size?.axes.intersection(estimated) ?? [])
+                    estimatedAxes: estimated,
+                    measuredAxes: size?.axes.intersection(estimated) ?? []
                 )
             )
         }
