@@ -25,6 +25,8 @@ public actor HomeService {
     private var isPublishing = false
     private var publishWaiters: [(generation: Int, continuation: CheckedContinuation<Void, Never>)] = []
     private var subscribers: [UUID: @Sendable (Int) -> Void] = [:]
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    var measurements = MeasurementBook()
 
     /// Opens the store in `stateDirectory`, serves the persisted manifests at once, then
     /// publishes a fresh version from the stored content. Fetching starts with ``startFetching()``.
@@ -83,6 +85,7 @@ public actor HomeService {
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        try await loadMeasurements()
         try await publishNow()
     }
 
@@ -142,8 +145,10 @@ public actor HomeService {
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
+                    measurements: measurements,
                     at: Date()
                 )
+                await forgetStaleMeasurements()
                 for (profile, manifest) in built {
                     try await store.saveManifest(
                         StoredManifest(
