@@ -19,6 +19,7 @@ enum HomefeedCtl {
           notices                 the newest notices
           reload                  re-read configuration, sources and layout
           preview                 the served home screen as text boxes, or --svg FILE
+          sizes report|list|clear measured sizes of manifest elements (self-sizing)
 
         Offline tools:
           layout solve SPEC ...   solve a layout spec for one container, print frames as JSON
@@ -56,6 +57,7 @@ enum HomefeedCtl {
         case "notices": return DaemonCommands.notices(rest)
         case "reload": return DaemonCommands.reload(rest)
         case "preview": return PreviewCommand.run(rest)
+        case "sizes": return SizesCommand.run(rest)
         default:
             Console.error("homefeedctl: unknown command '\(command)'\n\n\(usage)")
             return ExitStatus.usage
