@@ -309,4 +309,58 @@ import Testing
             }
         }
     }
+
+    @Test("a measured item in a nested estimated group re-fits that group, its parent and later repetitions")
+    func nested() throws {
+        let row = hgroup(
+            .fractionalWidth(1),
+            .estimated(50),
+            [item(.fractionalWidth(0.5), .estimated(50)), item(.fractionalWidth(0.5), .estimated(50))]
+        )
+        let group = vgroup(
+            .fractionalWidth(1),
+            .estimated(100),
+            [item(.fractionalWidth(1), .estimated(20)), .group(row)],
+            spacing: .fixed(10)
+        )
+        let section = LayoutSection(id: "s", itemCount: 6, group: group)
+        let result = try LayoutSolver.solve(
+            LayoutSpec(sections: [section]),
+            in: LayoutEnvironment(width: 400, height: 800, scale: 2),
+            measurements: measure([(.item(section: 0, item: 2), MeasuredSize(height: 70))])
+        )
+        // Repetition 0: title 20, row at 20 + 10 = 30, 70 tall (its tallest): 20 + 10 + 70 = 100.
+        // Repetition 1 starts at 100 with its estimates: title at 100, row at 130; 80 tall.
+        #expect(
+            result.sections[0].itemFrames == [
+                rect(0, 0, 400, 20), rect(0, 30, 200, 50), rect(200, 30, 200, 70),
+                rect(0, 100, 400, 20), rect(0, 130, 200, 50), rect(200, 130, 200, 50),
+            ]
+        )
+        #expect(result.sections[0].frame.height == 180)
+    }
+
+    @Test("a measured item in a partial last repetition: the trim uses that repetition's own slots")
+    func partialLast() throws {
+        let group = vgroup(
+            .fractionalWidth(1),
+            .estimated(100),
+            [item(.fractionalWidth(1), .estimated(30)), item(.fractionalWidth(1), .estimated(30))],
+            spacing: .fixed(10)
+        )
+        let section = LayoutSection(id: "s", itemCount: 3, group: group, interGroupSpacing: 5)
+        let spec = LayoutSpec(sections: [section])
+        let environment = LayoutEnvironment(width: 400, height: 800, scale: 2)
+        // Plain: 30 + 10 + 30 = 70, then the last repetition trimmed to its first slot: 70 − (70 − 30)
+        // = 30; P = 70 + 5 + 30 = 105.
+        #expect(try LayoutSolver.solve(spec, in: environment).sections[0].frame.height == 105)
+        let result = try LayoutSolver.solve(
+            spec,
+            in: environment,
+            measurements: measure([(.item(section: 0, item: 2), MeasuredSize(height: 50))])
+        )
+        // The last repetition: 50 + 10 + 30 = 90, trimmed to 90 − (90 − 50) = 50 at y 75.
+        #expect(result.sections[0].itemFrames.last == rect(0, 75, 400, 50))
+        #expect(result.sections[0].frame.height == 125)
+    }
 }

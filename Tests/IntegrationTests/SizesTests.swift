@@ -122,4 +122,28 @@ struct SizesTests {
         #expect(try ctl.run(["sizes", "--help"]).stdout.contains("ID=SIZE"))
         daemon.stop()
     }
+
+    @Test("layout solve --measurements re-fits offline; a bad file names the entry")
+    func solveWithMeasurements() throws {
+        let ctl = CommandRunner(executable: "homefeedctl")
+        let file = try CommandRunner.temporaryFile(
+            #"[{"section": "mainService", "item": 0, "height": 45}]"#,
+            name: "sizes.json"
+        )
+        let outcome = try ctl.run(
+            ["layout", "solve", "feeds/layout.json", "--width", "375", "--scale", "2", "--measurements", file]
+        )
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let root = try JSONValue(parsing: outcome.stdout)
+        // 977 without measurements; the headline grows from 25 to 45.
+        #expect(root["contentSize"]?["height"]?.doubleValue == 997)
+        let headline = root["sections"]?.arrayValue?[1]["items"]?.arrayValue?.first
+        #expect(headline?["sizing"]?.stringValue == "measured")
+        #expect(headline?["frame"]?["height"]?.doubleValue == 45)
+
+        let bad = try CommandRunner.temporaryFile(#"[{"section": "nope", "item": 0, "height": 4}]"#, name: "bad.json")
+        let failed = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--measurements", bad])
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("[0].section: no section \"nope\" in the spec"))
+    }
 }
