@@ -91,22 +91,15 @@ struct ElementIndex {
 
     /// The measurements of `sizes` that apply to this version: per element, each axis from the
     /// highest-ranked source whose fingerprint matches the content now.
-    ///
-    /// - Returns: the measurements for the solver, the source that gave each measured element
-    ///   its size, and the entries whose content changed since they were measured (stale).
-    func measurements(_ sizes: TargetSizes) -> (
-        layout: LayoutMeasurements, sources: [String: MeasurementSource], stale: [(id: String, entry: SizeEntry)]
-    ) {
-        var layout = LayoutMeasurements()
-        var sources: [String: MeasurementSource] = [:]
-        var stale: [(id: String, entry: SizeEntry)] = []
+    func measurements(_ sizes: TargetSizes) -> AppliedMeasurements {
+        var applied = AppliedMeasurements()
         for (id, entries) in sizes.entries {
             guard let (element, fingerprint) = resolve(id) else { continue }
             var size = MeasuredSize()
             var source: MeasurementSource?
             for entry in entries {
                 guard entry.fingerprint == fingerprint else {
-                    stale.append((id, entry))
+                    applied.stale.append((id, entry))
                     continue
                 }
                 if size.width == nil, let width = entry.width {
@@ -119,9 +112,18 @@ struct ElementIndex {
                 }
             }
             guard let source else { continue }
-            layout[element] = size
-            sources[id] = source
+            applied.layout[element] = size
+            applied.sources[id] = source
         }
-        return (layout, sources, stale)
+        return applied
     }
+}
+
+/// What a target's measurements give one build: the sizes for the solver, the source that
+/// gave each measured element its size (its `sizing`), and the entries whose element's content
+/// changed since they were measured (stale).
+struct AppliedMeasurements {
+    var layout = LayoutMeasurements()
+    var sources: [String: MeasurementSource] = [:]
+    var stale: [(id: String, entry: SizeEntry)] = []
 }

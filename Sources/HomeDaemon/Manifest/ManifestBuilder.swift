@@ -123,12 +123,10 @@ public enum ManifestBuilder {
             counts.append(content?.items.count ?? 0)
             if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
         }
-        var applied:
-            (layout: LayoutMeasurements, sources: [String: MeasurementSource], stale: [(id: String, entry: SizeEntry)])
-        applied = (LayoutMeasurements(), [:], [])
-        if !measurements.isEmpty {
-            applied = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
-        }
+        let applied =
+            measurements.isEmpty
+            ? AppliedMeasurements()
+            : ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
 
         var body = ManifestBodyWriter(sources: applied.sources)

@@ -336,7 +336,8 @@ struct SectionSolver {
                 supplementaries: supplementaries,
                 decorations: decorations,
                 orthogonal: orthogonal,
-                slotEstimatedAxes: leaves.map(\.estimated),
+                // Only sections with estimated slots pay for the array.
+                slotEstimatedAxes: leaves.contains { !$0.estimated.isEmpty } ? leaves.map(\.estimated) : [],
                 measuredItems: measured.applied
             ),
             length: length,
