@@ -229,9 +229,11 @@ extension HomeService {
             for (name, value) in [("width", size.width), ("height", size.height)] {
                 guard let value else { continue }
                 guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                    let shown =
+                        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))" : "\(value)"
                     throw .invalidSize(
                         id: size.id,
-                        reason: "\(name) \(value) must be finite, greater than 0 and at most 1000000"
+                        reason: "\(name) \(shown) must be finite, greater than 0 and at most 1000000"
                     )
                 }
             }
