@@ -36,6 +36,8 @@ public actor HomeService {
     private var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    var measurements = MeasurementBook()
 
     /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
@@ -101,6 +103,7 @@ public actor HomeService {
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        try await loadMeasurements()
         attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
         reportClientGroup()
         if let recovery = store.recovery {
@@ -188,6 +191,7 @@ public actor HomeService {
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
+                    measurements: measurements,
                     at: Date()
                 )
                 // Stored first, in one transaction, then served: what clients get is always
@@ -204,6 +208,7 @@ public actor HomeService {
                     }
                 )
                 await cache.commit(prepared)
+                await forgetStaleMeasurements()
                 health.succeeded()
                 let version = await cache.version
                 logger.info("published version \(version) for \(prepared.manifests.count) profiles")

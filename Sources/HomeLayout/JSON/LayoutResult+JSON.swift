@@ -3,7 +3,8 @@ extension LayoutResult {
     ///
     /// Keys come in the documented order: `container`, `platform`, `contentSize`, `sections` (each with
     /// `index`, `id`, `frame`, `items`, `supplementaries`, `decorations`, `orthogonal`),
-    /// `globalSupplementaries`, `diagnostics`. Integral numbers print without a fraction
+    /// `globalSupplementaries`, `diagnostics`. Items and supplementaries whose size is estimated
+    /// or measured say so in `sizing` (self-sizing, `docs/layout.md`). Integral numbers print without a fraction
     /// (`375`), others in their shortest round-trip form (`98.5`); a non-finite number, which
     /// a valid result never holds, prints as `null`.
     ///
@@ -124,6 +125,7 @@ extension JSONWriter {
             frame(itemFrame)
             key("zIndex")
             int(section.itemZIndex)
+            sizing(section.itemSizing(index))
             endObject()
         }
         endArray()
@@ -160,7 +162,15 @@ extension JSONWriter {
         key("pinToVisibleBounds")
         bool(supplementary.pinToVisibleBounds)
         pinRange(supplementary.pinRange)
+        sizing(supplementary.sizing)
         endObject()
+    }
+
+    /// `"sizing": "estimated"` or `"measured"`; nothing for a fixed size (§7.1).
+    fileprivate mutating func sizing(_ sizing: Sizing) {
+        guard sizing != .fixed else { return }
+        key("sizing")
+        string(sizing.rawValue)
     }
 
     /// `"pinRange": {"min":…,"max":…}` when the supplementary is pinned; nothing otherwise.
