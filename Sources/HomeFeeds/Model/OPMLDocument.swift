@@ -8,15 +8,32 @@ public struct OPMLDocument: Sendable, Equatable {
     public var title: String?
     /// Outlines that carry `xmlUrl` or `url`, in document order.
     public var outlines: [OPMLOutline]
-    /// Errors libxml2 recovered from (first few only), for logs; not part of the output JSON.
-    public var diagnostics: [String]
+    /// False when the parser recovered from broken XML or bytes (see `ParsedFeed.isWellFormed`).
+    public var isWellFormed: Bool
+    /// What the parser recovered from or left out, in document order (at most
+    /// `WarningLog.limit`).
+    public var warnings: [FeedParseWarning]
+    /// All warnings, including those past the listed ones.
+    public var warningCount: Int
 
-    public init(documentURL: String, title: String?, outlines: [OPMLOutline], diagnostics: [String] = []) {
+    public init(
+        documentURL: String,
+        title: String?,
+        outlines: [OPMLOutline],
+        isWellFormed: Bool = true,
+        warnings: [FeedParseWarning] = [],
+        warningCount: Int? = nil
+    ) {
         self.documentURL = documentURL
         self.title = title
         self.outlines = outlines
-        self.diagnostics = diagnostics
+        self.isWellFormed = isWellFormed
+        self.warnings = warnings
+        self.warningCount = max(warningCount ?? warnings.count, warnings.count)
     }
+
+    /// The warnings as `line:column: message` lines, for logs.
+    public var diagnostics: [String] { warnings.map(\.description) }
 }
 
 /// One feed (`type="rss"`) or service link (`type="link"`) of an OPML document.
@@ -64,4 +81,29 @@ public struct OPMLOutline: Sendable, Equatable {
 public enum FeedDocument: Sendable, Equatable {
     case feed(ParsedFeed)
     case opml(OPMLDocument)
+
+    /// The document's warnings.
+    public var warnings: [FeedParseWarning] {
+        switch self {
+        case .feed(let feed): feed.warnings
+        case .opml(let opml): opml.warnings
+        }
+    }
+
+    /// All warnings of the parse, including those past the listed ones (what the daemon shows
+    /// per source).
+    public var warningCount: Int {
+        switch self {
+        case .feed(let feed): feed.warningCount
+        case .opml(let opml): opml.warningCount
+        }
+    }
+
+    /// Whether the document was well-formed (nothing recovered from).
+    public var isWellFormed: Bool {
+        switch self {
+        case .feed(let feed): feed.isWellFormed
+        case .opml(let opml): opml.isWellFormed
+        }
+    }
 }

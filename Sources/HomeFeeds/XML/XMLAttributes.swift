@@ -19,6 +19,24 @@ struct XMLAttributes {
         return nil
     }
 
+    /// Nil when the attribute is absent, else whether its value, ASCII white space trimmed,
+    /// is `literal` (lowercase) in any case; makes no String (`isPermaLink="false"`).
+    func value(_ name: StaticString, isIgnoringCase literal: StaticString) -> Bool? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
+            guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
+                continue
+            }
+            var bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
+            while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
+            while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
+            return HTMLTagNames.equalsIgnoringCase(UnsafeBufferPointer(rebasing: bytes), literal)
+        }
+        return nil
+    }
+
     private static func nameMatches(_ local: UnsafePointer<UInt8>, _ name: StaticString, ignoringCase: Bool) -> Bool {
         let expected = name.utf8Start
         let length = name.utf8CodeUnitCount
