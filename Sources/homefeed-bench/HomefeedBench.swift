@@ -8,7 +8,8 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|all> [--spec FILE] [--calls N] [--idle-seconds N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|corpus|all> [--spec FILE] [--calls N] [--idle-seconds N]
+                              [--corpora DIR] [--verbose]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
@@ -17,7 +18,10 @@ enum HomefeedBench {
           varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
           serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
                    subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
-          all      every benchmark
+          corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
+                   beside the raw libxml2 floor, and the agreement with the corpus's expectations
+                   (--verbose lists what does not hold)
+          all      every benchmark (not corpus, which needs the corpora)
         """
 
     static func main() {
@@ -45,6 +49,11 @@ enum HomefeedBench {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
             }
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
+        case "corpus":
+            let corpora = arguments.firstIndex(of: "--corpora").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            CorpusBenchmark.run(corpora: corpora ?? "../shared/corpora", verbose: arguments.contains("--verbose"))
         case "all":
             LayoutBenchmark.run(specPath: spec)
             ParseBenchmark.run()

@@ -21,7 +21,9 @@ enum HomefeedInterfaceDescription {
           lastSuccess: ?string,
           nextAttempt: ?string,
           failures: int,
-          lastError: ?string
+          lastError: ?string,
+          # Warnings of the last document parsed: what the parser recovered from or left out.
+          warnings: int
         )
 
         # Returns the manifest laid out for one container: a named profile from the

@@ -17,6 +17,8 @@ public actor HomeService {
     let fetcher: FeedFetcher
     let logger: Logger
     var scheduler: FetchScheduler
+    /// Warnings of each source's last parsed document, for `GetStatus`.
+    let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
@@ -75,7 +77,7 @@ public actor HomeService {
             sources: configuration.sources.sources,
             states: states,
             fetcher: fetcher,
-            sink: PublishingSink(ingestion: ingestion, changed: changed),
+            sink: PublishingSink(ingestion: ingestion, changed: changed, warnings: parseWarnings),
             persistence: ingestion,
             configuration: schedule,
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }

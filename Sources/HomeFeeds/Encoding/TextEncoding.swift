@@ -93,7 +93,7 @@ enum EncodingLabel {
 
     /// Labels other decoders (Python, Java) accept that glibc spells differently.
     private static let aliases: [String: String] = [
-        "cp_is": "CP861", "ibm039": "IBM037", "maccentraleurope": "MAC-CENTRALEUROPE",
+        "cp_is": "CP861", "csibm861": "IBM861", "ibm039": "IBM037", "maccentraleurope": "MAC-CENTRALEUROPE",
         "maclatin2": "MAC-CENTRALEUROPE", "maciceland": "MAC-IS", "macroman": "MACINTOSH",
         "mac-roman": "MACINTOSH", "windows-31j": "CP932", "x-windows-949": "CP949", "uhc": "CP949",
         "ms949": "CP949", "cp949": "CP949", "ms936": "GB18030", "cp936": "GB18030", "x-mac-roman": "MACINTOSH",

@@ -28,6 +28,11 @@ enum XMLNamespace: UInt8 {
         if XMLName.equals(uri, length, "http://www.w3.org/XML/1998/namespace") { return .xml }
         if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
         if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
+        // Atom's names before Atom 0.3 (2003 drafts: Echo, Pie, Necho), still in old feeds.
+        if XMLName.equals(uri, length, "http://purl.org/echo/") { return .atom }
+        if XMLName.equals(uri, length, "http://purl.org/pie/") { return .atom }
+        if XMLName.equals(uri, length, "http://example.com/necho") { return .atom }
+        if XMLName.equals(uri, length, "http://example.com/newformat#") { return .atom }
         return .other
     }
 }
