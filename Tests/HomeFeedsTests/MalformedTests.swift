@@ -111,6 +111,7 @@ import Testing
         "chunking does not change the result",
         arguments: [
             "rss2-korean.xml", "malformed-recoverable.xml", "atom.xml", "euc-kr.xml", "jsonfeed11.json", "opml.xml",
+            "cp037.xml",
         ]
     )
     func chunking(_ name: String) throws {

@@ -73,7 +73,9 @@ extension UTF8Sanitizer {
     enum Sequence {
         /// A well-formed sequence of this many bytes, and a character XML allows.
         case valid(Int)
-        /// The maximal subpart of an ill-formed sequence (or a noncharacter), to replace.
+        /// Well-formed UTF-8 of a character XML forbids (U+FFFE, U+FFFF), to replace.
+        case forbidden(Int)
+        /// The maximal subpart of an ill-formed sequence, to replace.
         case invalid(Int)
         /// A well-formed start cut by the end of the buffer.
         case incomplete(Int)
@@ -114,7 +116,7 @@ extension UTF8Sanitizer {
             position += 1
         }
         // U+FFFE and U+FFFF are not XML characters.
-        if lead == 0xEF && input[index + 1] == 0xBF && input[index + 2] >= 0xBE { return .invalid(3) }
+        if lead == 0xEF && input[index + 1] == 0xBF && input[index + 2] >= 0xBE { return .forbidden(3) }
         return .valid(length)
     }
 }

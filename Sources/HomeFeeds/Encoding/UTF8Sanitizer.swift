@@ -36,9 +36,9 @@ struct UTF8Sanitizer {
     private(set) var hasRecovered = false
 
     // Positions, for warnings: the 1-based line, the last line feed in the chunk being scanned
-    // (nil: in an earlier chunk), and the column at the chunk start. The column of text after
-    // a line feed counts characters; the part of a line that began in an earlier chunk counts
-    // bytes (a line longer than a chunk is rare, and exactness there is not worth a pass).
+    // (nil: in an earlier chunk), and the characters of the line before the chunk. A column
+    // counts the bytes that are not UTF-8 continuation bytes since the line feed: characters,
+    // and the same whatever the chunking (a stray continuation byte counts as none).
     var line = 1
     var lastLineFeed: Int?
     var columnAtChunkStart = 0
@@ -121,6 +121,12 @@ struct UTF8Sanitizer {
             case .valid(let length):
                 hasSeenMultibyte = true
                 index += length
+            case .forbidden(let length):
+                hasSeenMultibyte = true
+                let message =
+                    "character U+FFF\(input[index + 2] == 0xBE ? "E" : "F") is not allowed in XML; replaced by U+FFFD"
+                replace(input, at: index, length: length, &copied, &isDirty, warnings: &warnings, message)
+                index += length
             case .incomplete(let length) where !isFinal:
                 carry = Array(input[index..<(index + length)])
                 end = index
@@ -165,6 +171,16 @@ struct UTF8Sanitizer {
             case .valid(let length):
                 hasSeenMultibyte = true
                 emit(UnsafeRawBufferPointer(rebasing: raw[0..<length]))
+                columnAtChunkStart += 1
+                return length - held
+            case .forbidden(let length):
+                hasSeenMultibyte = true
+                recordReplacement(
+                    column: columnAtChunkStart + 1,
+                    warnings: &warnings,
+                    "character U+FFFE or U+FFFF is not allowed in XML; replaced by U+FFFD"
+                )
+                Self.replacementCharacter.withUnsafeBytes { emit($0) }
                 columnAtChunkStart += 1
                 return length - held
             case .incomplete where !isFinal && input.count < 4:
@@ -262,7 +278,7 @@ struct UTF8Sanitizer {
                 continue
             }
             switch Self.sequence(input, at: index) {
-            case .valid(let length):
+            case .valid(let length), .forbidden(let length):
                 valid += 1
                 index += length
             case .invalid(let length), .incomplete(let length):
@@ -326,9 +342,9 @@ struct UTF8Sanitizer {
 
     private mutating func finishChunk(_ input: UnsafeRawBufferPointer, end: Int) {
         if let lastLineFeed {
-            columnAtChunkStart = end - lastLineFeed - 1
+            columnAtChunkStart = characters(input, from: lastLineFeed + 1, to: end)
         } else {
-            columnAtChunkStart += end
+            columnAtChunkStart += characters(input, from: 0, to: end)
         }
     }
 
