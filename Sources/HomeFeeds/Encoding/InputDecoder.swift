@@ -14,8 +14,6 @@ struct InputDecoder {
     private var converter: IconvConverter?
     private var converted: [UInt8] = []
     private var sanitizer: UTF8Sanitizer?
-    /// The encoding decided on, once it is.
-    private(set) var decision: EncodingSniffer.Decision?
 
     init(contentType: ContentType?, documentURL: String) {
         self.contentType = contentType
@@ -50,7 +48,6 @@ struct InputDecoder {
 
     private mutating func start(warnings: inout WarningLog) throws(FeedParseError) {
         let decision = EncodingSniffer.decide(prefix, contentType: contentType, warnings: &warnings)
-        self.decision = decision
         prefix.removeFirst(min(decision.byteOrderMarkLength, prefix.count))
         switch decision.encoding {
         case .utf8:

@@ -95,12 +95,12 @@ enum EncodingLabel {
     private static let aliases: [String: String] = [
         "cp_is": "CP861", "csibm861": "IBM861", "ibm039": "IBM037", "maccentraleurope": "MAC-CENTRALEUROPE",
         "maclatin2": "MAC-CENTRALEUROPE", "maciceland": "MAC-IS", "macroman": "MACINTOSH",
-        "mac-roman": "MACINTOSH", "windows-31j": "CP932", "x-windows-949": "CP949", "uhc": "CP949",
-        "ms949": "CP949", "cp949": "CP949", "ms936": "GB18030", "cp936": "GB18030", "x-mac-roman": "MACINTOSH",
+        "mac-roman": "MACINTOSH", "x-windows-949": "CP949", "uhc": "CP949", "ms949": "CP949", "cp949": "CP949",
+        "ms936": "GB18030", "cp936": "GB18030",
     ]
 
     private static let refused: Set<String> = [
-        "utf-7", "utf7", "unicode-1-1-utf-7", "csunicode11utf7", "x-imap4-modified-utf7",
+        "utf-7", "utf7", "unicode-1-1-utf-7", "csunicode11utf7", "x-imap4-modified-utf7", "utf-7-imap",
     ]
 
     /// A name glibc iconv opens, tried as written, with `_` read as `-`, and via `aliases`.
