@@ -65,7 +65,8 @@ struct SourceListTests {
             ]
         )
         #expect(list.diagnostics.contains { $0.contains("duplicate source https://example.test/feed.xml") })
-        #expect(list.diagnostics.contains { $0.contains("unsupported URL ftp://") })
+        // The parser refuses the ftp: link itself (HomeFeeds' LinkPolicy) and says so.
+        #expect(list.diagnostics.contains { $0.contains("\"ftp://") && $0.contains("scheme is not followed") })
         #expect(list.diagnostics.contains { $0.contains("type \"audio\" ignored") })
     }
 
