@@ -7,21 +7,25 @@ struct AtomContent {
     var isBase64: Bool
 
     init(_ attributes: XMLAttributes) {
-        let rawType = attributes.value("type")
-        let atom03Mode = attributes.value("mode")
-        // The Atom 1.0 forms as written, without splitting or case folding.
-        if atom03Mode == nil {
-            switch rawType {
-            case nil, "text", "xhtml":
+        // The Atom 1.0 forms, compared in place without making Strings.
+        if attributes.trimmedBytes("mode") == nil {
+            guard let type = attributes.trimmedBytes("type") else {
                 self.init(mode: .literal, isBase64: false)
                 return
-            case "html":
+            }
+            if HTMLTagNames.equalsIgnoringCase(type, "html") {
                 self.init(mode: .html, isBase64: false)
                 return
-            default: break
+            }
+            if HTMLTagNames.equalsIgnoringCase(type, "text") || HTMLTagNames.equalsIgnoringCase(type, "xhtml") {
+                self.init(mode: .literal, isBase64: false)
+                return
             }
         }
-        self.init(type: rawType.map { URIReference.trimASCIIAndNBSP($0).lowercased() } ?? "", atom03Mode: atom03Mode)
+        self.init(
+            type: attributes.value("type").map { URIReference.trimASCIIAndNBSP($0).lowercased() } ?? "",
+            atom03Mode: attributes.value("mode")
+        )
     }
 
     private init(mode: TextMode, isBase64: Bool) {
@@ -56,17 +60,22 @@ struct AtomContent {
     }
 }
 
-/// An Atom `<link>` that may become the entry or feed link.
+/// An Atom `<link>` that may become the entry or feed link, or an enclosure.
 struct LinkCandidate {
-    var rel: String
-    var type: String?
+    /// The `rel`s that matter (RFC 4287 §4.2.7.2): no `rel` means `alternate`.
+    enum Relation {
+        case alternate, enclosure
+    }
+
+    var relation: Relation
+    /// No `type`, or `text/html`: the alternate §2 prefers.
+    var isHTML: Bool
     var href: String
 
-    var isAlternate: Bool { rel == "alternate" }
+    var isAlternate: Bool { relation == .alternate }
 
     /// §2: the first alternate with type text/html or no type, else the first alternate of any type.
     static func choose(_ candidates: [LinkCandidate]) -> String? {
-        let html = candidates.first { $0.type == nil || $0.type?.lowercased() == "text/html" }
-        return (html ?? candidates.first)?.href
+        (candidates.first { $0.isHTML } ?? candidates.first)?.href
     }
 }

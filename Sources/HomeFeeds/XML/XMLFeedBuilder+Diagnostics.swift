@@ -21,7 +21,8 @@ extension XMLFeedBuilder {
         warnings.add(
             line: line > 0 ? line : nil,
             column: column > 0 ? column : nil,
-            (isError ? "recovered: " : "") + message
+            // libxml2 quotes names from the document, which may be long.
+            (isError ? "recovered: " : "") + excerpt(message, maxCharacters: 200)
         )
     }
 

@@ -132,7 +132,7 @@ extension XMLFeedBuilder {
                 addEnclosure(
                     url: attributes.value("url"),
                     type: attributes.value("type"),
-                    length: attributes.value("length")
+                    length: attributes.byteCount("length")
                 )
             default: break
             }
@@ -210,14 +210,15 @@ extension XMLFeedBuilder {
         case .updated, .modified: return beginDate(rank: FieldRank.updated)
         case .link:
             guard let candidate = atomLink(attributes) else { break }
-            if candidate.rel == "enclosure" {
+            switch candidate.relation {
+            case .enclosure:
                 addEnclosure(
                     url: candidate.href,
-                    type: candidate.type,
-                    length: attributes.value("length"),
+                    type: attributes.value("type"),
+                    length: attributes.byteCount("length"),
                     resolved: true
                 )
-            } else if candidate.isAlternate {
+            case .alternate:
                 entry?.alternates.append(candidate)
             }
         default: break
@@ -225,28 +226,32 @@ extension XMLFeedBuilder {
         return .other
     }
 
-    /// An Atom link with an allowed absolute `href`; a refused one is reported (alternates and
-    /// enclosures only: `self`, `hub` and the like never reach the output).
+    /// An alternate or enclosure Atom link with an allowed absolute `href`, or nil; a refused
+    /// one is reported. Other relations (`self`, `hub`, `related`…) never reach the output.
     private func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
-        guard let href = attributes.value("href"),
-            let resolved = URIReference.resolve(href, against: bases.last)
+        let relation: LinkCandidate.Relation
+        if let rel = attributes.trimmedBytes("rel"), !rel.isEmpty {
+            if HTMLTagNames.equalsIgnoringCase(rel, "alternate") {
+                relation = .alternate
+            } else if HTMLTagNames.equalsIgnoringCase(rel, "enclosure") {
+                relation = .enclosure
+            } else {
+                return nil
+            }
+        } else {
+            relation = .alternate
+        }
+        guard let href = attributes.value("href"), let resolved = URIReference.resolve(href, against: bases.last)
         else { return nil }
-        let rel = attributes.value("rel").map { URIReference.trimASCIIAndNBSP($0).lowercased() } ?? "alternate"
-        let candidate = LinkCandidate(
-            rel: rel.isEmpty ? "alternate" : rel,
-            type: attributes.value("type").flatMap { value -> String? in
-                let trimmed = URIReference.trimASCIIAndNBSP(value)
-                return trimmed.isEmpty ? nil : String(trimmed)
-            },
-            href: resolved
-        )
-        if candidate.isAlternate {
-            return allowedLink(resolved, purpose: .page, what: "link") != nil ? candidate : nil
+        let isAllowed =
+            relation == .alternate
+            ? allowedLink(resolved, purpose: .page, what: "link") != nil
+            : allowedLink(resolved, purpose: .resource, what: "enclosure") != nil
+        guard isAllowed else { return nil }
+        let isHTML = attributes.trimmedBytes("type").map {
+            $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
         }
-        if candidate.rel == "enclosure" {
-            return allowedLink(resolved, purpose: .resource, what: "enclosure") != nil ? candidate : nil
-        }
-        return candidate
+        return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
     }
 
     /// `url` when the link policy allows it, else nil and a warning.
@@ -258,11 +263,15 @@ extension XMLFeedBuilder {
     }
 
     private func addMediaContent(_ attributes: XMLAttributes) {
-        addEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"))
+        addEnclosure(
+            url: attributes.value("url"),
+            type: attributes.value("type"),
+            length: attributes.byteCount("fileSize")
+        )
     }
 
     /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
-    func addEnclosure(url: String?, type: String?, length: String?, resolved: Bool = false) {
+    func addEnclosure(url: String?, type: String?, length: Int64?, resolved: Bool = false) {
         guard entry != nil, let url else { return }
         guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
         guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
@@ -271,7 +280,7 @@ extension XMLFeedBuilder {
         let enclosure = FeedEnclosure(
             url: absolute,
             type: trimmedType.flatMap { $0.isEmpty ? nil : String($0) },
-            length: length.flatMap { Int64(URIReference.trimASCIIAndNBSP($0)) }.flatMap { $0 >= 0 ? $0 : nil }
+            length: length
         )
         entry?.enclosures.append(enclosure)
     }
