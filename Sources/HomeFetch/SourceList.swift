@@ -58,6 +58,11 @@ public struct SourceList: Sendable, Equatable {
             }
             let title = outline.text.isEmpty ? outline.title : outline.text
             switch type {
+            case _ where outline.url == nil && outline.xmlURL == nil:
+                // The parser refused the only URL (an unsupported scheme); it said so in a warning.
+                if let refused = outline.refusedURL {
+                    unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
+                }
             case "link":
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {

@@ -46,6 +46,11 @@ enum DaemonCommands {
                         + (source["url"]?.stringValue ?? "")
                 )
                 if let error { lines.append("        \(failures) failure(s): \(error)") }
+                if let warnings = source["warnings"]?.intValue, warnings > 0 {
+                    lines.append(
+                        "        \(warnings) warning(s) in the last document (homefeedctl feed parse shows them)"
+                    )
+                }
             }
             Console.out(lines.joined(separator: "\n"))
             return ExitStatus.ok

@@ -137,6 +137,7 @@ public struct HomefeedInterface: Sendable {
                 "nextAttempt": Self.optional(source.nextAttempt.map(ISO8601.string)),
                 "failures": .int(source.failures),
                 "lastError": Self.optional(source.lastError),
+                "warnings": .int(source.warnings),
             ])
         }
         return .parameters([

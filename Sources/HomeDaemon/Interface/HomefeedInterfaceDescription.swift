@@ -26,7 +26,9 @@ enum HomefeedInterfaceDescription {
           lastSuccess: ?string,
           nextAttempt: ?string,
           failures: int,
-          lastError: ?string
+          lastError: ?string,
+          # Warnings of the last document parsed: what the parser recovered from or left out.
+          warnings: int
         )
 
         # What changed since the manifest sent before on this connection, by element id:

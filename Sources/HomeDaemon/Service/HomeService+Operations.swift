@@ -15,6 +15,8 @@ public struct SourceHealth: Sendable, Equatable {
     public var nextAttempt: Date?
     public var failures: Int
     public var lastError: String?
+    /// Warnings of the last document parsed (`ParsedFeed.warningCount`), 0 when clean.
+    public var warnings: Int
 }
 
 /// `GetStatus`: the daemon's health and per-source state.
@@ -137,7 +139,8 @@ extension HomeService {
                         lastSuccess: source.lastSuccess,
                         nextAttempt: source.nextAttempt,
                         failures: source.consecutiveFailures,
-                        lastError: source.isGone ? (source.lastError ?? "gone: polling stopped") : source.lastError
+                        lastError: source.isGone ? (source.lastError ?? "gone: polling stopped") : source.lastError,
+                        warnings: parseWarnings.count(for: source.url)
                     )
                 )
             }

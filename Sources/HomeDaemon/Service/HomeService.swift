@@ -21,6 +21,8 @@ public actor HomeService {
     /// Who may mutate; the client group is resolved here, at start and on reload.
     let authorization: PeerAuthorization
     var scheduler: FetchScheduler
+    /// Warnings of each source's last parsed document, for `GetStatus`.
+    let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
@@ -97,7 +99,7 @@ public actor HomeService {
             sources: configuration.sources.sources,
             states: states,
             fetcher: fetcher,
-            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health),
+            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
             persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
