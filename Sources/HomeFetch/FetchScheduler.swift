@@ -212,6 +212,8 @@ public actor FetchScheduler {
         let request = FetchRequest(
             url: entry.state.fetchURL,
             validators: entry.state.validators,
+            // Only ever to the configured origin, even after a permanent redirect elsewhere.
+            credential: HTTPTransfer.sameOrigin(entry.state.fetchURL, entry.source.url) ? entry.source.credential : nil,
             limits: policy.configuration.limits
         )
         let host = Self.hostKey(request.url)

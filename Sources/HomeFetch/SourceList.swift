@@ -74,7 +74,16 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(url).inserted {
-                    sources.append(FeedSource(url: url, kind: .services, title: title, section: section))
+                    sources.append(
+                        FeedSource(
+                            url: url,
+                            kind: .services,
+                            title: title,
+                            section: section,
+                            credentialName: outline.credential,
+                            line: outline.line
+                        )
+                    )
                 } else {
                     diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
                 }
@@ -88,7 +97,16 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(url).inserted {
-                    sources.append(FeedSource(url: url, kind: .notices, title: title, section: section))
+                    sources.append(
+                        FeedSource(
+                            url: url,
+                            kind: .notices,
+                            title: title,
+                            section: section,
+                            credentialName: outline.credential,
+                            line: outline.line
+                        )
+                    )
                 } else {
                     diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
                 }

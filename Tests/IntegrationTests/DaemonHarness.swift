@@ -28,9 +28,13 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Starts the daemon and waits (bounded) until it answers on its socket.
-    func start(_ extra: [String] = ["--no-fetch"]) throws {
+    /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until
+    /// it answers on its socket.
+    func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = CommandRunner.productsDirectory.appendingPathComponent("homefeedd")
         process.arguments =
             [

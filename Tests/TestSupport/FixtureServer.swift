@@ -142,6 +142,7 @@ public final class FixtureServer: @unchecked Sendable {
         public var ifModifiedSince: String?
         public var userAgent: String?
         public var acceptEncoding: String?
+        public var authorization: String?
     }
 
     private struct Stats: Decodable {

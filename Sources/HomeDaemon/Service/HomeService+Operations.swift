@@ -256,7 +256,10 @@ extension HomeService {
     public func reload() async throws(ServiceError) -> Int {
         let next: LoadedConfiguration
         do throws(ConfigError) {
-            next = try await LoadedConfiguration.load(directory: configuration.directory)
+            next = try await LoadedConfiguration.load(
+                directory: configuration.directory,
+                credentials: configuration.credentials
+            )
         } catch {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             throw .configuration(error)

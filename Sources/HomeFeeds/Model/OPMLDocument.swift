@@ -63,6 +63,9 @@ public struct OPMLOutline: Sendable, Equatable {
     /// URL; a warning says so), when the outline has no usable one: a sources list reports it
     /// as a configuration error at `line`. Not part of the output JSON.
     public var refusedURL: String?
+    /// The `credential` attribute: the name of a secret the daemon sends with this source's
+    /// requests (`docs/configuration.md`). Not part of the output JSON.
+    public var credential: String?
 
     public init(
         text: String,
@@ -74,7 +77,8 @@ public struct OPMLOutline: Sendable, Equatable {
         categories: [String],
         categoryAttribute: String?,
         line: Int? = nil,
-        refusedURL: String? = nil
+        refusedURL: String? = nil,
+        credential: String? = nil
     ) {
         self.text = text
         self.title = title
@@ -86,6 +90,7 @@ public struct OPMLOutline: Sendable, Equatable {
         self.categoryAttribute = categoryAttribute
         self.line = line
         self.refusedURL = refusedURL
+        self.credential = credential
     }
 }
 

@@ -313,7 +313,8 @@ extension XMLFeedBuilder {
                         categories: outlineTexts.compactMap { $0 },
                         categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) },
                         line: currentLine,
-                        refusedURL: refusedURL
+                        refusedURL: refusedURL,
+                        credential: attributes.value("credential").flatMap { plain.normalize($0, mode: .literal) }
                     )
                 )
             }

@@ -85,7 +85,7 @@ final class HTTPTransfer: @unchecked Sendable {
     func makeHandle() -> FetchError.Kind? {
         guard let easy = curl_easy_init() else { return .transport(code: Int(CURLE_FAILED_INIT.rawValue)) }
         self.easy = easy
-        headers = Self.requestHeaders(validators: request.validators)
+        headers = Self.requestHeaders(validators: request.validators, authorization: request.credential?.authorization)
         let limits = request.limits
         let context = Unmanaged.passUnretained(self).toOpaque()
         var codes: [CURLcode] = [
@@ -119,8 +119,12 @@ final class HTTPTransfer: @unchecked Sendable {
         return nil
     }
 
-    /// `Accept` and the conditional-GET validators, sent on every hop.
-    private static func requestHeaders(validators: HTTPValidators) -> UnsafeMutablePointer<curl_slist>? {
+    /// `Accept` and the conditional-GET validators, sent on every hop, and `Authorization`
+    /// while the hop stays on the origin of the requested URL.
+    private static func requestHeaders(
+        validators: HTTPValidators,
+        authorization: String?
+    ) -> UnsafeMutablePointer<curl_slist>? {
         var lines = [
             "Accept: application/rss+xml, application/atom+xml, application/feed+json, text/x-opml, "
                 + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
@@ -132,6 +136,7 @@ final class HTTPTransfer: @unchecked Sendable {
         if let lastModified = validators.lastModified, safe(lastModified) {
             lines.append("If-Modified-Since: \(lastModified)")
         }
+        if let authorization, safe(authorization) { lines.append("Authorization: \(authorization)") }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
             guard let longer = curl_slist_append(list, line) else { break }
@@ -229,6 +234,12 @@ final class HTTPTransfer: @unchecked Sendable {
         } else {
             chainIsPermanent = false
         }
+        if request.credential != nil, !Self.sameOrigin(target, request.url) {
+            // The secret belongs to the source's origin: a hop elsewhere goes without it.
+            curl_slist_free_all(headers)
+            headers = Self.requestHeaders(validators: request.validators, authorization: nil)
+            if let easy { _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers) }
+        }
         currentURL = target
         head = HTTPResponseHead()
         headerBytes = 0
@@ -239,6 +250,29 @@ final class HTTPTransfer: @unchecked Sendable {
             return .redirectRefused(to: target)
         }
         return nil
+    }
+
+    /// Whether two absolute http(s) URLs share scheme, host and port (RFC 6454), compared as
+    /// libcurl parses them; an unparsable URL is another origin.
+    static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        guard let first = origin(a), let second = origin(b) else { return false }
+        return first == second
+    }
+
+    private static func origin(_ url: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return nil }
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, flags) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value).lowercased()
+        }
+        guard let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST),
+            let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT))
+        else { return nil }
+        return "\(scheme)://\(host):\(port)"
     }
 
     /// The exchange as it stands, ended by `failure` (nil: a final response arrived in full).

@@ -14,6 +14,8 @@ Cases:
   gzip       the feed, gzip-encoded.
   redirect   code=<3xx>&to=<path or URL>: one redirect.
   chain      n=<hops>&code=<3xx>: a chain of n redirects (to chain/<key>?n=n-1), then the feed.
+  auth       the feed when the request has an Authorization header (tests read the value from
+             _requests), else 401.
   loop       302 to itself, for ever.
   pingpong   side=a: 302 to side=b, which sends 307 back to side=a.
   status     code=<n>[&retry=<Retry-After value>]: that status with a short body.
@@ -145,6 +147,7 @@ class Handler(BaseHTTPRequestHandler):
                         "ifModifiedSince": self.headers.get("If-Modified-Since"),
                         "userAgent": self.headers.get("User-Agent"),
                         "acceptEncoding": self.headers.get("Accept-Encoding"),
+                        "authorization": self.headers.get("Authorization"),
                     }
                 )
         try:
@@ -183,6 +186,12 @@ class Handler(BaseHTTPRequestHandler):
             return
         code = int(query.get("code", "302"))
         self.send_body(code, b"", "text/plain", headers=[("Location", "/chain/%s?n=%d&code=%d" % (key, hops - 1, code))])
+
+    def case_auth(self, key, query):
+        if self.headers.get("Authorization"):
+            self.case_feed(key, {"noval": "1"})
+        else:
+            self.send_body(401, b"who are you?\n", "text/plain", headers=[("WWW-Authenticate", 'Bearer realm="feeds"')])
 
     def case_pingpong(self, key, query):
         if query.get("side") == "a":
