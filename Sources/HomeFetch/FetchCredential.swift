@@ -21,7 +21,8 @@ public struct FetchCredential: Sendable, Hashable, CustomStringConvertible {
     ///   basic credential without `:`, or an unknown scheme word.
     public init?(name: String, text: String) {
         let trimmed = text.trimmingASCIIWhitespace()
-        guard !trimmed.isEmpty, !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
+        guard !trimmed.isEmpty,
+            !trimmed.unicodeScalars.contains(where: { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F })
         else { return nil }
         let parts = trimmed.split(maxSplits: 1, whereSeparator: { $0 == " " || $0 == "\t" })
         self.name = name

@@ -59,8 +59,10 @@ public struct SourceList: Sendable, Equatable {
             let title = outline.text.isEmpty ? outline.title : outline.text
             switch type {
             case _ where outline.url == nil && outline.xmlURL == nil:
-                // The parser refused the only URL (an unsupported scheme); it said so in a warning.
-                if let refused = outline.refusedURL {
+                // The parser refused the only URL (an unsupported scheme) and said so in a
+                // warning. A source that cannot be fetched is a configuration error; a shown
+                // link is just left out.
+                if let refused = outline.refusedURL, type != "link" || Self.isOPMLDocument(refused) {
                     unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
                 }
             case "link":

@@ -63,7 +63,11 @@ import Testing
     @Test(
         "a credential that cannot be used is a configuration error at the outline's line",
         arguments: [
-            MissingCase(directory: false, content: nil, reason: "needs $CREDENTIALS_DIRECTORY (LoadCredential= in the unit)"),
+            MissingCase(
+                directory: false,
+                content: nil,
+                reason: "needs $CREDENTIALS_DIRECTORY (LoadCredential= in the unit)"
+            ),
             MissingCase(directory: true, content: nil, reason: "is not a readable file in $CREDENTIALS_DIRECTORY"),
             MissingCase(
                 directory: true,

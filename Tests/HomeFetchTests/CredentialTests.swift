@@ -1,7 +1,8 @@
 import HomeFeeds
-@testable import HomeFetch
 import TestSupport
 import Testing
+
+@testable import HomeFetch
 
 /// Credentials of authenticated sources: how a credential file reads, that the secret reaches
 /// the source's origin and no other, and that it never shows in a description.

@@ -40,21 +40,24 @@ struct SourceListTests {
         }
         let list = SourceList(opml: opml)
         #expect(list.title == "Sources")
+        // Lines count from the XML declaration (line 1); each source keeps its outline's line.
         #expect(
             list.sources == [
                 FeedSource(
                     url: "file:///etc/homefeed/feeds/samples/notices.xml",
                     kind: .notices,
-                    title: "Relative notices"
+                    title: "Relative notices",
+                    line: 3
                 ),
-                FeedSource(url: "file:///srv/feeds/other.xml", kind: .notices, title: "Absolute file"),
-                FeedSource(url: "https://example.test/feed.xml", kind: .notices, title: "Remote"),
-                FeedSource(url: "file:///etc/homefeed/up.xml", kind: .notices, title: "Untyped"),
+                FeedSource(url: "file:///srv/feeds/other.xml", kind: .notices, title: "Absolute file", line: 4),
+                FeedSource(url: "https://example.test/feed.xml", kind: .notices, title: "Remote", line: 5),
+                FeedSource(url: "file:///etc/homefeed/up.xml", kind: .notices, title: "Untyped", line: 7),
                 FeedSource(
                     url: "file:///etc/homefeed/feeds/samples/links.opml",
                     kind: .services,
                     title: "Links doc",
-                    section: .appService
+                    section: .appService,
+                    line: 10
                 ),
             ]
         )

@@ -23,7 +23,10 @@ struct CredentialTests {
             </body></opml>
             """
         try Data(opml.utf8).write(to: harness.configDirectory.appendingPathComponent("sources.opml"))
-        try harness.start(["--no-fetch", "--log-level", "debug"], environment: ["CREDENTIALS_DIRECTORY": credentials.path])
+        try harness.start(
+            ["--no-fetch", "--log-level", "debug"],
+            environment: ["CREDENTIALS_DIRECTORY": credentials.path]
+        )
         let refresh = try harness.call("io.homefeed.Refresh")
         #expect(refresh["changed"]?.intValue == 1)
         let status = try harness.call("io.homefeed.GetStatus")

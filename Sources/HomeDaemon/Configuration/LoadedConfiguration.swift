@@ -72,7 +72,11 @@ public struct LoadedConfiguration: Sendable {
             guard let name = sources.sources[index].credentialName else { continue }
             let source = sources.sources[index]
             func refuse(_ reason: String) -> ConfigError {
-                ConfigError(file: sourcesURL.path, line: source.line, reason: "outline \(source.url): credential \"\(name)\" \(reason)")
+                ConfigError(
+                    file: sourcesURL.path,
+                    line: source.line,
+                    reason: "outline \(source.url): credential \"\(name)\" \(reason)"
+                )
             }
             guard !source.url.lowercased().hasPrefix("file:") else { throw refuse("cannot be sent to a file: source") }
             guard let text = credentials.read(name) else {

@@ -24,7 +24,10 @@ public struct DaemonRunner: Sendable {
         let signals = SignalEvents.stream()
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
-            configuration = try await LoadedConfiguration.load(directory: options.configDirectory, credentials: options.credentials)
+            configuration = try await LoadedConfiguration.load(
+                directory: options.configDirectory,
+                credentials: options.credentials
+            )
         } catch {
             logger.error("invalid configuration: \(error)")
             notifier.status("Invalid configuration: \(error)")
