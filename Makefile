@@ -14,7 +14,7 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config sqlite3 curl
+DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build
