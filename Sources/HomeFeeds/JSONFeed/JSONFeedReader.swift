@@ -82,7 +82,10 @@ struct JSONFeedReader {
                 published: published,
                 enclosures: enclosures
             )
-            if let entry { disambiguator.append(entry, to: &entries) }
+            if var entry {
+                entry.images = Self.images(of: item, base: url)
+                disambiguator.append(entry, to: &entries)
+            }
         }
         return .feed(
             ParsedFeed(
@@ -144,9 +147,12 @@ struct JSONFeedItem: Decodable {
     var datePublished: String?
     var dateModified: String?
     var attachments: [JSONFeedAttachment]
+    var image: String?
+    var bannerImage: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, url, title, summary, attachments
+        case id, url, title, summary, attachments, image
+        case bannerImage = "banner_image"
         case contentHTML = "content_html"
         case contentText = "content_text"
         case datePublished = "date_published"
@@ -171,6 +177,8 @@ struct JSONFeedItem: Decodable {
         contentText = try? container.decodeIfPresent(String.self, forKey: .contentText)
         datePublished = try? container.decodeIfPresent(String.self, forKey: .datePublished)
         dateModified = try? container.decodeIfPresent(String.self, forKey: .dateModified)
+        image = try? container.decodeIfPresent(String.self, forKey: .image)
+        bannerImage = try? container.decodeIfPresent(String.self, forKey: .bannerImage)
         attachments =
             (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
             .elements ?? []

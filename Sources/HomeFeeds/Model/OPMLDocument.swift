@@ -38,6 +38,9 @@ public struct OPMLOutline: Sendable, Equatable {
     /// The OPML `category` attribute, kept apart from `categories`: homefeed uses it to pick the
     /// home-screen section of a service link (architecture.md). Not part of the output JSON.
     public var categoryAttribute: String?
+    /// The `icon` attribute (homefeed's extension for service links: the link's icon),
+    /// resolved against the document URL like the other URLs. Not part of the output JSON.
+    public var icon: String?
 
     public init(
         text: String,

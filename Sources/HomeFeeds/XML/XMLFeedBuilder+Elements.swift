@@ -25,6 +25,9 @@ extension XMLFeedBuilder {
             return beginRSSItemChild(name: name, namespace: namespace, attributes)
         case .mediaGroup:
             if namespace == .media && name == .content { addMediaContent(attributes) }
+            if namespace == .media && (name == .content || name == .thumbnail) {
+                addMediaImage(attributes, isThumbnail: name == .thumbnail)
+            }
         case .atomFeed:
             guard namespace == .atom else { return .other }
             switch name {
@@ -126,6 +129,12 @@ extension XMLFeedBuilder {
                     type: attributes.value("type"),
                     length: attributes.value("length")
                 )
+                addEnclosureImage(
+                    url: attributes.value("url"),
+                    type: attributes.value("type"),
+                    length: attributes.value("length"),
+                    origin: .enclosure
+                )
             default: break
             }
         case .content:
@@ -134,11 +143,17 @@ extension XMLFeedBuilder {
             if name == .encoded && !isRDF && entry?.summaryPrimary == nil {
                 return beginCapture(.summarySecondary, mode: .html)
             }
+            if name == .encoded && !isRDF && entry?.images.hasContentImage == false {
+                return beginCapture(.contentImages, mode: .html)
+            }
         case .dublinCore:
             if name == .date { return beginCapture(isRDF ? .datePrimary : .dateSecondary, mode: .literal) }
         case .media:
             if name == .content { addMediaContent(attributes) }
+            if name == .content || name == .thumbnail { addMediaImage(attributes, isThumbnail: name == .thumbnail) }
             if name == .group { return .mediaGroup }
+        case .itunes:
+            if name == .image { addITunesImage(attributes) }
         default: break
         }
         return .other
@@ -147,6 +162,7 @@ extension XMLFeedBuilder {
     private func beginAtomEntryChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes) -> Role {
         if namespace == .media {
             if name == .content { addMediaContent(attributes) }
+            if name == .content || name == .thumbnail { addMediaImage(attributes, isThumbnail: name == .thumbnail) }
             if name == .group { return .mediaGroup }
             return .other
         }
@@ -156,8 +172,12 @@ extension XMLFeedBuilder {
         case .title: return beginCapture(.entryTitle, mode: atomTextMode(attributes) ?? .literal)
         case .summary: return beginCapture(.summaryPrimary, mode: atomTextMode(attributes) ?? .literal)
         case .content:
-            guard entry?.summaryPrimary == nil, attributes.value("src") == nil, let mode = atomTextMode(attributes)
-            else { return .other }
+            guard attributes.value("src") == nil, let mode = atomTextMode(attributes) else { return .other }
+            guard entry?.summaryPrimary == nil else {
+                // Beside a summary, HTML content is read only for its first image.
+                return mode == .html && entry?.images.hasContentImage == false
+                    ? beginCapture(.contentImages, mode: .html) : .other
+            }
             return beginCapture(.summarySecondary, mode: mode)
         case .published: return beginCapture(.datePrimary, mode: .literal)
         case .updated: return beginCapture(.dateSecondary, mode: .literal)
@@ -169,6 +189,12 @@ extension XMLFeedBuilder {
                     type: candidate.type,
                     length: attributes.value("length"),
                     resolved: true
+                )
+                addEnclosureImage(
+                    url: candidate.href,
+                    type: candidate.type,
+                    length: attributes.value("length"),
+                    origin: .atomEnclosure
                 )
             } else if candidate.isAlternate {
                 entry?.alternates.append(candidate)
@@ -233,7 +259,7 @@ extension XMLFeedBuilder {
             if outlines.count >= limits.maxEntries {
                 truncate()
             } else {
-                outlines.append(
+                var outline =
                     OPMLOutline(
                         text: text ?? title ?? "",
                         title: title,
@@ -246,7 +272,8 @@ extension XMLFeedBuilder {
                         categories: outlineTexts.compactMap { $0 },
                         categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) }
                     )
-                )
+                outline.icon = attributes.value("icon").flatMap { URIReference.resolve($0, against: base) }
+                outlines.append(outline)
             }
         }
         outlineTexts.append(text ?? title)
@@ -281,4 +308,5 @@ struct EntryState {
     var datePrimary: FeedTimestamp?
     var dateSecondary: FeedTimestamp?
     var enclosures: [FeedEnclosure] = []
+    var images = ImageCandidates()
 }

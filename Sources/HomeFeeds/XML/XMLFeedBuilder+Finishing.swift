@@ -21,9 +21,13 @@ extension XMLFeedBuilder {
         case .atomID:
             if entry?.nativeID == nil { entry?.nativeID = capturedTrimmed() }
         case .summaryPrimary:
+            if captureMode == .html { scanCapturedHTMLForImage() }
             if entry?.summaryPrimary == nil { entry?.summaryPrimary = capturedPlainText(captureMode) }
         case .summarySecondary:
+            if captureMode == .html { scanCapturedHTMLForImage() }
             if entry?.summarySecondary == nil { entry?.summarySecondary = capturedPlainText(captureMode) }
+        case .contentImages:
+            scanCapturedHTMLForImage()
         case .datePrimary:
             if entry?.datePrimary == nil { entry?.datePrimary = capturedTimestamp() }
         case .dateSecondary:
@@ -55,7 +59,10 @@ extension XMLFeedBuilder {
             published: state.datePrimary ?? state.dateSecondary,
             enclosures: state.enclosures
         )
-        if let built { disambiguator.append(built, to: &entries) }
+        if var built {
+            built.images = state.images.ordered
+            disambiguator.append(built, to: &entries)
+        }
     }
 
     /// The document, once libxml2 has seen the end of the body.

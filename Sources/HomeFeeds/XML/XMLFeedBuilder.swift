@@ -29,6 +29,8 @@ final class XMLFeedBuilder {
         case feedTitle, feedLink, opmlTitle
         case entryTitle, entryLink, guid, atomID
         case summaryPrimary, summarySecondary
+        /// Content beside a summary, captured only for its first `<img>` (`FeedImage`).
+        case contentImages
         case datePrimary, dateSecondary
     }
 
@@ -117,6 +119,7 @@ final class XMLFeedBuilder {
             {
                 text.append(0x20)
             }
+            addInlineImage(name: name, attributes: attributes)
             stack.append(Frame(role: .insideField, pushedBase: false, name: name))
             return
         }
@@ -177,6 +180,10 @@ final class XMLFeedBuilder {
 
     func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
         guard captureField != nil, !isStopped else { return }
+        if captureField == .contentImages {
+            appendScannedText(bytes, count: count)
+            return
+        }
         if text.count + count > limits.maxFieldBytes {
             stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
             return

@@ -9,6 +9,7 @@ enum XMLNamespace: UInt8 {
     case content
     case dublinCore
     case media
+    case itunes
     case xml
     case other
 
@@ -24,6 +25,7 @@ enum XMLNamespace: UInt8 {
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss/") { return .media }
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss") { return .media }
         if XMLName.equals(uri, length, "http://www.w3.org/XML/1998/namespace") { return .xml }
+        if XMLName.equals(uri, length, "http://www.itunes.com/dtds/podcast-1.0.dtd") { return .itunes }
         if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
         if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
         return .other
@@ -38,6 +40,7 @@ enum XMLName: UInt8 {
     case title, link, guid, description, encoded, pubDate, date, enclosure
     case content, group, id, summary, published, updated
     case head, body, outline
+    case thumbnail, image
 
     /// Classifies a NUL-terminated libxml2 name by length, then bytes: no String is made.
     static func classify(_ name: UnsafePointer<UInt8>) -> XMLName {
@@ -60,6 +63,7 @@ enum XMLName: UInt8 {
             if equals(name, length, "title") { return .title }
             if equals(name, length, "entry") { return .entry }
             if equals(name, length, "group") { return .group }
+            if equals(name, length, "image") { return .image }
         case 7:
             if equals(name, length, "pubDate") { return .pubDate }
             if equals(name, length, "encoded") { return .encoded }
@@ -71,6 +75,7 @@ enum XMLName: UInt8 {
         case 9:
             if equals(name, length, "enclosure") { return .enclosure }
             if equals(name, length, "published") { return .published }
+            if equals(name, length, "thumbnail") { return .thumbnail }
         case 11: if equals(name, length, "description") { return .description }
         default: break
         }
