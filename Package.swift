@@ -63,12 +63,12 @@ let package = Package(
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
         // (HomeFetchTests' resource-bound tests).
-        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch"]),
+        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch", "HomeFeeds"]),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
         // What several test targets share: the loopback HTTP fixture server.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Fixtures/http_fixture_server.py"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),

@@ -66,10 +66,18 @@ public struct FetchRequest: Sendable, Equatable {
     /// Sent as `If-None-Match` / `If-Modified-Since` when present.
     public var validators: HTTPValidators
     public var limits: FetchLimits
+    /// The `Accept` header; nil for a feed's (RSS, Atom, JSON Feed, OPML).
+    public var accept: String?
 
-    public init(url: String, validators: HTTPValidators = HTTPValidators(), limits: FetchLimits = FetchLimits()) {
+    public init(
+        url: String,
+        validators: HTTPValidators = HTTPValidators(),
+        limits: FetchLimits = FetchLimits(),
+        accept: String? = nil
+    ) {
         self.url = url
         self.validators = validators
         self.limits = limits
+        self.accept = accept
     }
 }

@@ -33,6 +33,22 @@ Cases:
   malformed  an HTML page with status 200.
   slow       ms=<n>: the feed after n milliseconds; counts requests in flight.
   links      an OPML document of service links.
+
+Image and page cases (HomeFetchTests' image fetches, the daemon's image pipeline):
+  img        name=<file in Fixtures/images> with ETag and 304; cut=<n> sends only the first n
+             bytes (a truncated image); type=<MIME> overrides the Content-Type.
+  bigimg     bytes=<n>: a PNG signature followed by n zero bytes.
+  polyglot   an HTML page served as image/png.
+  svg        an SVG with a script and external references, served as image/svg+xml.
+  hugepng    a valid PNG header claiming 100 000 x 100 000 pixels.
+  frames     a GIF of 10 000 frames of 1 x 1 pixel.
+  page       variant=icons (default): a head with an apple-touch-icon, sized icons and a
+             manifest, all under this key; variant=manifest: only a manifest link;
+             variant=none: a head without icons (then /favicon.ico counts); variant=endless: a
+             head that never ends; variant=links: 10 000 <link rel=icon> tags; variant=redirect:
+             an apple-touch-icon that redirects to file:///etc/passwd.
+  manifest   a web app manifest whose icons point at img under this key.
+  /favicon.ico  Fixtures/images/favicon.ico.
   _requests  JSON list of the requests seen for <key> (path and the headers tests check).
   _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
   _count     JSON number of requests seen for every key that starts with <key>, whose path
@@ -41,6 +57,7 @@ Cases:
 
 import argparse
 import gzip
+import struct
 import json
 import os
 import sys
@@ -51,6 +68,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 LAST_MODIFIED = "Sat, 01 Jan 2033 00:00:00 GMT"
+IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "images")
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+               ".ico": "image/x-icon"}
 ETAG = '"v1"'
 
 LOCK = threading.Lock()
@@ -114,6 +134,22 @@ def stream_bomb(wbits):
         return STREAM_BOMBS[wbits]
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def huge_png():
+    header = struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b"\0" * 1024))
+            + png_chunk(b"IEND", b""))
+
+
+def many_frames_gif(frames=10000):
+    gif = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff"
+    frame = b"\x21\xf9\x04\x00\x01\x00\x00\x00" + b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
+    return gif + frame * frames + b"\x3b"
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
 
@@ -135,6 +171,8 @@ class Handler(BaseHTTPRequestHandler):
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         segments = parts.path.strip("/").split("/")
         case = segments[0] if segments else ""
+        if case == "favicon.ico":
+            case = "favicon"
         key = segments[1] if len(segments) > 1 else ""
         if not case.startswith("_"):
             with LOCK:
@@ -289,6 +327,85 @@ class Handler(BaseHTTPRequestHandler):
 
     def case_links(self, key, query):
         self.send_body(200, LINKS, "text/x-opml")
+
+    def case_img(self, key, query):
+        name = os.path.basename(query.get("name", "icon.png"))
+        with open(os.path.join(IMAGES, name), "rb") as file:
+            body = file.read()
+        etag = '"%s-%d"' % (name, len(body))
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        if "cut" in query:
+            body = body[: int(query["cut"])]
+        content_type = query.get("type", IMAGE_TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+        self.send_body(200, body, content_type, headers=[("ETag", etag)])
+
+    def case_favicon(self, key, query):
+        self.case_img(key, {"name": "favicon.ico"})
+
+    def case_bigimg(self, key, query):
+        remaining = int(query.get("bytes", str(5 << 20)))
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(8 + remaining))
+        self.end_headers()
+        self.wfile.write(b"\x89PNG\r\n\x1a\n")
+        block = b"\0" * 65536
+        while remaining > 0:
+            self.wfile.write(block[: min(remaining, len(block))])
+            remaining -= len(block)
+
+    def case_polyglot(self, key, query):
+        self.send_body(200, b"<!DOCTYPE html><html><body><script>alert(1)</script></body></html>\n", "image/png")
+
+    def case_svg(self, key, query):
+        body = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                b'<script>fetch("http://127.0.0.1:1/steal")</script>'
+                b'<image xlink:href="file:///etc/passwd" width="10" height="10"/>'
+                b'<image href="http://127.0.0.1:%d/img/%s-svgref?name=icon.png"/></svg>' % (self.server.server_address[1], key.encode()))
+        self.send_body(200, body, "image/svg+xml")
+
+    def case_hugepng(self, key, query):
+        self.send_body(200, huge_png(), "image/png")
+
+    def case_frames(self, key, query):
+        self.send_body(200, many_frames_gif(), "image/gif")
+
+    def case_page(self, key, query):
+        variant = query.get("variant", "icons")
+        head = b"<!DOCTYPE html><html><head><meta charset=utf-8><title>Service</title>"
+        if variant == "icons":
+            head += (b'<link rel="icon" href="/img/%s?name=favicon.ico" sizes="16x16">'
+                     b'<link rel="apple-touch-icon" href="/img/%s?name=icon.png">'
+                     b'<link rel="manifest" href="/manifest/%s">' % (key.encode(), key.encode(), key.encode()))
+        elif variant == "manifest":
+            head += b'<link rel="manifest" href="/manifest/%s">' % key.encode()
+        elif variant == "redirect":
+            head += (b'<link rel="apple-touch-icon" href="/redirect/%s?code=302&to=file:///etc/passwd">' % key.encode())
+        elif variant == "links":
+            head += b"".join(b'<link rel="icon" href="/img/%s-%d?name=icon.png" sizes="%dx%d">'
+                             % (key.encode(), i, i % 512 + 1, i % 512 + 1) for i in range(10000))
+        elif variant == "endless":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(head)
+            line = b'<meta name="filler" content="' + b"x" * 200 + b'">\n'
+            while True:
+                self.wfile.write(line * 64)
+                time.sleep(0.001)
+        head += b"</head><body>" + b"<p>body text</p>" * 1000 + b"</body></html>\n"
+        self.send_body(200, head, "text/html; charset=utf-8")
+
+    def case_manifest(self, key, query):
+        body = json.dumps({"name": "Service", "icons": [
+            {"src": "/img/%s?name=icon.png" % key, "sizes": "32x32", "type": "image/png"},
+            {"src": "/img/%s-mask?name=icon.png" % key, "sizes": "512x512", "purpose": "maskable"},
+        ]}).encode("utf-8")
+        self.send_body(200, body, "application/manifest+json")
 
     def case__requests(self, key, query):
         with LOCK:
