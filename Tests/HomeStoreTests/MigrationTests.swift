@@ -77,14 +77,14 @@ import Testing
 
     @Test("shipped migrations are never edited")
     func shippedMigrationsAreFrozen() {
-        #expect(Schema.migrations.map(\.identifier) == ["1-initial", "2-retention"])
+        #expect(Schema.migrations.map(\.identifier) == ["1-initial", "2-retention", "3-images"])
         #expect(Schema.initial.sql == Self.version1)
     }
 
     @Test("an empty file gets every migration, recorded in order, and homefeed's application_id")
     func fromEmpty() async throws {
         let test = try await TestStore()
-        #expect(try await test.store.appliedMigrations() == ["1-initial", "2-retention"])
+        #expect(try await test.store.appliedMigrations() == ["1-initial", "2-retention", "3-images"])
         #expect(try await test.store.integrityCheck() == ["ok"])
         let db = try Database(path: test.path)
         #expect(try db.scalar("PRAGMA application_id") == Int64(Schema.applicationID))
@@ -116,7 +116,7 @@ import Testing
         var configuration = StoreConfiguration.unlimited
         configuration.maxEntriesPerSource = 1
         let store = try await HomeStore(path: path, configuration: configuration, now: Clock.t0)
-        #expect(try await store.appliedMigrations() == ["1-initial", "2-retention"])
+        #expect(try await store.appliedMigrations() == ["1-initial", "2-retention", "3-images"])
         let source = try #require(try await store.source(url: "https://example.org/feed.xml"))
         #expect(source.validators == Validators(etag: "\"v1\"", lastModified: "Sat, 19 Sep 2026 10:00:00 GMT"))
         #expect(source.maxEntries == nil)
@@ -137,7 +137,7 @@ import Testing
         #expect(try Schema.migrator.migrate(db, upTo: "1-initial", appliedAt: 1) == ["1-initial"])
         #expect(try Schema.migrator.appliedIdentifiers(db) == ["1-initial"])
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'notice_tombstones'") == 0)
-        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["2-retention"])
+        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["2-retention", "3-images"])
         #expect(try Schema.migrator.migrate(db, appliedAt: 3) == [])
     }
 

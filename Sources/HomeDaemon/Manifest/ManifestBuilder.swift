@@ -10,6 +10,8 @@ public struct EncodedManifest: Sendable, Equatable {
     public var environment: LayoutEnvironment
     /// The manifest JSON (compact, deterministic key order).
     public var bytes: [UInt8]
+    /// The renditions this manifest's items need (made or not); not persisted.
+    public var imageRequirements: [ImageRequirement] = []
     /// The parameters of the `io.homefeed.GetManifest` reply carrying this manifest, encoded
     /// once here so requests and pushes only send bytes:
     /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
@@ -58,6 +60,8 @@ public struct EncodedManifest: Sendable, Equatable {
 public enum ManifestBuilder {
     public static let schema = "homefeed.manifest/1"
 
+    /// - Parameter images: the renditions ready; a profile's manifest shows exactly its
+    ///   boxes, an ad-hoc container's (no `profile`) the nearest of the same mode.
     /// - Throws: ``LayoutSolveError`` when the layout cannot be solved for this container.
     public static func build(
         spec: LayoutSpec,
@@ -65,7 +69,8 @@ public enum ManifestBuilder {
         environment: LayoutEnvironment,
         version: Int,
         profile: String?,
-        generatedAt: Date
+        generatedAt: Date,
+        images: ImageIndex = .empty
     ) throws(LayoutSolveError) -> EncodedManifest {
         var spec = spec
         var counts: [Int] = []
@@ -76,6 +81,7 @@ public enum ManifestBuilder {
         }
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
 
+        let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
         var body = JSONWriter(pretty: false, capacity: 4096)
         body.beginObject()
         body.key("container")
@@ -85,7 +91,11 @@ public enum ManifestBuilder {
         body.key("sections")
         body.beginArray()
         for section in result.sections {
-            body.section(section, content: section.index < assembled.count ? assembled[section.index] : nil)
+            body.section(
+                section,
+                content: section.index < assembled.count ? assembled[section.index] : nil,
+                pictures: pictures
+            )
         }
         body.endArray()
         body.key("globalSupplementaries")
@@ -110,7 +120,9 @@ public enum ManifestBuilder {
         manifest.key("profile")
         manifest.string(profile)
         let bytes = manifest.bytes + [UInt8(ascii: ",")] + body.bytes.dropFirst()
-        return EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
+        var encoded = EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
+        encoded.imageRequirements = pictures.requirements
+        return encoded
     }
 
     /// A hidden section keeps no header, footer or background, at any width.
@@ -129,7 +141,8 @@ public enum ManifestBuilder {
 }
 
 extension JSONWriter {
-    fileprivate mutating func section(_ section: SectionLayout, content: AssembledSection?) {
+    fileprivate mutating func section(_ section: SectionLayout, content: AssembledSection?, pictures: ManifestPictures)
+    {
         beginObject()
         key("id")
         string(section.id)
@@ -170,7 +183,7 @@ extension JSONWriter {
             key("zIndex")
             int(section.itemZIndex)
             key("content")
-            contentObject(item)
+            contentObject(item, picture: pictures.picture(for: item, slot: content?.imageSlot, frame: itemFrame))
             endObject()
         }
         endArray()
@@ -199,7 +212,7 @@ extension JSONWriter {
         endObject()
     }
 
-    fileprivate mutating func contentObject(_ item: ItemContent?) {
+    fileprivate mutating func contentObject(_ item: ItemContent?, picture: ManifestPictures.Picture? = nil) {
         beginObject()
         if let item {
             if let title = item.title {
@@ -226,6 +239,10 @@ extension JSONWriter {
             if let icon = item.icon {
                 key("icon")
                 string(icon)
+            }
+            if let picture {
+                key("image")
+                self.picture(picture)
             }
         }
         endObject()

@@ -24,6 +24,7 @@ public actor ManifestCache {
     private var spec: LayoutSpec
     private var profiles: [Profile]
     private var sections: [AssembledSection] = []
+    private var images = ImageIndex.empty
     private var generatedAt = Date(timeIntervalSince1970: 0)
     private var byProfile: [String: EncodedManifest] = [:]
     /// Most recently used last; at most ``lruCapacity`` entries.
@@ -57,6 +58,7 @@ public actor ManifestCache {
         bindings: [SectionBinding],
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
+        images: ImageIndex = .empty,
         at time: Date
     ) throws(LayoutSolveError) -> [String: EncodedManifest] {
         let spec = newSpec ?? self.spec
@@ -71,12 +73,14 @@ public actor ManifestCache {
                 environment: profile.environment,
                 version: next,
                 profile: profile.name,
-                generatedAt: time
+                generatedAt: time,
+                images: images
             )
         }
         self.spec = spec
         self.profiles = profiles
         self.sections = sections
+        self.images = images
         self.generatedAt = time
         self.version = next
         byProfile = built
@@ -109,7 +113,8 @@ public actor ManifestCache {
             environment: environment,
             version: version,
             profile: nil,
-            generatedAt: generatedAt
+            generatedAt: generatedAt,
+            images: images
         )
         lru.append((key, manifest))
         if lru.count > lruCapacity { lru.removeFirst(lru.count - lruCapacity) }

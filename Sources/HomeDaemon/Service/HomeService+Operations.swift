@@ -80,14 +80,24 @@ extension HomeService {
                     title: $0.title,
                     link: $0.link,
                     published: $0.published,
-                    summary: $0.summary
+                    summary: $0.summary,
+                    imageURL: $0.imageURL
                 )
             }
         var services: [String: [ServiceLink]] = [:]
-        let configuredIDs = Set(try await store.sources().filter { configured.contains($0.url) }.map(\.id))
-        for link in try await store.serviceLinks() where configuredIDs.contains(link.sourceID) {
+        let configuredSources = Dictionary(
+            try await store.sources().filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        for link in try await store.serviceLinks() where configuredSources[link.sourceID] != nil {
             services[link.section, default: []].append(
-                ServiceLink(title: link.title, url: link.url, icon: link.icon, description: link.description)
+                ServiceLink(
+                    title: link.title,
+                    url: link.url,
+                    icon: link.icon,
+                    description: link.description,
+                    sourceURL: configuredSources[link.sourceID]
+                )
             )
         }
         return HomeContent(user: settings.user, history: history, notices: notices, services: services)
@@ -136,8 +146,10 @@ extension HomeService {
         } catch {
             throw .sourceNotFound(url ?? "")
         }
-        // Documents that changed the store already asked for a version: wait for it.
+        // Documents that changed the store already asked for a version: wait for it, then for
+        // the images it shows.
         await awaitPublished()
+        await awaitImages()
         return (summary.attempted, summary.changed, await cache.version)
     }
 
@@ -218,7 +230,11 @@ extension HomeService {
             throw .configuration(error)
         }
         do {
-            let ingestion = StoreIngestion(store: store)
+            let ingestion = StoreIngestion(
+                store: store,
+                maxImageBytes: next.settings.images.maxImageBytes,
+                maxImagePixels: next.settings.images.maxPixels
+            )
             let states = try await ingestion.register(next.sources)
             _ = try await ingestion.storeListLinks(next.sources)
             await scheduler.replaceSources(next.sources.sources, states: states)

@@ -18,6 +18,8 @@ public actor HomeService {
     let logger: Logger
     var scheduler: FetchScheduler
     private var schedulerTask: Task<Void, Never>?
+    /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
+    let images: ImageService?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
     private var changeGeneration = 0
@@ -28,9 +30,12 @@ public actor HomeService {
 
     /// Opens the store in `stateDirectory`, serves the persisted manifests at once, then
     /// publishes a fresh version from the stored content. Fetching starts with ``startFetching()``.
+    ///
+    /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
+        cacheDirectory: URL? = nil,
         logger: Logger,
         now: Date = Date()
     ) async throws {
@@ -64,7 +69,18 @@ public actor HomeService {
             )
         }
         await cache.restore(restored)
-        let ingestion = StoreIngestion(store: store)
+        let ingestion = StoreIngestion(
+            store: store,
+            maxImageBytes: configuration.settings.images.maxImageBytes,
+            maxImagePixels: configuration.settings.images.maxPixels
+        )
+        images = try ImageService.make(
+            settings: configuration.settings,
+            cacheDirectory: cacheDirectory,
+            store: store,
+            fetcher: fetcher,
+            logger: logger.child("images")
+        )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
         let changed = ChangeSignal()
@@ -83,6 +99,7 @@ public actor HomeService {
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        images?.connect { [weak self] in await self?.requestPublish() }
         try await publishNow()
     }
 
@@ -100,7 +117,16 @@ public actor HomeService {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
+        await images?.stop()
         await fetcher.shutdown()
+    }
+
+    /// Returns once the image pipeline has nothing left to do for the current version, and
+    /// the version that shows its results is published.
+    public func awaitImages() async {
+        guard let images else { return }
+        await images.waitUntilIdle()
+        await awaitPublished()
     }
 
     // MARK: Versions
@@ -137,13 +163,16 @@ public actor HomeService {
             let generation = changeGeneration
             do {
                 let content = try await snapshot()
+                let index = try await images?.index(for: content) ?? .empty
                 let built = try await cache.publish(
                     content: content,
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
+                    images: index,
                     at: Date()
                 )
+                await images?.needs(built.values.flatMap(\.imageRequirements))
                 for (profile, manifest) in built {
                     try await store.saveManifest(
                         StoredManifest(
