@@ -213,6 +213,14 @@ extension HomeStore {
         }
     }
 
+    /// Originals and renditions recorded.
+    public func imageCounts() throws(StoreError) -> (originals: Int, renditions: Int) {
+        (
+            Int(try database.scalar("SELECT count(*) FROM image_originals")),
+            Int(try database.scalar("SELECT count(*) FROM image_renditions"))
+        )
+    }
+
     /// Bytes of every original and rendition recorded.
     public func imageCacheBytes() throws(StoreError) -> Int {
         Int(
@@ -283,16 +291,25 @@ extension HomeStore {
         }
     }
 
-    /// The last errors of image URLs and pages, and the decode errors of their originals, most
-    /// recent first: one line each for `GetStatus`.
+    /// The last errors of the image URLs items show (a notice's image, a link's `icon`, a page's
+    /// icon) and of pages, and the decode errors of their originals, most recent first: one
+    /// line each for `GetStatus`. Candidates a page search tried and passed over are not listed:
+    /// the page's own error sums them up.
     public func imageErrors(limit: Int) throws(StoreError) -> [(url: String, error: String)] {
         try database.fetchAll(
             """
+            WITH shown (url) AS (
+                SELECT image_url FROM notices WHERE image_url IS NOT NULL
+                UNION SELECT icon FROM service_links WHERE icon IS NOT NULL
+                UNION SELECT icon_url FROM page_icons WHERE icon_url IS NOT NULL
+            )
             SELECT url, error, at FROM (
-                SELECT url, last_error AS error, coalesce(checked_at, 0) AS at FROM images WHERE last_error IS NOT NULL
+                SELECT url, last_error AS error, coalesce(checked_at, 0) AS at FROM images
+                    WHERE last_error IS NOT NULL AND url IN shown
                 UNION ALL
                 SELECT i.url, o.decode_error, o.created_at FROM images i
-                    JOIN image_originals o ON o.content_hash = i.content_hash WHERE o.decode_error IS NOT NULL
+                    JOIN image_originals o ON o.content_hash = i.content_hash
+                    WHERE o.decode_error IS NOT NULL AND i.url IN shown
                 UNION ALL
                 SELECT page_url, last_error, coalesce(checked_at, 0) FROM page_icons WHERE last_error IS NOT NULL
             ) ORDER BY at DESC, url LIMIT ?

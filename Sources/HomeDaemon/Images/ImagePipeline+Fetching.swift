@@ -42,6 +42,7 @@ extension ImagePipeline {
         var next = record ?? PageIconRecord(pageURL: url, lastUsed: now)
         next.checkedAt = now
         var lastError: String
+        var note = ""
         do throws(FetchError) {
             let icons = try await fetcher.fetchPageIcons(FetchRequest(url: url, limits: pageLimits))
             var candidates: [String] = []
@@ -56,8 +57,8 @@ extension ImagePipeline {
                     }
                 }
             }
-            lastError = "no icon declared"
-            if !icons.isHeadComplete { lastError += " (the <head> did not end within \(Self.pageBytes) bytes)" }
+            lastError = "none declared"
+            if !icons.isHeadComplete { note = " (its <head> did not end within \(Self.pageBytes) bytes)" }
             for candidate in candidates.prefix(Self.candidatesPerPage) {
                 let (stored, _, error) = await fetchImage(url: candidate, force: false, now: now)
                 if stored {
@@ -76,7 +77,7 @@ extension ImagePipeline {
             lastError = error.description
         }
         next.failures += 1
-        next.lastError = "no icon found on \(url): \(lastError)"
+        next.lastError = "no icon found on \(url)\(note): \(lastError)"
         next.nextAttempt = now.addingTimeInterval(Self.backoff(failures: next.failures))
         logger.info("images: \(next.lastError ?? "")")
         await save(next)

@@ -136,7 +136,7 @@ public struct HomefeedInterface: Sendable {
                 "lastError": Self.optional(source.lastError),
             ])
         }
-        return .parameters([
+        var parameters: [String: JSONValue] = [
             "version": .int(status.version),
             "startedAt": .string(ISO8601.string(status.startedAt)),
             "notices": .int(status.notices),
@@ -144,7 +144,18 @@ public struct HomefeedInterface: Sendable {
             "history": .int(status.history),
             "subscribers": .int(await hub.count),
             "sources": .array(sources),
-        ])
+        ]
+        if let images = status.images {
+            parameters["images"] = .object([
+                "originals": .int(images.originals),
+                "renditions": .int(images.renditions),
+                "cacheBytes": .int(images.cacheBytes),
+                "errors": .array(
+                    images.errors.map { .object(["url": .string($0.url), "error": .string($0.error)]) }
+                ),
+            ])
+        }
+        return .parameters(parameters)
     }
 
     func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {

@@ -24,6 +24,17 @@ enum HomefeedInterfaceDescription {
           lastError: ?string
         )
 
+        # Images (docs/images.md): originals and renditions in the cache, their bytes, and the
+        # last error of each image URL or service page that has one, newest first (at most 50).
+        type ImageStatus (
+          originals: int,
+          renditions: int,
+          cacheBytes: int,
+          errors: []ImageError
+        )
+
+        type ImageError (url: string, error: string)
+
         # Returns the manifest laid out for one container: a named profile from the
         # configuration, or an explicit width/height/scale. Profiles are precomputed on
         # every change; any other container is computed on first use and cached.
@@ -46,7 +57,8 @@ enum HomefeedInterfaceDescription {
           serviceLinks: int,
           history: int,
           subscribers: int,
-          sources: []SourceStatus
+          sources: []SourceStatus,
+          images: ?ImageStatus
         )
 
         # Fetches one source (or all) now and returns when done.

@@ -26,6 +26,23 @@ public struct DaemonStatus: Sendable, Equatable {
     public var history: Int
     public var subscribers: Int
     public var sources: [SourceHealth]
+    /// Nil when images are off.
+    public var images: ImageHealth?
+}
+
+/// The image side of `GetStatus`.
+public struct ImageHealth: Sendable, Equatable {
+    public var originals: Int
+    public var renditions: Int
+    public var cacheBytes: Int
+    /// The last error of each image URL or page that has one, newest first.
+    public var errors: [ImageErrorLine]
+}
+
+/// One image's error: the image or page URL and one line saying what went wrong.
+public struct ImageErrorLine: Sendable, Equatable {
+    public var url: String
+    public var error: String
 }
 
 /// A notice as `ListNotices` returns it.
@@ -126,6 +143,16 @@ extension HomeService {
                 )
             )
         }
+        var imageHealth: ImageHealth?
+        if images != nil {
+            let imageCounts = try await store.imageCounts()
+            imageHealth = ImageHealth(
+                originals: imageCounts.originals,
+                renditions: imageCounts.renditions,
+                cacheBytes: try await store.imageCacheBytes(),
+                errors: try await store.imageErrors(limit: 50).map { ImageErrorLine(url: $0.url, error: $0.error) }
+            )
+        }
         return DaemonStatus(
             version: await cache.version,
             startedAt: startedAt,
@@ -133,7 +160,8 @@ extension HomeService {
             serviceLinks: counts.serviceLinks,
             history: counts.historyEvents,
             subscribers: subscriberCount,
-            sources: sources
+            sources: sources,
+            images: imageHealth
         )
     }
 
