@@ -24,6 +24,9 @@ final class VipsRenderer {
     let limits: Limits
     /// WebP quality of photo renditions (libvips' `Q`).
     static let webpQuality: Int32 = 80
+    /// Frames an animated GIF or WebP may have: only the first is shown, but a file of more is
+    /// not an image anyone meant to show (libnsgif reads every frame header to count them).
+    static let maxFrames = 1000
 
     init(limits: Limits) {
         self.limits = limits
@@ -53,6 +56,12 @@ final class VipsRenderer {
         let width = Int(vips_image_get_width(header))
         let height = Int(vips_image_get_height(header))
         try ImageSniffer.checkPixels(width, height, maxPixels: limits.maxPixels)
+        let frames = Int(vips_image_get_n_pages(header))
+        guard frames <= Self.maxFrames else {
+            throw SniffError(
+                reason: "\(sniffed.format.rawValue) with \(frames) frames, more than \(Self.maxFrames); refused"
+            )
+        }
         let swapped = vips_image_get_orientation_swap(header) != 0
         let (uprightWidth, uprightHeight) = swapped ? (height, width) : (width, height)
 
