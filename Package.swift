@@ -79,10 +79,17 @@ let package = Package(
             name: "HomeFetchTests",
             dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout"]),
+        .testTarget(
+            name: "HomeDaemonTests",
+            dependencies: ["HomeDaemon", "HomeLayout", "ThumbnailProtocol", "homefeed-thumbnail"],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         // Runs the built executables as a user would.
-        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["homefeedctl", "homefeedd", "homefeed-thumbnail", "Varlink", "TestSupport"]
+        ),
     ]
 )
 

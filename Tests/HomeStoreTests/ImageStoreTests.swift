@@ -107,9 +107,33 @@ import Testing
         #expect(try await test.store.pruneImageRecords(unusedSince: Clock.at(3601)) == 1)
     }
 
-    @Test("errors of URLs, pages and decoding are listed, newest first")
+    @Test("errors of the URLs items show, of pages and of decoding are listed, newest first")
     func errors() async throws {
-        let test = try await TestStore()
+        let test = try await TestStore().withSources()
+        var notice = entries(count: 1)
+        notice[0].imageURL = "https://a.example/x.png"
+        try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: notice, now: Clock.t0)
+        try await test.store.replaceServiceLinks(
+            sourceURL: TestStore.linksURL,
+            links: [
+                ServiceLinkInput(
+                    title: "Y",
+                    url: "https://a.example/",
+                    section: "main-service",
+                    icon: "https://a.example/y.png",
+                    order: 0
+                )
+            ]
+        )
+        // Shown by nothing: a candidate a page search passed over.
+        try await test.store.saveImage(
+            ImageRecord(
+                url: "https://a.example/z.png",
+                checkedAt: Clock.at(30),
+                lastError: "HTTP 410",
+                lastUsed: Clock.t0
+            )
+        )
         try await test.store.saveImage(
             ImageRecord(
                 url: "https://a.example/x.png",

@@ -48,7 +48,12 @@ Image and page cases (HomeFetchTests' image fetches, the daemon's image pipeline
              head that never ends; variant=links: 10 000 <link rel=icon> tags; variant=redirect:
              an apple-touch-icon that redirects to file:///etc/passwd.
   manifest   a web app manifest whose icons point at img under this key.
-  /favicon.ico  Fixtures/images/favicon.ico.
+  /favicon.ico  Fixtures/images/favicon.ico (404 with --no-favicon).
+  hostilefeed   an RSS feed whose items' enclosures are this server's hostile images (hugepng,
+                a truncated JPEG, frames, svg, polyglot, a redirect to file:///etc/passwd) and one
+                good photo, all under this key.
+  hostilelinks  an OPML document (path /hostilelinks/<key>/links.opml) of service links whose
+                pages are hostile (variants endless and links) or good (icons).
   _requests  JSON list of the requests seen for <key> (path and the headers tests check).
   _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
   _count     JSON number of requests seen for every key that starts with <key>, whose path
@@ -79,6 +84,7 @@ ACTIVE = 0
 MAX_ACTIVE = 0
 BOMB = None
 STREAM_BOMBS = {}
+NO_FAVICON = False
 
 
 def feed(ttl=None, title="Loopback feed"):
@@ -344,7 +350,37 @@ class Handler(BaseHTTPRequestHandler):
         self.send_body(200, body, content_type, headers=[("ETag", etag)])
 
     def case_favicon(self, key, query):
+        if NO_FAVICON:
+            self.send_body(404, b"no favicon\n", "text/plain")
+            return
         self.case_img(key, {"name": "favicon.ico"})
+
+    def case_hostilefeed(self, key, query):
+        images = [
+            ("huge", "/hugepng/%s-huge" % key, "image/png"),
+            ("truncated", "/img/%s-truncated?name=photo.jpg&amp;cut=400" % key, "image/jpeg"),
+            ("frames", "/frames/%s-frames" % key, "image/gif"),
+            ("svg", "/svg/%s-svg" % key, "image/svg+xml"),
+            ("polyglot", "/polyglot/%s-polyglot" % key, "image/png"),
+            ("passwd", "/redirect/%s-passwd?code=302&amp;to=file:///etc/passwd" % key, "image/png"),
+            ("good", "/img/%s-good?name=photo.jpg" % key, "image/jpeg"),
+        ]
+        items = "".join(
+            '<item><title>%s</title><link>http://127.0.0.1/%s</link><guid>%s</guid>'
+            '<pubDate>Mon, 0%d Nov 2026 10:00:00 GMT</pubDate><enclosure url="%s" type="%s"/></item>'
+            % (name, name, name, index + 1, url, kind) for index, (name, url, kind) in enumerate(images))
+        body = ('<?xml version="1.0"?><rss version="2.0"><channel><title>Hostile</title>%s</channel></rss>\n'
+                % items).encode("utf-8")
+        self.send_body(200, body)
+
+    def case_hostilelinks(self, key, query):
+        links = [("endless", "endless"), ("links", "links"), ("icons", "icons")]
+        outlines = "".join(
+            '<outline type="link" category="/other-service" text="%s" url="/page/%s-%s?variant=%s"/>'
+            % (name, key, name, variant) for name, variant in links)
+        body = ('<?xml version="1.0"?><opml version="2.0"><head><title>Hostile links</title></head><body>%s'
+                "</body></opml>\n" % outlines).encode("utf-8")
+        self.send_body(200, body, "text/x-opml")
 
     def case_bigimg(self, key, query):
         remaining = int(query.get("bytes", str(5 << 20)))
@@ -386,7 +422,8 @@ class Handler(BaseHTTPRequestHandler):
         elif variant == "redirect":
             head += (b'<link rel="apple-touch-icon" href="/redirect/%s?code=302&to=file:///etc/passwd">' % key.encode())
         elif variant == "links":
-            head += b"".join(b'<link rel="icon" href="/img/%s-%d?name=icon.png" sizes="%dx%d">'
+            # Every one of them a 404: nothing but the bounds can stop reading them.
+            head += b"".join(b'<link rel="icon" href="/status/%s-%d?code=404" sizes="%dx%d">'
                              % (key.encode(), i, i % 512 + 1, i % 512 + 1) for i in range(10000))
         elif variant == "endless":
             self.send_response(200)
@@ -443,9 +480,13 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    arguments = argparse.ArgumentParser()
-    arguments.add_argument("--ports", type=int, default=1)
-    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(arguments.parse_args().ports)]
+    global NO_FAVICON
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ports", type=int, default=1)
+    parser.add_argument("--no-favicon", action="store_true")
+    arguments = parser.parse_args()
+    NO_FAVICON = arguments.no_favicon
+    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(arguments.ports)]
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     for server in servers[1:]:
         threading.Thread(target=server.serve_forever, daemon=True).start()
