@@ -114,8 +114,9 @@ check-units:
 	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service >/dev/null \
 	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }
 
-## install: release binaries (--static-swift-stdlib when it links here, else plain release),
-## units, sysusers.d entry for the socket group, default config, man pages.
+## install: release binaries (--static-swift-stdlib when it links here, else plain release) with
+## homefeed-thumbnail beside homefeedd, units, sysusers.d entries (the socket's group and the
+## daemon's user), default config, man pages.
 ##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
@@ -123,15 +124,18 @@ UNITDIR ?= $(PREFIX)/lib/systemd/system
 SYSTEMD_NOTIFY_RELOAD ?= no
 install:
 	@if $(SWIFT) build -c release --static-swift-stdlib --product homefeedd \
-	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeedctl; then \
+	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeedctl \
+	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeed-thumbnail; then \
 	    echo "install: release build with --static-swift-stdlib"; \
 	else \
 	    echo "install: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
-	    $(SWIFT) build -c release --product homefeedd && $(SWIFT) build -c release --product homefeedctl; \
+	    $(SWIFT) build -c release --product homefeedd && $(SWIFT) build -c release --product homefeedctl \
+	        && $(SWIFT) build -c release --product homefeed-thumbnail; \
 	fi
 	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
 	install -D -m 0755 $$bin/homefeedd $(DESTDIR)$(PREFIX)/libexec/homefeedd; \
 	install -D -m 0755 $$bin/homefeedctl $(DESTDIR)$(PREFIX)/bin/homefeedctl; \
+	install -D -m 0755 $$bin/homefeed-thumbnail $(DESTDIR)$(PREFIX)/libexec/homefeed-thumbnail; \
 	install -d -m 0755 $(DESTDIR)$(UNITDIR); \
 	for unit in homefeed.service homefeed.socket; do \
 	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" -e "s|/etc/homefeed|$(SYSCONFDIR)/homefeed|g" \
@@ -145,9 +149,11 @@ install:
 	        $(DESTDIR)$(PREFIX)/share/doc/homefeed/notify-reload.conf; \
 	fi; \
 	install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/homefeed.conf; \
-	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples; \
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images; \
 	install -m 0644 feeds/homefeedd.conf feeds/layout.json feeds/sources.opml $(DESTDIR)$(SYSCONFDIR)/homefeed/; \
-	install -m 0644 feeds/samples/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/*.* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/icons/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons/; \
+	install -m 0644 feeds/samples/images/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images/; \
 	install -D -m 0644 docs/man/homefeedd.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeedd.8; \
 	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
 	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"

@@ -59,6 +59,7 @@ let package = Package(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
+                "ThumbnailProtocol", "homefeed-thumbnail",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time

@@ -51,6 +51,7 @@ enum Thumbnail {
         let renderer = VipsRenderer(limits: options.limits)
         var reader = LineReader(fd: STDIN_FILENO)
         while let line = reader.next() {
+            if line.isEmpty { continue }
             let request: ThumbnailRequest
             do throws(ThumbnailProtocolError) {
                 request = try ThumbnailRequest(line: line)

@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import HomeDaemon
+import ThumbnailProtocol
+
+/// `homefeed-bench images`: 100 photos and graphics of 1 to 4 megapixels (JPEG and PNG,
+/// generated with the `vips` CLI) through `homefeed-thumbnail` to a phone and a tablet
+/// rendition each, beside `vipsthumbnail` making the same renditions of the same files in the
+/// same run.
+///
+/// Both make WebP (Q 80, stripped) at the same boxes with a centre crop (aspect fill). The
+/// helper decodes each original once for both boxes, as the daemon asks it to;
+/// `vipsthumbnail` makes one box per run, so it decodes each file twice. Each side runs twice
+/// and the faster run counts (a shared machine).
+enum ImagesBenchmark {
+    /// The main-service card (162 × 192 points) at 3x, and its tablet variant (378 × 260) at 2x.
+    static let phone = (width: 486, height: 576)
+    static let tablet = (width: 756, height: 520)
+    static let sizes = [(1000, 1000), (1280, 960), (1600, 1200), (2000, 1500), (2300, 1700)]
+
+    static func run() {
+        guard let vips = executable("vips"), let vipsthumbnail = executable("vipsthumbnail") else {
+            Measure.fatal("images: needs the vips and vipsthumbnail commands (Debian libvips-tools)")
+        }
+        let directory = "/tmp/hf-bench-images-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let files = generate(in: directory, vips: vips)
+        let helper = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("homefeed-thumbnail").path
+        let renditions = Double(files.count * 2)
+
+        var helperSeconds = Double.infinity
+        var helperPeakKiB = 0
+        var vipsSeconds = Double.infinity
+        var vipsPeakKiB = 0
+        for round in 0..<2 {
+            let out = "\(directory)/helper-\(round)"
+            mkdir(out, 0o755)
+            let (seconds, outcome) = timeHelper(files, helper: helper, out: out)
+            helperSeconds = min(helperSeconds, seconds)
+            helperPeakKiB = max(helperPeakKiB, outcome.helperPeakResidentKiB)
+            let made = outcome.results.values.filter { if case .success(.made) = $0 { true } else { false } }.count
+            guard made == files.count else { Measure.fatal("images: the helper made \(made) of \(files.count)") }
+            let vipsOut = "\(directory)/vips-\(round)"
+            mkdir(vipsOut, 0o755)
+            let (vipsRun, peak) = timeVipsthumbnail(files, vipsthumbnail: vipsthumbnail, out: vipsOut)
+            vipsSeconds = min(vipsSeconds, vipsRun)
+            vipsPeakKiB = max(vipsPeakKiB, peak)
+        }
+        Measure.report("images.renditions_per_s", renditions / helperSeconds, "renditions/s")
+        Measure.report("images.helper_peak_rss_mb", Double(helperPeakKiB) / 1024, "MB")
+        Measure.report("images.vipsthumbnail_per_s", renditions / vipsSeconds, "renditions/s")
+        Measure.report("images.vipsthumbnail_peak_rss_mb", Double(vipsPeakKiB) / 1024, "MB")
+        Measure.report("images.vipsthumbnail_over_helper", helperSeconds / vipsSeconds, "x")
+        print(
+            "images: \(files.count) originals of 1-4 MP → \(Int(renditions)) WebP renditions "
+                + "(\(phone.width)×\(phone.height), \(tablet.width)×\(tablet.height) fill): homefeed-thumbnail "
+                + String(format: "%.2f s, vipsthumbnail %.2f s (goal: within 1.5x)", helperSeconds, vipsSeconds)
+        )
+    }
+
+    /// 100 files: 5 sizes × JPEG and PNG, each made once with `vips` and copied 10 times.
+    private static func generate(in directory: String, vips: String) -> [String] {
+        mkdir(directory, 0o755)
+        var bases: [String] = []
+        for (index, (width, height)) in sizes.enumerated() {
+            let stem = "\(directory)/base-\(index)"
+            // Two gradients and a ripple: smooth like photos and graphics, so PNGs stay small.
+            let steps: [[String]] = [
+                ["xyz", "\(stem)-xy.v", "\(width)", "\(height)"],
+                ["extract_band", "\(stem)-xy.v", "\(stem)-x.v", "0"],
+                ["extract_band", "\(stem)-xy.v", "\(stem)-y.v", "1"],
+                ["linear", "\(stem)-x.v", "\(stem)-r.v", "\(255.0 / Double(width))", "0", "--uchar"],
+                ["linear", "\(stem)-y.v", "\(stem)-g.v", "\(255.0 / Double(height))", "0", "--uchar"],
+                ["linear", "\(stem)-x.v", "\(stem)-s.v", "0.05", "\(index)"],
+                ["math", "\(stem)-s.v", "\(stem)-sin.v", "sin"],
+                ["linear", "\(stem)-sin.v", "\(stem)-b.v", "100", "128", "--uchar"],
+                ["bandjoin", "\(stem)-r.v \(stem)-g.v \(stem)-b.v", "\(stem)-rgb.v"],
+                ["copy", "\(stem)-rgb.v", "\(stem).jpg[Q=85,strip]"],
+                ["copy", "\(stem)-rgb.v", "\(stem).png[compression=6,strip]"],
+            ]
+            for step in steps { shell(vips, step) }
+            bases += ["\(stem).jpg", "\(stem).png"]
+        }
+        var files: [String] = []
+        for copy in 0..<10 {
+            for base in bases {
+                let name = "\(directory)/img-\(copy)-\(URL(fileURLWithPath: base).lastPathComponent)"
+                _ = try? FileManager.default.copyItem(atPath: base, toPath: name)
+                files.append(name)
+            }
+        }
+        return files
+    }
+
+    private static func timeHelper(_ files: [String], helper: String, out: String) -> (
+        Double, ThumbnailRenderer.Outcome
+    ) {
+        let renderer = ThumbnailRenderer(
+            configuration: .init(helperPath: helper, maxInputBytes: 64 << 20, timeout: 120)
+        )
+        let requests = files.enumerated().map { index, file in
+            ThumbnailRequest(
+                id: index,
+                input: file,
+                renditions: [
+                    RenditionRequest(
+                        width: phone.width,
+                        height: phone.height,
+                        mode: .fill,
+                        format: .webp,
+                        output: "\(out)/\(index)-phone"
+                    ),
+                    RenditionRequest(
+                        width: tablet.width,
+                        height: tablet.height,
+                        mode: .fill,
+                        format: .webp,
+                        output: "\(out)/\(index)-tablet"
+                    ),
+                ]
+            )
+        }
+        let start = ContinuousClock.now
+        let outcome = Measure.blocking { await renderer.render(requests) }
+        return (seconds(ContinuousClock.now - start), outcome)
+    }
+
+    /// Two runs of `vipsthumbnail` over every file, one per box; the peak resident set of the
+    /// larger (`wait4`).
+    private static func timeVipsthumbnail(_ files: [String], vipsthumbnail: String, out: String) -> (Double, Int) {
+        let start = ContinuousClock.now
+        var peak = 0
+        for (name, box) in [("phone", phone), ("tablet", tablet)] {
+            peak = max(
+                peak,
+                shell(
+                    vipsthumbnail,
+                    [
+                        "--size", "\(box.width)x\(box.height)", "--smartcrop", "centre", "-o",
+                        "\(out)/%s-\(name).webp[Q=80,strip]",
+                    ] + files
+                )
+            )
+        }
+        return (seconds(ContinuousClock.now - start), peak)
+    }
+
+    /// Runs a command to its end; returns its peak resident set in KiB.
+    @discardableResult
+    private static func shell(_ executable: String, _ arguments: [String]) -> Int {
+        var pid: pid_t = 0
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
+            Measure.fatal("cannot run \(executable)")
+        }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        guard status == 0 else { Measure.fatal("\(executable) \(arguments.prefix(3).joined(separator: " ")) failed") }
+        return Int(usage.ru_maxrss)
+    }
+
+    private static func executable(_ name: String) -> String? {
+        ["/usr/bin/", "/usr/local/bin/", "/bin/"].map { $0 + name }.first { access($0, X_OK) == 0 }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
