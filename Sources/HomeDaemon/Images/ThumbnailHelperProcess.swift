@@ -24,7 +24,10 @@ final class ThumbnailHelperProcess {
     private let socket: Int32
     private var buffer: [UInt8] = []
     private var isReaped = false
-    /// Peak resident set of the helper in KiB (`wait4`'s `ru_maxrss`), once it has exited.
+    /// Peak resident set of the helper in KiB: its `VmHWM`, read after each response and
+    /// before it exits. (Not `wait4`'s `ru_maxrss`: `posix_spawn` runs the child in the
+    /// parent's address space until `exec`, and the kernel counts that space's peak into the
+    /// child's.)
     private(set) var peakResidentKiB = 0
     private(set) var hello = ThumbnailHello(vipsVersion: "", limitsApplied: false)
 
@@ -90,6 +93,7 @@ final class ThumbnailHelperProcess {
         case .success(let line):
             do throws(ThumbnailProtocolError) {
                 let response = try ThumbnailResponse(line: line)
+                notePeak()
                 guard response.id == request.id else {
                     kill()
                     return .failure(.protocolError("answered request \(response.id), not \(request.id)"))
@@ -105,6 +109,7 @@ final class ThumbnailHelperProcess {
     /// Ends the batch: closes the helper's input and waits (at most `timeout`) for it to exit.
     func finish(timeout: Double) {
         guard !isReaped else { return }
+        notePeak()
         shutdown(socket, Int32(SHUT_WR))
         let deadline = Self.now() + timeout
         while Self.now() < deadline {
@@ -119,6 +124,30 @@ final class ThumbnailHelperProcess {
         guard !isReaped else { return }
         Glibc.kill(pid, SIGKILL)
         _ = reap(blocking: true)
+    }
+
+    /// Reads the helper's `VmHWM` (its peak resident set so far) from `/proc`.
+    private func notePeak() {
+        guard let status = try? readProcStatus() else { return }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let value = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first
+            peakResidentKiB = max(peakResidentKiB, value.flatMap { Int($0) } ?? 0)
+        }
+    }
+
+    private func readProcStatus() throws -> String {
+        let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageCacheError(path: "/proc/\(pid)/status", operation: "open", code: errno) }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     // MARK: - I/O
@@ -184,14 +213,12 @@ final class ThumbnailHelperProcess {
     /// `wait4`; true once the process is gone.
     private func reap(blocking: Bool) -> Bool {
         var status: Int32 = 0
-        var usage = rusage()
         while true {
-            let result = wait4(pid, &status, blocking ? 0 : WNOHANG, &usage)
+            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
             if result < 0, errno == EINTR { continue }
             if result == 0 { return false }
             isReaped = true
             exitStatus = status
-            peakResidentKiB = max(peakResidentKiB, Int(usage.ru_maxrss))
             return true
         }
     }

@@ -1,4 +1,6 @@
 import Dispatch
+import Glibc
+import Synchronization
 public import ThumbnailProtocol
 
 /// Runs batches of images through `homefeed-thumbnail`, one helper process per batch, off the
@@ -6,6 +8,9 @@ public import ThumbnailProtocol
 ///
 /// A helper that crashes, breaks its limits or overruns the per-image timeout fails the image
 /// in flight only: it is killed, and a fresh helper takes the rest of the batch.
+///
+/// Cancelling the calling task (the daemon stopping) kills the running helper at once and
+/// leaves the rest of the batch without results, so a stop never waits for a decode.
 ///
 /// Sendable: immutable; the queue serialises the batches.
 public struct ThumbnailRenderer: Sendable {
@@ -76,15 +81,51 @@ public struct ThumbnailRenderer: Sendable {
         self.configuration = configuration
     }
 
-    /// Renders `requests` in order and returns when all are done.
+    /// Renders `requests` in order and returns when all are done (or the task is cancelled).
     public func render(_ requests: [ThumbnailRequest]) async -> Outcome {
         let configuration = self.configuration
-        return await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: Self.renderBlocking(requests, configuration)) }
+        let cancellation = Cancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Self.renderBlocking(requests, configuration, cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 
-    private static func renderBlocking(_ requests: [ThumbnailRequest], _ configuration: Configuration) -> Outcome {
+    /// Set by the cancelling task; the running helper's pid is killed then.
+    ///
+    /// Sendable: behind a `Mutex`.
+    final class Cancellation: Sendable {
+        private let state = Mutex<(isCancelled: Bool, pid: pid_t?)>((false, nil))
+
+        var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+        func cancel() {
+            let pid = state.withLock { state -> pid_t? in
+                state.isCancelled = true
+                return state.pid
+            }
+            if let pid { kill(pid, SIGKILL) }
+        }
+
+        /// Records the running helper; false when already cancelled (the caller stops).
+        func running(_ pid: pid_t?) -> Bool {
+            state.withLock { state in
+                state.pid = pid
+                return !state.isCancelled
+            }
+        }
+    }
+
+    private static func renderBlocking(
+        _ requests: [ThumbnailRequest],
+        _ configuration: Configuration,
+        _ cancellation: Cancellation
+    ) -> Outcome {
         var outcome = Outcome()
         var helper: ThumbnailHelperProcess?
         func retire(_ process: ThumbnailHelperProcess?) {
@@ -93,6 +134,7 @@ public struct ThumbnailRenderer: Sendable {
             outcome.helperPeakResidentKiB = max(outcome.helperPeakResidentKiB, process.peakResidentKiB)
         }
         for request in requests {
+            if cancellation.isCancelled { break }
             if helper == nil {
                 switch ThumbnailHelperProcess.start(
                     path: configuration.helperPath,
@@ -102,6 +144,7 @@ public struct ThumbnailRenderer: Sendable {
                 case .success(let started):
                     helper = started
                     outcome.helpersStarted += 1
+                    guard cancellation.running(started.pid) else { break }
                     outcome.limitsApplied = outcome.limitsApplied && started.hello.limitsApplied
                 case .failure(let failure):
                     outcome.results[request.id] = .failure(
@@ -113,21 +156,27 @@ public struct ThumbnailRenderer: Sendable {
                     continue
                 }
             }
-            guard let running = helper else { continue }
+            guard let running = helper, !cancellation.isCancelled else { continue }
             switch running.render(request, timeout: configuration.timeout) {
             case .success(let response):
                 outcome.results[request.id] = .success(response)
+            case .failure where cancellation.isCancelled:
+                break
             case .failure(let failure):
                 let reason =
                     failure == .timedOut
                     ? "decoding took longer than \(Int(configuration.timeout)) s; the helper was killed"
                     : "the decoder failed on this image: \(describe(failure))"
                 outcome.results[request.id] = .failure(ImageFailure(reason: reason, isTransient: false))
+                // Forget the pid before the process is reaped: a later cancel must not kill
+                // whatever process gets the number next.
+                _ = cancellation.running(nil)
                 running.kill()
                 retire(running)
                 helper = nil
             }
         }
+        _ = cancellation.running(nil)
         retire(helper)
         return outcome
     }
