@@ -121,8 +121,11 @@ struct ImageDaemonTests {
         let shown = items(reply)
         let good = try #require(shown.first { $0["content"]?["title"]?.stringValue == "good" })
         #expect(good["content"]?["image"]?["url"]?.stringValue != nil)
-        let icons = try #require(shown.first { $0["content"]?["title"]?.stringValue == "icons" })
-        #expect(icons["content"]?["image"]?["url"]?.stringValue != nil)
+        // Icons found on pages: an apple-touch-icon, and a web app manifest's.
+        for title in ["icons", "manifest"] {
+            let item = try #require(shown.first { $0["content"]?["title"]?.stringValue == title }, "\(title)")
+            #expect(item["content"]?["image"]?["url"]?.stringValue != nil, "\(title) shows no icon")
+        }
         for title in ["huge", "truncated", "frames", "svg", "polyglot", "passwd", "endless", "links"] {
             let item = try #require(shown.first { $0["content"]?["title"]?.stringValue == title }, "\(title)")
             #expect(item["content"]?["image"]?["url"] == nil, "\(title) shows an image")

@@ -45,21 +45,22 @@ extension ImagePipeline {
         var note = ""
         do throws(FetchError) {
             let icons = try await fetcher.fetchPageIcons(FetchRequest(url: url, limits: pageLimits))
-            var candidates: [String] = []
-            for candidate in icons.candidates() {
-                switch candidate {
-                case .image(let image): candidates.append(image)
-                case .manifest(let manifest):
-                    if let found = try? await fetcher.fetchManifestIcons(
-                        FetchRequest(url: manifest, limits: pageLimits)
-                    ) {
-                        candidates += PageIcons.ranked(found, maxSide: 1024).map(\.url)
-                    }
-                }
-            }
             lastError = "none declared"
             if !icons.isHeadComplete { note = " (its <head> did not end within \(Self.pageBytes) bytes)" }
-            for candidate in candidates.prefix(Self.candidatesPerPage) {
+            // The manifest is fetched only when its turn comes.
+            var queue = icons.candidates()
+            var tried = 0
+            while !queue.isEmpty, tried < Self.candidatesPerPage {
+                let candidate: String
+                switch queue.removeFirst() {
+                case .image(let image):
+                    candidate = image
+                case .manifest(let manifest):
+                    let found = try? await fetcher.fetchManifestIcons(FetchRequest(url: manifest, limits: pageLimits))
+                    queue.insert(contentsOf: PageIcons.ranked(found ?? [], maxSide: 1024).map { .image($0.url) }, at: 0)
+                    continue
+                }
+                tried += 1
                 let (stored, _, error) = await fetchImage(url: candidate, force: false, now: now)
                 if stored {
                     let changed = next.iconURL != candidate

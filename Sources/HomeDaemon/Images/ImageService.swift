@@ -12,19 +12,27 @@ struct ImageService: Sendable {
     let pipeline: ImagePipeline
     let store: HomeStore
 
+    /// - Returns: nil when images are off, or when the cache directory cannot hold them (logged:
+    ///   the daemon serves on without images rather than not at all).
     static func make(
         settings: DaemonSettings,
         cacheDirectory: URL?,
         store: HomeStore,
         fetcher: FeedFetcher,
         logger: Logger
-    ) throws -> ImageService? {
+    ) -> ImageService? {
         guard let cacheDirectory, settings.images.isEnabled else { return nil }
         let cache = ImageCache(cacheDirectory: cacheDirectory, clientGroup: settings.clientGroup)
-        try cache.prepare()
+        do {
+            try cache.prepare()
+        } catch {
+            logger.error("images are off: cannot prepare \(cache.root.path): \(error)")
+            return nil
+        }
         if let group = settings.clientGroup, !cache.canShareWithGroup {
             logger.warning(
-                "rendition files stay private: the daemon is not a member of group \(group) (docs/manifest.md)"
+                "rendition files keep the daemon's own group: it is not a member of group \(group), or there is "
+                    + "no such group (docs/manifest.md)"
             )
         }
         let signal = ChangeSignal()

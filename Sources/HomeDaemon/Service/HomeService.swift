@@ -74,7 +74,7 @@ public actor HomeService {
             maxImageBytes: configuration.settings.images.maxImageBytes,
             maxImagePixels: configuration.settings.images.maxPixels
         )
-        images = try ImageService.make(
+        images = ImageService.make(
             settings: configuration.settings,
             cacheDirectory: cacheDirectory,
             store: store,

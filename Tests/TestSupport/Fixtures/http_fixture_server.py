@@ -53,7 +53,7 @@ Image and page cases (HomeFetchTests' image fetches, the daemon's image pipeline
                 a truncated JPEG, frames, svg, polyglot, a redirect to file:///etc/passwd) and one
                 good photo, all under this key.
   hostilelinks  an OPML document (path /hostilelinks/<key>/links.opml) of service links whose
-                pages are hostile (variants endless and links) or good (icons).
+                pages are hostile (variants endless and links) or good (icons, manifest).
   _requests  JSON list of the requests seen for <key> (path and the headers tests check).
   _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
   _count     JSON number of requests seen for every key that starts with <key>, whose path
@@ -374,7 +374,7 @@ class Handler(BaseHTTPRequestHandler):
         self.send_body(200, body)
 
     def case_hostilelinks(self, key, query):
-        links = [("endless", "endless"), ("links", "links"), ("icons", "icons")]
+        links = [("endless", "endless"), ("links", "links"), ("icons", "icons"), ("manifest", "manifest")]
         outlines = "".join(
             '<outline type="link" category="/other-service" text="%s" url="/page/%s-%s?variant=%s"/>'
             % (name, key, name, variant) for name, variant in links)
