@@ -41,7 +41,7 @@ final class ThumbnailHelperProcess {
         defer { if devNull >= 0 { close(devNull) } }
         var pid: pid_t = 0
         let argv = [path] + arguments
-        let environment = ["PATH=/usr/bin:/bin", "VIPS_WARNING=1"]
+        let environment = ["PATH=/usr/bin:/bin"]
         let status = withCStrings(argv) { cArguments in
             withCStrings(environment) { cEnvironment in
                 csystem_spawn(path, cArguments, cEnvironment, pair[1], pair[1], devNull >= 0 ? devNull : pair[1], &pid)
