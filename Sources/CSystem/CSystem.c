@@ -1,7 +1,5 @@
 /* See CSystem.h. _GNU_SOURCE must come before the first system include. */
 #define _GNU_SOURCE
-#include <errno.h>
-#include <fcntl.h>
 #include <spawn.h>
 #include <stddef.h>
 #include <sys/resource.h>
@@ -36,8 +34,6 @@ void csystem_close_from(int first) {
         last = (long)limit.rlim_cur;
     for (long fd = first; fd < last; fd++) close((int)fd);
 }
-
-int csystem_pipe_cloexec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, pid_t *pid) {
     posix_spawn_file_actions_t actions;

@@ -22,9 +22,6 @@ int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
  * helper holds nothing of the daemon's but its pipes. */
 void csystem_close_from(int first);
 
-/* pipe2(fds, O_CLOEXEC). Returns 0, or -1 with errno set. */
-int csystem_pipe_cloexec(int fds[2]);
-
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
  * input, output and error and no other descriptor of the caller (posix_spawn with dup2 file
  * actions and closefrom). Returns 0 and sets *pid, or the error number. */
