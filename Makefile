@@ -14,13 +14,13 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl
+DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl debhelper lintian
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build
 BENCH ?= all
 
-.PHONY: all deps build run layout test bench lint clean check-units install
+.PHONY: all deps build run layout test bench lint clean check-units check-deb release install deb
 
 all: build
 
@@ -83,6 +83,7 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
 	@$(MAKE) --no-print-directory check-units
+	@$(MAKE) --no-print-directory check-deb
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
@@ -114,25 +115,30 @@ check-units:
 	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service >/dev/null \
 	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }
 
-## install: release binaries (--static-swift-stdlib when it links here, else plain release) with
-## homefeed-thumbnail beside homefeedd, units, sysusers.d entries (the socket's group and the
-## daemon's user), default config, man pages.
+## release: the shipped binaries, release build with --static-swift-stdlib when it links here
+## (else a plain release build, which needs the Swift runtime at the toolchain's path).
+RELEASE_PRODUCTS := homefeedd homefeedctl homefeed-thumbnail
+# Full RELRO: the GOT is read-only after start-up (lintian's hardening-no-bindnow).
+RELEASE_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+release:
+	@if for product in $(RELEASE_PRODUCTS); do \
+	        $(SWIFT) build -c release --static-swift-stdlib $(RELEASE_FLAGS) --product $$product || exit 1; done; then \
+	    echo "release: built with --static-swift-stdlib"; \
+	else \
+	    echo "release: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
+	    for product in $(RELEASE_PRODUCTS); do $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$product || exit 1; done; \
+	fi
+
+## install: the release binaries (homefeed-thumbnail beside homefeedd), units, sysusers.d
+## entries (the socket's group and the daemon's user), default config, man pages.
 ##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 SYSTEMD_NOTIFY_RELOAD ?= no
-install:
-	@if $(SWIFT) build -c release --static-swift-stdlib --product homefeedd \
-	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeedctl \
-	    && $(SWIFT) build -c release --static-swift-stdlib --product homefeed-thumbnail; then \
-	    echo "install: release build with --static-swift-stdlib"; \
-	else \
-	    echo "install: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
-	    $(SWIFT) build -c release --product homefeedd && $(SWIFT) build -c release --product homefeedctl \
-	        && $(SWIFT) build -c release --product homefeed-thumbnail; \
-	fi
-	@set -e; bin=$$($(SWIFT) build -c release --show-bin-path); \
+install: release
+	@set -e; bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
 	install -D -m 0755 $$bin/homefeedd $(DESTDIR)$(PREFIX)/libexec/homefeedd; \
 	install -D -m 0755 $$bin/homefeedctl $(DESTDIR)$(PREFIX)/bin/homefeedctl; \
 	install -D -m 0755 $$bin/homefeed-thumbnail $(DESTDIR)$(PREFIX)/libexec/homefeed-thumbnail; \
@@ -148,15 +154,48 @@ install:
 	    install -D -m 0644 systemd/homefeed.service.d-notify-reload/notify-reload.conf \
 	        $(DESTDIR)$(PREFIX)/share/doc/homefeed/notify-reload.conf; \
 	fi; \
-	install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/homefeed.conf; \
+	if [ -n "$(SYSUSERSDIR)" ]; then install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(SYSUSERSDIR)/homefeed.conf; fi; \
 	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images; \
 	install -m 0644 feeds/homefeedd.conf feeds/layout.json feeds/sources.opml $(DESTDIR)$(SYSCONFDIR)/homefeed/; \
 	install -m 0644 feeds/samples/*.* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
 	install -m 0644 feeds/samples/icons/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons/; \
 	install -m 0644 feeds/samples/images/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images/; \
 	install -D -m 0644 docs/man/homefeedd.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeedd.8; \
+	install -D -m 0644 docs/man/homefeed-thumbnail.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeed-thumbnail.8; \
 	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
 	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"
+
+## deb: the Debian package (debhelper, debian/), built from the checkout without
+## dpkg-buildpackage's .changes in the parent directory: .build/deb/homefeed_<version>_<arch>.deb.
+## Needs debhelper (make deps installs it); the Swift toolchain comes from SWIFT_DIR.
+DEB_DIR := $(BUILD_DIR)/deb
+deb: deps
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	debian/rules clean
+	debian/rules binary
+	@ls $(DEB_DIR)/*.deb
+
+## check-deb: builds the package and compares its contents with debian/homefeed.contents
+## (path and mode per line), then runs lintian (warnings fail) when it is installed; SKIPPED
+## without dpkg-deb or debhelper.
+check-deb:
+	@if ! command -v dpkg-deb >/dev/null 2>&1 || ! command -v dh >/dev/null 2>&1; then \
+	    echo "check-deb: SKIPPED, dpkg-deb or debhelper is not installed (apt-get install dpkg-dev debhelper)"; exit 0; \
+	fi; \
+	set -e; $(MAKE) --no-print-directory deb >$(BUILD_DIR)/deb.log 2>&1 || { tail -n 40 $(BUILD_DIR)/deb.log; exit 1; }; \
+	deb=$$(ls $(DEB_DIR)/homefeed_*.deb); \
+	dpkg-deb --contents $$deb | awk '$$6 != "./" {sub(/^\./, "", $$6); sub(/\/$$/, "", $$6); print $$6, $$1}' \
+	    | LC_ALL=C sort > $(DEB_DIR)/contents; \
+	if ! diff -u debian/homefeed.contents $(DEB_DIR)/contents; then \
+	    echo "check-deb: $$deb differs from debian/homefeed.contents (update it if the change is meant)" >&2; exit 1; \
+	fi; \
+	echo "check-deb: $$(basename $$deb) holds what debian/homefeed.contents lists"; \
+	if command -v lintian >/dev/null 2>&1; then \
+	    lintian --fail-on warning,error $$deb \
+	        && echo "check-deb: lintian clean"; \
+	else \
+	    echo "check-deb: lintian SKIPPED (apt-get install lintian)"; \
+	fi
 
 bench: deps
 	$(SWIFT) run -c release homefeed-bench $(BENCH)

@@ -82,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HomeDaemonTests",
-            dependencies: ["HomeDaemon", "HomeLayout", "ThumbnailProtocol", "homefeed-thumbnail"],
+            dependencies: ["HomeDaemon", "HomeLayout", "HomeStore", "ThumbnailProtocol", "homefeed-thumbnail"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),

@@ -1,12 +1,18 @@
 /* See CSystem.h. _GNU_SOURCE must come before the first system include. */
 #define _GNU_SOURCE
 #include <spawn.h>
+#include <errno.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include "CSystem.h"
+
+/* Linux 4.13; older glibc headers lack the name (asm-generic/socket.h has 59). */
+#ifndef SO_PEERGROUPS
+#define SO_PEERGROUPS 59
+#endif
 
 int csystem_accept4(int fd, int flags) { return accept4(fd, NULL, NULL, flags); }
 
@@ -18,6 +24,15 @@ int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
     *uid = cred.uid;
     *gid = cred.gid;
     return 0;
+}
+
+int csystem_peergroups(int fd, gid_t *groups, int capacity, int *needed) {
+    socklen_t len = (socklen_t)(capacity > 0 ? capacity : 0) * sizeof(gid_t);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) != 0) {
+        if (errno == ERANGE && needed != NULL) *needed = (int)(len / sizeof(gid_t));
+        return -1;
+    }
+    return (int)(len / sizeof(gid_t));
 }
 
 int csystem_sock_nonblock(void) { return SOCK_NONBLOCK; }

@@ -8,6 +8,8 @@ import Glibc
 /// is dropped. Sendable: immutable.
 public struct Logger: Sendable {
     public enum Level: Int, Sendable, Comparable, CaseIterable {
+        /// The daemon lost data it cannot fetch again or had to rebuild its store.
+        case critical = 2
         case error = 3
         case warning = 4
         case notice = 5
@@ -16,9 +18,10 @@ public struct Logger: Sendable {
 
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
 
-        /// `error`, `warning`, `notice`, `info`, `debug`.
+        /// `error`, `warning`, `notice`, `info`, `debug` (`critical` is always shown, so it is
+        /// not a threshold one can choose).
         public init?(name: String) {
-            guard let level = Self.allCases.first(where: { "\($0)" == name }) else { return nil }
+            guard let level = Self.allCases.first(where: { "\($0)" == name }), level != .critical else { return nil }
             self = level
         }
     }
@@ -43,6 +46,7 @@ public struct Logger: Sendable {
         sink("<\(level.rawValue)>\(label): \(message())")
     }
 
+    public func critical(_ message: @autoclosure () -> String) { log(.critical, message()) }
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
     public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
     public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }

@@ -93,7 +93,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
     }
 
     private func fetchHTTP(_ request: FetchRequest) async -> Result<FetchOutcome, FetchError> {
-        let body = FeedBody(limits: request.limits.effectiveParseLimits)
+        let body = FeedBody(limits: request.limits.effectiveParseLimits, knownDigest: request.validators.contentDigest)
         return await perform(request, body: body) { exchange in Self.outcome(of: exchange, body: body, request: request)
         }
     }
@@ -158,14 +158,19 @@ public final class FeedFetcher: SourceFetching, Sendable {
         switch head.status {
         case 304:
             // A 304 without validators keeps the stored pair; with any, the new pair replaces it.
+            // The body is the one already stored either way, so its digest stays.
             if info.validators.isEmpty { info.validators = request.validators }
+            info.validators.contentDigest = request.validators.contentDigest
             return .success(.notModified(info))
         case 200..<300:
+            info.validators.contentDigest = body.digest.value
             switch body.finish() {
-            case .success(let document):
+            case .parsed(let document):
                 let ttl = LocalFileReader.ttl(document, body.sniffer)
                 return .success(.fetched(FetchedDocument(response: info, document: document, ttl: ttl)))
-            case .failure(let error):
+            case .unchanged:
+                return .success(.notModified(info))
+            case .failed(let error):
                 return fail(.parse(error))
             }
         case let code:

@@ -67,8 +67,9 @@ public struct FetchedDocument: Sendable, Equatable {
 public enum FetchOutcome: Sendable, Equatable {
     /// A new document (HTTP 2xx, or a file that changed).
     case fetched(FetchedDocument)
-    /// `304 Not Modified` (or a file with the same size and modification time): keep what is
-    /// stored.
+    /// `304 Not Modified`, a file with the same size and modification time, or a `200` whose
+    /// body has the digest of the body last ingested (`HTTPValidators.contentDigest`; `status`
+    /// then says 200): keep what is stored.
     case notModified(FetchResponseInfo)
 
     public var response: FetchResponseInfo {

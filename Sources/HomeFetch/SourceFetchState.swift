@@ -9,13 +9,17 @@ public struct HTTPValidators: Sendable, Hashable {
     public var etag: String?
     /// The `Last-Modified` header as received, sent back verbatim in `If-Modified-Since`.
     public var lastModified: String?
+    /// The `ContentDigest` of the body these validators came with; never sent, but a `200`
+    /// whose body has the same digest is `notModified` without being parsed.
+    public var contentDigest: String?
 
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    public init(etag: String? = nil, lastModified: String? = nil, contentDigest: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.contentDigest = contentDigest
     }
 
-    /// True when there is nothing to send.
+    /// True when there is nothing to send (the digest is not sent).
     public var isEmpty: Bool { etag == nil && lastModified == nil }
 }
 

@@ -23,19 +23,24 @@ public struct SourceList: Sendable, Equatable {
     public var serviceLinks: [ServiceLink]
     /// What was skipped and why, one line each, for the daemon's log.
     public var diagnostics: [String]
+    /// Sources whose URL HomeFetch cannot fetch (not `http:`, `https:` or `file:`), left out of
+    /// ``sources``. A configuration with any is invalid; the daemon names the first one.
+    public var unsupported: [UnsupportedSource]
 
     public init(
         documentURL: String,
         title: String?,
         sources: [FeedSource],
         serviceLinks: [ServiceLink],
-        diagnostics: [String] = []
+        diagnostics: [String] = [],
+        unsupported: [UnsupportedSource] = []
     ) {
         self.documentURL = documentURL
         self.title = title
         self.sources = sources
         self.serviceLinks = serviceLinks
         self.diagnostics = diagnostics
+        self.unsupported = unsupported
     }
 
     /// Classifies the outlines of a parsed OPML document.
@@ -43,6 +48,7 @@ public struct SourceList: Sendable, Equatable {
         var sources: [FeedSource] = []
         var links: [ServiceLink] = []
         var diagnostics = opml.diagnostics
+        var unsupported: [UnsupportedSource] = []
         var seen: Set<String> = []
         for outline in opml.outlines {
             let type = outline.type?.lowercased()
@@ -52,6 +58,11 @@ public struct SourceList: Sendable, Equatable {
             }
             let title = outline.text.isEmpty ? outline.title : outline.text
             switch type {
+            case _ where outline.url == nil && outline.xmlURL == nil:
+                // The parser refused the only URL (an unsupported scheme); it said so in a warning.
+                if let refused = outline.refusedURL {
+                    unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
+                }
             case "link":
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {
@@ -67,7 +78,7 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 guard Self.isFetchable(url) else {
-                    diagnostics.append("outline \"\(outline.text)\": unsupported URL \(url)")
+                    unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
                     continue
                 }
                 if seen.insert(url).inserted {
@@ -81,7 +92,7 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 guard Self.isFetchable(url) else {
-                    diagnostics.append("outline \"\(outline.text)\": unsupported URL \(url)")
+                    unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
                     continue
                 }
                 if seen.insert(url).inserted {
@@ -98,7 +109,8 @@ public struct SourceList: Sendable, Equatable {
             title: opml.title,
             sources: sources,
             serviceLinks: links,
-            diagnostics: diagnostics
+            diagnostics: diagnostics,
+            unsupported: unsupported
         )
     }
 
@@ -136,6 +148,29 @@ public struct SourceList: Sendable, Equatable {
         var path = Substring(url)
         if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
         return path.lowercased().hasSuffix(".opml")
+    }
+}
+
+/// An outline of a sources list whose URL HomeFetch cannot fetch, e.g. `gopher://…`.
+///
+/// Sendable: an immutable value.
+public struct UnsupportedSource: Sendable, Equatable, CustomStringConvertible {
+    /// The outline's text.
+    public var text: String
+    /// The URL as resolved against the list.
+    public var url: String
+    /// The outline's line in the list, when the parser knew it.
+    public var line: Int?
+
+    public init(text: String, url: String, line: Int?) {
+        self.text = text
+        self.url = url
+        self.line = line
+    }
+
+    /// `outline "Gopher news": gopher://example.test/1: unsupported URL scheme; expected http:, https: or file:`.
+    public var description: String {
+        "outline \"\(text)\": \(url): unsupported URL scheme; expected http:, https: or file:"
     }
 }
 

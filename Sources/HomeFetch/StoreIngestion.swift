@@ -79,7 +79,11 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         } else if let error = state.lastError {
             record = FetchRecord(outcome: .failed(error: error), attemptedAt: attempted, nextAttempt: state.nextAttempt)
         } else {
-            let validators = Validators(etag: state.validators.etag, lastModified: state.validators.lastModified)
+            let validators = Validators(
+                etag: state.validators.etag,
+                lastModified: state.validators.lastModified,
+                contentDigest: state.validators.contentDigest
+            )
             record = FetchRecord(outcome: .fetched(validators), attemptedAt: attempted, nextAttempt: state.nextAttempt)
         }
         var withRedirect = record
@@ -126,7 +130,11 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     static func state(of source: Source) -> SourceFetchState {
         SourceFetchState(
             url: source.url,
-            validators: HTTPValidators(etag: source.validators.etag, lastModified: source.validators.lastModified),
+            validators: HTTPValidators(
+                etag: source.validators.etag,
+                lastModified: source.validators.lastModified,
+                contentDigest: source.validators.contentDigest
+            ),
             lastAttempt: source.lastAttempt,
             lastSuccess: source.lastSuccess,
             nextAttempt: source.nextAttempt,

@@ -54,6 +54,14 @@ extension HomeStore {
         }
     }
 
+    /// Stores the manifests of one version, each as the last one of its profile, in one
+    /// transaction: all of them or none.
+    public func saveManifests(_ manifests: [StoredManifest]) throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            for manifest in manifests { try saveManifest(manifest) }
+        }
+    }
+
     /// The last manifest published for `profile`, if any.
     public func loadManifest(profile: String) throws(StoreError) -> StoredManifest? {
         try database.fetchOne(

@@ -3,7 +3,8 @@ public import Foundation
 extension HomeStore {
     static let sourceColumns = """
         id, url, kind, title, section, etag, last_modified, last_attempt_at, last_success_at,
-        next_attempt_at, consecutive_failures, last_error, redirect_url, is_gone, max_entries, max_age_seconds
+        next_attempt_at, consecutive_failures, last_error, redirect_url, is_gone, max_entries, max_age_seconds,
+        content_digest
         """
 
     static func source(_ row: Statement) -> Source {
@@ -13,7 +14,7 @@ extension HomeStore {
             kind: SourceKind(rawValue: row.column(2, or: "")) ?? .notices,
             title: row.column(3),
             section: row.column(4),
-            validators: Validators(etag: row.column(5), lastModified: row.column(6)),
+            validators: Validators(etag: row.column(5), lastModified: row.column(6), contentDigest: row.column(16)),
             lastAttempt: row.column(7),
             lastSuccess: row.column(8),
             nextAttempt: row.column(9),
@@ -135,8 +136,8 @@ extension HomeStore {
             let id = try sourceID(url: sourceURL)
             try database.execute(
                 """
-                UPDATE sources SET etag = NULL, last_modified = NULL, last_attempt_at = NULL, last_success_at = NULL,
-                    next_attempt_at = NULL, consecutive_failures = 0, last_error = NULL, redirect_url = NULL,
+                UPDATE sources SET etag = NULL, last_modified = NULL, content_digest = NULL, last_attempt_at = NULL,
+                    last_success_at = NULL, next_attempt_at = NULL, consecutive_failures = 0, last_error = NULL, redirect_url = NULL,
                     is_gone = 0
                 WHERE id = ?
                 """,
@@ -160,11 +161,11 @@ extension HomeStore {
         case .fetched(let validators):
             try database.execute(
                 """
-                UPDATE sources SET etag = ?, last_modified = ?, last_attempt_at = ?, last_success_at = ?,
-                    next_attempt_at = ?, consecutive_failures = 0, last_error = NULL, is_gone = 0
+                UPDATE sources SET etag = ?, last_modified = ?, content_digest = ?, last_attempt_at = ?,
+                    last_success_at = ?, next_attempt_at = ?, consecutive_failures = 0, last_error = NULL, is_gone = 0
                 WHERE id = ?
                 """,
-                [validators.etag, validators.lastModified, at, at, next, id]
+                [validators.etag, validators.lastModified, validators.contentDigest, at, at, next, id]
             )
         case .notModified:
             try database.execute(

@@ -19,6 +19,9 @@ public actor HomeStore {
     public nonisolated let configuration: StoreConfiguration
     /// The database file's path.
     public nonisolated let path: String
+    /// Set when the file was corrupt at open and ``init(path:configuration:now:recoverIfCorrupt:)``
+    /// moved it aside and started a fresh one.
+    public nonisolated let recovery: StoreRecovery?
     /// Called every 1 000 entries during an ingest, inside its transaction. Tests only.
     var ingestProgressHook: (@Sendable (Int) -> Void)?
 
@@ -34,28 +37,37 @@ public actor HomeStore {
     ///   - path: the database file; its directory must exist and be writable (WAL keeps
     ///     `-wal` and `-shm` files next to it).
     ///   - configuration: limits and timeouts.
-    ///   - now: the time recorded for applied migrations.
-    /// - Throws: ``StoreError``: SQLite could not open the file;
-    ///   ``StoreError/Kind/newerDatabase(unknownMigrations:)`` when a newer homefeed wrote it
-    ///   (the file is left unmodified); ``StoreError/Kind/foreignDatabase(applicationID:)``
-    ///   when it belongs to another program.
-    public init(path: String, configuration: StoreConfiguration = StoreConfiguration(), now: Date = Date())
-        async throws(StoreError)
-    {
+    ///   - now: the time recorded for applied migrations and in a moved-aside file's name.
+    ///   - recoverIfCorrupt: run `PRAGMA quick_check` first; if it fails, or SQLite reports
+    ///     the file corrupt (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) while opening it, move the file
+    ///     aside to `<path>.corrupt-<UTC time>` and start a fresh one holding the manifests and
+    ///     history still readable; ``recovery`` says what happened.
+    /// - Throws: ``StoreError``: SQLite could not open the file, or it is corrupt and
+    ///   `recoverIfCorrupt` is false; ``StoreError/Kind/newerDatabase(unknownMigrations:)``
+    ///   when a newer homefeed wrote it (the file is left unmodified);
+    ///   ``StoreError/Kind/foreignDatabase(applicationID:)`` when it belongs to another program.
+    public init(
+        path: String,
+        configuration: StoreConfiguration = StoreConfiguration(),
+        now: Date = Date(),
+        recoverIfCorrupt: Bool = false
+    ) async throws(StoreError) {
         let executor = QueueExecutor(label: "homefeed.store")
         let appliedAt = SQLDate.seconds(now)
-        let database = try await executor.run { () throws(StoreError) -> Database in
-            let db = try Database(path: path, busyTimeout: configuration.busyTimeout)
-            // Refuse before the journal-mode switch: a refused file is never written to.
-            try Schema.migrator.check(db)
-            try db.enableWAL()
-            try Schema.migrator.migrate(db, appliedAt: appliedAt)
-            return db
+        let (database, recovery) = try await executor.run { () throws(StoreError) -> (Database, StoreRecovery?) in
+            try StoreOpening.open(
+                path: path,
+                busyTimeout: configuration.busyTimeout,
+                appliedAt: appliedAt,
+                now: now,
+                recoverIfCorrupt: recoverIfCorrupt
+            )
         }
         self.executor = executor
         self.database = database
         self.configuration = configuration
         self.path = path
+        self.recovery = recovery
     }
 
     /// Row counts of every table.
@@ -75,9 +87,31 @@ public actor HomeStore {
         try Schema.migrator.appliedIdentifiers(database)
     }
 
-    /// Runs `PRAGMA integrity_check` and returns its lines (`["ok"]` for a sound file).
-    public func integrityCheck() throws(StoreError) -> [String] {
-        try database.fetchAll("PRAGMA integrity_check") { $0.column(0, or: "") }
+    /// Runs `PRAGMA integrity_check` and returns its lines (`["ok"]` for a sound file): every
+    /// page, every index entry against its table. Reads the whole file, so it takes as long.
+    /// A page damaged badly enough makes SQLite fail the check itself with `SQLITE_CORRUPT`;
+    /// that is returned as the one finding.
+    ///
+    /// - Parameter maxProblems: stop after this many findings (SQLite's own default is 100).
+    /// - Throws: ``StoreError`` for anything but corruption (a lock, an I/O error).
+    public func integrityCheck(maxProblems: Int = 100) throws(StoreError) -> [String] {
+        try StoreOpening.check(database, "PRAGMA integrity_check(\(max(maxProblems, 1)))")
+    }
+
+    /// Runs `PRAGMA quick_check`: `integrity_check` without comparing indexes to their tables,
+    /// so it is quicker; what the daemon runs at every start. Corruption is reported as for
+    /// ``integrityCheck(maxProblems:)``.
+    public func quickCheck() throws(StoreError) -> [String] {
+        try StoreOpening.check(database, "PRAGMA quick_check")
+    }
+
+    /// Takes the write lock and reads the migration record in one transaction, which commits
+    /// nothing: a cheap proof that the store can still be written to. Fails as a write would,
+    /// e.g. with `SQLITE_BUSY` after the busy timeout while another process holds the lock.
+    public func checkWritable() throws(StoreError) {
+        try database.transaction { () throws(StoreError) in
+            _ = try database.scalar("SELECT count(*) FROM schema_migrations")
+        }
     }
 
     /// Whether the actor's code runs on its own dispatch queue (not the cooperative pool).

@@ -10,7 +10,7 @@ enum Schema {
     /// The migrator over all migrations, oldest first.
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
-    static let migrations: [Migration] = [initial, retention, images]
+    static let migrations: [Migration] = [initial, retention, contentDigest, measurements, images]
 
     /// Sources, notices, service links, history and the last manifest per profile.
     static let initial = Migration(
@@ -102,66 +102,11 @@ enum Schema {
             """
     )
 
-    /// Images the home screen shows: fetch state by URL, originals and renditions by content
-    /// (SHA-256), icons found on service pages, and the image URL of each notice
-    /// (`docs/images.md`, `docs/storage.md`).
-    static let images = Migration(
-        "3-images",
+    /// The digest of the last ingested body of each source, stored with its validators.
+    static let contentDigest = Migration(
+        "3-content-digest",
         sql: """
-            ALTER TABLE notices ADD COLUMN image_url TEXT;
-
-            CREATE TABLE images (
-                url TEXT NOT NULL PRIMARY KEY,
-                etag TEXT,
-                last_modified TEXT,
-                content_hash TEXT,
-                fetched_at INTEGER,
-                checked_at INTEGER,
-                next_attempt_at INTEGER,
-                failures INTEGER NOT NULL DEFAULT 0,
-                last_error TEXT,
-                last_used_at INTEGER NOT NULL
-            ) STRICT, WITHOUT ROWID;
-            CREATE INDEX images_by_content ON images (content_hash);
-
-            CREATE TABLE image_originals (
-                content_hash TEXT NOT NULL PRIMARY KEY,
-                file TEXT NOT NULL,
-                bytes INTEGER NOT NULL,
-                format TEXT,
-                width INTEGER,
-                height INTEGER,
-                average_color TEXT,
-                decode_error TEXT,
-                created_at INTEGER NOT NULL,
-                last_used_at INTEGER NOT NULL
-            ) STRICT, WITHOUT ROWID;
-
-            CREATE TABLE image_renditions (
-                content_hash TEXT NOT NULL,
-                box_width INTEGER NOT NULL,
-                box_height INTEGER NOT NULL,
-                mode TEXT NOT NULL CHECK (mode IN ('fill', 'fit')),
-                format TEXT NOT NULL,
-                file TEXT NOT NULL,
-                pixel_width INTEGER NOT NULL,
-                pixel_height INTEGER NOT NULL,
-                bytes INTEGER NOT NULL,
-                created_at INTEGER NOT NULL,
-                last_used_at INTEGER NOT NULL,
-                PRIMARY KEY (content_hash, box_width, box_height, mode)
-            ) STRICT, WITHOUT ROWID;
-            CREATE INDEX image_renditions_by_use ON image_renditions (last_used_at);
-
-            CREATE TABLE page_icons (
-                page_url TEXT NOT NULL PRIMARY KEY,
-                icon_url TEXT,
-                checked_at INTEGER,
-                next_attempt_at INTEGER,
-                failures INTEGER NOT NULL DEFAULT 0,
-                last_error TEXT,
-                last_used_at INTEGER NOT NULL
-            ) STRICT, WITHOUT ROWID;
+            ALTER TABLE sources ADD COLUMN content_digest TEXT;
             """
     )
 }

@@ -6,10 +6,11 @@ import Glibc
 ///
 /// Paths: `/feed/N` (a 20-item RSS feed with `ETag: "v1"`; `304` when `If-None-Match: "v1"`),
 /// `/bomb` (a gzip body that inflates without end), `/stall` (headers and the start of a body,
-/// then nothing until the client leaves).
+/// then nothing until the client leaves), and any path of `bodies` (200, no validators).
 final class BenchHTTPServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
+    private let bodies: [String: [UInt8]]
 
     static let feedBody: [UInt8] = {
         var xml = #"<?xml version="1.0" encoding="UTF-8"?><rss version="2.0"><channel><title>Bench</title>"#
@@ -20,7 +21,8 @@ final class BenchHTTPServer: @unchecked Sendable {
         return Array((xml + "</channel></rss>").utf8)
     }()
 
-    init() throws {
+    init(bodies: [String: [UInt8]] = [:]) throws {
+        self.bodies = bodies
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.listener = listener
         var on: Int32 = 1
@@ -46,7 +48,7 @@ final class BenchHTTPServer: @unchecked Sendable {
                 }
                 var on: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-                let connection = Thread { Self.serve(fd) }
+                let connection = Thread { [bodies] in Self.serve(fd, bodies: bodies) }
                 connection.stackSize = 256 << 10
                 connection.start()
             }
@@ -56,7 +58,7 @@ final class BenchHTTPServer: @unchecked Sendable {
 
     func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 
-    private static func serve(_ fd: Int32) {
+    private static func serve(_ fd: Int32, bodies: [String: [UInt8]]) {
         defer { close(fd) }
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
@@ -83,6 +85,11 @@ final class BenchHTTPServer: @unchecked Sendable {
                 guard write(fd, Array(start.utf8)) else { return }
                 while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
                 return
+            case let path where bodies[path] != nil:
+                let body = bodies[path] ?? []
+                let head =
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Length: \(body.count)\r\n\r\n"
+                guard write(fd, Array(head.utf8)), write(fd, body) else { return }
             default:
                 let response =
                     revalidates

@@ -8,8 +8,8 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|images|all> [--spec FILE] [--calls N]
-                              [--idle-seconds N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|images|corpus|all> [--spec FILE]
+                              [--calls N] [--idle-seconds N] [--corpora DIR] [--verbose]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
@@ -22,7 +22,10 @@ enum HomefeedBench {
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
           images   100 JPEG and PNG originals of 1-4 MP to a phone and a tablet rendition each through
                    homefeed-thumbnail, beside vipsthumbnail making the same renditions
-          all      every benchmark
+          corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
+                   beside the raw libxml2 floor, and the agreement with the corpus's expectations
+                   (--verbose lists what does not hold)
+          all      every benchmark (not corpus, which needs the corpora)
         """
 
     static func main() {
@@ -54,6 +57,11 @@ enum HomefeedBench {
             FetchBenchmark.run()
         case "images":
             ImagesBenchmark.run()
+        case "corpus":
+            let corpora = arguments.firstIndex(of: "--corpora").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            CorpusBenchmark.run(corpora: corpora ?? "../shared/corpora", verbose: arguments.contains("--verbose"))
         case "all":
             LayoutBenchmark.run(specPath: spec)
             ParseBenchmark.run()

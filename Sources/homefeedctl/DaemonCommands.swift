@@ -9,7 +9,8 @@ enum DaemonCommands {
     static let statusUsage = """
         usage: homefeedctl status [--socket PATH] [--json]
 
-        The daemon's version, counts and the health of every source.
+        The daemon's version, counts, the store's state when it is not ok, and the health of
+        every source.
         \(DaemonClient.socketHelp)
 
         Example:
@@ -31,6 +32,9 @@ enum DaemonCommands {
                 "",
                 pad("HEALTH", 8) + pad("ENTRIES", 9) + pad("LAST SUCCESS", 22) + pad("NEXT", 22) + "SOURCE",
             ]
+            if let store = reply["store"]?.stringValue, store != "ok" {
+                lines.insert("store \(store): \(reply["storeReason"]?.stringValue ?? "")", at: 1)
+            }
             for source in reply["sources"]?.arrayValue ?? [] {
                 let failures = source["failures"]?.intValue ?? 0
                 let error = source["lastError"]?.stringValue
@@ -42,6 +46,11 @@ enum DaemonCommands {
                         + (source["url"]?.stringValue ?? "")
                 )
                 if let error { lines.append("        \(failures) failure(s): \(error)") }
+                if let warnings = source["warnings"]?.intValue, warnings > 0 {
+                    lines.append(
+                        "        \(warnings) warning(s) in the last document (homefeedctl feed parse shows them)"
+                    )
+                }
             }
             if let images = reply["images"], !images.isNull {
                 let errors = images["errors"]?.arrayValue ?? []

@@ -7,6 +7,7 @@ enum LayoutCheckCommand {
 
     static let usage = """
         usage: homefeedctl layout check SPEC [--height H] [--scale S] [--items N,N,...] [--rtl]
+                                        [--platform P]
 
         Validates SPEC: decodes it (errors name the JSON path), then solves it at the widths
         \(widths.map { String(Int($0)) }.joined(separator: ", ")) and prints every error and warning.

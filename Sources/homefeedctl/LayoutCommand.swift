@@ -45,6 +45,28 @@ enum LayoutCommand {
 
     /// Reads and decodes a spec; on failure prints the error and returns nil.
     static func loadSpec(_ path: String) -> LayoutSpec? {
+        guard let bytes = read(path) else { return nil }
+        do {
+            return try LayoutSpec(json: bytes)
+        } catch {
+            Console.error("homefeedctl: \(path): \(error.description)")
+            return nil
+        }
+    }
+
+    /// Measured sizes for `spec` from a JSON file (`docs/layout.md`, "Self-sizing").
+    static func loadMeasurements(_ path: String, for spec: LayoutSpec) -> LayoutMeasurements? {
+        guard let bytes = read(path) else { return nil }
+        do {
+            return try LayoutMeasurements(json: bytes, spec: spec)
+        } catch {
+            Console.error("homefeedctl: \(path): \(error.description)")
+            return nil
+        }
+    }
+
+    /// A file's bytes (stdin for `-`), at most the spec size limit; errors are printed.
+    private static func read(_ path: String) -> Data? {
         let limit = HomeLayout.Limits.maxSpecBytes
         let bytes: Data
         do {
@@ -59,16 +81,11 @@ enum LayoutCommand {
             Console.error("homefeedctl: \(path): larger than the \(limit)-byte limit for layout specs")
             return nil
         }
-        do {
-            return try LayoutSpec(json: bytes)
-        } catch {
-            Console.error("homefeedctl: \(path): \(error.description)")
-            return nil
-        }
+        return bytes
     }
 
     static let environmentOptions: Set<String> = [
-        "--width", "--height", "--scale", "--safe-area", "--layout-margins", "--readable-content",
+        "--width", "--height", "--scale", "--safe-area", "--layout-margins", "--readable-content", "--platform",
     ]
 
     static let environmentHelp = """
@@ -79,6 +96,7 @@ enum LayoutCommand {
           --safe-area T,L,B,R       safe-area insets (contentInsetsReference automatic/safeArea)
           --layout-margins T,L,B,R  layout margins (contentInsetsReference layoutMargins)
           --readable-content T,L,B,R  readable-content insets (readableContent)
+          --platform ios17|ios14    the client's iOS geometry (default: the spec's configuration.platform)
         """
 
     /// The container described by the shared options, at `width`.
@@ -88,6 +106,14 @@ enum LayoutCommand {
             guard values.count == 4 else { throw UsageError("\(name): expected four numbers T,L,B,R") }
             return EdgeInsets(top: values[0], leading: values[1], bottom: values[2], trailing: values[3])
         }
+        var platform: LayoutPlatform?
+        if let name = arguments.string("--platform") {
+            guard let value = LayoutPlatform(rawValue: name) else {
+                let names = LayoutPlatform.allCases.map(\.rawValue).joined(separator: " or ")
+                throw UsageError("--platform: expected \(names), got \"\(name)\"")
+            }
+            platform = value
+        }
         return LayoutEnvironment(
             width: width,
             height: try arguments.double("--height") ?? 812,
@@ -95,7 +121,8 @@ enum LayoutCommand {
             safeAreaInsets: try insets("--safe-area"),
             layoutMargins: try insets("--layout-margins"),
             readableContentInsets: try insets("--readable-content"),
-            layoutDirection: arguments.has("--rtl") ? .rightToLeft : .leftToRight
+            layoutDirection: arguments.has("--rtl") ? .rightToLeft : .leftToRight,
+            platform: platform
         )
     }
 

@@ -7,7 +7,7 @@ import HomeLayout
 enum LayoutSweepCommand {
     static let usage = """
         usage: homefeedctl layout sweep SPEC --from W1 --to W2 [--step S] [--height H] [--scale S]
-                                        [--items N,N,...] [--rtl] [--json]
+                                        [--items N,N,...] [--rtl] [--platform P] [--json]
 
         Solves SPEC at every width from W1 to W2 (inclusive, step S, default 1) and reports, per
         section, the width ranges where it raises an error or a warning. A solve stops at its

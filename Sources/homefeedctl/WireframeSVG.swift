@@ -3,7 +3,8 @@ import HomeLayout
 /// Draws a solved layout as an SVG wireframe people can look at.
 ///
 /// Section bands alternate in tint and carry their id; items are numbered boxes; headers and
-/// footers are dashed amber, badges red, backgrounds grey. Orthogonal rows are drawn past the
+/// footers are dashed amber, badges red, group supplementaries purple, backgrounds grey (with
+/// their corner radius), list separators dark hairlines. Orthogonal rows are drawn past the
 /// screen edge with the visible window outlined in red and each rest offset ticked. The first
 /// screen (W × H) is outlined in black.
 struct WireframeSVG {
@@ -37,6 +38,8 @@ struct WireframeSVG {
             .num { font-size: 11px; fill: #1d3d80; text-anchor: middle; dominant-baseline: central; }
             .boundary { fill: #fff1cc; stroke: #c98a00; stroke-width: 1; stroke-dasharray: 4 2; }
             .badge { fill: #ff5a5a; stroke: #a00; stroke-width: 0.5; }
+            .groupSupplementary { fill: #c9a7f5; stroke: #6a3fb0; stroke-width: 0.5; }
+            .separator { fill: #223; stroke: #223; stroke-width: 1; }
             .background { fill: #dcdcdc; stroke: #aaa; stroke-width: 0.5; }
             .window { fill: none; stroke: #d00; stroke-width: 1.5; }
             .tick { stroke: #d00; stroke-width: 1.5; }
@@ -49,15 +52,23 @@ struct WireframeSVG {
         for (index, section) in result.sections.enumerated() {
             let band = section.frame
             svg += rect(Rect(x: minX, y: band.y, width: maxX - minX, height: band.height), "band\(index % 2)")
-            for decoration in section.decorations { svg += rect(decoration.frame, "background") }
+            for decoration in section.decorations where decoration.item == nil {
+                svg += rect(decoration.frame, "background", cornerRadius: decoration.cornerRadius)
+            }
             for (number, frame) in section.itemFrames.enumerated() {
                 svg += rect(frame, "item")
                 svg +=
                     "<text class=\"num\" x=\"\(n(frame.x + frame.width / 2))\" y=\"\(n(frame.y + frame.height / 2))\">\(number)</text>\n"
             }
+            // List separators belong to rows and are drawn over them, as UIKit layers them.
+            for decoration in section.decorations where decoration.item != nil {
+                svg += rect(decoration.frame, "separator")
+            }
             for supplementary in section.supplementaries {
-                svg += rect(supplementary.frame, supplementary.item == nil ? "boundary" : "badge")
-                if supplementary.item == nil {
+                let style =
+                    supplementary.item != nil ? "badge" : supplementary.group != nil ? "groupSupplementary" : "boundary"
+                svg += rect(supplementary.frame, style)
+                if style == "boundary" {
                     svg +=
                         "<text class=\"label\" x=\"\(n(supplementary.frame.x + 4))\" y=\"\(n(supplementary.frame.y + 12))\">\(escape(supplementary.elementKind))</text>\n"
                 }
@@ -86,8 +97,10 @@ struct WireframeSVG {
         return svg
     }
 
-    private func rect(_ r: Rect, _ style: String) -> String {
-        "<rect class=\"\(style)\" x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(max(r.width, 0)))\" height=\"\(n(max(r.height, 0)))\"/>\n"
+    private func rect(_ r: Rect, _ style: String, cornerRadius: Double? = nil) -> String {
+        let corner = cornerRadius.map { " rx=\"\(n($0))\"" } ?? ""
+        return
+            "<rect class=\"\(style)\" x=\"\(n(r.x))\" y=\"\(n(r.y))\" width=\"\(n(max(r.width, 0)))\" height=\"\(n(max(r.height, 0)))\"\(corner)/>\n"
     }
 
     private func n(_ v: Double) -> String {

@@ -47,6 +47,10 @@ import ThumbnailProtocol
             BadCase(text: "[wat]\n", message: "c.conf:1: unknown block [wat]"),
             BadCase(text: "[profile p]\nwidth = 0\nheight = 10\n", message: "c.conf:1: [profile p]: width and height"),
             BadCase(text: "[profile p]\nwidth = 10\n", message: "c.conf:1: [profile p] needs width and height"),
+            BadCase(
+                text: "[profile p]\nwidth = 10\nheight = 10\nplatform = ios13\n",
+                message: "c.conf:4: platform: expected ios17 or ios14, got \"ios13\""
+            ),
             BadCase(text: "[section s]\nitems = bogus\n", message: "c.conf:2: items: bogus: expected history"),
             BadCase(text: "[section s]\nitems = notices!\n", message: "c.conf:2: items: notices!: '!' needs a limit"),
             BadCase(text: "[section s]\nempty = never\n", message: "c.conf:2: empty: expected header-only"),
@@ -63,6 +67,20 @@ import ThumbnailProtocol
             BadCase(text: "[images]\nenabled = maybe\n", message: "c.conf:2: enabled: expected yes or no"),
             BadCase(text: "[images x]\n", message: "c.conf:1: [images] takes no name"),
             BadCase(text: "[daemon]\njust words\n", message: "c.conf:2: expected key = value"),
+            BadCase(
+                text: "[daemon]\nmax-connections = 20\nreserved-connections = 20\n",
+                message: "c.conf:3: reserved-connections: 20 reserved of 20 connections"
+            ),
+            BadCase(
+                text: "[daemon]\nmax-connections = 20\nreserved-connections = 4\nmax-subscriptions = 16\n",
+                message: "c.conf:4: max-subscriptions: max-subscriptions (16) must be below"
+            ),
+            BadCase(
+                text: "[daemon]\nmax-connections-per-uid = 8\nmax-subscriptions-per-uid = 8\n",
+                message: "c.conf:3: max-subscriptions-per-uid: max-subscriptions-per-uid (8) must be below"
+            ),
+            BadCase(text: "[daemon]\nmax-connections = 3\n", message: "c.conf:2: max-connections: expected a whole"),
+            BadCase(text: "[daemon]\nstore-busy-timeout = 2m\n", message: "c.conf:2: store-busy-timeout: expected"),
         ]
     )
     func errors(_ c: BadCase) {
@@ -102,10 +120,69 @@ import ThumbnailProtocol
         #expect(main.image == ImageSlot(mode: .fit, width: 64, height: 40))
     }
 
+    @Test("connection limits not given follow max-connections")
+    func derivedLimits() throws {
+        let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: "[daemon]\nmax-connections = 40\n"))
+        #expect(settings.maxConnections == 40)
+        #expect(settings.maxConnectionsPerUID == 10)  // 40 / 4
+        #expect(settings.reservedConnections == 2)  // 40 / 16, rounded down
+        #expect(settings.maxSubscriptions == 20)  // 40 / 2
+        #expect(settings.maxSubscriptionsPerUID == 5)  // 10 / 2
+        let defaults = DaemonSettings()
+        // 256 / 4, 256 / 16, 256 / 2, 64 / 2: the same rule as above.
+        let derived: [Int] = [
+            defaults.maxConnectionsPerUID, defaults.reservedConnections, defaults.maxSubscriptions,
+            defaults.maxSubscriptionsPerUID,
+        ]
+        #expect(derived == [64, 16, 128, 32])
+        #expect(defaults.storeBusyTimeout == 5)
+    }
+
+    @Test("a sources.opml with a source nothing can fetch is refused, naming its line")
+    func unsupportedSource() async throws {
+        let directory = URL(fileURLWithPath: "/tmp/hf-cfg-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let feeds = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("feeds")
+        try FileManager.default.copyItem(at: feeds, to: directory)
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>t</title></head><body>
+              <outline type="rss" text="Local" xmlUrl="samples/notices-ko.xml"/>
+              <outline type="link" text="Links" url="ftp://example.test/links.opml"/>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
+        do {
+            _ = try await LoadedConfiguration.load(directory: directory)
+            Issue.record("accepted an ftp:// source")
+        } catch {
+            // Line 4: the XML declaration, <opml>, the Local outline, then this one.
+            #expect(error.line == 4)
+            #expect(
+                error.description.hasSuffix(
+                    "sources.opml:4: outline \"Links\": ftp://example.test/links.opml: "
+                        + "unsupported URL scheme; expected http:, https: or file:"
+                )
+            )
+        }
+    }
+
     @Test("an empty file gives the defaults")
     func defaults() throws {
         let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: "# nothing\n"))
         #expect(settings == DaemonSettings())
         #expect(settings.profiles == Profile.defaults)
+    }
+}
+
+extension ConfigurationTests {
+    @Test("a profile can name the iOS geometry of its clients; without it the layout's applies")
+    func profilePlatform() throws {
+        let text =
+            "[profile old]\nwidth = 375\nheight = 812\nplatform = ios14\n[profile new]\nwidth = 375\nheight = 812\n"
+        let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: text))
+        #expect(settings.profiles.map(\.environment.platform) == [.ios14, nil])
     }
 }

@@ -73,10 +73,27 @@ struct HomeServiceTests {
                 == "앱 서비스"
         )
 
-        let status = try await service.status()
+        let status = await service.status()
         #expect(status.sources.count == 3)
         #expect(status.sources.allSatisfy { $0.lastError == nil && $0.entries > 0 })
         #expect(status.notices == 5)
+    }
+
+    @Test("GetStatus counts the warnings of each source's last document")
+    func parseWarnings() async throws {
+        // Two bare '&' (one warning each) and an undefined entity in the English sample.
+        let english = configDirectory.appendingPathComponent("samples/notices-en.xml")
+        let text = try String(contentsOf: english, encoding: .utf8)
+            .replacingOccurrences(of: "Q&amp;A", with: "Q&A & more &nosuch;")
+        try text.write(to: english, atomically: true, encoding: .utf8)
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let status = await service.status()
+        let warnings = Dictionary(uniqueKeysWithValues: status.sources.map { ($0.url, $0.warnings) })
+        #expect(warnings.count == 3)
+        #expect(warnings.first { $0.key.hasSuffix("notices-en.xml") }?.value == 3)
+        #expect(warnings.filter { !$0.key.hasSuffix("notices-en.xml") }.values.allSatisfy { $0 == 0 })
     }
 
     @Test("a history event makes a new version, pushed to subscribers, with the event on top")

@@ -30,6 +30,22 @@ import Testing
         #expect(await cache.manifest(profile: "b")?.version == 2)
     }
 
+    @Test("a prepared version is served only once committed; one prepared before it is stale")
+    func prepareAndCommit() async throws {
+        let cache = ManifestCache(spec: Self.spec, profiles: Self.profiles)
+        let content = HomeAssemblerTests.content
+        let first = try await cache.prepare(content: content, bindings: SectionBinding.defaults, at: Date())
+        let second = try await cache.prepare(content: content, bindings: SectionBinding.defaults, at: Date())
+        #expect(first.version == 1)
+        #expect(await cache.version == 0)
+        #expect(await cache.manifest(profile: "a") == nil)
+        #expect(await cache.commit(first))
+        #expect(await cache.manifest(profile: "a") == first.manifests["a"])
+        // Both were prepared as version 1; the second comes after version 1 is served.
+        #expect(await cache.commit(second) == false)
+        #expect(await cache.version == 1)
+    }
+
     @Test("other containers are computed once per version and kept in a bounded LRU")
     func lru() async throws {
         let cache = ManifestCache(spec: Self.spec, profiles: Self.profiles, lruCapacity: 2)

@@ -70,7 +70,8 @@ import Testing
                 "https://example.test/blog/posts/1", "https://other.test/y/2", "https://example.test/doc.pdf",
             ]
         )
-        #expect(feed.entries.map(\.summary) == ["요약 & 설명", "본문둘째", "plain <not a tag>"])
+        // `<p>본문</p><p>둘째</p>` in XHTML: the paragraphs separate the words.
+        #expect(feed.entries.map(\.summary) == ["요약 & 설명", "본문 둘째", "plain <not a tag>"])
         #expect(feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T00:00:00Z", "2026-11-29T04:59:59Z", nil])
         #expect(
             feed.entries[0].enclosures == [
@@ -118,7 +119,8 @@ import Testing
                     htmlURL: nil,
                     url: "https://example.test/services/apply?a=1&b=2",
                     categories: ["주요 서비스"],
-                    categoryAttribute: "/main-service"
+                    categoryAttribute: "/main-service",
+                    line: 6
                 ),
                 OPMLOutline(
                     text: "시청 공지",
@@ -128,7 +130,8 @@ import Testing
                     htmlURL: "https://example.test/notices/",
                     url: nil,
                     categories: ["주요 서비스", "뉴스"],
-                    categoryAttribute: nil
+                    categoryAttribute: nil,
+                    line: 8
                 ),
                 OPMLOutline(
                     text: "Top level",
@@ -138,13 +141,14 @@ import Testing
                     htmlURL: nil,
                     url: nil,
                     categories: [],
-                    categoryAttribute: nil
+                    categoryAttribute: nil,
+                    line: 12
                 ),
             ]
         )
         #expect(
             document.jsonString(pretty: false).hasPrefix(
-                #"{"format":"opml","error":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
+                #"{"format":"opml","error":false,"wellFormed":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
             )
         )
     }

@@ -65,7 +65,10 @@ struct SourceListTests {
             ]
         )
         #expect(list.diagnostics.contains { $0.contains("duplicate source https://example.test/feed.xml") })
-        #expect(list.diagnostics.contains { $0.contains("unsupported URL ftp://") })
+        // Not fetchable, so not a source: the parser refuses the ftp: link (HomeFeeds' LinkPolicy)
+        // and says so, and the list reports the outline, on line 13 (line 1 is the declaration).
+        #expect(list.unsupported == [UnsupportedSource(text: "FTP", url: "ftp://example.test/feed.xml", line: 13)])
+        #expect(list.diagnostics.contains { $0.contains("\"ftp://") && $0.contains("scheme is not followed") })
         #expect(list.diagnostics.contains { $0.contains("type \"audio\" ignored") })
     }
 

@@ -72,6 +72,20 @@ import Testing
             )
         }
         let count = r.chance(0.2) ? r.int(1...5) : nil
+        let anchorEdges: [AnchorEdges] = [[], [.top], [.bottom, .trailing], [.leading]]
+        let supplementaries =
+            r.chance(0.15)
+            ? [
+                ItemSupplementary(
+                    elementKind: "mark",
+                    size: LayoutSize(width: dimension(&r), height: .absolute(r.double(1...40))),
+                    anchor: SupplementaryAnchor(
+                        edges: anchorEdges[r.int(0...3)],
+                        fractionalOffset: Point(x: r.double(-1...1), y: r.double(-1...1))
+                    ),
+                    itemAnchor: r.chance(0.5) ? SupplementaryAnchor(edges: anchorEdges[r.int(0...3)]) : nil
+                )
+            ] : []
         return LayoutGroup(
             axis: r.chance(0.5) ? .horizontal : .vertical,
             size: LayoutSize(width: dimension(&r), height: dimension(&r)),
@@ -80,7 +94,20 @@ import Testing
             countMode: count != nil && r.chance(0.3) ? .equal : .repeating,
             interItemSpacing: spacing(&r),
             contentInsets: insets(&r),
-            edgeSpacing: edges(&r)
+            edgeSpacing: edges(&r),
+            supplementaryItems: supplementaries
+        )
+    }
+
+    /// A list configuration of any appearance and modes, sometimes with a fixed row height.
+    static func list(_ r: inout Random) -> ListConfiguration {
+        ListConfiguration(
+            appearance: ListConfiguration.Appearance.allCases[r.int(0...4)],
+            headerMode: ListConfiguration.HeaderMode.allCases[r.int(0...2)],
+            footerMode: ListConfiguration.FooterMode.allCases[r.int(0...1)],
+            showsSeparators: r.chance(0.5) ? nil : r.chance(0.5),
+            separatorInsets: ListConfiguration.SeparatorInsets(leading: r.chance(0.5) ? r.double(0...60) : nil),
+            itemHeight: r.chance(0.5) ? .estimated(r.double(20...80)) : .absolute(r.double(20...80))
         )
     }
 
@@ -103,13 +130,15 @@ import Testing
                             pinToVisibleBounds: r.chance(0.3)
                         )
                     ] : [],
-                decorationItems: r.chance(0.3) ? [DecorationItem(elementKind: "bg")] : []
+                decorationItems: r.chance(0.3) ? [DecorationItem(elementKind: "bg")] : [],
+                list: r.chance(0.15) ? list(&r) : nil
             )
         }
         return LayoutSpec(
             configuration: LayoutConfiguration(
                 scrollDirection: r.chance(0.15) ? .horizontal : .vertical,
-                interSectionSpacing: r.double(0...20)
+                interSectionSpacing: r.double(0...20),
+                platform: r.chance(0.3) ? .ios14 : .ios17
             ),
             sections: sections
         )

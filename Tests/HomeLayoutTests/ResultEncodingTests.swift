@@ -91,6 +91,7 @@ private let sample = LayoutResult(
         let expected = """
             {
               "container": {"width": 375, "height": 812, "scale": 2},
+              "platform": "ios17",
               "contentSize": {"width": 375, "height": 929.5},
               "sections": [
                 {
@@ -172,7 +173,8 @@ private let sample = LayoutResult(
             diagnostics: []
         )
         let expected =
-            #"{"container":{"width":320,"height":480,"scale":0},"contentSize":{"width":320,"height":0},"#
+            #"{"container":{"width":320,"height":480,"scale":0},"platform":"ios17","#
+            + #""contentSize":{"width":320,"height":0},"#
             + #""sections":[{"index":0,"id":"a","frame":{"x":0,"y":0,"width":0,"height":0},"#
             + #""items":[{"index":0,"frame":{"x":0,"y":0,"width":98.33333333333333,"height":1},"zIndex":0}],"#
             + #""supplementaries":[],"decorations":[],"orthogonal":{"behavior":"continuous","axis":"horizontal","#
@@ -195,6 +197,7 @@ private let sample = LayoutResult(
                 == """
                 {
                   "container": {"width": 1, "height": 2, "scale": 3},
+                  "platform": "ios17",
                   "contentSize": {"width": 0, "height": 0},
                   "sections": [],
                   "globalSupplementaries": [],
@@ -306,8 +309,10 @@ private let sample = LayoutResult(
         for pretty in [true, false] {
             let value = try JSONParser.parse(result.jsonBytes(pretty: pretty))
             guard case .object(let root) = value,
-                root.map(\.key) == ["container", "contentSize", "sections", "globalSupplementaries", "diagnostics"],
-                case .array(let sections) = root[2].value, case .object(let section) = sections[0],
+                root.map(\.key) == [
+                    "container", "platform", "contentSize", "sections", "globalSupplementaries", "diagnostics",
+                ],
+                case .array(let sections) = root[3].value, case .object(let section) = sections[0],
                 case .array(let items) = section[3].value
             else {
                 Issue.record("unexpected shape")
@@ -347,7 +352,7 @@ private let sample = LayoutResult(
         }
         let bytes = result.jsonBytes(pretty: false)
         let value = try JSONParser.parse(bytes, maxBytes: Int.max)
-        guard case .object(let root) = value, case .array(let sections) = root[2].value,
+        guard case .object(let root) = value, case .array(let sections) = root[3].value,
             case .object(let section) = sections[0], case .array(let items) = section[3].value
         else {
             Issue.record("unexpected shape")
@@ -411,7 +416,7 @@ private let sample = LayoutResult(
         let json = result.jsonString()
         #expect(json.contains(#""id": "café \"1\"""#))
         #expect(json.contains(#""width": 187.33333333333334"#))
-        guard case .object(let root) = try JSONParser.parse(json.utf8), case .array(let sections) = root[2].value,
+        guard case .object(let root) = try JSONParser.parse(json.utf8), case .array(let sections) = root[3].value,
             case .object(let encoded) = sections[0]
         else {
             Issue.record("unexpected shape")

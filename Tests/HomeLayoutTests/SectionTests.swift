@@ -86,23 +86,6 @@ import Testing
         #expect(result.diagnostics[0].message.contains("flexible spacing will be ignored"))
     }
 
-    @Test("interSectionSpacing separates non-empty sections only, never after the last")
-    func interSectionSpacing() throws {
-        let spec = LayoutSpec(
-            configuration: LayoutConfiguration(interSectionSpacing: 20),
-            sections: [
-                LayoutSection(id: "a", itemCount: 1, group: row),
-                LayoutSection(id: "empty", itemCount: 0, group: row),
-                LayoutSection(id: "b", itemCount: 1, group: row),
-            ]
-        )
-        let result = try LayoutSolver.solve(spec, in: LayoutEnvironment(width: 375, height: 812, scale: 2))
-        // a: 0–50; the empty section adds nothing; b starts at 50 + 20 = 70.
-        #expect(result.sections.map(\.frame.y) == [0, 50, 70])
-        #expect(result.sections[1].frame.height == 0)
-        #expect(result.contentSize.height == 120)
-    }
-
     @Test("a section with zero items but a header shows the header only, without insets")
     func emptyWithHeader() throws {
         let header = BoundarySupplementaryItem(

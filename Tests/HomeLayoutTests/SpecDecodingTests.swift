@@ -410,11 +410,11 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
     static let sectionKeyList =
         "id, itemCount, group, contentInsets, interGroupSpacing, orthogonalScrollingBehavior, contentInsetsReference, "
         + "supplementariesFollowContentInsets, supplementaryContentInsetsReference, boundarySupplementaryItems, "
-        + "decorationItems, variants"
+        + "decorationItems, list, variants"
     static let variantKeyList =
         "minWidth, maxWidth, itemCount, group, contentInsets, interGroupSpacing, orthogonalScrollingBehavior, "
         + "contentInsetsReference, supplementariesFollowContentInsets, supplementaryContentInsetsReference, "
-        + "boundarySupplementaryItems, decorationItems"
+        + "boundarySupplementaryItems, decorationItems, list"
     static let behaviors = "none, continuous, continuousGroupLeadingBoundary, paging, groupPaging, groupPagingCentered"
     static let references = "automatic, none, safeArea, layoutMargins, readableContent"
     static let alignments = "top, bottom, leading, trailing, topLeading, topTrailing, bottomLeading, bottomTrailing"
@@ -467,7 +467,8 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init(
             #"{"configuration": {"scroll": "vertical"}, "sections": []}"#,
             "configuration.scroll",
-            "unknown key \"scroll\"; allowed keys: scrollDirection, interSectionSpacing, boundarySupplementaryItems"
+            "unknown key \"scroll\"; allowed keys: scrollDirection, interSectionSpacing, boundarySupplementaryItems, "
+                + "platform"
         ),
         // Sections.
         .init(#"{"sections": [1]}"#, "sections[0]", "expected an object; found 1"),
@@ -712,7 +713,8 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init(
             J.groupKeys(#""spacing": 3"#),
             "sections[0].group.spacing",
-            "unknown key \"spacing\"; allowed keys: axis, size, subitems, count, countMode, interItemSpacing, contentInsets, edgeSpacing"
+            "unknown key \"spacing\"; allowed keys: axis, size, subitems, count, countMode, interItemSpacing, contentInsets, "
+                + "edgeSpacing, supplementaryItems"
         ),
         .init(J.groupKeys(#""count": 0"#), "sections[0].group.count", "expected an integer from 1 to 10000; found 0"),
         .init(
@@ -879,7 +881,7 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init(
             J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": \#(J.badgeAnchor), "alignment": "top""#),
             "\(item0).supplementaryItems[0].alignment",
-            "unknown key \"alignment\"; allowed keys: elementKind, size, anchor, zIndex"
+            "unknown key \"alignment\"; allowed keys: elementKind, size, anchor, itemAnchor, zIndex"
         ),
         .init(
             J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": \#(J.badgeAnchor), "zIndex": 2147483648"#),

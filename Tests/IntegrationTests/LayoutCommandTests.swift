@@ -56,6 +56,48 @@ import Testing
         #expect(items.count == 18)
     }
 
+    @Test("--platform ios14 rounds each origin on its own; the output names the platform")
+    func platform() throws {
+        // Four 0.25-wide items spaced 8 in an orthogonal row from x = 16 at 3x (issue 14's render).
+        let path = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "row", "itemCount": 4, "orthogonalScrollingBehavior": "continuous", "contentInsets": {"leading": 16, "trailing": 16}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 8}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 0.25}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        )
+        func xs(_ platform: String) throws -> (String?, [Double]) {
+            let outcome = try ctl.run([
+                "layout", "solve", path, "--width", "375", "--scale", "3", "--platform", platform,
+            ])
+            #expect(outcome.status == 0)
+            let root = try json(outcome.stdout)
+            let sections = try #require(root["sections"] as? [[String: Any]])
+            let items = try #require(sections[0]["items"] as? [[String: Any]])
+            let x = items.compactMap { ($0["frame"] as? [String: Double])?["x"] }
+            // Three decimals are enough to tell 207.333 from 207.667.
+            return (root["platform"] as? String, x.map { ($0 * 1000).rounded() / 1000 })
+        }
+        #expect(try xs("ios17") == ("ios17", [16, 111.667, 207.333, 303]))
+        #expect(try xs("ios14") == ("ios14", [16, 111.667, 207.667, 303.333]))
+    }
+
+    @Test("--svg draws group supplementaries, list separators and the inset-grouped card")
+    func svgListAndGroups() throws {
+        let spec = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "cards", "itemCount": 2, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 80}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}}], "supplementaryItems": [{"elementKind": "handle", "size": {"width": {"absolute": 20}, "height": {"absolute": 60}}, "anchor": {"edges": ["trailing"]}}]}}, {"id": "more", "itemCount": 3, "list": {"appearance": "insetGrouped"}}]}"#
+        )
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hf-\(UUID().uuidString).svg").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let outcome = try ctl.run(["layout", "solve", spec, "--width", "375", "--svg", path])
+        #expect(outcome.status == 0)
+        let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
+        func count(_ style: String) throws -> Int {
+            try document.nodes(forXPath: "//*[local-name()='rect'][@class='\(style)']").count
+        }
+        // One handle per repetition; two lines between three rows; one rounded card.
+        #expect(try count("groupSupplementary") == 2)
+        #expect(try count("separator") == 2)
+        let card = try document.nodes(forXPath: "//*[local-name()='rect'][@class='background'][@rx='10']")
+        #expect(card.count == 1)
+    }
+
     @Test("a spec error names its JSON path and exits 1")
     func invalidSpec() throws {
         let path = try CommandRunner.temporaryFile(
@@ -88,6 +130,7 @@ import Testing
             ["layout", "solve", "feeds/layout.json", "--width", "wide"],
             ["layout", "solve", "feeds/layout.json", "--width", "375", "--bogus"],
             ["layout", "solve", "feeds/layout.json", "--width", "375", "--items", "1,-2"],
+            ["layout", "solve", "feeds/layout.json", "--width", "375", "--platform", "ios13"],
             ["layout", "sweep", "feeds/layout.json", "--from", "500", "--to", "400"],
             ["layout", "frobnicate"],
             ["nonsense"],

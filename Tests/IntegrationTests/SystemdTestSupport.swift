@@ -149,6 +149,11 @@ final class SpawnedProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 1, logPath, O_WRONLY | O_APPEND, 0)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         if let inheriting { posix_spawn_file_actions_adddup2(&actions, inheriting, 3) }
+        // Nothing else of the test process leaks into the child: Foundation's Process learns
+        // that one of its children exited when a socket it shares with that child closes,
+        // which never happens while a daemon spawned here holds a copy (and the test waiting
+        // for that exit blocks a cooperative thread for good).
+        Self.closeFrom(&actions, inheriting == nil ? 3 : 4)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -159,6 +164,14 @@ final class SpawnedProcess: @unchecked Sendable {
         let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
         guard result == 0 else { throw HarnessError("posix_spawn \(executable): \(result)") }
         self.pid = pid
+    }
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), which Swift's Glibc module
+    /// hides behind `_GNU_SOURCE`; looked up at run time.
+    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ fd: Int32) {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, fd)
     }
 
     deinit {

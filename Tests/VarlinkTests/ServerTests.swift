@@ -28,7 +28,7 @@ struct ServerTests {
         }
     }
 
-    @Test("peer credentials are the caller's pid, uid and gid")
+    @Test("peer credentials are the caller's pid, uid, gid and supplementary groups")
     func peerCredentials() async throws {
         try await withServer { _, address, _ in
             let client = try await VarlinkClient.connect(to: address)
@@ -36,6 +36,10 @@ struct ServerTests {
             #expect(me["pid"] == .int(Int(getpid())))
             #expect(me["uid"] == .int(Int(getuid())))
             #expect(me["gid"] == .int(Int(getgid())))
+            var groups = [gid_t](repeating: 0, count: 1024)
+            let count = Int(getgroups(Int32(groups.count), &groups))
+            let reported = Set((me["groups"]?.arrayValue ?? []).compactMap(\.intValue))
+            #expect(reported == Set(groups.prefix(max(count, 0)).map { Int($0) }))
         }
     }
 

@@ -5,7 +5,7 @@ import Varlink
 @Suite("Service")
 struct ServiceTests {
     let service = makeTestService(hub: Hub())
-    let peer = VarlinkPeer(pid: 1, uid: 1000, gid: 1000)
+    let peer = VarlinkPeer(pid: 1, uid: 1000, gid: 1000, groups: [27, 100])
 
     private func replies(_ call: VarlinkCall) async -> [VarlinkReply] {
         var out: [VarlinkReply] = []
@@ -88,7 +88,7 @@ struct ServiceTests {
     @Test("the peer reaches the handler")
     func peerReachesHandler() async {
         let reply = await replies(VarlinkCall(method: "org.example.test.Whoami")).first
-        #expect(reply?.parameters.object == ["pid": 1, "uid": 1000, "gid": 1000])
+        #expect(reply?.parameters.object == ["pid": 1, "uid": 1000, "gid": 1000, "groups": [27, 100]])
     }
 
     @Test("IDL declarations are read from the description")

@@ -33,7 +33,7 @@ let testIDL = """
     method Echo(text: string) -> (text: string)
 
     # The caller's credentials as the server sees them.
-    method Whoami() -> (pid: int, uid: int, gid: int)
+    method Whoami() -> (pid: int, uid: int, gid: int, groups: []int)
 
     # Replies n times, with "more".
     method Count(n: int) -> (i: int)
@@ -90,6 +90,7 @@ func makeTestService(hub: Hub) -> VarlinkService {
                     "pid": .int(Int(request.peer.pid)),
                     "uid": .int(Int(request.peer.uid)),
                     "gid": .int(Int(request.peer.gid)),
+                    "groups": .array(request.peer.groups.map { .int(Int($0)) }),
                 ])
             },
             "Count": VarlinkMethod { request throws(VarlinkError) in
@@ -122,13 +123,19 @@ func makeTestService(hub: Hub) -> VarlinkService {
 /// A server on a fresh socket with the test service; `body` runs, then everything is removed.
 func withServer<R>(
     configuration: VarlinkServerConfiguration = VarlinkServerConfiguration(),
+    privilegedPeers: @escaping VarlinkPeerPredicate = { _ in false },
     _ body: (VarlinkServer, UnixAddress, Hub) async throws -> R
 ) async throws -> R {
     let directory = try SocketDirectory()
     defer { directory.remove() }
     let hub = Hub()
     let address = directory.socket()
-    let server = try VarlinkServer(binding: address, service: makeTestService(hub: hub), configuration: configuration)
+    let server = try VarlinkServer(
+        binding: address,
+        service: makeTestService(hub: hub),
+        configuration: configuration,
+        privilegedPeers: privilegedPeers
+    )
     server.start()
     do {
         let result = try await body(server, address, hub)

@@ -107,7 +107,8 @@ struct BlockReader {
             safeAreaInsets: try insets("safe-area"),
             layoutMargins: try insets("layout-margins"),
             readableContentInsets: try insets("readable-content"),
-            layoutDirection: try direction()
+            layoutDirection: try direction(),
+            platform: try platform()
         )
         let limit = HomeLayout.Limits.maxMagnitude
         guard width > 0, height > 0, width <= limit, height <= limit, environment.scale >= 0, environment.scale <= 16
@@ -115,6 +116,16 @@ struct BlockReader {
             throw error(reason: "[profile \(name)]: width and height must be in (0, \(Int(limit))], scale in [0, 16]")
         }
         return Profile(name: name, environment: environment)
+    }
+
+    /// `platform = ios17 | ios14`: the geometry of the clients this profile serves; absent, the
+    /// layout's own `configuration.platform`.
+    private mutating func platform() throws(ConfigError) -> LayoutPlatform? {
+        guard let entry = entry("platform") else { return nil }
+        guard let platform = LayoutPlatform(rawValue: entry.value) else {
+            throw error(entry, reason: "expected ios17 or ios14, got \"\(entry.value)\"")
+        }
+        return platform
     }
 
     private mutating func direction() throws(ConfigError) -> LayoutDirection {

@@ -16,6 +16,21 @@ public struct DaemonSettings: Sendable, Equatable {
     public var maxConnections = 256
     public var maxMessageBytes = 1 << 20
     public var idleTimeout: Double = 60
+    /// Connections one peer uid may hold (`max-connections-per-uid`); default a quarter of
+    /// `max-connections`, at least 2.
+    public var maxConnectionsPerUID = 64
+    /// Of `max-connections`, the slots only peers with the mutating right may take
+    /// (`reserved-connections`); default a sixteenth.
+    public var reservedConnections = 16
+    /// `GetManifest` subscriptions open at once (`max-subscriptions`); default half of
+    /// `max-connections`. Must leave unreserved slots for calls.
+    public var maxSubscriptions = 128
+    /// Subscriptions of one peer uid (`max-subscriptions-per-uid`); default half of
+    /// `max-connections-per-uid`, at least 1. Must leave the uid a connection for calls.
+    public var maxSubscriptionsPerUID = 32
+    /// How long a store operation waits for another process's lock before it fails with
+    /// `StoreUnavailable` (`store-busy-timeout`, 1 s to 60 s).
+    public var storeBusyTimeout: Double = 5
     /// History entries kept (`history-limit`).
     public var historyLimit = 200
     /// How feeds are fetched (`[fetch]`).
@@ -42,10 +57,16 @@ public struct DaemonSettings: Sendable, Equatable {
                 if let v = reader.string("layout") { layoutFile = v }
                 if let v = reader.string("sources") { sourcesFile = v }
                 if let v = reader.string("client-group") { clientGroup = v.isEmpty ? nil : v }
-                if let v = try reader.integer("max-connections", in: 1...65_536) { maxConnections = v }
+                try readConnectionLimits(&reader)
                 if let v = try reader.integer("max-message-bytes", in: 1024...(64 << 20)) { maxMessageBytes = v }
                 if let v = try reader.duration("idle-timeout") { idleTimeout = v }
                 if let v = try reader.integer("history-limit", in: 1...100_000) { historyLimit = v }
+                if let entry = reader.entry("store-busy-timeout") {
+                    guard let v = try reader.duration("store-busy-timeout"), v <= 60 else {
+                        throw reader.error(entry, reason: "expected a duration from 1s to 60s, got \"\(entry.value)\"")
+                    }
+                    storeBusyTimeout = v
+                }
             case "fetch":
                 guard block.name == nil else { throw reader.error(reason: "[fetch] takes no name") }
                 fetch = try FetchSettings(&reader)
@@ -76,5 +97,46 @@ public struct DaemonSettings: Sendable, Equatable {
         // Declared sections replace the defaults of the same id; others keep theirs.
         self.bindings =
             bindings + SectionBinding.defaults.filter { d in !bindings.contains { $0.sectionID == d.sectionID } }
+    }
+}
+
+extension DaemonSettings {
+    /// The five connection limits of `[daemon]`. Those not given follow `max-connections`
+    /// (defaults above), and together they must keep room for calls: reserved slots fewer than
+    /// all slots, subscriptions fewer than the unreserved slots, a uid's subscriptions fewer
+    /// than its connections.
+    fileprivate mutating func readConnectionLimits(_ reader: inout BlockReader) throws(ConfigError) {
+        if let v = try reader.integer("max-connections", in: 4...65_536) { maxConnections = v }
+        let perUID = reader.entry("max-connections-per-uid")
+        maxConnectionsPerUID =
+            try reader.integer("max-connections-per-uid", in: 2...65_536) ?? max(2, maxConnections / 4)
+        let reserved = reader.entry("reserved-connections")
+        reservedConnections = try reader.integer("reserved-connections", in: 0...65_536) ?? maxConnections / 16
+        let subscriptions = reader.entry("max-subscriptions")
+        maxSubscriptions = try reader.integer("max-subscriptions", in: 1...65_536) ?? maxConnections / 2
+        let subscriptionsPerUID = reader.entry("max-subscriptions-per-uid")
+        maxSubscriptionsPerUID =
+            try reader.integer("max-subscriptions-per-uid", in: 1...65_536) ?? max(1, maxConnectionsPerUID / 2)
+        let total = reader.entry("max-connections")
+        if reservedConnections >= maxConnections {
+            throw reader.error(
+                reserved ?? total,
+                reason: "\(reservedConnections) reserved of \(maxConnections) connections leaves none for other peers"
+            )
+        }
+        if maxSubscriptions >= maxConnections - reservedConnections {
+            throw reader.error(
+                subscriptions ?? reserved ?? total,
+                reason: "max-subscriptions (\(maxSubscriptions)) must be below max-connections − reserved-connections "
+                    + "(\(maxConnections - reservedConnections)), so that calls keep a slot"
+            )
+        }
+        if maxSubscriptionsPerUID >= maxConnectionsPerUID {
+            throw reader.error(
+                subscriptionsPerUID ?? perUID,
+                reason: "max-subscriptions-per-uid (\(maxSubscriptionsPerUID)) must be below max-connections-per-uid "
+                    + "(\(maxConnectionsPerUID)), so that a peer's subscriptions leave it a connection for calls"
+            )
+        }
     }
 }

@@ -18,7 +18,8 @@ public struct LoadedConfiguration: Sendable {
     /// Reads and validates the configuration in `directory`.
     ///
     /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout
-    ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list.
+    ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list,
+    ///   a source whose URL scheme cannot be fetched (with the outline's line).
     public static func load(directory: URL) async throws(ConfigError) -> LoadedConfiguration {
         let settingsURL = directory.appendingPathComponent(settingsFile)
         var settings = DaemonSettings()
@@ -56,6 +57,10 @@ public struct LoadedConfiguration: Sendable {
             sources = try await SourceList.load(path: sourcesURL.path)
         } catch {
             throw ConfigError(file: sourcesURL.path, reason: error.description)
+        }
+        // A source nothing can fetch would never be polled: refuse it rather than drop it.
+        if let unsupported = sources.unsupported.first {
+            throw ConfigError(file: sourcesURL.path, line: unsupported.line, reason: unsupported.description)
         }
         return LoadedConfiguration(directory: directory, settings: settings, spec: spec, sources: sources)
     }

@@ -35,7 +35,7 @@ struct ImageService: Sendable {
                     + "no such group (docs/manifest.md)"
             )
         }
-        let signal = ChangeSignal()
+        let signal = ServiceSignal<Void>()
         let pipeline = ImagePipeline(
             settings: settings.images,
             fetchLimits: settings.fetch.limits,
@@ -48,7 +48,7 @@ struct ImageService: Sendable {
         return ImageService(cache: cache, pipeline: pipeline, store: store, signal: signal)
     }
 
-    private init(cache: ImageCache, pipeline: ImagePipeline, store: HomeStore, signal: ChangeSignal) {
+    private init(cache: ImageCache, pipeline: ImagePipeline, store: HomeStore, signal: ServiceSignal<Void>) {
         self.cache = cache
         self.pipeline = pipeline
         self.store = store
@@ -56,11 +56,11 @@ struct ImageService: Sendable {
     }
 
     /// Raised by the pipeline when new images are ready.
-    private let onChangeSignal: ChangeSignal
+    private let onChangeSignal: ServiceSignal<Void>
 
     /// Calls `body` whenever new images are ready for a version.
     func connect(_ body: @escaping @Sendable () async -> Void) {
-        onChangeSignal.connect(body)
+        onChangeSignal.connect { _ in await body() }
     }
 
     /// What the store holds for the images `content` shows.

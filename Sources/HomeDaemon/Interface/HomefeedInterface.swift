@@ -1,5 +1,6 @@
 import Foundation
 import HomeLayout
+import HomeStore
 public import Varlink
 
 /// `io.homefeed` (`docs/io.homefeed.varlink`) on top of ``HomeService``: decode parameters,
@@ -8,21 +9,26 @@ public import Varlink
 public struct HomefeedInterface: Sendable {
     let service: HomeService
     let hub: SubscriptionHub
-    let authorization: PeerAuthorization
     /// What `Reload()` runs; the daemon routes it through its service-manager notifications.
     let reloader: @Sendable () async throws -> Int
 
     public static let name = "io.homefeed"
 
-    public init(
-        service: HomeService,
-        clientGroup: String?,
-        reload: (@Sendable () async throws -> Int)? = nil
-    ) {
+    /// The error a `GetManifest` subscription beyond the connection limits gets before its
+    /// connection is closed (the server's `streamingLimitError`).
+    public static let tooManySubscriptions = VarlinkError("io.homefeed.TooManySubscriptions")
+
+    public init(service: HomeService, reload: (@Sendable () async throws -> Int)? = nil) {
         self.service = service
         self.hub = SubscriptionHub(service: service)
-        self.authorization = PeerAuthorization(clientGroup: clientGroup)
         self.reloader = reload ?? { try await service.reload() }
+    }
+
+    /// Whether a peer has the mutating right, from its credentials alone: for the server's
+    /// reserved connection slots.
+    public var privilegedPeers: VarlinkPeerPredicate {
+        let authorization = service.authorization
+        return { authorization.mayMutate($0) }
     }
 
     /// Open `GetManifest` subscriptions.
@@ -67,6 +73,10 @@ public struct HomefeedInterface: Sendable {
                 "RecordHistory": VarlinkMethod { request throws(VarlinkError) in try await recordHistory(request) },
                 "ListNotices": VarlinkMethod { request throws(VarlinkError) in try await listNotices(request) },
                 "Reload": VarlinkMethod { request throws(VarlinkError) in try await reload(request) },
+                "CheckStore": VarlinkMethod { request throws(VarlinkError) in try await checkStore(request) },
+                "ReportSizes": VarlinkMethod { request throws(VarlinkError) in try await reportSizes(request) },
+                "ListSizes": VarlinkMethod { request throws(VarlinkError) in try await listSizes(request) },
+                "ClearSizes": VarlinkMethod { request throws(VarlinkError) in try await clearSizes(request) },
             ]
         )
     }
@@ -74,9 +84,10 @@ public struct HomefeedInterface: Sendable {
     // MARK: Methods
 
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
-        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch"])
+        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch", "changes"])
         let p = Parameters(request)
         let ifNoneMatch = try p.string("ifNoneMatch")
+        let wantsChanges = try p.bool("changes") ?? false
         let target: SubscriptionHub.Target
         let manifest: EncodedManifest
         if let width = try p.number("width") {
@@ -108,21 +119,13 @@ public struct HomefeedInterface: Sendable {
         let parameters = ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
         guard request.call.more else { return .reply(VarlinkReply(encodedParameters: parameters)) }
         request.replies.send(VarlinkReply(encodedParameters: parameters, continues: true))
-        await hub.add(request.replies, target: target)
+        await hub.add(request.replies, target: target, changes: wantsChanges, initial: manifest)
         return .streaming
     }
 
     func getStatus(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: [])
-        let status: DaemonStatus
-        do {
-            status = try await service.status()
-        } catch {
-            throw VarlinkError(
-                "org.varlink.service.MethodNotImplemented",
-                parameters: ["method": "io.homefeed.GetStatus"]
-            )
-        }
+        let status = await service.status()
         let sources: [JSONValue] = status.sources.map { source in
             .object([
                 "url": .string(source.url),
@@ -134,6 +137,7 @@ public struct HomefeedInterface: Sendable {
                 "nextAttempt": Self.optional(source.nextAttempt.map(ISO8601.string)),
                 "failures": .int(source.failures),
                 "lastError": Self.optional(source.lastError),
+                "warnings": .int(source.warnings),
             ])
         }
         var parameters: [String: JSONValue] = [
@@ -144,6 +148,8 @@ public struct HomefeedInterface: Sendable {
             "history": .int(status.history),
             "subscribers": .int(await hub.count),
             "sources": .array(sources),
+            "store": .string(status.store),
+            "storeReason": Self.optional(status.storeReason),
         ]
         if let images = status.images {
             parameters["images"] = .object([
@@ -160,7 +166,7 @@ public struct HomefeedInterface: Sendable {
 
     func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: ["url"])
-        try await authorize(request)
+        try authorize(request)
         let url = try Parameters(request).string("url")
         do throws(ServiceError) {
             let result = try await service.refresh(url: url)
@@ -174,7 +180,7 @@ public struct HomefeedInterface: Sendable {
 
     func recordHistory(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: ["title", "link", "kind", "at"])
-        try await authorize(request)
+        try authorize(request)
         let p = Parameters(request)
         guard let title = try p.string("title") else { throw VarlinkError.invalidParameter("title") }
         var at: Date?
@@ -223,26 +229,37 @@ public struct HomefeedInterface: Sendable {
 
     func reload(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
         try request.rejectUnknownParameters(allowing: [])
-        try await authorize(request)
+        try authorize(request)
         do {
             return .parameters(["version": .int(try await reloader())])
         } catch let error as ServiceError {
             throw await self.error(error, method: request.call.method)
         } catch {
-            throw await self.error(.internalError("\(error)"), method: request.call.method)
+            throw await self.error(
+                .internalError(reason: "reload failed", cause: "\(error)"),
+                method: request.call.method
+            )
+        }
+    }
+
+    func checkStore(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
+        try request.rejectUnknownParameters(allowing: [])
+        try authorize(request)
+        do throws(ServiceError) {
+            let problems = try await service.checkStore()
+            return .parameters(["ok": .bool(problems.isEmpty), "problems": .array(problems.map(JSONValue.string))])
+        } catch {
+            throw await self.error(error, method: request.call.method)
         }
     }
 
     // MARK: Helpers
 
-    /// Mutating methods: root, the daemon's user, or the client group (otherwise PermissionDenied).
-    /// The client group is read from the running configuration, so a reload that narrows it
-    /// takes effect at once.
-    func authorize(_ request: VarlinkRequest) async throws(VarlinkError) {
-        let group = await service.configuration.settings.clientGroup
-        let authorization =
-            group == self.authorization.clientGroup ? self.authorization : PeerAuthorization(clientGroup: group)
-        guard authorization.mayMutate(uid: request.peer.uid, gid: request.peer.gid) else { throw .permissionDenied }
+    /// Mutating methods: root, the daemon's user, or the client group as the peer's credentials
+    /// carry it (otherwise PermissionDenied). The group is resolved per configuration, so a
+    /// reload that narrows it takes effect at once.
+    func authorize(_ request: VarlinkRequest) throws(VarlinkError) {
+        guard service.authorization.mayMutate(request.peer) else { throw .permissionDenied }
     }
 
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
@@ -258,9 +275,16 @@ public struct HomefeedInterface: Sendable {
         VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(reason)])
     }
 
-    /// Service errors as the interface declares them; internal details stay in the log.
+    /// Service errors as the interface declares them; internal details stay in the log, where
+    /// the daemon's own failures go at `<3>` with their cause.
     func error(_ error: ServiceError, method: String) async -> VarlinkError {
         switch error {
+        case .storeUnavailable(let cause):
+            service.logger.error("\(method) failed: \(error)")
+            return VarlinkError("io.homefeed.StoreUnavailable", parameters: ["reason": .string(cause.summary)])
+        case .internalError(let reason, _):
+            service.logger.error("\(method) failed: \(error)")
+            return VarlinkError("io.homefeed.InternalError", parameters: ["reason": .string(reason)])
         case .sourceNotFound(let url):
             return VarlinkError("io.homefeed.SourceNotFound", parameters: ["url": .string(url)])
         case .invalidArgument(let parameter, let reason):
@@ -275,9 +299,6 @@ public struct HomefeedInterface: Sendable {
                 )
             }
             return Self.invalidArgument(URL(fileURLWithPath: config.file).lastPathComponent, config.description)
-        case .internalError:
-            // The interface declares no internal error; the standard error names the method.
-            return VarlinkError("org.varlink.service.MethodNotImplemented", parameters: ["method": .string(method)])
         }
     }
 }
@@ -300,6 +321,12 @@ struct Parameters {
         guard let value = values[name], !value.isNull else { return nil }
         guard let number = value.doubleValue, number.isFinite else { throw VarlinkError.invalidParameter(name) }
         return number
+    }
+
+    func bool(_ name: String) throws(VarlinkError) -> Bool? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard case .bool(let flag) = value else { throw VarlinkError.invalidParameter(name) }
+        return flag
     }
 
     func integer(_ name: String) throws(VarlinkError) -> Int? {

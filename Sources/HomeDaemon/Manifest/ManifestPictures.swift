@@ -9,6 +9,13 @@ final class ManifestPictures {
     enum Picture {
         case ready(ImageIndex.Ready, averageColor: String?)
         case averageColor(String)
+
+        /// A hash of what the picture shows, as written in the manifest (`changes.updated`).
+        var fingerprint: UInt64 {
+            var writer = JSONWriter(pretty: false, capacity: 160)
+            writer.picture(self)
+            return StableID.hash(writer.bytes)
+        }
     }
 
     let index: ImageIndex

@@ -69,21 +69,12 @@ public struct DaemonRunner: Sendable {
             return 1
         }
         let manager = ServiceManager(notifier: notifier, service: service, logger: logger)
-        let interface = HomefeedInterface(
-            service: service,
-            clientGroup: configuration.settings.clientGroup,
-            reload: { try await manager.reload(reason: "Reload()") }
-        )
+        let interface = HomefeedInterface(service: service, reload: { try await manager.reload(reason: "Reload()") })
         await manager.countSubscribers { await interface.subscriberCount }
         await interface.connect()
         let server: VarlinkServer
         do throws(SystemError) {
-            server = try makeServer(
-                interface.varlinkService(version: Self.version),
-                configuration.settings,
-                activation,
-                logger
-            )
+            server = try makeServer(interface, configuration.settings, activation, logger)
         } catch {
             logger.error("cannot listen: \(error)")
             notifier.status("Cannot listen: \(error)")
@@ -102,8 +93,13 @@ public struct DaemonRunner: Sendable {
         // STATUS= follows every new version.
         _ = await service.subscribe { _ in Task { await manager.updateStatus() } }
         await manager.ready()
-        let watchdog = ServiceManager.watchdogInterval(environment: environment).map { interval in
-            Task { await manager.runWatchdog(every: interval) }
+        // Health checks run with or without the watchdog; they ping only when it is on.
+        let watchdogInterval = ServiceManager.watchdogInterval(environment: environment)
+        let watchdog = Task {
+            await manager.runHealthChecks(
+                every: watchdogInterval ?? Self.healthCheckInterval,
+                pinging: watchdogInterval != nil
+            )
         }
 
         for await signal in signals {
@@ -116,8 +112,8 @@ public struct DaemonRunner: Sendable {
             await manager.stopping(signal == SIGTERM ? "SIGTERM" : "SIGINT")
             break
         }
-        watchdog?.cancel()
-        await watchdog?.value
+        watchdog.cancel()
+        await watchdog.value
         await interface.finishSubscriptions()
         await server.shutdown()
         await service.stop()
@@ -127,17 +123,26 @@ public struct DaemonRunner: Sendable {
 
     public static let version = "0.1.0"
 
+    /// How often the store is checked when no watchdog asks for pings.
+    static let healthCheckInterval: Duration = .seconds(30)
+
     /// Listens on the socket systemd passed (validated by ``SocketActivation``) when there is one
     /// for this process, else binds `--socket` itself (the Varlink library removes a stale
     /// socket file and refuses when another daemon answers there).
     private func makeServer(
-        _ service: VarlinkService,
+        _ interface: HomefeedInterface,
         _ settings: DaemonSettings,
         _ activation: SocketActivation.Outcome,
         _ logger: Logger
     ) throws(SystemError) -> VarlinkServer {
+        let service = interface.varlinkService(version: Self.version)
         var configuration = VarlinkServerConfiguration()
         configuration.maxConnections = settings.maxConnections
+        configuration.maxConnectionsPerUID = settings.maxConnectionsPerUID
+        configuration.reservedConnections = settings.reservedConnections
+        configuration.maxStreamingCalls = settings.maxSubscriptions
+        configuration.maxStreamingCallsPerUID = settings.maxSubscriptionsPerUID
+        configuration.streamingLimitError = HomefeedInterface.tooManySubscriptions
         configuration.maxMessageSize = settings.maxMessageBytes
         configuration.idleTimeout = .milliseconds(Int(settings.idleTimeout * 1000))
         let log = logger.child("varlink")
@@ -149,6 +154,7 @@ public struct DaemonRunner: Sendable {
                 adopting: fd,
                 service: service,
                 configuration: configuration,
+                privilegedPeers: interface.privilegedPeers,
                 logger: varlinkLogger
             )
         }
@@ -156,6 +162,7 @@ public struct DaemonRunner: Sendable {
             binding: .path(options.socketPath),
             service: service,
             configuration: configuration,
+            privilegedPeers: interface.privilegedPeers,
             logger: varlinkLogger
         )
     }

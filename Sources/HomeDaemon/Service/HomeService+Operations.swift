@@ -1,6 +1,6 @@
 public import Foundation
 import HomeFetch
-import HomeStore
+public import HomeStore
 
 /// One source's health, as `GetStatus` reports it.
 public struct SourceHealth: Sendable, Equatable {
@@ -15,6 +15,8 @@ public struct SourceHealth: Sendable, Equatable {
     public var nextAttempt: Date?
     public var failures: Int
     public var lastError: String?
+    /// Warnings of the last document parsed (`ParsedFeed.warningCount`), 0 when clean.
+    public var warnings: Int
 }
 
 /// `GetStatus`: the daemon's health and per-source state.
@@ -26,6 +28,10 @@ public struct DaemonStatus: Sendable, Equatable {
     public var history: Int
     public var subscribers: Int
     public var sources: [SourceHealth]
+    /// `ok`, `recovered` or `failing` (``StoreHealth``).
+    public var store: String = "ok"
+    /// Why the store is not ok; nil when it is.
+    public var storeReason: String?
     /// Nil when images are off.
     public var images: ImageHealth?
 }
@@ -56,19 +62,26 @@ public struct NoticeSummary: Sendable, Equatable {
     public var summary: String?
 }
 
-/// Why a mutating call could not be carried out.
+/// Why a call could not be carried out. Each case has a declared `io.homefeed` error
+/// (`HomefeedInterface`); descriptions are for the log and may hold SQL and paths.
 public enum ServiceError: Error, Sendable, CustomStringConvertible {
     case sourceNotFound(String)
     case invalidArgument(parameter: String, reason: String)
     case configuration(ConfigError)
-    case internalError(String)
+    /// The store failed: locked by another process past the busy timeout, corrupt, full,
+    /// read-only (`io.homefeed.StoreUnavailable`).
+    case storeUnavailable(StoreError)
+    /// Anything else: `reason` is what the client is told, `cause` goes to the log only
+    /// (`io.homefeed.InternalError`).
+    case internalError(reason: String, cause: String)
 
     public var description: String {
         switch self {
         case .sourceNotFound(let url): "no source \(url)"
         case .invalidArgument(let parameter, let reason): "\(parameter): \(reason)"
         case .configuration(let error): error.description
-        case .internalError(let message): message
+        case .storeUnavailable(let error): "store unavailable: \(error)"
+        case .internalError(let reason, let cause): "\(reason): \(cause)"
         }
     }
 }
@@ -120,64 +133,90 @@ extension HomeService {
         return HomeContent(user: settings.user, history: history, notices: notices, services: services)
     }
 
-    public func status() async throws -> DaemonStatus {
-        let counts = try await store.counts()
-        var sources: [SourceHealth] = []
-        for source in try await store.sources()
-        where configuration.sources.sources.contains(where: { $0.url == source.url }) {
-            let entries =
-                source.kind == .notices
-                ? try await store.noticeCount(sourceURL: source.url)
-                : try await store.serviceLinks(sourceURL: source.url).count
-            sources.append(
-                SourceHealth(
-                    url: source.url,
-                    kind: source.kind.rawValue,
-                    title: source.title,
-                    entries: entries,
-                    lastAttempt: source.lastAttempt,
-                    lastSuccess: source.lastSuccess,
-                    nextAttempt: source.nextAttempt,
-                    failures: source.consecutiveFailures,
-                    lastError: source.isGone ? (source.lastError ?? "gone: polling stopped") : source.lastError
+    /// The status `GetStatus` returns. It always answers: when the store cannot be read, the
+    /// counts and sources are the last ones read, and the store state says why.
+    public func status() async -> DaemonStatus {
+        var status =
+            lastStatus
+            ?? DaemonStatus(
+                version: 0,
+                startedAt: startedAt,
+                notices: 0,
+                serviceLinks: 0,
+                history: 0,
+                subscribers: 0,
+                sources: []
+            )
+        do {
+            let counts = try await store.counts()
+            var sources: [SourceHealth] = []
+            for source in try await store.sources()
+            where configuration.sources.sources.contains(where: { $0.url == source.url }) {
+                let entries =
+                    source.kind == .notices
+                    ? try await store.noticeCount(sourceURL: source.url)
+                    : try await store.serviceLinks(sourceURL: source.url).count
+                sources.append(
+                    SourceHealth(
+                        url: source.url,
+                        kind: source.kind.rawValue,
+                        title: source.title,
+                        entries: entries,
+                        lastAttempt: source.lastAttempt,
+                        lastSuccess: source.lastSuccess,
+                        nextAttempt: source.nextAttempt,
+                        failures: source.consecutiveFailures,
+                        lastError: source.isGone ? (source.lastError ?? "gone: polling stopped") : source.lastError,
+                        warnings: parseWarnings.count(for: source.url)
+                    )
                 )
-            )
+            }
+            status.notices = counts.notices
+            status.serviceLinks = counts.serviceLinks
+            status.history = counts.historyEvents
+            status.sources = sources
+            if images != nil {
+                let imageCounts = try await store.imageCounts()
+                status.images = ImageHealth(
+                    originals: imageCounts.originals,
+                    renditions: imageCounts.renditions,
+                    cacheBytes: try await store.imageCacheBytes(),
+                    errors: try await store.imageErrors(limit: 50).map { ImageErrorLine(url: $0.url, error: $0.error) }
+                )
+            }
+            lastStatus = status
+        } catch {
+            health.failed(error)
+            logger.error("status: cannot read the store: \(error)")
         }
-        var imageHealth: ImageHealth?
-        if images != nil {
-            let imageCounts = try await store.imageCounts()
-            imageHealth = ImageHealth(
-                originals: imageCounts.originals,
-                renditions: imageCounts.renditions,
-                cacheBytes: try await store.imageCacheBytes(),
-                errors: try await store.imageErrors(limit: 50).map { ImageErrorLine(url: $0.url, error: $0.error) }
-            )
-        }
-        return DaemonStatus(
-            version: await cache.version,
-            startedAt: startedAt,
-            notices: counts.notices,
-            serviceLinks: counts.serviceLinks,
-            history: counts.historyEvents,
-            subscribers: subscriberCount,
-            sources: sources,
-            images: imageHealth
-        )
+        status.version = await cache.version
+        status.subscribers = subscriberCount
+        let report = health.report
+        status.store = report.state.rawValue
+        status.storeReason = report.reason
+        return status
     }
 
     /// Fetches one source (or all) now and returns when done, with the version that includes
     /// whatever changed.
+    ///
+    /// - Throws: ``ServiceError/storeUnavailable(_:)`` when storing a fetched document or a
+    ///   source's fetch state failed meanwhile, or the version could not be made.
     public func refresh(url: String?) async throws(ServiceError) -> (attempted: Int, changed: Int, version: Int) {
+        let failuresBefore = health.totalFailures
         let summary: RefreshSummary
         do throws(FetchSchedulerError) {
             summary = try await scheduler.refresh(url: url)
         } catch {
             throw .sourceNotFound(url ?? "")
         }
+        // An explicit refresh ends the wait after a store recovery.
+        releasePublication()
         // Documents that changed the store already asked for a version: wait for it, then for
         // the images it shows.
-        await awaitPublished()
-        await awaitImages()
+        if let failure = await awaitPublished() { throw failure }
+        if let failure = await awaitImages() { throw failure }
+        if health.totalFailures > failuresBefore, let error = health.lastError { throw .storeUnavailable(error) }
         return (summary.attempted, summary.changed, await cache.version)
     }
 
@@ -198,15 +237,13 @@ extension HomeService {
         if let kind, kind.isEmpty || kind.utf8.count > 64 {
             throw .invalidArgument(parameter: "kind", reason: "must be 1 to 64 bytes")
         }
-        do {
-            let id = try await store.recordHistory(
+        let id = try await withStore("cannot record history", isWrite: true) {
+            try await store.recordHistory(
                 HistoryInput(time: at ?? Date(), title: title, link: link, kind: kind ?? "open")
             )
-            try await publishNow()
-            return (id, await cache.version)
-        } catch {
-            throw .internalError("cannot record history: \(error)")
         }
+        try await publishNow()
+        return (id, await cache.version)
     }
 
     /// The newest notices, optionally of one source.
@@ -214,36 +251,41 @@ extension HomeService {
         guard (1...1000).contains(limit) else {
             throw .invalidArgument(parameter: "limit", reason: "must be 1 to 1000")
         }
-        do {
-            if let sourceURL, !configuredSourceURLs.contains(sourceURL) {
-                throw ServiceError.sourceNotFound(sourceURL)
+        if let sourceURL, !configuredSourceURLs.contains(sourceURL) {
+            throw .sourceNotFound(sourceURL)
+        }
+        let configured = configuredSourceURLs
+        // (HomeStore's `Notice` shares its name with the daemon's; map without naming it.)
+        let notices = try await withStore("cannot read notices", isWrite: false) {
+            if let sourceURL {
+                return try await store.newestNotices(sourceURL: sourceURL, limit: limit)
             }
-            let configured = configuredSourceURLs
-            // (HomeStore's `Notice` shares its name with the daemon's; map without naming it.)
-            let notices =
-                if let sourceURL {
-                    try await store.newestNotices(sourceURL: sourceURL, limit: limit)
-                } else {
-                    Array(
-                        try await store.newestNotices(limit: limit + 500).filter { configured.contains($0.sourceURL) }
-                            .prefix(limit)
-                    )
-                }
-            return notices.map {
-                NoticeSummary(
-                    source: $0.sourceURL,
-                    sourceTitle: $0.sourceTitle,
-                    id: $0.entryID,
-                    title: $0.title,
-                    link: $0.link,
-                    published: $0.published,
-                    summary: $0.summary
-                )
-            }
-        } catch let error as ServiceError {
-            throw error
-        } catch {
-            throw .internalError("cannot read notices: \(error)")
+            return Array(
+                try await store.newestNotices(limit: limit + 500).filter { configured.contains($0.sourceURL) }
+                    .prefix(limit)
+            )
+        }
+        return notices.map {
+            NoticeSummary(
+                source: $0.sourceURL,
+                sourceTitle: $0.sourceTitle,
+                id: $0.entryID,
+                title: $0.title,
+                link: $0.link,
+                published: $0.published,
+                summary: $0.summary
+            )
+        }
+    }
+
+    /// Logs at `<4>` when the configured client group does not exist: then only root and the
+    /// daemon's user may call the mutating methods.
+    func reportClientGroup() {
+        let policy = authorization.current
+        if let group = policy.clientGroup, policy.groupID == nil {
+            logger.warning(
+                "client-group \(group) does not exist; only root and the daemon's user may call mutating methods"
+            )
         }
     }
 
@@ -257,7 +299,7 @@ extension HomeService {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             throw .configuration(error)
         }
-        do {
+        let states = try await withStore("cannot apply the new configuration", isWrite: true) {
             let ingestion = StoreIngestion(
                 store: store,
                 maxImageBytes: next.settings.images.maxImageBytes,
@@ -265,12 +307,13 @@ extension HomeService {
             )
             let states = try await ingestion.register(next.sources)
             _ = try await ingestion.storeListLinks(next.sources)
-            await scheduler.replaceSources(next.sources.sources, states: states)
-            configuration = next
-            try await publishNow()
-        } catch {
-            throw .internalError("cannot apply the new configuration: \(error)")
+            return states
         }
+        await scheduler.replaceSources(next.sources.sources, states: states)
+        configuration = next
+        authorization.update(clientGroup: next.settings.clientGroup)
+        reportClientGroup()
+        try await publishNow()
         logger.notice("configuration reloaded")
         return await cache.version
     }

@@ -16,7 +16,13 @@ public actor HomeService {
     let cache: ManifestCache
     let fetcher: FeedFetcher
     let logger: Logger
+    /// How the store is doing (`GetStatus`, `STATUS=`, the watchdog).
+    let health: StoreHealth
+    /// Who may mutate; the client group is resolved here, at start and on reload.
+    let authorization: PeerAuthorization
     var scheduler: FetchScheduler
+    /// Warnings of each source's last parsed document, for `GetStatus`.
+    let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
     /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
     let images: ImageService?
@@ -25,11 +31,22 @@ public actor HomeService {
     private var changeGeneration = 0
     private var publishedGeneration = 0
     private var isPublishing = false
-    private var publishWaiters: [(generation: Int, continuation: CheckedContinuation<Void, Never>)] = []
+    /// Each waiter gets the failure of the publication that covered its change, or nil.
+    private var publishWaiters: [(generation: Int, continuation: CheckedContinuation<ServiceError?, Never>)] = []
     private var subscribers: [UUID: @Sendable (Int) -> Void] = [:]
+    /// After a store recovery: changes wait to be published until every source in here has
+    /// been attempted once (or a caller asks for a version), so the salvaged manifests keep
+    /// serving instead of a half-empty home screen.
+    private var awaitingRefetch: Set<String>?
+    /// The last status read from the store, served when the store cannot be read.
+    var lastStatus: DaemonStatus?
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    var measurements = MeasurementBook()
 
-    /// Opens the store in `stateDirectory`, serves the persisted manifests at once, then
-    /// publishes a fresh version from the stored content. Fetching starts with ``startFetching()``.
+    /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
+    /// serves the persisted manifests at once, then publishes a fresh version from the stored
+    /// content, unless the store was recovered: then the next version waits for the refetch.
+    /// Fetching starts with ``startFetching()``.
     ///
     /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
     public init(
@@ -44,10 +61,14 @@ public actor HomeService {
         self.logger = logger
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
+        storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))
         store = try await HomeStore(
             path: stateDirectory.appendingPathComponent("homefeed.sqlite").path,
-            configuration: storeConfiguration
+            configuration: storeConfiguration,
+            recoverIfCorrupt: true
         )
+        health = StoreHealth(recovery: store.recovery)
+        authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
         let persisted = try await store.loadManifests()
         // Versions only increase, even when the profiles were renamed since the last run.
@@ -83,7 +104,8 @@ public actor HomeService {
         )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
-        let changed = ChangeSignal()
+        let changed = ServiceSignal<Void>()
+        let attempted = ServiceSignal<String>()
         var schedule = FetchSchedulerConfiguration()
         schedule.defaultInterval = configuration.settings.refreshInterval
         schedule.maxConcurrentFetches = configuration.settings.fetch.concurrency
@@ -93,14 +115,28 @@ public actor HomeService {
             sources: configuration.sources.sources,
             states: states,
             fetcher: fetcher,
-            sink: PublishingSink(ingestion: ingestion, changed: changed),
-            persistence: ingestion,
+            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
+            persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
         images?.connect { [weak self] in await self?.requestPublish() }
-        try await publishNow()
+        try await loadMeasurements()
+        attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
+        reportClientGroup()
+        if let recovery = store.recovery {
+            logger.critical(
+                "store \(store.path) was corrupt (\(recovery.reason)); moved it to \(recovery.movedTo) and started "
+                    + "a fresh store with \(recovery.salvagedManifests) manifests and \(recovery.salvagedHistory) "
+                    + "history events salvaged; every source is fetched again"
+            )
+        }
+        if store.recovery != nil, !persisted.isEmpty {
+            awaitingRefetch = Set(configuration.sources.sources.map(\.url))
+        } else if let failure = await publish() {
+            logger.error("start-up: \(failure)")
+        }
     }
 
     // MARK: Fetching
@@ -123,10 +159,13 @@ public actor HomeService {
 
     /// Returns once the image pipeline has nothing left to do for the current version, and
     /// the version that shows its results is published.
-    public func awaitImages() async {
-        guard let images else { return }
+    ///
+    /// - Returns: the failure of that publication, nil when it succeeded.
+    @discardableResult
+    public func awaitImages() async -> ServiceError? {
+        guard let images else { return nil }
         await images.waitUntilIdle()
-        await awaitPublished()
+        return await awaitPublished()
     }
 
     // MARK: Versions
@@ -137,44 +176,61 @@ public actor HomeService {
     }
 
     /// Asks for a new version; changes that arrive while one is being made are coalesced into
-    /// the next one.
+    /// the next one. While the store is being refilled after a recovery, the change waits.
     public func requestPublish() {
         changeGeneration += 1
-        guard !isPublishing else { return }
+        guard !isPublishing, awaitingRefetch == nil else { return }
         isPublishing = true
         Task { await self.publishLoop() }
     }
 
     /// Makes a version that includes every change requested so far, and waits for it.
-    public func publishNow() async throws {
+    ///
+    /// - Throws: ``ServiceError/storeUnavailable(_:)`` or ``ServiceError/internalError(reason:cause:)``
+    ///   when that version could not be made; the previous one keeps serving.
+    public func publishNow() async throws(ServiceError) {
+        if let failure = await publish() { throw failure }
+    }
+
+    /// ``publishNow()`` returning the failure instead of throwing it.
+    func publish() async -> ServiceError? {
+        releasePublication()
         requestPublish()
-        await awaitPublished()
+        return await awaitPublished()
     }
 
     /// Waits until the changes requested so far are published, without asking for a version.
-    func awaitPublished() async {
+    ///
+    /// - Returns: the failure of the publication that covered them, nil when it succeeded.
+    func awaitPublished() async -> ServiceError? {
         let target = changeGeneration
-        if publishedGeneration >= target { return }
-        await withCheckedContinuation { continuation in publishWaiters.append((target, continuation)) }
+        if publishedGeneration >= target { return nil }
+        return await withCheckedContinuation { continuation in publishWaiters.append((target, continuation)) }
     }
 
+    /// Publishes until every requested change is covered. Each round's failure goes to the
+    /// callers waiting on it (``awaitPublished()``) and to the log at `<3>`; the previous
+    /// version keeps serving, since a version is served only once it is stored.
     private func publishLoop() async {
         while publishedGeneration < changeGeneration {
             let generation = changeGeneration
+            var failure: ServiceError?
             do {
                 let content = try await snapshot()
                 let index = try await images?.index(for: content) ?? .empty
-                let built = try await cache.publish(
+                let prepared = try await cache.prepare(
                     content: content,
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
+                    measurements: measurements,
                     images: index,
                     at: Date()
                 )
-                await images?.needs(built.values.flatMap(\.imageRequirements))
-                for (profile, manifest) in built {
-                    try await store.saveManifest(
+                // Stored first, in one transaction, then served: what clients get is always
+                // what a restart serves again.
+                try await store.saveManifests(
+                    prepared.manifests.map { profile, manifest in
                         StoredManifest(
                             profile: profile,
                             version: Int64(manifest.version),
@@ -182,20 +238,50 @@ public actor HomeService {
                             bytes: manifest.bytes,
                             generatedAt: Date()
                         )
-                    )
-                }
+                    }
+                )
+                await cache.commit(prepared)
+                await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
+                await forgetStaleMeasurements()
+                health.succeeded()
                 let version = await cache.version
-                logger.info("published version \(version) for \(built.count) profiles")
+                logger.info("published version \(version) for \(prepared.manifests.count) profiles")
                 for handler in subscribers.values { handler(version) }
+            } catch let error as StoreError {
+                health.failed(error)
+                failure = .storeUnavailable(error)
             } catch {
-                logger.error("cannot publish a new version: \(error)")
+                failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
             }
+            if let failure { logger.error("cannot publish a new version: \(failure)") }
             publishedGeneration = generation
             let ready = publishWaiters.filter { $0.generation <= generation }
             publishWaiters.removeAll { $0.generation <= generation }
-            for waiter in ready { waiter.continuation.resume() }
+            for waiter in ready { waiter.continuation.resume(returning: failure) }
         }
         isPublishing = false
+    }
+
+    /// Ends the hold after a store recovery: changes made meanwhile are published now.
+    func releasePublication() {
+        guard awaitingRefetch != nil else { return }
+        awaitingRefetch = nil
+        if publishedGeneration < changeGeneration, !isPublishing {
+            isPublishing = true
+            Task { await self.publishLoop() }
+        }
+    }
+
+    /// A source's attempt ended (fetched, not modified or failed). Once every source has been
+    /// attempted after a store recovery, the refilled store is published.
+    func sourceAttempted(_ url: String) {
+        guard var waiting = awaitingRefetch else { return }
+        waiting.remove(url)
+        awaitingRefetch = waiting
+        if waiting.isEmpty {
+            logger.notice("every source was fetched again after the store recovery; publishing")
+            releasePublication()
+        }
     }
 
     /// Calls `handler` with each new version number until ``unsubscribe(_:)``.

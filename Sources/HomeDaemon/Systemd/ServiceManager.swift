@@ -1,8 +1,8 @@
 import Glibc
 
 /// The daemon's side of the service manager: `READY=1`, `STATUS=`, reload with
-/// `RELOADING=1` + `MONOTONIC_USEC` then `READY=1`, `STOPPING=1`, and the watchdog
-/// (varlink-and-systemd.md §6). Every send is a no-op without `$NOTIFY_SOCKET`.
+/// `RELOADING=1` + `MONOTONIC_USEC` then `READY=1`, `STOPPING=1`, and the watchdog with the
+/// store's health checks (varlink-and-systemd.md §6). Every send is a no-op without `$NOTIFY_SOCKET`.
 ///
 /// Sendable: an actor; reloads run one at a time.
 actor ServiceManager {
@@ -16,6 +16,8 @@ actor ServiceManager {
     /// After `STOPPING=1` nothing else is sent: a late `STATUS=` would contradict it.
     private var isStopping = false
     private var reloadWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The store's state at the last health check, to log its changes once.
+    private var storeWasFailing = false
 
     init(notifier: SystemdNotifier, service: HomeService, logger: Logger) {
         self.notifier = notifier
@@ -82,35 +84,57 @@ actor ServiceManager {
         }
     }
 
-    /// Sends `WATCHDOG=1` every `interval` until cancelled. Each ping first goes through the
-    /// service actor and the store's queue (the status query every `GetStatus` also runs), so a
-    /// wedged service or store stops the pings and the manager restarts the daemon.
-    func runWatchdog(every interval: Duration) async {
+    /// Checks the store every `interval` until cancelled and, when `pinging`, sends
+    /// `WATCHDOG=1` after each healthy check. A check goes through the service actor and the
+    /// store's queue and takes the store's write lock (``HomeService/probeStore()``), so a wedged
+    /// service or store delays the ping, and a store that keeps failing stops the pings: the
+    /// manager then restarts the daemon (`WatchdogSec=`), whose start-up check recovers a
+    /// corrupt file. `STATUS=` follows every change of the line.
+    func runHealthChecks(every interval: Duration, pinging: Bool) async {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: interval)
             } catch {
                 return
             }
+            let health = await service.probeStore()
             let line = await statusLine()
             if isStopping { return }
-            if line != lastStatus {
-                lastStatus = line
-                notifier.watchdog(status: line)
-            } else {
-                notifier.watchdog()
+            let isFailing = health.state == .failing
+            if isFailing != storeWasFailing {
+                storeWasFailing = isFailing
+                if isFailing {
+                    logger.error(
+                        "the store keeps failing (\(health.reason ?? "unknown"))"
+                            + (pinging ? "; no more watchdog pings, so the service manager restarts the daemon" : "")
+                    )
+                } else {
+                    logger.notice("the store works again")
+                }
+            }
+            let changed = line != lastStatus
+            lastStatus = line
+            if pinging, !isFailing {
+                notifier.watchdog(status: changed ? line : nil)
+            } else if changed {
+                notifier.status(line)
             }
         }
     }
 
-    /// `Serving version 4; sources: 3 ok, 0 failing; 1 subscriber`.
+    /// `Serving version 4; sources: 3 ok, 0 failing; 1 subscriber`, with the store's state
+    /// when it is not ok: `Store failing: SQLITE_BUSY (5): database is locked; serving version 4; …`
+    /// or `Serving version 4; store recovered: the file was corrupt (…); …`.
     func statusLine() async -> String {
-        let version = await service.version
-        var line = "Serving version \(version)"
-        if let status = try? await service.status() {
-            let failing = status.sources.filter { $0.failures > 0 }.count
-            line += "; sources: \(status.sources.count - failing) ok, \(failing) failing"
+        let status = await service.status()
+        let failing = status.sources.filter { $0.failures > 0 }.count
+        var line = "version \(status.version)"
+        switch status.store {
+        case "failing": line = "Store failing: \(status.storeReason ?? "unknown"); serving " + line
+        case "recovered": line = "Serving " + line + "; store recovered: \(status.storeReason ?? "")"
+        default: line = "Serving " + line
         }
+        line += "; sources: \(status.sources.count - failing) ok, \(failing) failing"
         if let subscribers {
             let count = await subscribers()
             line += "; \(count) subscriber" + (count == 1 ? "" : "s")

@@ -71,16 +71,20 @@ public struct PageIcons: Sendable, Equatable {
     /// The order to try: apple-touch icons, then sized `rel=icon` links, then the manifest's
     /// icons, then unsized `rel=icon` links, then `og:image`, then `/favicon.ico` at the page's
     /// origin. Within a kind, the largest declared size up to `maxSide` first, then undeclared
-    /// sizes, then larger ones smallest first. SVG icons are left out.
+    /// sizes, then larger ones smallest first. SVG icons are left out, and so is any URL the
+    /// link policy refuses as a resource (`LinkPolicy`: only `http`/`https` from a web page).
     public func candidates(maxSide: Int = 1024) -> [Candidate] {
         var result: [Candidate] = []
         var seen: Set<String> = []
+        var policy = LinkPolicy(documentURL: pageURL)
         func add(_ candidate: Candidate) {
             let key: String
+            let url: String
             switch candidate {
-            case .image(let url): key = "i" + url
-            case .manifest(let url): key = "m" + url
+            case .image(let image): (key, url) = ("i" + image, image)
+            case .manifest(let manifest): (key, url) = ("m" + manifest, manifest)
             }
+            guard policy.refusal(url, purpose: .resource) == nil else { return }
             if seen.insert(key).inserted { result.append(candidate) }
         }
         for icon in Self.ranked(appleTouchIcons, maxSide: maxSide) { add(.image(icon.url)) }

@@ -5,7 +5,8 @@ internal import Foundation
 ///
 /// Read leniently, like JSON Feed: a member of the wrong type counts as missing. Icons whose
 /// `purpose` does not include `any` (only `maskable` or `monochrome`: cut or one-colour
-/// variants) are left out; `src` is resolved against the manifest's URL.
+/// variants) are left out; `src` is resolved against the manifest's URL, and kept only when the
+/// link policy allows it as a resource (`LinkPolicy`: `http`/`https` from a web manifest).
 public enum WebAppManifest {
     /// The largest manifest read; real ones are a few KiB.
     public static let maxBytes = 256 << 10
@@ -25,8 +26,11 @@ public enum WebAppManifest {
         } catch {
             throw FeedParseError(kind: .malformedJSON, source: manifestURL, message: "not a web app manifest object")
         }
+        var policy = LinkPolicy(documentURL: manifestURL)
         return document.icons.prefix(HTMLHeadParser.maxIcons).compactMap { icon in
-            guard let source = icon.src, let url = URIReference.resolve(source, against: manifestURL) else {
+            guard let source = icon.src, let url = URIReference.resolve(source, against: manifestURL),
+                policy.refusal(url, purpose: .resource) == nil
+            else {
                 return nil
             }
             let purposes = (icon.purpose ?? "any").lowercased().split(separator: " ")

@@ -1,9 +1,10 @@
 extension LayoutResult {
     /// The solve output of `layout-spec-format.md` ("Solve") as JSON text.
     ///
-    /// Keys come in the documented order: `container`, `contentSize`, `sections` (each with
+    /// Keys come in the documented order: `container`, `platform`, `contentSize`, `sections` (each with
     /// `index`, `id`, `frame`, `items`, `supplementaries`, `decorations`, `orthogonal`),
-    /// `globalSupplementaries`, `diagnostics`. Integral numbers print without a fraction
+    /// `globalSupplementaries`, `diagnostics`. Items and supplementaries whose size is estimated
+    /// or measured say so in `sizing` (self-sizing, `docs/layout.md`). Integral numbers print without a fraction
     /// (`375`), others in their shortest round-trip form (`98.5`); a non-finite number, which
     /// a valid result never holds, prints as `null`.
     ///
@@ -21,6 +22,8 @@ extension LayoutResult {
 
         writer.key("container")
         writer.container(environment)
+        writer.key("platform")
+        writer.string(platform.rawValue)
         writer.key("contentSize")
         writer.size(contentSize)
 
@@ -122,6 +125,7 @@ extension JSONWriter {
             frame(itemFrame)
             key("zIndex")
             int(section.itemZIndex)
+            sizing(section.itemSizing(index))
             endObject()
         }
         endArray()
@@ -147,6 +151,10 @@ extension JSONWriter {
         string(supplementary.elementKind)
         key("item")
         if let item = supplementary.item { int(item) } else { null() }
+        if let group = supplementary.group {
+            key("group")
+            int(group)
+        }
         key("frame")
         frame(supplementary.frame)
         key("zIndex")
@@ -154,7 +162,15 @@ extension JSONWriter {
         key("pinToVisibleBounds")
         bool(supplementary.pinToVisibleBounds)
         pinRange(supplementary.pinRange)
+        sizing(supplementary.sizing)
         endObject()
+    }
+
+    /// `"sizing": "estimated"` or `"measured"`; nothing for a fixed size (§7.1).
+    fileprivate mutating func sizing(_ sizing: Sizing) {
+        guard sizing != .fixed else { return }
+        key("sizing")
+        string(sizing.rawValue)
     }
 
     /// `"pinRange": {"min":…,"max":…}` when the supplementary is pinned; nothing otherwise.
@@ -173,10 +189,18 @@ extension JSONWriter {
         beginObject(inline: true)
         key("elementKind")
         string(decoration.elementKind)
+        if let item = decoration.item {
+            key("item")
+            int(item)
+        }
         key("frame")
         frame(decoration.frame)
         key("zIndex")
         int(decoration.zIndex)
+        if let cornerRadius = decoration.cornerRadius {
+            key("cornerRadius")
+            number(cornerRadius)
+        }
         endObject()
     }
 

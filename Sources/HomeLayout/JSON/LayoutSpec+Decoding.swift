@@ -24,17 +24,18 @@ struct SpecDecoder {
     // MARK: - Keys
 
     static let topKeys = ["configuration", "sections"]
-    static let configurationKeys = ["scrollDirection", "interSectionSpacing", "boundarySupplementaryItems"]
+    static let configurationKeys = ["scrollDirection", "interSectionSpacing", "boundarySupplementaryItems", "platform"]
     /// Section keys a variant may override: all but `id` and `variants`.
     static let overridableSectionKeys = [
         "itemCount", "group", "contentInsets", "interGroupSpacing", "orthogonalScrollingBehavior",
         "contentInsetsReference", "supplementariesFollowContentInsets", "supplementaryContentInsetsReference",
-        "boundarySupplementaryItems", "decorationItems",
+        "boundarySupplementaryItems", "decorationItems", "list",
     ]
     static let sectionKeys = ["id"] + overridableSectionKeys + ["variants"]
     static let variantKeys = ["minWidth", "maxWidth"] + overridableSectionKeys
     static let groupKeys = [
         "axis", "size", "subitems", "count", "countMode", "interItemSpacing", "contentInsets", "edgeSpacing",
+        "supplementaryItems",
     ]
     static let itemKeys = ["size", "contentInsets", "edgeSpacing", "supplementaryItems"]
     static let elementKeys = ["item", "group"]
@@ -48,7 +49,7 @@ struct SpecDecoder {
         "elementKind", "size", "alignment", "offset", "extendsBoundary", "pinToVisibleBounds", "zIndex",
         "contentInsets",
     ]
-    static let badgeKeys = ["elementKind", "size", "anchor", "zIndex"]
+    static let badgeKeys = ["elementKind", "size", "anchor", "itemAnchor", "zIndex"]
     static let anchorKeys = ["edges", "absoluteOffset", "fractionalOffset"]
     static let decorationKeys = ["elementKind", "contentInsets", "zIndex"]
 
@@ -109,6 +110,9 @@ struct SpecDecoder {
                 at: object.path("boundarySupplementaryItems")
             )
         }
+        if let v = object["platform"] {
+            configuration.platform = try choice(v, at: object.path("platform"), LayoutPlatform.allCases)
+        }
         return configuration
     }
 
@@ -119,10 +123,15 @@ struct SpecDecoder {
         let idPath = object.path("id")
         let id = try string(object.required("id"), at: idPath)
         if id.isEmpty { throw LayoutSpecError(path: idPath, reason: "expected a non-empty string; found \"\"") }
-        guard object["group"] != nil else { throw object.missing("group") }
+        let isList = object["list"] != nil
+        if isList {
+            try rejectKeysBuiltByList(object)
+        } else if object["group"] == nil {
+            throw object.missing("group")
+        }
         let overrides = try self.overrides(object)
-        // `group` is required, so the overrides always hold one.
-        guard let group = overrides.group else { throw object.missing("group") }
+        // A section has `group` or `list`, so one of them is set.
+        guard let group = overrides.group ?? overrides.list?.rowGroup else { throw object.missing("group") }
         var section = LayoutSection(id: id, group: group)
         overrides.apply(to: &section)
         if let v = object["variants"] {
@@ -130,13 +139,15 @@ struct SpecDecoder {
             let values = try array(v, at: variantsPath)
             section.variants.reserveCapacity(values.count)
             for (index, variantValue) in values.enumerated() {
-                section.variants.append(try variant(variantValue, at: variantsPath + "[\(index)]"))
+                section.variants.append(try variant(variantValue, at: variantsPath + "[\(index)]", inList: isList))
             }
         }
         return section
     }
 
-    func variant(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> SectionVariant {
+    /// A variant of a list section may change its `itemCount` and `list` only; a variant of any
+    /// other section cannot turn it into a list.
+    func variant(_ value: JSONValue, at path: String, inList: Bool) throws(LayoutSpecError) -> SectionVariant {
         // Explain the two section keys a variant cannot take before the generic unknown-key error.
         if case .object(let members) = value {
             if members.contains(where: { $0.key == "id" }) {
@@ -154,6 +165,14 @@ struct SpecDecoder {
             }
         }
         let object = try JSONObjectReader(value, at: path, allowed: Self.variantKeys)
+        if inList {
+            try rejectKeysBuiltByList(object)
+        } else if object["list"] != nil {
+            throw LayoutSpecError(
+                path: object.path("list"),
+                reason: "only a list section's variants can set \"list\"; give the section itself a \"list\""
+            )
+        }
         let minWidth = try number(object.required("minWidth"), at: object.path("minWidth"))
         var maxWidth: Double?
         if let v = object["maxWidth"] {
@@ -209,6 +228,7 @@ struct SpecDecoder {
         if let v = object["boundarySupplementaryItems"] {
             o.boundarySupplementaryItems = try boundaryItems(v, at: object.path("boundarySupplementaryItems"))
         }
+        if let v = object["list"] { o.list = try list(v, at: object.path("list")) }
         if let v = object["decorationItems"] {
             let path = object.path("decorationItems")
             let values = try array(v, at: path)
@@ -267,6 +287,9 @@ struct SpecDecoder {
         }
         if let v = object["contentInsets"] { group.contentInsets = try insets(v, at: object.path("contentInsets")) }
         if let v = object["edgeSpacing"] { group.edgeSpacing = try edgeSpacing(v, at: object.path("edgeSpacing")) }
+        if let v = object["supplementaryItems"] {
+            group.supplementaryItems = try badges(v, at: object.path("supplementaryItems"))
+        }
         return group
     }
 
@@ -279,15 +302,13 @@ struct SpecDecoder {
 
     func item(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutItem {
         let object = try JSONObjectReader(value, at: path, allowed: Self.itemKeys)
-        var item = LayoutItem(size: try layoutSize(object.required("size"), at: object.path("size")))
+        var item = LayoutItem(
+            size: try layoutSize(object.required("size"), at: object.path("size"), allowsUniform: true)
+        )
         if let v = object["contentInsets"] { item.contentInsets = try insets(v, at: object.path("contentInsets")) }
         if let v = object["edgeSpacing"] { item.edgeSpacing = try edgeSpacing(v, at: object.path("edgeSpacing")) }
         if let v = object["supplementaryItems"] {
-            let path = object.path("supplementaryItems")
-            let values = try array(v, at: path)
-            for (index, element) in values.enumerated() {
-                item.supplementaryItems.append(try badge(element, at: path + "[\(index)]"))
-            }
+            item.supplementaryItems = try badges(v, at: object.path("supplementaryItems"))
         }
         return item
     }
@@ -326,6 +347,17 @@ struct SpecDecoder {
         return item
     }
 
+    /// An item's or a group's `supplementaryItems`.
+    func badges(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> [ItemSupplementary] {
+        let values = try array(value, at: path)
+        var badges: [ItemSupplementary] = []
+        badges.reserveCapacity(values.count)
+        for (index, element) in values.enumerated() {
+            badges.append(try badge(element, at: path + "[\(index)]"))
+        }
+        return badges
+    }
+
     func badge(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> ItemSupplementary {
         let object = try JSONObjectReader(value, at: path, allowed: Self.badgeKeys)
         // Defaults as the contract shows them: "elementKind": "badge", anchored top-trailing.
@@ -338,6 +370,7 @@ struct SpecDecoder {
                 try anchor(v, at: object.path("anchor"))
             } ?? SupplementaryAnchor(edges: [.top, .trailing])
         )
+        if let v = object["itemAnchor"] { badge.itemAnchor = try anchor(v, at: object.path("itemAnchor")) }
         if let v = object["zIndex"] { badge.zIndex = try integer(v, at: object.path("zIndex"), in: Self.zIndexRange) }
         return badge
     }
@@ -411,15 +444,32 @@ struct SpecDecoder {
 
     // MARK: - Geometry values
 
-    func layoutSize(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutSize {
+    /// - Parameter allowsUniform: items may use `{"uniformAcrossSiblings": v}` besides the four
+    ///   dimension kinds of the contract (iOS 17; `docs/layout.md`, "Self-sizing").
+    func layoutSize(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+        -> LayoutSize
+    {
         let object = try JSONObjectReader(value, at: path, allowed: Self.sizeKeys)
         return LayoutSize(
-            width: try dimension(object.required("width"), at: object.path("width")),
-            height: try dimension(object.required("height"), at: object.path("height"))
+            width: try dimension(object.required("width"), at: object.path("width"), allowsUniform: allowsUniform),
+            height: try dimension(object.required("height"), at: object.path("height"), allowsUniform: allowsUniform)
         )
     }
 
-    func dimension(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Dimension {
+    func dimension(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+        -> Dimension
+    {
+        if case .object(let members) = value, members.count == 1, members[0].key == "uniformAcrossSiblings" {
+            guard allowsUniform else {
+                throw LayoutSpecError(
+                    path: path,
+                    reason: "uniformAcrossSiblings sizes items only (the largest measured size among a group's items)"
+                )
+            }
+            return .uniformAcrossSiblings(
+                estimate: try positiveNumber(members[0].value, at: path + ".uniformAcrossSiblings")
+            )
+        }
         let (key, inner) = try singleKey(value, at: path, Self.dimensionKeys)
         let v = try positiveNumber(inner, at: path + "." + key)
         switch key {

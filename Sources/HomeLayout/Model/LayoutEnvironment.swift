@@ -15,6 +15,9 @@ public struct LayoutEnvironment: Sendable, Hashable {
     public var readableContentInsets: EdgeInsets
     /// Right-to-left mirrors every frame horizontally (§4.10).
     public var layoutDirection: LayoutDirection
+    /// The client's iOS release; `nil` uses the spec's `configuration.platform`. A profile or
+    /// a command line names it when one container serves older clients.
+    public var platform: LayoutPlatform?
 
     public init(
         width: Double,
@@ -23,7 +26,8 @@ public struct LayoutEnvironment: Sendable, Hashable {
         safeAreaInsets: EdgeInsets = .zero,
         layoutMargins: EdgeInsets = .zero,
         readableContentInsets: EdgeInsets = .zero,
-        layoutDirection: LayoutDirection = .leftToRight
+        layoutDirection: LayoutDirection = .leftToRight,
+        platform: LayoutPlatform? = nil
     ) {
         self.width = width
         self.height = height
@@ -32,6 +36,7 @@ public struct LayoutEnvironment: Sendable, Hashable {
         self.layoutMargins = layoutMargins
         self.readableContentInsets = readableContentInsets
         self.layoutDirection = layoutDirection
+        self.platform = platform
     }
 
     /// The guide insets a reference selects, with sub-1 values taken as fractions of the

@@ -62,6 +62,9 @@ public struct LayoutGroup: Sendable, Hashable {
     public var interItemSpacing: Spacing?
     public var contentInsets: EdgeInsets
     public var edgeSpacing: EdgeSpacing?
+    /// `NSCollectionLayoutGroup(layoutSize:supplementaryItems:)`: anchored to the group's frame
+    /// inside its contentInsets, in every instance of the group that holds an item.
+    public var supplementaryItems: [ItemSupplementary]
 
     public init(
         axis: Axis,
@@ -71,7 +74,8 @@ public struct LayoutGroup: Sendable, Hashable {
         countMode: GroupCountMode = .repeating,
         interItemSpacing: Spacing? = nil,
         contentInsets: EdgeInsets = .zero,
-        edgeSpacing: EdgeSpacing? = nil
+        edgeSpacing: EdgeSpacing? = nil,
+        supplementaryItems: [ItemSupplementary] = []
     ) {
         self.axis = axis
         self.size = size
@@ -81,6 +85,7 @@ public struct LayoutGroup: Sendable, Hashable {
         self.interItemSpacing = interItemSpacing
         self.contentInsets = contentInsets
         self.edgeSpacing = edgeSpacing
+        self.supplementaryItems = supplementaryItems
     }
 
     /// `NSCollectionLayoutGroup.horizontal(layoutSize:subitems:)`.

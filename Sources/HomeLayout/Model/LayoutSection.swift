@@ -36,6 +36,9 @@ public struct LayoutSection: Sendable, Hashable {
     public var supplementaryContentInsetsReference: ContentInsetsReference?
     public var boundarySupplementaryItems: [BoundarySupplementaryItem]
     public var decorationItems: [DecorationItem]
+    /// Makes this a list section: its group, insets, header, footer and decorations are then
+    /// built from the list configuration, replacing the values above.
+    public var list: ListConfiguration?
     /// Overrides chosen by container width; every matching variant applies, in order.
     public var variants: [SectionVariant]
 
@@ -51,6 +54,7 @@ public struct LayoutSection: Sendable, Hashable {
         supplementaryContentInsetsReference: ContentInsetsReference? = nil,
         boundarySupplementaryItems: [BoundarySupplementaryItem] = [],
         decorationItems: [DecorationItem] = [],
+        list: ListConfiguration? = nil,
         variants: [SectionVariant] = []
     ) {
         self.id = id
@@ -64,6 +68,7 @@ public struct LayoutSection: Sendable, Hashable {
         self.supplementaryContentInsetsReference = supplementaryContentInsetsReference
         self.boundarySupplementaryItems = boundarySupplementaryItems
         self.decorationItems = decorationItems
+        self.list = list
         self.variants = variants
     }
 
@@ -73,8 +78,9 @@ public struct LayoutSection: Sendable, Hashable {
     public func resolved(forWidth width: Double) -> LayoutSection {
         var section = self
         section.variants = []
-        for variant in variants where variant.matches(width: width) {
-            variant.overrides.apply(to: &section)
+        // By index, so no variant (and none of its arrays) is copied to apply it.
+        for index in variants.indices where variants[index].matches(width: width) {
+            variants[index].overrides.apply(to: &section)
         }
         return section
     }
@@ -116,6 +122,7 @@ public struct SectionOverrides: Sendable, Hashable {
     public var supplementaryContentInsetsReference: ContentInsetsReference?
     public var boundarySupplementaryItems: [BoundarySupplementaryItem]?
     public var decorationItems: [DecorationItem]?
+    public var list: ListConfiguration?
 
     public init() {}
 
@@ -134,5 +141,6 @@ public struct SectionOverrides: Sendable, Hashable {
         }
         if let boundarySupplementaryItems { section.boundarySupplementaryItems = boundarySupplementaryItems }
         if let decorationItems { section.decorationItems = decorationItems }
+        if let list { section.list = list }
     }
 }

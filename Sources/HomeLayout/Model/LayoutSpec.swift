@@ -2,19 +2,23 @@
 public struct LayoutConfiguration: Sendable, Hashable {
     /// The scroll axis; `.horizontal` swaps the roles of the axes everywhere (§1).
     public var scrollDirection: Axis
-    /// Added between two consecutive sections that both produce frames (§5.6).
+    /// Added between consecutive sections; which ones depends on the platform (§5.6, `docs/layout.md`).
     public var interSectionSpacing: Double
     /// Global header/footer around the whole stack of sections (§5.6).
     public var boundarySupplementaryItems: [BoundarySupplementaryItem]
+    /// The iOS release whose geometry to reproduce, unless the environment names one.
+    public var platform: LayoutPlatform
 
     public init(
         scrollDirection: Axis = .vertical,
         interSectionSpacing: Double = 0,
-        boundarySupplementaryItems: [BoundarySupplementaryItem] = []
+        boundarySupplementaryItems: [BoundarySupplementaryItem] = [],
+        platform: LayoutPlatform = .ios17
     ) {
         self.scrollDirection = scrollDirection
         self.interSectionSpacing = interSectionSpacing
         self.boundarySupplementaryItems = boundarySupplementaryItems
+        self.platform = platform
     }
 }
 

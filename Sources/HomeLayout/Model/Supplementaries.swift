@@ -72,18 +72,30 @@ public struct SupplementaryAnchor: Sendable, Hashable {
     }
 }
 
-/// A badge attached to an item (`NSCollectionLayoutSupplementaryItem`, §6.5).
+/// A supplementary attached to an item (a badge) or to a group
+/// (`NSCollectionLayoutSupplementaryItem`, §6.5).
 public struct ItemSupplementary: Sendable, Hashable {
     public var elementKind: String
-    /// Resolved against the item's visible frame.
+    /// Resolved against the item's visible frame, or the group's frame inside its insets.
     public var size: LayoutSize
+    /// `containerAnchor`: the point of the container the supplementary is pinned to.
     public var anchor: SupplementaryAnchor
+    /// `itemAnchor`: the point of the supplementary placed on the container's anchor point.
+    /// `nil` uses the container anchor's own point, which keeps the supplementary inside.
+    public var itemAnchor: SupplementaryAnchor?
     public var zIndex: Int
 
-    public init(elementKind: String, size: LayoutSize, anchor: SupplementaryAnchor, zIndex: Int = 1) {
+    public init(
+        elementKind: String,
+        size: LayoutSize,
+        anchor: SupplementaryAnchor,
+        itemAnchor: SupplementaryAnchor? = nil,
+        zIndex: Int = 1
+    ) {
         self.elementKind = elementKind
         self.size = size
         self.anchor = anchor
+        self.itemAnchor = itemAnchor
         self.zIndex = zIndex
     }
 }

@@ -2,6 +2,10 @@
 struct BoundaryPlacer {
     let environment: LayoutEnvironment
     let grid: PixelGrid
+    /// On iOS 14 a pinned header stops at the end of the content (not of the footer), and that
+    /// bound applies at rest too: a section whose content is shorter than nothing pulls its
+    /// pinned header up.
+    let platform: LayoutPlatform
 
     /// The horizontal extent supplementaries are sized and aligned in.
     struct Span {
@@ -48,6 +52,36 @@ struct BoundaryPlacer {
         return items.map { grid.resolve($0.size, in: container) }
     }
 
+    /// §7.1: measured sizes replace the estimates of the items they name (by element kind), on
+    /// estimated axes only; the bands, pin ranges and later sections follow from the sizes.
+    ///
+    /// - Returns: the axes each item took a measurement on, in declaration order.
+    static func measure(
+        _ items: [BoundarySupplementaryItem],
+        sizes: inout [Size],
+        with measured: [String: MeasuredSize],
+        warnings: inout MeasurementWarnings,
+        path: String
+    ) -> [SizingAxes] {
+        var applied = [SizingAxes](repeating: [], count: items.count)
+        var used = 0
+        for (index, item) in items.enumerated() {
+            guard let size = measured[item.elementKind] else { continue }
+            used += 1
+            let estimated = SizingAxes(estimatedIn: item.size)
+            sizes[index] = size.applied(to: sizes[index], on: estimated)
+            applied[index] = size.axes.intersection(estimated)
+            warnings.ignoredAxes(size.axes.subtracting(estimated), at: path + "[\(item.elementKind)]")
+        }
+        if used < measured.count {
+            let kinds = Set(items.map(\.elementKind))
+            for kind in measured.keys.sorted() where !kinds.contains(kind) {
+                warnings.noSuchElement(at: path + "[\(kind)]")
+            }
+        }
+        return applied
+    }
+
     /// The header (`top`) or footer band: the tallest extending item on that edge (§5.5).
     static func bandHeight(_ items: [BoundarySupplementaryItem], _ sizes: [Size], top: Bool) -> Double {
         var height = 0.0
@@ -63,12 +97,13 @@ struct BoundaryPlacer {
     func place(
         _ items: [BoundarySupplementaryItem],
         sizes: [Size],
+        measured: [SizingAxes]? = nil,
         in span: Span,
         bands: Bands
     ) -> [SupplementaryFrame] {
         var frames: [SupplementaryFrame] = []
         frames.reserveCapacity(items.count)
-        for (item, size) in zip(items, sizes) {
+        for (index, (item, size)) in zip(items, sizes).enumerated() {
             let alignment = item.alignment
             var x = span.x + (span.width - size.width) / 2
             if alignment.isLeading {
@@ -88,7 +123,7 @@ struct BoundaryPlacer {
             let ci = item.contentInsets
             let estimatedWidth = item.size.width.isEstimated
             let estimatedHeight = item.size.height.isEstimated
-            let frame = slot.inset(
+            var frame = slot.inset(
                 by: EdgeInsets(
                     top: estimatedHeight ? 0 : ci.top,
                     leading: estimatedWidth ? 0 : ci.leading,
@@ -100,10 +135,14 @@ struct BoundaryPlacer {
             if item.pinToVisibleBounds {
                 // §6.3: headers clamp between their rest position and the section end (with its
                 // footer) minus their height; footers between the section start and rest.
-                pinRange =
-                    alignment.isBottom
-                    ? PinRange(min: min(bands.start, frame.y), max: frame.y)
-                    : PinRange(min: frame.y, max: max(frame.y, bands.end - frame.height))
+                if alignment.isBottom {
+                    pinRange = PinRange(min: min(bands.start, frame.y), max: frame.y)
+                } else if platform == .ios14 {
+                    frame.y = min(frame.y, bands.contentBottom - frame.height)
+                    pinRange = PinRange(min: frame.y, max: max(frame.y, bands.contentBottom - frame.height))
+                } else {
+                    pinRange = PinRange(min: frame.y, max: max(frame.y, bands.end - frame.height))
+                }
             }
             frames.append(
                 SupplementaryFrame(
@@ -112,7 +151,9 @@ struct BoundaryPlacer {
                     frame: frame,
                     zIndex: item.zIndex,
                     pinToVisibleBounds: item.pinToVisibleBounds,
-                    pinRange: pinRange
+                    pinRange: pinRange,
+                    estimatedAxes: SizingAxes(estimatedIn: item.size),
+                    measuredAxes: measured?[index] ?? []
                 )
             )
         }

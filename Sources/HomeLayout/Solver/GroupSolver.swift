@@ -1,37 +1,3 @@
-/// One leaf item of a solved group: where its slot and visible frame are, relative to the
-/// origin of the group being solved.
-struct LeafSlot: Sendable {
-    /// The item's resolved layout size, placed (§1 "slot").
-    var slot: Rect
-    /// The slot shrunk by the item's contentInsets (§3.1): the reported cell frame.
-    var visible: Rect
-    /// Index into ``GroupSolver/badgeLists`` when the item has supplementaries, else -1.
-    var badges: Int32
-}
-
-/// Where a solve failed, relative to the group handed to ``GroupSolver/solve(_:size:depth:)``.
-struct GroupFailure: Error, Sendable {
-    enum Step: Sendable {
-        case group(Int)
-        case item(Int)
-    }
-
-    var kind: LayoutSolveError.Kind
-    var steps: [Step] = []
-
-    /// `group.subitems[0].group.subitems[2].item`, relative to a `…group` prefix.
-    func path(from prefix: String) -> String {
-        var path = prefix
-        for step in steps {
-            switch step {
-            case .group(let i): path += ".subitems[\(i)].group"
-            case .item(let i): path += ".subitems[\(i)].item"
-            }
-        }
-        return path
-    }
-}
-
 /// Solves a group tree into leaf slots (§4): fill pass, spacing re-solve, arrangement along and
 /// across the axis, nested groups, content-fit extents.
 ///
@@ -39,10 +5,16 @@ struct GroupFailure: Error, Sendable {
 /// per item. Each declared subitem is resolved once per pass and copied for every repetition.
 struct GroupSolver {
     let grid: PixelGrid
-    /// Leaves of the last solved group, relative to its origin, in depth-first order.
-    private(set) var leaves: [LeafSlot] = []
-    /// Supplementary lists of items that have any, referenced by ``LeafSlot/badges``.
+    /// Leaves of the last solved group, relative to its origin, in depth-first order. Written
+    /// only by the solver itself (here and in `GroupSolver+Measured.swift`).
+    var leaves: [LeafSlot] = []
+    /// Supplementary lists of items and groups that have any, referenced by ``LeafSlot/badges``
+    /// and ``GroupBox/supplementaries``.
     private(set) var badgeLists: [[ItemSupplementary]] = []
+    /// Group instances with supplementary items in the last solved group, itself first, then
+    /// depth-first. While a group is being solved their ``GroupBox/firstLeaf`` indexes
+    /// ``leaves``; once it is solved, they count from its first leaf.
+    private(set) var boxes: [GroupBox] = []
     /// Work so far (group solves plus leaves placed); bounded by
     /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
     /// re-solve (2^depth solves) cannot run for hours.
@@ -53,7 +25,7 @@ struct GroupSolver {
     }
 
     /// A declared subitem resolved in one pass's container.
-    private struct Template {
+    struct Template {
         var extent: Size
         /// The subitem's leaves; nil for a nested group of fixed size whose leaves are only
         /// needed once the pass is known to be final (see ``materialize``).
@@ -75,8 +47,18 @@ struct GroupSolver {
     /// Solves `group`, already resolved to `size` in its parent's container, appending its
     /// leaves (relative to the group's origin) to ``leaves``.
     ///
+    /// - Parameters:
+    ///   - measured: self-sizing (§7.1): measured sizes of the root group's leaves; `firstLeaf`
+    ///     is the index of this group's first leaf among them. Which subitems a group holds is
+    ///     decided without them (as estimated); they change extents and positions only.
     /// - Returns: the group's extent: its resolved size, or content-fit on estimated axes (§4.8).
-    mutating func solve(_ group: LayoutGroup, size: Size, depth: Int) throws(GroupFailure) -> Size {
+    mutating func solve(
+        _ group: LayoutGroup,
+        size: Size,
+        depth: Int,
+        measured: MeasuredLeaves? = nil,
+        firstLeaf: Int = 0
+    ) throws(GroupFailure) -> Size {
         guard depth <= HomeLayout.Limits.maxGroupDepth else {
             throw GroupFailure(
                 kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth)
@@ -114,10 +96,11 @@ struct GroupSolver {
             )
         }
 
-        let subitems = group.countMode == .equal ? Self.equalized(group) : group.subitems
+        let subitems = group.countMode == .equal ? group.equalizedSubitems : group.subitems
         let spacing = group.interItemSpacing?.value ?? 0
         let spacingIsFlexible = group.interItemSpacing?.isFlexible ?? false
         let base = leaves.count
+        let boxBase = boxes.count
 
         var pass = try fill(
             subitems,
@@ -132,6 +115,7 @@ struct GroupSolver {
         let placedCount = pass.placed.count
         if placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true }) {
             leaves.removeSubrange(base...)
+            if boxes.count > boxBase { boxes.removeSubrange(boxBase...) }
             let shrunk = length - spacing * Double(placedCount - 1)
             let container =
                 axis == .horizontal
@@ -149,13 +133,21 @@ struct GroupSolver {
 
         if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
         try materialize(&pass.templates, subitems, depth: depth)
+        // §7.1: placements holding a measured leaf get templates of their own.
+        var specialized: [Template?] = []
+        if let measured {
+            specialized = try specialize(pass, subitems, measured: measured, firstLeaf: firstLeaf, depth: depth)
+        }
+        func placement(_ n: Int, _ index: Int) -> Template? {
+            specialized.isEmpty ? pass.templates[index] : specialized[n] ?? pass.templates[index]
+        }
 
         // §4.6: arrangement along the axis, in the spec's order of arithmetic:
         // total = Σ (e_i + p_i + q_i) + s × (n − 1).
         var total = 0.0
         var flexibleCount = spacingIsFlexible ? pass.placed.count - 1 : 0
-        for index in pass.placed {
-            guard let t = pass.templates[index] else { continue }
+        for (n, index) in pass.placed.enumerated() {
+            guard let t = placement(n, index) else { continue }
             total += (axis == .horizontal ? t.extent.width : t.extent.height) + t.pre + t.post
             flexibleCount += (t.preFlexible ? 1 : 0) + (t.postFlexible ? 1 : 0)
         }
@@ -166,8 +158,10 @@ struct GroupSolver {
         var farAlong = 0.0
         var farCross = 0.0
         let arrangedStart = leaves.count
+        // Boxes of the solved subitems, each found by the leaf it starts at.
+        let subitemBoxes = boxBase..<boxes.count
         for (n, index) in pass.placed.enumerated() {
-            guard let t = pass.templates[index] else { continue }
+            guard let t = placement(n, index) else { continue }
             if n > 0 {
                 cursor += spacing
                 if spacingIsFlexible { cursor += extra }
@@ -186,6 +180,12 @@ struct GroupSolver {
             let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
             let range = t.leafRange ?? 0..<0
             try spend(range.count)
+            for box in subitemBoxes where range.contains(boxes[box].firstLeaf) {
+                var copy = boxes[box]
+                copy.content = copy.content.offsetBy(dx: dx, dy: dy)
+                copy.firstLeaf += leaves.count - range.lowerBound
+                boxes.append(copy)
+            }
             for leaf in range {
                 var copy = leaves[leaf]
                 copy.slot = copy.slot.offsetBy(dx: dx, dy: dy)
@@ -204,7 +204,44 @@ struct GroupSolver {
         var extent = size
         if estimatedWidth { extent.width = axis == .horizontal ? farAlong : farCross }
         if estimatedHeight { extent.height = axis == .vertical ? farAlong : farCross }
+        if boxes.count > boxBase || !group.supplementaryItems.isEmpty {
+            placeBoxes(
+                of: group,
+                in: extent,
+                insets: insets,
+                from: boxBase,
+                subitemBoxes,
+                leavesMovedBy: arrangedStart - base,
+                to: base
+            )
+        }
         return extent
+    }
+
+    /// Drops the subitems' own boxes (their arranged copies stay), moves the copies' leaves to
+    /// where the arranged leaves went, and puts the group's own box first: its supplementaries
+    /// anchor to the box inside its insets (zero on estimated axes), from its first leaf.
+    private mutating func placeBoxes(
+        of group: LayoutGroup,
+        in extent: Size,
+        insets: EdgeInsets,
+        from boxBase: Int,
+        _ subitemBoxes: Range<Int>,
+        leavesMovedBy shift: Int,
+        to base: Int
+    ) {
+        boxes.removeSubrange(subitemBoxes)
+        for box in boxBase..<boxes.count { boxes[box].firstLeaf -= shift }
+        guard !group.supplementaryItems.isEmpty else { return }
+        let content = Rect(
+            x: insets.leading,
+            y: insets.top,
+            width: extent.width - insets.leading - insets.trailing,
+            height: extent.height - insets.top - insets.bottom
+        )
+        let list = Int32(truncatingIfNeeded: badgeLists.count)
+        badgeLists.append(group.supplementaryItems)
+        boxes.insert(GroupBox(content: content, supplementaries: list, firstLeaf: base), at: boxBase)
     }
 
     /// The fill pass (§4.3): which declared subitems, in cyclic order, the group holds.
@@ -333,7 +370,14 @@ struct GroupSolver {
                 badges = Int32(truncatingIfNeeded: badgeLists.count)
                 badgeLists.append(item.supplementaryItems)
             }
-            leaves.append(LeafSlot(slot: slot, visible: slot.inset(by: insets), badges: badges))
+            leaves.append(
+                LeafSlot(
+                    slot: slot,
+                    visible: slot.inset(by: insets),
+                    badges: badges,
+                    estimated: SizingAxes(estimatedIn: item.size)
+                )
+            )
             extent = size
             leafRange = start..<leaves.count
         case .group(let nested) where !nested.size.width.isEstimated && !nested.size.height.isEstimated:
@@ -369,29 +413,5 @@ struct GroupSolver {
             crossPreFlexible: crossPre?.isFlexible ?? false,
             crossPostFlexible: crossPost?.isFlexible ?? false
         )
-    }
-
-    /// The deprecated `subitem:count:` form: each subitem's axis dimension becomes `1/count` of
-    /// the group, so the spacing re-solve splits the length equally (§4.4).
-    private static func equalized(_ group: LayoutGroup) -> [LayoutElement] {
-        let fraction = 1 / Double(max(group.count ?? 1, 1))
-        return group.subitems.map { element in
-            switch element {
-            case .item(var item):
-                if group.axis == .horizontal {
-                    item.size.width = .fractionalWidth(fraction)
-                } else {
-                    item.size.height = .fractionalHeight(fraction)
-                }
-                return .item(item)
-            case .group(var nested):
-                if group.axis == .horizontal {
-                    nested.size.width = .fractionalWidth(fraction)
-                } else {
-                    nested.size.height = .fractionalHeight(fraction)
-                }
-                return .group(nested)
-            }
-        }
     }
 }

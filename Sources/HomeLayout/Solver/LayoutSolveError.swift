@@ -24,6 +24,8 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case limitExceeded(what: String, limit: Int)
         /// The container itself is unusable (non-finite or non-positive size, negative scale).
         case invalidContainer(String)
+        /// A combination of keys the engine (or UIKit) does not lay out.
+        case unsupported(String)
     }
 
     public var kind: Kind
@@ -53,6 +55,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case .subitemRepeatsForever: "subitemRepeatsForever"
         case .limitExceeded: "limitExceeded"
         case .invalidContainer: "invalidContainer"
+        case .unsupported: "unsupported"
         }
     }
 
@@ -82,6 +85,8 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
             "\(what) exceeds the limit of \(limit)"
         case .invalidContainer(let reason):
             "invalid container: \(reason)"
+        case .unsupported(let reason):
+            reason
         }
     }
 

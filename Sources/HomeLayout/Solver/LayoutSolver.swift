@@ -10,15 +10,21 @@ public enum LayoutSolver {
     /// - Parameters:
     ///   - itemCounts: items per section, in section order; a missing entry uses the
     ///     section's `itemCount`.
+    ///   - measurements: measured sizes of items, boundary items and badges (self-sizing,
+    ///     §7.1): each replaces the estimate on the element's estimated axes, and everything
+    ///     after it re-fits. A measurement of an axis that is not estimated, or of an element
+    ///     the layout does not have, is a warning.
     /// - Returns: frames plus the warnings UIKit would log.
     /// - Throws: ``LayoutSolveError`` for everything UIKit raises (§9) and for values no
     ///   container can use (non-finite, non-positive sizes, limits).
     public static func solve(
         _ spec: LayoutSpec,
         in environment: LayoutEnvironment,
-        itemCounts: [Int]? = nil
+        itemCounts: [Int]? = nil,
+        measurements: LayoutMeasurements = LayoutMeasurements()
     ) throws(LayoutSolveError) -> LayoutResult {
         try validate(environment)
+        try validate(measurements)
         guard spec.sections.count <= HomeLayout.Limits.maxSections else {
             throw LayoutSolveError(
                 .limitExceeded(what: "number of sections", limit: HomeLayout.Limits.maxSections),
@@ -40,8 +46,8 @@ public enum LayoutSolver {
         // `environment.container.effectiveContentSize` would.
         var sections: [LayoutSection] = []
         sections.reserveCapacity(spec.sections.count)
-        var groupPaths: [String] = []
-        groupPaths.reserveCapacity(spec.sections.count)
+        var groupOrigins: [GroupOrigin] = []
+        groupOrigins.reserveCapacity(spec.sections.count)
         for (index, declared) in spec.sections.enumerated() {
             let section = declared.variants.isEmpty ? declared : declared.resolved(forWidth: environment.width)
             let matching = declared.variants.isEmpty ? [] : declared.variantIndices(forWidth: environment.width)
@@ -68,20 +74,36 @@ public enum LayoutSolver {
                 }
             }
             sections.append(section)
-            groupPaths.append(SectionValidator.render(keyRoot("group")) + ".group")
+            let groupVariant = matching.last { Self.variant(declared.variants[$0], sets: "group") }
+            groupOrigins.append(GroupOrigin(section: index, variant: groupVariant))
         }
 
         let isHorizontal = configuration.scrollDirection == .horizontal
         let solvingEnvironment = isHorizontal ? environment.transposed : environment
-        let grid = PixelGrid(scale: environment.scale)
+        let platform = environment.platform ?? configuration.platform
+        let grid = PixelGrid(scale: environment.scale, floorsFractions: platform.floorsFractionalSizes)
         let globalItems =
             isHorizontal
             ? configuration.boundarySupplementaryItems.map(\.transposed) : configuration.boundarySupplementaryItems
 
         // §5.6: the global header band, then the sections.
-        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid)
+        let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid, platform: platform)
         let globalSpan = boundary.globalContainer()
-        let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
+        var globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
+        var warnings = MeasurementWarnings(transposed: isHorizontal)
+        var globalMeasured: [SizingAxes]?
+        if !measurements.global.isEmpty {
+            globalMeasured = BoundaryPlacer.measure(
+                globalItems,
+                sizes: &globalSizes,
+                with: isHorizontal ? measurements.global.mapValues(\.transposed) : measurements.global,
+                warnings: &warnings,
+                path: MeasurementWarnings.boundaryPath(section: nil)
+            )
+        }
+        for section in measurements.sections.keys.sorted() where section < 0 || section >= sections.count {
+            warnings.noSuchElement(at: "sections[\(section)]")
+        }
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
         let globalFooter = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: false)
 
@@ -99,7 +121,8 @@ public enum LayoutSolver {
             )
         }
 
-        let solver = SectionSolver(environment: solvingEnvironment, grid: grid)
+        var solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
+        solver.transposed = isHorizontal
         var layouts: [SectionLayout] = []
         layouts.reserveCapacity(sections.count)
         var y = globalHeader
@@ -107,19 +130,55 @@ public enum LayoutSolver {
         for (index, declared) in sections.enumerated() {
             let section = isHorizontal ? declared.transposed : declared
             let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
-            let producesFrames = count > 0 || !section.boundarySupplementaryItems.isEmpty
-            // [L] Spacing only between consecutive sections that both produce frames.
-            if producesFrames, previousProducedFrames { y += configuration.interSectionSpacing }
-            let output = try solver.solve(section, index: index, itemCount: count, y0: y, groupPath: groupPaths[index])
+            let measured = measurements.sections[index].map { isHorizontal ? $0.transposed : $0 }
+            let output: SectionSolver.Output
+            let producesFrames: Bool
+            if let listConfiguration = section.list {
+                // A list is lowered to the section UIKit builds; it adds its separators once solved.
+                let position = ListSection.Position(isFirst: index == 0, isLast: index == sections.count - 1)
+                let list = ListSection(listConfiguration, environment: solvingEnvironment, position: position)
+                var lowered = section
+                list.lower(&lowered)
+                producesFrames = solver.producesFrames(lowered, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                var listOutput = try solver.solve(
+                    lowered,
+                    index: index,
+                    itemCount: count,
+                    y0: y,
+                    group: groupOrigins[index],
+                    measurements: measured
+                )
+                list.decorate(&listOutput.layout)
+                output = listOutput
+            } else {
+                producesFrames = solver.producesFrames(section, itemCount: count)
+                if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
+                    y += configuration.interSectionSpacing
+                }
+                output = try solver.solve(
+                    section,
+                    index: index,
+                    itemCount: count,
+                    y0: y,
+                    group: groupOrigins[index],
+                    measurements: measured
+                )
+            }
+            diagnostics += output.diagnostics
             layouts.append(output.layout)
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
         }
         let sectionsEnd = y
         let contentLength = sectionsEnd + globalFooter
+        diagnostics += warnings.diagnostics
         let globalFrames = boundary.place(
             globalItems,
             sizes: globalSizes,
+            measured: globalMeasured,
             in: globalSpan,
             bands: BoundaryPlacer.Bands(
                 start: 0,
@@ -151,11 +210,27 @@ public enum LayoutSolver {
 
         return LayoutResult(
             environment: environment,
+            platform: platform,
             contentSize: contentSize,
             sections: layouts,
             globalSupplementaries: globals,
             diagnostics: diagnostics
         )
+    }
+
+    /// §5.6: whether interSectionSpacing goes before section `index`. iOS 17 puts it before
+    /// every section but the first, even an empty one (measured); iOS 14 only between sections
+    /// that both lay something out.
+    private static func spaced(
+        _ index: Int,
+        _ producesFrames: Bool,
+        after previousProducedFrames: Bool,
+        on platform: LayoutPlatform
+    ) -> Bool {
+        switch platform {
+        case .ios17: index > 0
+        case .ios14: producesFrames && previousProducedFrames
+        }
     }
 
     private static func validate(_ environment: LayoutEnvironment) throws(LayoutSolveError) {
@@ -182,6 +257,39 @@ public enum LayoutSolver {
         }
     }
 
+    /// Measured values are sizes: finite, greater than 0, within ``HomeLayout/Limits/maxMagnitude``.
+    private static func validate(_ measurements: LayoutMeasurements) throws(LayoutSolveError) {
+        guard measurements.count <= HomeLayout.Limits.maxMeasurements else {
+            throw LayoutSolveError(
+                .limitExceeded(what: "measurements (\(measurements.count))", limit: HomeLayout.Limits.maxMeasurements),
+                path: "measurements"
+            )
+        }
+        func check(_ size: MeasuredSize, _ path: @autoclosure () -> String) throws(LayoutSolveError) {
+            for (value, axis) in [(size.width, "width"), (size.height, "height")] {
+                guard let value else { continue }
+                guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                    throw LayoutSolveError(.invalidValue(what: "measured \(axis)", value: value), path: path())
+                }
+            }
+        }
+        for (kind, size) in measurements.global { try check(size, "measurements: supplementaries[\(kind)]") }
+        for (index, section) in measurements.sections {
+            for (item, size) in section.items {
+                try check(size, "measurements: " + MeasurementWarnings.itemPath(section: index, item: item))
+            }
+            for (kind, size) in section.boundary {
+                try check(size, "measurements: sections[\(index)].supplementaries[\(kind)]")
+            }
+            for (item, byKind) in section.itemSupplementaries {
+                for (kind, size) in byKind {
+                    let path = MeasurementWarnings.itemPath(section: index, item: item) + ".supplementaries[\(kind)]"
+                    try check(size, "measurements: " + path)
+                }
+            }
+        }
+    }
+
     /// Whether a variant sets the section key `key` (for error paths into variants).
     static func variant(_ variant: SectionVariant, sets key: String) -> Bool {
         let o = variant.overrides
@@ -194,7 +302,20 @@ public enum LayoutSolver {
             return o.supplementariesFollowContentInsets != nil || o.supplementaryContentInsetsReference != nil
         case "boundarySupplementaryItems": return o.boundarySupplementaryItems != nil
         case "decorationItems": return o.decorationItems != nil
+        case "list": return o.list != nil
         default: return false
         }
+    }
+}
+
+/// Where a section's root group was declared: the section, or the variant that set it. Error
+/// paths start there; it is rendered only when a solve fails, not for every solve.
+struct GroupOrigin {
+    var section: Int
+    var variant: Int?
+
+    /// `sections[1].group`, or `sections[1].variants[0].group`.
+    var path: String {
+        "sections[\(section)]" + (variant.map { ".variants[\($0)]" } ?? "") + ".group"
     }
 }

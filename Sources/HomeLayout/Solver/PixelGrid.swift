@@ -1,11 +1,18 @@
-/// Pixel snapping at a display scale (§2.3, §10). Scale 0 snaps nothing (iOS 13/14 geometry).
+/// Pixel snapping at a display scale (§2.3, §10). Scale 0 snaps nothing (iOS 13-style geometry).
 struct PixelGrid: Sendable {
     let scale: Double
+    /// Whether fractional dimensions are floored (iOS 17); iOS 14 only rounds at the end.
+    let floorsFractions: Bool
+
+    init(scale: Double, floorsFractions: Bool = true) {
+        self.scale = scale
+        self.floorsFractions = floorsFractions
+    }
 
     /// `floor(v × scale) / scale`, applied to fractional dimensions only (§2.3). No epsilon.
     @inline(__always)
     func floor(_ v: Double) -> Double {
-        scale > 0 ? (v * scale).rounded(.down) / scale : v
+        scale > 0 && floorsFractions ? (v * scale).rounded(.down) / scale : v
     }
 
     /// `round(v × scale) / scale`, half away from zero, applied to every reported value (§10).
@@ -41,7 +48,7 @@ extension PixelGrid {
     @inline(__always)
     func resolve(_ dimension: Dimension, in container: Container) -> Double {
         switch dimension {
-        case .absolute(let v), .estimated(let v): v
+        case .absolute(let v), .estimated(let v), .uniformAcrossSiblings(let v): v
         case .fractionalWidth(let f): floor(container.effectiveWidth * f)
         case .fractionalHeight(let f): floor(container.effectiveHeight * f)
         }

@@ -73,10 +73,15 @@ struct SectionValidator {
         }
     }
 
-    mutating func size(_ size: LayoutSize) throws(LayoutSolveError) {
+    /// `uniformAcrossSiblings` compares an item with its siblings, so only items may use it.
+    mutating func size(_ size: LayoutSize, allowsUniform: Bool = false) throws(LayoutSolveError) {
         try at(.key("size")) { (v: inout Self) throws(LayoutSolveError) in
             try v.dimension(size.width, "width")
             try v.dimension(size.height, "height")
+            if !allowsUniform, size.width.isUniformAcrossSiblings || size.height.isUniformAcrossSiblings {
+                let key: StaticString = size.width.isUniformAcrossSiblings ? "width" : "height"
+                throw v.fail(.unsupported("uniformAcrossSiblings sizes items only"), at: .key(key))
+            }
         }
     }
 
@@ -142,6 +147,7 @@ struct SectionValidator {
             throw fail(.limitExceeded(what: "count \(count) (at least 1)", limit: limit), at: .key("count"))
         }
         guard !group.subitems.isEmpty else { throw fail(.emptyGroup, at: .key("subitems")) }
+        try supplementaries(group.supplementaryItems)
         try at(.key("subitems")) { (v: inout Self) throws(LayoutSolveError) in
             for (index, element) in group.subitems.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
@@ -159,25 +165,36 @@ struct SectionValidator {
     }
 
     mutating func item(_ item: LayoutItem) throws(LayoutSolveError) {
-        try size(item.size)
+        try size(item.size, allowsUniform: true)
         try insets(item.contentInsets)
         warnAboutEstimatedInsets(item.contentInsets, item.size)
         try edgeSpacing(item.edgeSpacing)
+        try supplementaries(item.supplementaryItems)
+    }
+
+    /// The supplementary items of one item or group: kinds unique among them (§9 item 7).
+    mutating func supplementaries(_ list: [ItemSupplementary]) throws(LayoutSolveError) {
+        guard !list.isEmpty else { return }
         var kinds: Set<String> = []
         try at(.key("supplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
-            for (index, badge) in item.supplementaryItems.enumerated() {
+            for (index, supplementary) in list.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
-                    guard kinds.insert(badge.elementKind).inserted else {
-                        throw v.fail(.duplicateElementKind(badge.elementKind), at: .key("elementKind"))
+                    guard kinds.insert(supplementary.elementKind).inserted else {
+                        throw v.fail(.duplicateElementKind(supplementary.elementKind), at: .key("elementKind"))
                     }
-                    try v.size(badge.size)
-                    try v.zIndex(badge.zIndex)
-                    try v.at(.key("anchor")) { (v: inout Self) throws(LayoutSolveError) in
-                        try v.point(badge.anchor.absoluteOffset, "absoluteOffset")
-                        try v.point(badge.anchor.fractionalOffset, "fractionalOffset")
-                    }
+                    try v.size(supplementary.size)
+                    try v.zIndex(supplementary.zIndex)
+                    try v.anchor(supplementary.anchor, "anchor")
+                    if let itemAnchor = supplementary.itemAnchor { try v.anchor(itemAnchor, "itemAnchor") }
                 }
             }
+        }
+    }
+
+    mutating func anchor(_ anchor: SupplementaryAnchor, _ key: StaticString) throws(LayoutSolveError) {
+        try at(.key(key)) { (v: inout Self) throws(LayoutSolveError) in
+            try v.point(anchor.absoluteOffset, "absoluteOffset")
+            try v.point(anchor.fractionalOffset, "fractionalOffset")
         }
     }
 
@@ -223,6 +240,13 @@ extension SectionValidator {
             throw fail(.limitExceeded(what: "itemCount \(section.itemCount)", limit: limit), at: .key("itemCount"))
         }
 
+        if let list = section.list {
+            steps = keyRoot("list") + [.key("list")]
+            try self.list(list, scrollDirection: scrollDirection)
+            // The rest is generated from the list configuration (`ListSection`).
+            return
+        }
+
         steps = keyRoot("group") + [.key("group")]
         try group(section.group, depth: 0)
         // §5.3 / §9 item 3: flexible edge spacing along the section's axis is ignored.
@@ -266,8 +290,10 @@ extension SectionValidator {
         }
     }
 
+    /// The element kinds of every item and group supplementary in the group tree.
     private static func badgeKinds(of group: LayoutGroup) -> Set<String> {
         var kinds: Set<String> = []
+        for supplementary in group.supplementaryItems { kinds.insert(supplementary.elementKind) }
         for element in group.subitems {
             switch element {
             case .item(let item): kinds.formUnion(item.supplementaryItems.map(\.elementKind))
@@ -275,5 +301,24 @@ extension SectionValidator {
             }
         }
         return kinds
+    }
+
+    /// A list section: vertical layouts only; a row height that is a size; finite insets.
+    private mutating func list(_ list: ListConfiguration, scrollDirection: Axis) throws(LayoutSolveError) {
+        guard scrollDirection == .vertical else {
+            throw fail(.unsupported("list sections need the vertical scroll direction"))
+        }
+        switch list.itemHeight {
+        case .absolute(let value), .estimated(let value):
+            guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                throw fail(.invalidValue(what: "dimension", value: value), at: .key("itemHeight"))
+            }
+        case .fractionalWidth, .fractionalHeight, .uniformAcrossSiblings:
+            throw fail(.unsupported("a list row height is absolute or estimated"), at: .key("itemHeight"))
+        }
+        try at(.key("separatorInsets")) { (v: inout Self) throws(LayoutSolveError) in
+            if let leading = list.separatorInsets.leading { try v.number(leading, "leading", what: "inset") }
+            if let trailing = list.separatorInsets.trailing { try v.number(trailing, "trailing", what: "inset") }
+        }
     }
 }

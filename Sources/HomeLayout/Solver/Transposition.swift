@@ -22,7 +22,7 @@ extension Dimension: Transposable {
         switch self {
         case .fractionalWidth(let f): .fractionalHeight(f)
         case .fractionalHeight(let f): .fractionalWidth(f)
-        case .absolute, .estimated: self
+        case .absolute, .estimated, .uniformAcrossSiblings: self
         }
     }
 }
@@ -76,15 +76,22 @@ extension LayoutItem: Transposable {
     }
 }
 
+extension SupplementaryAnchor: Transposable {
+    var transposed: SupplementaryAnchor {
+        SupplementaryAnchor(
+            edges: edges.transposed,
+            absoluteOffset: absoluteOffset.transposed,
+            fractionalOffset: fractionalOffset.transposed
+        )
+    }
+}
+
 extension ItemSupplementary: Transposable {
     var transposed: ItemSupplementary {
         var copy = self
         copy.size = size.transposed
-        copy.anchor = SupplementaryAnchor(
-            edges: anchor.edges.transposed,
-            absoluteOffset: anchor.absoluteOffset.transposed,
-            fractionalOffset: anchor.fractionalOffset.transposed
-        )
+        copy.anchor = anchor.transposed
+        copy.itemAnchor = itemAnchor?.transposed
         return copy
     }
 }
@@ -106,6 +113,7 @@ extension LayoutGroup: Transposable {
         copy.subitems = subitems.map(\.transposed)
         copy.contentInsets = contentInsets.transposed
         copy.edgeSpacing = edgeSpacing?.transposed
+        copy.supplementaryItems = supplementaryItems.map(\.transposed)
         return copy
     }
 }

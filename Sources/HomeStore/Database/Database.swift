@@ -86,6 +86,14 @@ package final class Database {
         sqlite3_close_v2(handle)
     }
 
+    /// Closes without copying the WAL into the file first (`SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE`):
+    /// for a corrupt file that is moved aside as it was found.
+    package func closeWithoutCheckpoint() {
+        guard !isClosed else { return }
+        _ = csqlite_db_config_int(handle, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, nil)
+        close()
+    }
+
     /// Runs one or more `;`-separated statements that take no parameters (migrations, pragmas).
     package func executeScript(_ sql: String) throws(StoreError) {
         let code = sqlite3_exec(handle, sql, nil, nil, nil)

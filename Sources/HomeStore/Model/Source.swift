@@ -49,11 +49,15 @@ public struct Validators: Sendable, Hashable {
     public var etag: String?
     /// The `Last-Modified` header, verbatim.
     public var lastModified: String?
+    /// The fetcher's digest of the body that was ingested (HomeFetch's `ContentDigest`): a
+    /// `200` with the same bytes is recognised without parsing it again.
+    public var contentDigest: String?
 
     /// Creates a value; see the properties.
-    public init(etag: String? = nil, lastModified: String? = nil) {
+    public init(etag: String? = nil, lastModified: String? = nil, contentDigest: String? = nil) {
         self.etag = etag
         self.lastModified = lastModified
+        self.contentDigest = contentDigest
     }
 
     /// Whether there is anything to send as `If-None-Match` / `If-Modified-Since`.

@@ -28,6 +28,10 @@ extension Connection {
         }
         // All written.
         stalledSince = nil
+        if closesAfterFlush {
+            close()
+            return
+        }
         disarmWriteSource()
         if coalesced != nil {
             appendCoalesced()
@@ -136,6 +140,7 @@ extension Connection {
         isClosed = true
         let sink = active?.sink
         active = nil
+        releaseStreamingSlot()
         output = []
         outputBytes = 0
         coalesced = nil

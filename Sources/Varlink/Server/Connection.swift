@@ -14,6 +14,10 @@ internal import Dispatch
 /// are appended to ``output`` and written with `MSG_NOSIGNAL`; the final reply clears
 /// ``active`` and the next buffered call starts.
 ///
+/// A `more` call takes a streaming slot from the server's ``ConnectionAdmission`` for as long
+/// as it is active; one the limits refuse is answered with the configured error, and the
+/// connection closes once that is written (``closesAfterFlush``).
+///
 /// Concurrency: `@unchecked Sendable` because **every mutable field is touched only on
 /// `queue`**; the sources' handlers, the timer and `deliver`'s hop all run there. The fd is
 /// closed only in the read source's cancel handler, after the write source (if any) has been
@@ -51,6 +55,11 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     var lastCallID: UInt64 = 0
 
     var isClosed = false
+    /// The active call holds one of the server's streaming-call slots (a `more` call).
+    var holdsStreamingSlot = false
+    /// A refused streaming call's error is being written; the connection closes once it is out
+    /// and takes no further input.
+    var closesAfterFlush = false
     /// Uptime (ns) of the last input or finished call, for the idle timeout.
     var lastActivity: UInt64
     /// Uptime (ns) since which pending output has made no progress.
@@ -142,7 +151,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     }
 
     private func resumeReading() {
-        guard isReadSuspended, !inputEnded, let readSource else { return }
+        guard isReadSuspended, !inputEnded, !closesAfterFlush, let readSource else { return }
         readSource.resume()
         isReadSuspended = false
     }
@@ -150,7 +159,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     func processInput() {
-        while !isClosed, active == nil, outputBytes <= context.configuration.outputBacklogLimit {
+        while !isClosed, !closesAfterFlush, active == nil, outputBytes <= context.configuration.outputBacklogLimit {
             let message: [UInt8]?
             do throws(VarlinkProtocolError) {
                 message = try input.next()
@@ -186,6 +195,13 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     }
 
     private func start(_ call: VarlinkCall) {
+        if call.more, !call.oneway {
+            if let refusal = context.admitStreamingCall(of: peer) {
+                refuseStreaming(refusal)
+                return
+            }
+            holdsStreamingSlot = true
+        }
         lastCallID &+= 1
         let sink = VarlinkReplySink(call: call, transport: self, callID: lastCallID)
         active = ActiveCall(id: lastCallID, sink: sink)
@@ -199,6 +215,26 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         Task(executorPreference: executor) {
             await service.handle(call, peer: peer, replies: sink)
         }
+    }
+
+    /// Answers a streaming call the limits refuse with the configured error (or nothing) and
+    /// closes the connection once that is written: the client sees an error or a clean close.
+    private func refuseStreaming(_ refusal: ConnectionAdmission.Refusal) {
+        context.count { $0.refusedStreamingCalls += 1 }
+        context.logRefusal(refusal, peer: peer)
+        if let error = context.configuration.streamingLimitError {
+            append(VarlinkReply(error: error).framed().framedBytes)
+        }
+        closesAfterFlush = true
+        suspendReading()
+        flush()
+    }
+
+    /// Gives back the streaming slot of the call that just ended, if it held one.
+    func releaseStreamingSlot() {
+        guard holdsStreamingSlot else { return }
+        holdsStreamingSlot = false
+        context.releaseStreamingCall(of: peer)
     }
 
     // MARK: - Replies
@@ -229,6 +265,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         }
         if isFinal {
             active = nil
+            releaseStreamingSlot()
             lastActivity = DispatchTime.now().uptimeNanoseconds
         }
         if outputBytes > configuration.maxOutputBytes {

@@ -15,9 +15,16 @@ internal import Synchronization
 /// tasks (``VarlinkService/handle(_:peer:replies:)``) preferring the connection's queue; no
 /// thread per client, no blocking call anywhere on the loop or the cooperative pool.
 ///
-/// Two ways to get the listening socket: ``init(binding:service:configuration:logger:)`` binds
-/// a path itself (development, tests, standalone runs); ``init(adopting:service:configuration:logger:)``
-/// takes an fd that is already listening (systemd socket activation, varlink-and-systemd.md §7).
+/// Two ways to get the listening socket: ``init(binding:service:configuration:privilegedPeers:logger:)``
+/// binds a path itself (development, tests, standalone runs);
+/// ``init(adopting:service:configuration:privilegedPeers:logger:)`` takes an fd that is already
+/// listening (systemd socket activation, varlink-and-systemd.md §7).
+///
+/// Limits (``ConnectionAdmission``): a client refused at accept time (too many connections in
+/// all, for its uid, or only the reserved slots left and `privilegedPeers` says no) is accepted
+/// and closed at once, so it reads EOF instead of waiting in the backlog; a streaming call
+/// beyond the streaming limits gets ``VarlinkServerConfiguration/streamingLimitError`` and its
+/// connection is closed once the error is written.
 ///
 /// Sendable: the accept state lives on the accept queue, shared tables behind `Mutex`es.
 public final class VarlinkServer: Sendable {
@@ -48,6 +55,7 @@ public final class VarlinkServer: Sendable {
         binding address: UnixAddress,
         service: VarlinkService,
         configuration: VarlinkServerConfiguration = VarlinkServerConfiguration(),
+        privilegedPeers: @escaping VarlinkPeerPredicate = { _ in false },
         logger: @escaping VarlinkLogger = varlinkSilentLogger
     ) throws(SystemError) {
         try address.validate()
@@ -79,7 +87,12 @@ public final class VarlinkServer: Sendable {
         self.boundAddress = address
         self.boundFileIdentity = identity
         self.listenFD = fd
-        self.context = ServerContext(service: service, configuration: configuration, logger: logger)
+        self.context = ServerContext(
+            service: service,
+            configuration: configuration,
+            privilegedPeers: privilegedPeers,
+            logger: logger
+        )
         self.acceptState = Mutex(AcceptState())
     }
 
@@ -93,6 +106,7 @@ public final class VarlinkServer: Sendable {
         adopting fd: Int32,
         service: VarlinkService,
         configuration: VarlinkServerConfiguration = VarlinkServerConfiguration(),
+        privilegedPeers: @escaping VarlinkPeerPredicate = { _ in false },
         logger: @escaping VarlinkLogger = varlinkSilentLogger
     ) throws(SystemError) {
         var type: Int32 = 0
@@ -108,7 +122,12 @@ public final class VarlinkServer: Sendable {
         self.boundAddress = nil
         self.boundFileIdentity = nil
         self.listenFD = fd
-        self.context = ServerContext(service: service, configuration: configuration, logger: logger)
+        self.context = ServerContext(
+            service: service,
+            configuration: configuration,
+            privilegedPeers: privilegedPeers,
+            logger: logger
+        )
         self.acceptState = Mutex(AcceptState())
     }
 
@@ -160,7 +179,11 @@ public final class VarlinkServer: Sendable {
 
     /// A snapshot of the counters.
     public var statistics: VarlinkServerStatistics {
-        context.statistics.withLock { $0 }
+        var statistics = context.statistics.withLock { $0 }
+        (statistics.openConnections, statistics.openStreamingCalls) = context.admission.withLock {
+            ($0.connections, $0.streamingCalls)
+        }
+        return statistics
     }
 
     // MARK: - Accepting
@@ -208,23 +231,21 @@ public final class VarlinkServer: Sendable {
         }
     }
 
+    /// Admits a new client or closes it at once (it reads EOF, never waits on a full backlog).
     private func register(_ fd: Int32) {
-        let configuration = context.configuration
-        let admitted = context.statistics.withLock { stats -> Bool in
-            stats.acceptedConnections += 1
-            if stats.openConnections >= configuration.maxConnections {
-                stats.rejectedConnections += 1
-                return false
-            }
-            stats.openConnections += 1
-            return true
+        let peer = Socket.peerCredentials(fd) ?? .unknown
+        context.count { $0.acceptedConnections += 1 }
+        let isPrivileged = context.privilegedPeers
+        let refusal = context.admission.withLock { admission in
+            admission.admitConnection(uid: peer.uid) { isPrivileged(peer) }
         }
-        guard admitted else {
+        if let refusal {
+            // Counted before the close, so a client that sees EOF sees the count too.
+            context.count { $0.rejectedConnections += 1 }
             Socket.close(fd)
-            context.log(.warning) { "refusing a client: \(configuration.maxConnections) connections open" }
+            context.logRefusal(refusal, peer: peer)
             return
         }
-        let peer = Socket.peerCredentials(fd) ?? .unknown
         let connection = Connection(fd: fd, peer: peer, context: context)
         // Registered under the accept lock, so shutdown() either sees it or it is refused.
         let registered = acceptState.withLock { state -> Bool in
@@ -235,7 +256,7 @@ public final class VarlinkServer: Sendable {
         }
         guard registered else {
             Socket.close(fd)
-            context.count { $0.openConnections -= 1 }
+            context.admission.withLock { $0.releaseConnection(uid: peer.uid) }
             return
         }
         context.log(.debug) { "client connected: \(peer)" }
@@ -274,39 +295,5 @@ public final class VarlinkServer: Sendable {
             // ENOENT (nothing there) and anything else: let bind report what is wrong.
             return
         }
-    }
-}
-
-/// What every connection of one server shares.
-///
-/// Sendable: immutable, except the `Mutex`-protected tables and the thread-safe group.
-final class ServerContext: Sendable {
-    let service: VarlinkService
-    let configuration: VarlinkServerConfiguration
-    private let logger: VarlinkLogger
-    let statistics = Mutex(VarlinkServerStatistics())
-    let connections = Mutex<[ObjectIdentifier: Connection]>([:])
-    /// Entered per connection, left when its fd is closed; ``VarlinkServer/shutdown()`` waits on it.
-    let group = DispatchGroup()
-
-    init(service: VarlinkService, configuration: VarlinkServerConfiguration, logger: @escaping VarlinkLogger) {
-        self.service = service
-        self.configuration = configuration
-        self.logger = logger
-    }
-
-    func log(_ level: VarlinkLogLevel, _ message: () -> String) {
-        logger(level, message)
-    }
-
-    func count(_ update: (inout VarlinkServerStatistics) -> Void) {
-        statistics.withLock { update(&$0) }
-    }
-
-    func remove(_ connection: Connection) {
-        connections.withLock { $0[ObjectIdentifier(connection)] = nil }
-        count { $0.openConnections -= 1 }
-        log(.debug) { "client disconnected: \(connection.peer)" }
-        group.leave()
     }
 }

@@ -8,6 +8,22 @@ public struct VarlinkServerConfiguration: Sendable, Equatable {
     public var maxMessageSize = 16 << 20
     /// Open connections beyond this are closed as soon as they are accepted (sd-varlink: 4096).
     public var maxConnections = 4096
+    /// Open connections of one peer uid beyond this are closed as soon as they are accepted
+    /// (sd-varlink: 1024).
+    public var maxConnectionsPerUID = 1024
+    /// Of ``maxConnections``, the last this many are kept for peers the server's
+    /// `privilegedPeers` predicate accepts; others are closed as soon as they are accepted once
+    /// `maxConnections − reservedConnections` are open. Default 0: no reservation.
+    public var reservedConnections = 0
+    /// Streaming calls (`more: true`, e.g. subscriptions) open at once; one beyond this is
+    /// refused with ``streamingLimitError`` and its connection closed. Default: as many as
+    /// there can be connections.
+    public var maxStreamingCalls = 4096
+    /// Streaming calls of one peer uid open at once; refused the same way beyond this.
+    public var maxStreamingCallsPerUID = 1024
+    /// The error a refused streaming call is answered with before its connection is closed;
+    /// nil closes it without a reply. A service declares this error in its interface.
+    public var streamingLimitError: VarlinkError?
     /// A connection with no call in progress (no subscription either) and no input for this
     /// long is closed.
     public var idleTimeout: Duration = .seconds(60)
@@ -36,8 +52,14 @@ public struct VarlinkServerStatistics: Sendable, Equatable {
     public var openConnections = 0
     /// Connections accepted since start (including rejected ones).
     public var acceptedConnections = 0
-    /// Closed at once because ``VarlinkServerConfiguration/maxConnections`` were open.
+    /// Streaming calls open now.
+    public var openStreamingCalls = 0
+    /// Closed at once by a connection limit: ``VarlinkServerConfiguration/maxConnections``,
+    /// its per-uid limit or its reserved slots.
     public var rejectedConnections = 0
+    /// Streaming calls refused by ``VarlinkServerConfiguration/maxStreamingCalls`` or its
+    /// per-uid limit (their connections were closed).
+    public var refusedStreamingCalls = 0
     /// Dropped for malformed JSON, a call without `method` or an oversized message.
     public var protocolErrors = 0
     /// Dropped because their output made no progress for the stall timeout, or grew past

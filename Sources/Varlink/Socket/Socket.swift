@@ -109,12 +109,27 @@ enum Socket {
         _ = Glibc.close(fd)
     }
 
-    /// The peer's pid, uid and gid (`SO_PEERCRED`), or nil if the kernel cannot say.
+    /// The peer's pid, uid and gid (`SO_PEERCRED`) and supplementary groups (`SO_PEERGROUPS`),
+    /// or nil if the kernel cannot say. Groups it cannot report are left empty (fail closed).
     static func peerCredentials(_ fd: Int32) -> VarlinkPeer? {
         var pid: pid_t = 0
         var uid: uid_t = 0
         var gid: gid_t = 0
         guard csystem_peercred(fd, &pid, &uid, &gid) == 0 else { return nil }
-        return VarlinkPeer(pid: pid, uid: uid, gid: gid)
+        return VarlinkPeer(pid: pid, uid: uid, gid: gid, groups: peerGroups(fd))
+    }
+
+    /// `SO_PEERGROUPS`: up to 64 groups at the first try, else as many as the kernel says
+    /// (`NGROUPS_MAX` is 65 536, the bound of the retry).
+    static func peerGroups(_ fd: Int32) -> [UInt32] {
+        var capacity: Int32 = 64
+        while true {
+            var needed: Int32 = 0
+            var groups = [gid_t](repeating: 0, count: Int(capacity))
+            let count = csystem_peergroups(fd, &groups, capacity, &needed)
+            if count >= 0 { return Array(groups.prefix(Int(count))) }
+            guard errno == ERANGE, needed > capacity, needed <= 65_536 else { return [] }
+            capacity = needed
+        }
     }
 }

@@ -1,0 +1,52 @@
+import Foundation
+import HomeStore
+
+/// The store's health: store operations for callers, the watchdog's probe, the on-demand check.
+extension HomeService {
+    /// Runs a store operation for a caller: a `StoreError` counts in the health and becomes
+    /// ``ServiceError/storeUnavailable(_:)``; anything else ``ServiceError/internalError(reason:cause:)``
+    /// with `reason` for the client. A success counts only when `isWrite` (see ``StoreHealth``).
+    func withStore<T>(
+        _ reason: String,
+        isWrite: Bool,
+        _ body: () async throws -> T
+    ) async throws(ServiceError) -> T {
+        do {
+            let result = try await body()
+            if isWrite { health.succeeded() }
+            return result
+        } catch let error as StoreError {
+            health.failed(error)
+            throw .storeUnavailable(error)
+        } catch {
+            throw .internalError(reason: reason, cause: "\(error)")
+        }
+    }
+
+    /// The watchdog's probe: takes the store's write lock (``HomeStore/checkWritable()``) and
+    /// records the outcome.
+    ///
+    /// - Returns: the health after the probe.
+    func probeStore() async -> StoreHealth.Report {
+        do {
+            try await store.checkWritable()
+            health.succeeded()
+        } catch {
+            health.failed(error)
+            logger.warning("store probe: \(error)")
+        }
+        return health.report
+    }
+
+    /// `PRAGMA integrity_check` on demand (`CheckStore`, `homefeedctl store check`): every page
+    /// and index. Problems are logged at `<2>`; the daemon keeps serving (the file may still be
+    /// readable where it matters), and the admin decides.
+    ///
+    /// - Returns: the problems, empty for a sound file.
+    func checkStore() async throws(ServiceError) -> [String] {
+        let lines = try await withStore("cannot check the store", isWrite: false) { try await store.integrityCheck() }
+        if lines == ["ok"] { return [] }
+        logger.critical("integrity_check of \(store.path) found \(lines.count) problem(s), first: \(lines[0])")
+        return lines
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import HomeDaemon
+import Testing
+
+@testable import HomeStore
+
+/// Store failures reach the caller as ``ServiceError/storeUnavailable(_:)``, never as success,
+/// and `status()` still answers. The store is broken from a second connection on its file, the
+/// way another process could.
+@Suite(.timeLimit(.minutes(1)))
+struct ServiceFailureTests {
+    let configDirectory: URL
+    let stateDirectory: URL
+
+    init() throws {
+        let root = URL(fileURLWithPath: "/tmp/hf-fail-\(UUID().uuidString.prefix(8))")
+        configDirectory = root.appendingPathComponent("config")
+        stateDirectory = root.appendingPathComponent("state")
+        let feeds = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("feeds")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: feeds, to: configDirectory)
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+    }
+
+    func start() async throws -> HomeService {
+        try await HomeService(
+            configuration: try await LoadedConfiguration.load(directory: configDirectory),
+            stateDirectory: stateDirectory,
+            logger: Logger(label: "test", level: .error, sink: { _ in })
+        )
+    }
+
+    /// Runs `sql` on the service's file from a connection of its own.
+    func breakStore(_ sql: String) throws {
+        let other = try Database(path: stateDirectory.appendingPathComponent("homefeed.sqlite").path)
+        try other.executeScript(sql)
+    }
+
+    func isStoreUnavailable(_ error: ServiceError) -> Bool {
+        if case .storeUnavailable = error { return true }
+        return false
+    }
+
+    @Test("a history event whose version cannot be stored fails; the previous version keeps serving")
+    func publishFailure() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        try breakStore("DROP TABLE manifests")
+        do {
+            _ = try await service.recordHistory(title: "저장 안 됨", link: nil, kind: nil, at: nil)
+            Issue.record("reported success")
+        } catch {
+            #expect(isStoreUnavailable(error), "\(error)")
+            #expect(error.description.contains("no such table: manifests"))
+        }
+        #expect(await service.version == version)
+        #expect(await service.manifest(profile: "phone")?.version == version)
+    }
+
+    @Test("a refresh whose documents cannot be stored fails instead of reporting them changed")
+    func ingestFailure() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        try breakStore("DROP TABLE notice_tombstones; DROP TABLE notices")
+        do {
+            let result = try await service.refresh(url: nil)
+            Issue.record("reported \(result)")
+        } catch {
+            #expect(isStoreUnavailable(error), "\(error)")
+        }
+    }
+
+    @Test("status answers while the store cannot be read, and turns failing after three failures")
+    func statusWhileFailing() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let healthy = await service.status()
+        #expect(healthy.store == "ok")
+        #expect(healthy.sources.count == 3)
+        try breakStore("DROP TABLE history")
+        // Each status() reads the history count and fails: 3 failures in a row.
+        _ = await service.status()
+        _ = await service.status()
+        let failing = await service.status()
+        #expect(failing.store == "failing")
+        #expect(failing.storeReason == "SQLITE_ERROR (1): no such table: history")
+        // The last counts read are kept.
+        #expect(failing.sources.count == 3)
+        #expect(failing.version == healthy.version)
+    }
+}

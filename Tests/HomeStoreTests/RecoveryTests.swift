@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@testable import HomeStore
+
+/// Damaged files: quick_check and integrity_check find them, opening with `recoverIfCorrupt`
+/// moves them aside and salvages what can still be read; a lock held elsewhere fails the probe.
+@Suite(.timeLimit(.minutes(1)))
+struct RecoveryTests {
+    /// A store with one source, three notices, two history events and one manifest, closed
+    /// and checkpointed so that everything is in the main file.
+    static func filledStore(at path: String) async throws {
+        do {
+            let store = try await HomeStore(path: path, configuration: .unlimited, now: Clock.t0)
+            try await store.upsertSource(
+                SourceInput(url: "https://example.org/feed.xml", kind: .notices),
+                now: Clock.t0
+            )
+            _ = try await store.ingestNotices(
+                sourceURL: "https://example.org/feed.xml",
+                entries: entries(count: 3),
+                now: Clock.t0
+            )
+            try await store.recordHistory(HistoryInput(time: Clock.t0, title: "도서관", kind: "service"))
+            try await store.recordHistory(HistoryInput(time: Clock.at(60), title: "식단", kind: "service"))
+            try await store.saveManifest(
+                StoredManifest(
+                    profile: "phone",
+                    version: 7,
+                    etag: "\"v7\"",
+                    bytes: Array("{}".utf8),
+                    generatedAt: Clock.t0
+                )
+            )
+        }
+        let db = try Database(path: path)
+        try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Overwrites page `number` (from 1; 4 096-byte pages) with a fixed non-page pattern.
+    static func overwrite(page number: Int, of path: String, count: Int = 4096) throws {
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64((number - 1) * 4096))
+        handle.write(Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 151 &+ 7) }))
+        try handle.close()
+    }
+
+    static func rootPage(of table: String, in path: String) throws -> Int {
+        let db = try Database(path: path)
+        return Int(try db.scalar("SELECT rootpage FROM sqlite_schema WHERE name = ?", [table]))
+    }
+
+    @Test("a sound file passes quick_check, integrity_check and the write probe")
+    func soundFile() async throws {
+        let test = try await TestStore()
+        #expect(try await test.store.quickCheck() == ["ok"])
+        #expect(try await test.store.integrityCheck() == ["ok"])
+        try await test.store.checkWritable()
+        #expect(test.store.recovery == nil)
+    }
+
+    @Test(
+        "a damaged notices table: integrity_check reports it; opening with recovery moves the file aside and keeps manifests and history"
+    )
+    func damagedTable() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        try await Self.filledStore(at: path)
+        try Self.overwrite(page: try Self.rootPage(of: "notices", in: path), of: path)
+
+        // Without recovery the file opens (only its header and migrations are read) and the
+        // on-demand check finds the damage: SQLite fails on the page itself.
+        do {
+            let damaged = try await HomeStore(path: path, now: Clock.t0)
+            let findings = try await damaged.integrityCheck(maxProblems: 5)
+            #expect(findings.first?.hasPrefix("SQLITE_CORRUPT") == true, "\(findings)")
+        }
+
+        let store = try await HomeStore(path: path, configuration: .unlimited, now: Clock.t0, recoverIfCorrupt: true)
+        let recovery = try #require(store.recovery)
+        // Clock.t0 is 1 790 000 000 s after the epoch: 20 717 days (2026-09-21) and 51 200 s
+        // (14:13:20) UTC.
+        #expect(recovery.movedTo == path + ".corrupt-20260921T141320Z")
+        #expect(FileManager.default.fileExists(atPath: recovery.movedTo))
+        #expect(recovery.salvagedManifests == 1)
+        #expect(recovery.salvagedHistory == 2)
+        #expect(!recovery.reason.isEmpty)
+        let counts = try await store.counts()
+        #expect(counts.notices == 0)
+        #expect(counts.sources == 0)
+        #expect(counts.historyEvents == 2)
+        #expect(try await store.loadManifest(profile: "phone")?.etag == "\"v7\"")
+        #expect(try await store.recentHistory(limit: 5).map(\.title) == ["식단", "도서관"])
+        #expect(try await store.quickCheck() == ["ok"])
+    }
+
+    @Test("a damaged header (SQLITE_NOTADB) is recovered too; a second recovery in the same second gets its own name")
+    func damagedHeader() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        for attempt in 1...2 {
+            try await Self.filledStore(at: path)
+            try Self.overwrite(page: 1, of: path, count: 100)
+            let store = try await HomeStore(path: path, now: Clock.t0, recoverIfCorrupt: true)
+            let recovery = try #require(store.recovery)
+            #expect(recovery.reason.contains("SQLITE_NOTADB"), "\(recovery.reason)")
+            #expect(recovery.salvagedManifests == 0)
+            let suffix = attempt == 1 ? "" : ".2"
+            #expect(recovery.movedTo == path + ".corrupt-20260921T141320Z" + suffix)
+        }
+    }
+
+    @Test("another program's file is refused, never moved aside")
+    func foreignFileStays() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("other.sqlite")
+        do {
+            let db = try Database(path: path)
+            try db.executeScript("PRAGMA application_id = 1234; CREATE TABLE t (v INTEGER)")
+        }
+        let error = try await #require(throws: StoreError.self) {
+            _ = try await HomeStore(path: path, now: Clock.t0, recoverIfCorrupt: true)
+        }
+        #expect(error.kind == .foreignDatabase(applicationID: 1234))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["other.sqlite"])
+    }
+
+    @Test("the write probe fails with SQLITE_BUSY while another connection holds the write lock")
+    func lockedProbe() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.busyTimeout = .milliseconds(50)
+        let test = try await TestStore(configuration)
+        let other = try Database(path: test.path)
+        try other.executeScript("BEGIN EXCLUSIVE")
+        let error = try await #require(throws: StoreError.self) { try await test.store.checkWritable() }
+        #expect(error.resultCode?.primary == .busy)
+        #expect(error.summary.hasPrefix("SQLITE_BUSY"))
+        try other.executeScript("ROLLBACK")
+        try await test.store.checkWritable()
+    }
+}

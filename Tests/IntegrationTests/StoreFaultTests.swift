@@ -1,0 +1,216 @@
+import Foundation
+import Testing
+import Varlink
+
+/// The real `homefeedd` with a broken store: a file with random bytes over one of its pages, a
+/// file another process keeps locked, a store that keeps failing under the watchdog.
+@Suite(.timeLimit(.minutes(3)))
+struct StoreFaultTests {
+    /// Checkpoints the WAL into the file (the daemon leaves it in `-wal`), then writes 4 096
+    /// seeded random bytes over the root page of the `notices` table: SQLite reports
+    /// `SQLITE_CORRUPT` for every read of it and `PRAGMA quick_check` fails.
+    static func corrupt(_ root: ScratchRoot, seed: UInt64) throws {
+        let sqlite = CommandRunner(executable: Host.sqlite3)
+        _ = try sqlite.run([root.storePath, "PRAGMA wal_checkpoint(TRUNCATE);"])
+        let page = try sqlite.run([root.storePath, "SELECT rootpage FROM sqlite_schema WHERE name = 'notices';"])
+        let number = try #require(Int(page.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        var state = seed
+        let garbage = (0..<4096).map { _ -> UInt8 in
+            // SplitMix64 steps; one byte from each.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
+        }
+        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: root.storePath))
+        // Pages are counted from 1 and are 4 096 bytes (SQLite's default page size).
+        try handle.seek(toOffset: UInt64((number - 1) * 4096))
+        handle.write(Data(garbage))
+        try handle.close()
+    }
+
+    func files(in root: ScratchRoot, prefix: String) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: root.stateDirectory.path)) ?? [])
+            .filter { $0.hasPrefix(prefix) }.sorted()
+    }
+
+    @Test(
+        "a corrupt file is moved aside at start: the last manifests keep serving, status says recovered, everything is fetched again",
+        .enabled(if: Host.has(Host.sqlite3))
+    )
+    func corruptFile() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try await daemon.start()
+        _ = try await daemon.call("io.homefeed.Refresh")
+        _ = try await daemon.call("io.homefeed.RecordHistory", ["title": "도서관"])
+        let before = try await daemon.call("io.homefeed.GetManifest", ["profile": "phone"])
+        #expect(await daemon.stop() == 0)
+        try await offPool { try Self.corrupt(root, seed: 16) }
+        #expect(try await offPool { try root.integrityCheck() } != "ok")
+
+        // Offline (--no-fetch): the salvaged manifests are all there is to serve.
+        let receiver = try NotifyReceiver(path: root.path("n.sock"))
+        try await daemon.start(["--no-fetch"], environment: ["NOTIFY_SOCKET": receiver.socketValue])
+        let ready = try #require(try await offPool { receiver.await("READY=1") }, "no READY=1: \(root.log())")
+        #expect(NotifyReceiver.value("STATUS", in: ready)?.contains("store recovered") == true, "\(ready)")
+        let aside = files(in: root, prefix: "homefeed.sqlite.corrupt-")
+        #expect(aside.contains { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "\(aside)")
+        let critical = daemon.logLines(2)
+        #expect(
+            critical.contains { $0.contains("corrupt") && $0.contains("homefeed.sqlite.corrupt-") },
+            "\(root.log())"
+        )
+        let served = try await daemon.call("io.homefeed.GetManifest", ["profile": "phone"])
+        #expect(served["etag"] == before["etag"])
+        #expect(served["version"] == before["version"])
+        let status = try await daemon.call("io.homefeed.GetStatus")
+        #expect(status["store"]?.stringValue == "recovered")
+        #expect(status["storeReason"]?.stringValue?.contains("corrupt") == true)
+        #expect(status["history"]?.intValue == 1)  // salvaged with the manifests
+        #expect(status["notices"]?.intValue == 0)  // the corrupt table is not
+        let shown = try await offPool {
+            try CommandRunner(executable: "homefeedctl").run(["status", "--socket", daemon.socket])
+        }
+        #expect(shown.stdout.contains("store recovered: the file was corrupt"), "\(shown.stdout)")
+
+        // Refresh refetches everything into the fresh store: 3 sources, all of them new again.
+        let refreshed = try await daemon.call("io.homefeed.Refresh")
+        #expect(refreshed["attempted"]?.intValue == 3)
+        #expect(refreshed["changed"]?.intValue == 3)
+        #expect((refreshed["version"]?.intValue ?? 0) > (before["version"]?.intValue ?? .max))
+        #expect(try await daemon.call("io.homefeed.GetStatus")["notices"]?.intValue == 5)
+        #expect(await daemon.stop() == 0)
+        #expect(try await offPool { try root.integrityCheck() } == "ok")
+
+        // With fetching on, the daemon refetches by itself; a second corrupt file gets its own name.
+        try await offPool { try Self.corrupt(root, seed: 17) }
+        try await daemon.start([])
+        var notices = 0
+        for _ in 0..<200 where notices < 5 {
+            notices = try await daemon.call("io.homefeed.GetStatus")["notices"]?.intValue ?? 0
+            if notices < 5 { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(notices == 5)
+        #expect(files(in: root, prefix: "homefeed.sqlite.corrupt-").filter { !$0.contains("-wal") }.count >= 2)
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test(
+        "a store locked by another process: calls fail with StoreUnavailable and a <3> line, then work again",
+        .enabled(if: Host.has(Host.sqlite3))
+    )
+    func lockedFile() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try daemon.configure("store-busy-timeout = 1s\n")
+        try await daemon.start()
+        _ = try await daemon.call("io.homefeed.Refresh")
+        let version = try #require(try await daemon.call("io.homefeed.GetStatus")["version"]?.intValue)
+        let feed = root.configDirectory.appendingPathComponent("samples/notices-ko.xml")
+        let xml = try String(contentsOf: feed, encoding: .utf8)
+        try Data(
+            xml.replacingOccurrences(of: "<item>", with: "<item><title>잠긴 동안</title><guid>locked-1</guid></item><item>")
+                .utf8
+        ).write(to: feed)
+
+        let lock = try await offPool { try StoreLock(root.storePath) }
+        let history = try await daemon.error("io.homefeed.RecordHistory", ["title": "잠김"])
+        #expect(history?.name == "io.homefeed.StoreUnavailable")
+        #expect(history?.parameters["reason"]?.stringValue?.contains("SQLITE_BUSY") == true)
+        let refresh = try await daemon.error("io.homefeed.Refresh", ["url": .string(feed.absoluteString)])
+        #expect(refresh?.name == "io.homefeed.StoreUnavailable")
+        // Reads still work in WAL mode, so status answers, and says why the store is failing.
+        let status = try await daemon.call("io.homefeed.GetStatus")
+        #expect(status["version"]?.intValue == version)
+        #expect(status["store"]?.stringValue == "failing")
+        #expect(status["storeReason"]?.stringValue?.contains("SQLITE_BUSY") == true)
+        let errors = daemon.logLines(3)
+        #expect(errors.contains { $0.contains("RecordHistory") && $0.contains("SQLITE_BUSY") }, "\(root.log())")
+        #expect(errors.contains { $0.contains("Refresh") && $0.contains("SQLITE_BUSY") }, "\(root.log())")
+        try await offPool { lock.release() }
+
+        let recorded = try await daemon.call("io.homefeed.RecordHistory", ["title": "풀림"])
+        #expect((recorded["version"]?.intValue ?? 0) > version)
+        let after = try await daemon.call("io.homefeed.Refresh", ["url": .string(feed.absoluteString)])
+        #expect(after["changed"]?.intValue == 1)
+        #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "ok")
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test(
+        "a store that keeps failing turns STATUS= to failing and stops the watchdog pings until it works again",
+        .enabled(if: Host.has(Host.sqlite3))
+    )
+    func watchdogStops() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try daemon.configure("store-busy-timeout = 1s\n")
+        let receiver = try NotifyReceiver(path: root.path("n.sock"))
+        try await daemon.start(
+            ["--no-fetch"],
+            environment: ["NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "200000"]
+        )
+        #expect(try await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
+        #expect(try await offPool { receiver.await("WATCHDOG=1") } != nil)
+
+        let lock = try await offPool { try StoreLock(root.storePath) }
+        // Every watchdog tick first takes the store's write lock; three failures in a row make
+        // the store failing (each waits the 1 s busy timeout).
+        let failing = try await offPool { () -> String? in
+            while let message = receiver.receive() {
+                if let line = NotifyReceiver.value("STATUS", in: message), line.contains("Store failing") {
+                    return line
+                }
+            }
+            return nil
+        }
+        let line = try #require(failing, "no failing STATUS=: \(root.log())")
+        #expect(line.contains("SQLITE_BUSY"))
+        #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "failing")
+        // The next two ticks (each ≥ 1 s: the busy timeout) send no ping.
+        let pings = try await offPool { () -> Int in
+            var pings = 0
+            for _ in 0..<2 {
+                if let message = receiver.receive(timeout: 1_500), NotifyReceiver.lines(message).contains("WATCHDOG=1")
+                {
+                    pings += 1
+                }
+            }
+            return pings
+        }
+        #expect(pings == 0)
+
+        try await offPool { lock.release() }
+        let resumed = try #require(try await offPool { receiver.await("WATCHDOG=1") }, "no pings: \(root.log())")
+        #expect(NotifyReceiver.value("STATUS", in: resumed).map { $0.hasPrefix("Serving version") } ?? true)
+        #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "ok")
+        #expect(await daemon.stop() == 0)
+    }
+
+    @Test("homefeedctl store check runs integrity_check through the daemon")
+    func storeCheck() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try await daemon.start()
+        let socket = daemon.socket
+        let (check, json, help, wrong) = try await offPool {
+            let ctl = CommandRunner(executable: "homefeedctl")
+            return (
+                try ctl.run(["store", "check", "--socket", socket]),
+                try ctl.run(["store", "check", "--json", "--socket", socket]),
+                try ctl.run(["store", "--help"]),
+                try ctl.run(["store", "wipe", "--socket", socket])
+            )
+        }
+        #expect(check.status == 0, "\(check.stderr)")
+        #expect(check.stdout == "store ok\n")
+        #expect(json.stdout == "{\"ok\":true,\"problems\":[]}\n")
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("usage: homefeedctl store check"))
+        #expect(help.stdout.contains("Example:"))
+        #expect(wrong.status == 2)
+        #expect(await daemon.stop() == 0)
+    }
+}
