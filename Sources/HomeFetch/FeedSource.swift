@@ -87,11 +87,15 @@ public struct ServiceLink: Sendable, Hashable {
     public var section: HomeSection?
     /// The position among the list's service links, from 0, in document order.
     public var order: Int
+    /// The absolute URL of the link's icon (the outline's `icon` attribute), if given; without
+    /// one, the daemon looks for an icon on the linked page.
+    public var icon: String?
 
-    public init(title: String, url: String, section: HomeSection?, order: Int) {
+    public init(title: String, url: String, section: HomeSection?, order: Int, icon: String? = nil) {
         self.title = title
         self.url = url
         self.section = section
         self.order = order
+        self.icon = icon
     }
 }

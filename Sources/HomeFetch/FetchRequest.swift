@@ -69,16 +69,20 @@ public struct FetchRequest: Sendable, Equatable {
     /// origin, never to `file:`).
     public var credential: FetchCredential?
     public var limits: FetchLimits
+    /// The `Accept` header; nil for a feed's (RSS, Atom, JSON Feed, OPML).
+    public var accept: String?
 
     public init(
         url: String,
         validators: HTTPValidators = HTTPValidators(),
         credential: FetchCredential? = nil,
-        limits: FetchLimits = FetchLimits()
+        limits: FetchLimits = FetchLimits(),
+        accept: String? = nil
     ) {
         self.url = url
         self.validators = validators
         self.credential = credential
         self.limits = limits
+        self.accept = accept
     }
 }

@@ -68,7 +68,15 @@ public struct SourceList: Sendable, Equatable {
             case "link":
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {
-                    links.append(ServiceLink(title: title ?? url, url: url, section: section, order: links.count))
+                    links.append(
+                        ServiceLink(
+                            title: title ?? url,
+                            url: url,
+                            section: section,
+                            order: links.count,
+                            icon: outline.icon
+                        )
+                    )
                     continue
                 }
                 guard Self.isFetchable(url) else {

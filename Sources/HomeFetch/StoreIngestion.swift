@@ -1,5 +1,5 @@
 public import Foundation
-import HomeFeeds
+public import HomeFeeds
 public import HomeStore
 
 /// Connects the scheduler to the SQLite store: each fetched document is one ingest
@@ -8,9 +8,15 @@ public import HomeStore
 /// Sendable: it only holds the store actor.
 public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     public let store: HomeStore
+    /// A notice's image is the first of its candidates (`FeedEntry.images`) whose declared size
+    /// fits these; undeclared sizes fit until fetched.
+    public var maxImageBytes: Int
+    public var maxImagePixels: Int
 
-    public init(store: HomeStore) {
+    public init(store: HomeStore, maxImageBytes: Int = 4 << 20, maxImagePixels: Int = 40_000_000) {
         self.store = store
+        self.maxImageBytes = maxImageBytes
+        self.maxImagePixels = maxImagePixels
     }
 
     /// Registers the list's sources with the store and returns their saved fetch state, so a
@@ -48,7 +54,8 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
                     title: $0.title,
                     link: $0.link,
                     published: $0.published.map { Date(timeIntervalSince1970: Double($0.secondsSince1970)) },
-                    summary: $0.summary
+                    summary: $0.summary,
+                    imageURL: Self.imageURL($0.images, maxBytes: maxImageBytes, maxPixels: maxImagePixels)
                 )
             }
             let result = try await store.ingestNotices(sourceURL: source.url, entries: entries)
@@ -84,15 +91,37 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         _ = try await store.recordFetch(sourceURL: source.url, withRedirect)
     }
 
+    /// The first image that fits the limits by what the document declares: ``FeedImage``'s
+    /// order makes this the preferred one, and among media thumbnails the largest that fits.
+    /// Only `http:`, `https:` and `file:` URLs count.
+    public static func imageURL(_ images: [FeedImage], maxBytes: Int, maxPixels: Int) -> String? {
+        images.first { image in
+            guard let scheme = URLScheme(image.url), scheme == .http || scheme == .https || scheme == .file else {
+                return false
+            }
+            if let length = image.length, length > Int64(maxBytes) { return false }
+            if let pixels = image.declaredPixels, pixels > maxPixels { return false }
+            return true
+        }?.url
+    }
+
     /// Replaces a source's links only when they differ, so an unchanged document makes no version.
     private func replaceLinks(sourceURL: String, _ links: [ServiceLink]) async throws -> Bool {
         let inputs = links.enumerated().map { order, link in
-            ServiceLinkInput(title: link.title, url: link.url, section: link.section?.key ?? "", order: order)
+            ServiceLinkInput(
+                title: link.title,
+                url: link.url,
+                section: link.section?.key ?? "",
+                icon: link.icon,
+                order: order
+            )
         }
         let current = try await store.serviceLinks(sourceURL: sourceURL)
         let unchanged =
             current.count == inputs.count
-            && zip(current, inputs).allSatisfy { $0.title == $1.title && $0.url == $1.url && $0.section == $1.section }
+            && zip(current, inputs).allSatisfy {
+                $0.title == $1.title && $0.url == $1.url && $0.section == $1.section && $0.icon == $1.icon
+            }
         if unchanged { return false }
         _ = try await store.replaceServiceLinks(sourceURL: sourceURL, links: inputs)
         return true

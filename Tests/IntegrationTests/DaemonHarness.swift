@@ -86,6 +86,20 @@ final class DaemonHarness: @unchecked Sendable {
         return nil
     }
 
+    /// The running daemon's process id.
+    var pid: Int32? { process?.processIdentifier }
+
+    /// A line of the daemon's `/proc/<pid>/status` in KiB (`VmHWM`, `VmRSS`).
+    func memoryKiB(_ field: String) -> Int? {
+        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            return nil
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        return nil
+    }
+
     func client() throws -> VarlinkClient {
         try VarlinkClient(connectingTo: "unix:" + socketPath)
     }

@@ -8,9 +8,12 @@ struct ManifestBodyWriter {
     private(set) var elements = ManifestElements()
     /// Which source gave each measured element its size (its `sizing`).
     let sources: [String: MeasurementSource]
+    /// The items' `content.image`, and the renditions the manifest needs.
+    let pictures: ManifestPictures
 
-    init(sources: [String: MeasurementSource]) {
+    init(sources: [String: MeasurementSource], pictures: ManifestPictures) {
         self.sources = sources
+        self.pictures = pictures
     }
 
     /// `{"container":…,"platform":…,"contentSize":…,"sections":[…],"globalSupplementaries":[…]}`.
@@ -110,6 +113,7 @@ struct ManifestBodyWriter {
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let item = content.flatMap { index < $0.items.count ? $0.items[index] : nil }
             let id = itemIDs[index]
+            let picture = pictures.picture(for: item, slot: content?.imageSlot, frame: itemFrame)
             json.beginObject()
             json.key("id")
             json.string(id)
@@ -124,14 +128,15 @@ struct ManifestBodyWriter {
             json.key("sizing")
             json.string(label(section.itemSizing(index), id: id))
             json.key("content")
-            json.contentObject(item)
+            json.contentObject(item, picture: picture)
             json.endObject()
             elements.append(
                 ManifestElements.Element(
                     id: id,
                     frame: itemFrame,
                     fingerprint: ContentFingerprint.of(item),
-                    measurable: section.itemEstimatedAxes(index)
+                    measurable: section.itemEstimatedAxes(index),
+                    picture: picture?.fingerprint
                 )
             )
         }

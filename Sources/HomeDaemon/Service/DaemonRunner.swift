@@ -63,6 +63,7 @@ public struct DaemonRunner: Sendable {
             service = try await HomeService(
                 configuration: configuration,
                 stateDirectory: options.stateDirectory,
+                cacheDirectory: options.cacheDirectory,
                 logger: logger
             )
         } catch {

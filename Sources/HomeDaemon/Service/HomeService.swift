@@ -24,6 +24,8 @@ public actor HomeService {
     /// Warnings of each source's last parsed document, for `GetStatus`.
     let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
+    /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
+    let images: ImageService?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
     private var changeGeneration = 0
@@ -45,9 +47,12 @@ public actor HomeService {
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
+    ///
+    /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
+        cacheDirectory: URL? = nil,
         logger: Logger,
         now: Date = Date()
     ) async throws {
@@ -85,7 +90,18 @@ public actor HomeService {
             )
         }
         await cache.restore(restored)
-        let ingestion = StoreIngestion(store: store)
+        let ingestion = StoreIngestion(
+            store: store,
+            maxImageBytes: configuration.settings.images.maxImageBytes,
+            maxImagePixels: configuration.settings.images.maxPixels
+        )
+        images = ImageService.make(
+            settings: configuration.settings,
+            cacheDirectory: cacheDirectory,
+            store: store,
+            fetcher: fetcher,
+            logger: logger.child("images")
+        )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
         let changed = ServiceSignal<Void>()
@@ -105,6 +121,7 @@ public actor HomeService {
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        images?.connect { [weak self] in await self?.requestPublish() }
         try await loadMeasurements()
         attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
         reportClientGroup()
@@ -136,7 +153,19 @@ public actor HomeService {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
+        await images?.stop()
         await fetcher.shutdown()
+    }
+
+    /// Returns once the image pipeline has nothing left to do for the current version, and
+    /// the version that shows its results is published.
+    ///
+    /// - Returns: the failure of that publication, nil when it succeeded.
+    @discardableResult
+    public func awaitImages() async -> ServiceError? {
+        guard let images else { return nil }
+        await images.waitUntilIdle()
+        return await awaitPublished()
     }
 
     // MARK: Versions
@@ -188,12 +217,14 @@ public actor HomeService {
             var failure: ServiceError?
             do {
                 let content = try await snapshot()
+                let index = try await images?.index(for: content) ?? .empty
                 let prepared = try await cache.prepare(
                     content: content,
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
                     measurements: measurements,
+                    images: index,
                     at: Date()
                 )
                 // Stored first, in one transaction, then served: what clients get is always
@@ -210,6 +241,7 @@ public actor HomeService {
                     }
                 )
                 await cache.commit(prepared)
+                await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
                 await forgetStaleMeasurements()
                 health.succeeded()
                 let version = await cache.version

@@ -66,6 +66,11 @@ public struct OPMLOutline: Sendable, Equatable {
     /// The `credential` attribute: the name of a secret the daemon sends with this source's
     /// requests (`docs/configuration.md`). Not part of the output JSON.
     public var credential: String?
+    /// The `icon` attribute (homefeed's extension for service links: the link's icon),
+    /// resolved against the document URL like the other URLs and kept only when the link
+    /// policy allows it as a resource (`http`/`https`, `file:` only in a document read from a
+    /// file; a warning says why otherwise). Not part of the output JSON.
+    public var icon: String?
 
     public init(
         text: String,
