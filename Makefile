@@ -214,7 +214,7 @@ FUZZ_DIR := $(BUILD_DIR)/fuzz
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	mkdir -p $(FUZZ_DIR) fuzz-artifacts
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz -package-name homefeed \
 	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
 	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \

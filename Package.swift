@@ -42,7 +42,7 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
@@ -69,20 +69,23 @@ let package = Package(
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
         // What several test targets share: the loopback HTTP fixture server.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["HomeFetch"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
+        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
+            dependencies: ["HomeFetch", "HomeFeeds", "TestSupport", "homefeed-fetch-probe"]
         ),
         .testTarget(
             name: "HomeDaemonTests",
-            dependencies: ["HomeDaemon", "HomeLayout", "HomeStore", "ThumbnailProtocol", "homefeed-thumbnail"],
+            dependencies: [
+                "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "ThumbnailProtocol",
+                "homefeed-thumbnail",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),

@@ -42,7 +42,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
         public var maxTotalConnections: Int
 
         public init(
-            userAgent: String = HomeFetch.defaultUserAgent,
+            userAgent: String = UserAgent.homefeed,
             maxConnectionsPerHost: Int = 2,
             maxTotalConnections: Int = 16
         ) {

@@ -1,6 +1,7 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
+import TestSupport
 import Testing
 import ThumbnailProtocol
 
@@ -140,12 +141,8 @@ import ThumbnailProtocol
 
     @Test("a sources.opml with a source nothing can fetch is refused, naming its line")
     func unsupportedSource() async throws {
-        let directory = URL(fileURLWithPath: "/tmp/hf-cfg-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.copyItem(at: feeds, to: directory)
+        let sample = try SampleConfiguration(prefix: "hf-cfg")
+        let directory = sample.configDirectory
         let opml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0"><head><title>t</title></head><body>

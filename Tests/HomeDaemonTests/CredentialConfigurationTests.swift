@@ -1,26 +1,21 @@
 import Foundation
 import HomeDaemon
 import HomeFetch
+import TestSupport
 import Testing
 
 /// `credential` attributes in sources.opml, read from `$CREDENTIALS_DIRECTORY` at load time.
 @Suite struct CredentialConfigurationTests {
     /// A copy of feeds/ with a sources list of one authenticated source, and a credentials
-    /// directory; both removed by `cleanUp()`.
+    /// directory; both removed with the value.
     struct Setup {
-        let config: URL
+        let sample: SampleConfiguration
+        var config: URL { sample.configDirectory }
         let credentials: URL
 
         init(credential: String = "feed-token", url: String = "https://feeds.example/private.xml") throws {
-            let root = URL(fileURLWithPath: "/tmp/hf-cred-\(UUID().uuidString.prefix(8))")
-            config = root.appendingPathComponent("config")
-            credentials = root.appendingPathComponent("credentials")
-            let feeds = URL(fileURLWithPath: #filePath)
-                .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent("feeds")
-            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            try FileManager.default.copyItem(at: feeds, to: config)
-            try FileManager.default.createDirectory(at: credentials, withIntermediateDirectories: true)
+            sample = try SampleConfiguration(prefix: "hf-cred")
+            credentials = try sample.root.directory("credentials")
             let opml = """
                 <?xml version="1.0" encoding="UTF-8"?>
                 <opml version="2.0"><head><title>t</title></head><body>
@@ -34,13 +29,11 @@ import Testing
             try Data(text.utf8).write(to: credentials.appendingPathComponent(name))
         }
 
-        func cleanUp() { try? FileManager.default.removeItem(at: config.deletingLastPathComponent()) }
     }
 
     @Test("a source's credential is read from the credentials directory and never printed")
     func read() async throws {
         let setup = try Setup()
-        defer { setup.cleanUp() }
         try setup.write("feed-token", "bearer s3cret\n")
         let loaded = try await LoadedConfiguration.load(
             directory: setup.config,
@@ -84,7 +77,6 @@ import Testing
     )
     func unusable(_ c: MissingCase) async throws {
         let setup = try Setup(url: c.url)
-        defer { setup.cleanUp() }
         if let content = c.content { try setup.write("feed-token", content) }
         do {
             _ = try await LoadedConfiguration.load(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import ThumbnailProtocol
 
@@ -21,11 +22,11 @@ struct ThumbnailRendererTests {
         return directory.appendingPathComponent("homefeed-thumbnail").path
     }()
 
-    let directory: URL
+    let scratch: TemporaryDirectory
+    var directory: URL { scratch.url }
 
     init() throws {
-        directory = URL(fileURLWithPath: "/tmp/hf-thumb-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        scratch = try TemporaryDirectory(prefix: "hf-thumb")
     }
 
     func renderer(_ path: String = ThumbnailRendererTests.helperPath, timeout: Double = 30) -> ThumbnailRenderer {

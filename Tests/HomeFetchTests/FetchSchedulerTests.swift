@@ -287,8 +287,8 @@ struct FetchSchedulerTests {
     @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
     func servicesAndFiles() async throws {
         let server = try await FixtureServer.shared.value
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         let file = directory.appendingPathComponent("notices.xml")
         try Data(
             "<rss version=\"2.0\"><channel><title>Local</title><item><guid>a</guid><title>A</title></item></channel></rss>"

@@ -11,8 +11,8 @@ struct ImageFetchTests {
     static let imageLimits = FetchTesting.quickLimits(maxBodyBytes: 4 << 20)
 
     private func withDirectory<T>(_ body: (String) async throws -> T) async throws -> T {
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         return try await body(directory.path)
     }
 

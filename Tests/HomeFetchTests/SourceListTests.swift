@@ -1,6 +1,7 @@
 import Foundation
 import HomeFeeds
 import HomeFetch
+import TestSupport
 import Testing
 
 /// The sources list (OPML) and `file:` sources.
@@ -88,8 +89,8 @@ struct SourceListTests {
 
     @Test("a list on disk loads, and its relative file sources fetch, then come back not modified")
     func loadAndFetchLocal() async throws {
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         let samples = directory.appendingPathComponent("samples", isDirectory: true)
         try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
         try Data(Self.rss.utf8).write(to: samples.appendingPathComponent("notices.xml"))
@@ -118,8 +119,8 @@ struct SourceListTests {
 
     @Test("file sources obey the byte cap and report missing files")
     func localErrors() async throws {
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         let big = directory.appendingPathComponent("big.xml")
         try Data(repeating: UInt8(ascii: " "), count: 10_000).write(to: big)
         var limits = FetchLimits()
