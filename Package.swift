@@ -30,6 +30,8 @@ let package = Package(
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // The JSON lexer shared by layout specs and Varlink messages (standard library only).
         .target(name: "JSONCore"),
+        // The release version, written once: the User-Agent, GetInfo and every `--version`.
+        .target(name: "HomefeedVersion"),
         // The line protocol between homefeedd and homefeed-thumbnail (standard library only).
         .target(name: "ThumbnailProtocol", dependencies: ["JSONCore"]),
         // Pure Swift, no Foundation: only libm for floor/round.
@@ -42,12 +44,15 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore", "HomefeedVersion"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
             name: "HomeDaemon",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
+                "HomefeedVersion",
+            ]
         ),
 
         // Executables.
@@ -78,7 +83,7 @@ let package = Package(
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
+            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "HomefeedVersion", "TestSupport", "homefeed-fetch-probe"]
         ),
         .testTarget(
             name: "HomeDaemonTests",

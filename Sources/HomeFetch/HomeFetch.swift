@@ -1,3 +1,5 @@
+import HomefeedVersion
+
 /// HomeFetch: getting bytes from `file:` and `http(s):` sources, conditional GET, limits, and
 /// the polite per-source scheduler with backoff (architecture.md, issue 4).
 ///
@@ -7,9 +9,6 @@
 /// documents go to a `FetchedDocumentSink`; the daemon implements both with HomeStore. It
 /// never logs by itself: the scheduler takes a logging closure.
 public enum HomeFetch {
-    /// The version sent in the `User-Agent`.
-    public static let version = "0.1.0"
-
     /// Where a site operator who sees homefeed in their logs can read about it.
     ///
     /// A placeholder under the reserved `.invalid` TLD until the project has a public home; the
@@ -17,5 +16,5 @@ public enum HomeFetch {
     public static let projectURL = "https://homefeed.invalid/"
 
     /// `homefeed/<version> (+<project URL>)`: an honest User-Agent, as feed readers send.
-    public static let defaultUserAgent = "homefeed/\(version) (+\(projectURL))"
+    public static let defaultUserAgent = "homefeed/\(homefeedVersion) (+\(projectURL))"
 }
