@@ -32,6 +32,9 @@ let package = Package(
         .target(name: "JSONCore"),
         // The release version, written once: the User-Agent, GetInfo and every `--version`.
         .target(name: "HomefeedVersion"),
+        // Declarative command tables: parsing, help, usage errors, exit statuses and bash
+        // completion for every executable (standard library only).
+        .target(name: "CommandTable"),
         // The line protocol between homefeedd and homefeed-thumbnail (standard library only).
         .target(name: "ThumbnailProtocol", dependencies: ["JSONCore"]),
         // Pure Swift, no Foundation: only libm for floor/round.
@@ -78,6 +81,7 @@ let package = Package(
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
+        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
