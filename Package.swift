@@ -60,7 +60,10 @@ let package = Package(
 
         // Executables.
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
-        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
+        .executableTarget(
+            name: "homefeedctl",
+            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "CommandTable", "HomefeedVersion"]
+        ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
         .executableTarget(name: "homefeed-thumbnail", dependencies: ["CVips", "CSystem", "ThumbnailProtocol"]),
         .executableTarget(
