@@ -54,23 +54,26 @@ let package = Package(
             name: "HomeDaemon",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
-                "HomefeedVersion",
+                "CommandTable", "HomefeedVersion",
             ]
         ),
 
         // Executables.
-        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
+        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
         .executableTarget(
             name: "homefeedctl",
             dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "CommandTable", "HomefeedVersion"]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
-        .executableTarget(name: "homefeed-thumbnail", dependencies: ["CVips", "CSystem", "ThumbnailProtocol"]),
+        .executableTarget(
+            name: "homefeed-thumbnail",
+            dependencies: ["CVips", "CSystem", "ThumbnailProtocol", "CommandTable", "HomefeedVersion"]
+        ),
         .executableTarget(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "ThumbnailProtocol", "homefeed-thumbnail",
+                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
@@ -94,7 +97,9 @@ let package = Package(
         ),
         .testTarget(
             name: "HomeDaemonTests",
-            dependencies: ["HomeDaemon", "HomeLayout", "HomeStore", "ThumbnailProtocol", "homefeed-thumbnail"],
+            dependencies: [
+                "HomeDaemon", "HomeLayout", "HomeStore", "ThumbnailProtocol", "CommandTable", "homefeed-thumbnail",
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
