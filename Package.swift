@@ -106,7 +106,13 @@ let package = Package(
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["homefeedctl", "homefeedd", "homefeed-thumbnail", "Varlink", "TestSupport"]
+            dependencies: [
+                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "Varlink", "HomefeedVersion",
+                // The command tables, to list every command whose --help has a golden.
+                "CommandTable", "HomeDaemon", "TestSupport",
+            ],
+            // The --help goldens, read from the source tree (HelpGoldenTests).
+            exclude: ["Goldens"]
         ),
     ]
 )
