@@ -30,6 +30,11 @@ let package = Package(
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // The JSON lexer shared by layout specs and Varlink messages (standard library only).
         .target(name: "JSONCore"),
+        // The release version, written once: the User-Agent, GetInfo and every `--version`.
+        .target(name: "HomefeedVersion"),
+        // Declarative command tables: parsing, help, usage errors, exit statuses and bash
+        // completion for every executable (standard library only).
+        .target(name: "CommandTable"),
         // The line protocol between homefeedd and homefeed-thumbnail (standard library only).
         .target(name: "ThumbnailProtocol", dependencies: ["JSONCore"]),
         // Pure Swift, no Foundation: only libm for floor/round.
@@ -42,24 +47,33 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
             name: "HomeDaemon",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
+                "CommandTable", "HomefeedVersion",
+            ]
         ),
 
         // Executables.
-        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
-        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
+        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
+        .executableTarget(
+            name: "homefeedctl",
+            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "CommandTable", "HomefeedVersion"]
+        ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
-        .executableTarget(name: "homefeed-thumbnail", dependencies: ["CVips", "CSystem", "ThumbnailProtocol"]),
+        .executableTarget(
+            name: "homefeed-thumbnail",
+            dependencies: ["CVips", "CSystem", "ThumbnailProtocol", "CommandTable", "HomefeedVersion"]
+        ),
         .executableTarget(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "ThumbnailProtocol", "homefeed-thumbnail",
+                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
@@ -73,18 +87,19 @@ let package = Package(
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
+        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "TestSupport", "homefeed-fetch-probe"]
+            dependencies: ["HomeFetch", "HomeFeeds", "HomefeedVersion", "TestSupport", "homefeed-fetch-probe"]
         ),
         .testTarget(
             name: "HomeDaemonTests",
             dependencies: [
                 "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "ThumbnailProtocol",
-                "homefeed-thumbnail",
+                "CommandTable", "homefeed-thumbnail",
             ],
             exclude: ["Fixtures"]
         ),
@@ -92,7 +107,13 @@ let package = Package(
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["homefeedctl", "homefeedd", "homefeed-thumbnail", "Varlink", "TestSupport"]
+            dependencies: [
+                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "Varlink", "HomefeedVersion",
+                // The command tables, to list every command whose --help has a golden.
+                "CommandTable", "HomeDaemon", "TestSupport",
+            ],
+            // The --help goldens, read from the source tree (HelpGoldenTests).
+            exclude: ["Goldens"]
         ),
     ]
 )

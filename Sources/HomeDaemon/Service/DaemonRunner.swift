@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeLayout
+import HomefeedVersion
 import Varlink
 
 /// Runs the daemon for a set of options: check or load the configuration, open the store,
@@ -124,8 +125,6 @@ public struct DaemonRunner: Sendable {
         return 0
     }
 
-    public static let version = "0.1.0"
-
     /// How often the store is checked when no watchdog asks for pings.
     static let healthCheckInterval: Duration = .seconds(30)
 
@@ -138,7 +137,7 @@ public struct DaemonRunner: Sendable {
         _ activation: SocketActivation.Outcome,
         _ logger: Logger
     ) throws(SystemError) -> VarlinkServer {
-        let service = interface.varlinkService(version: Self.version)
+        let service = interface.varlinkService(version: homefeedVersion)
         var configuration = VarlinkServerConfiguration()
         configuration.maxConnections = settings.maxConnections
         configuration.maxConnectionsPerUID = settings.maxConnectionsPerUID
