@@ -162,8 +162,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     func processInput() {
-        while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= context.configuration.outputBacklogLimit
-        {
+        let backlogLimit = context.configuration.outputBacklogLimit
+        while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
             let message: [UInt8]?
             do throws(VarlinkProtocolError) {
                 message = try input.next()
