@@ -264,6 +264,12 @@ public actor HomeService {
         await cache.manifest(profile: profile)
     }
 
+    /// The served manifest of a profile (the first one for nil) without a hop to any actor: a
+    /// `GetManifest` for a profile costs no thread switch (``ManifestCache/servedManifest(profile:)``).
+    public nonisolated func servedManifest(profile: String?) -> (profile: String, manifest: EncodedManifest?) {
+        cache.servedManifest(profile: profile)
+    }
+
     public func manifest(for environment: LayoutEnvironment) async throws(LayoutSolveError) -> EncodedManifest {
         try await cache.manifest(for: environment)
     }
