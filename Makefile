@@ -152,7 +152,9 @@ install:
 	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
 	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"
 
+## bench: homefeedd is built too: the serve benchmark measures a separate daemon process.
 bench: deps
+	$(SWIFT) build -c release --product homefeedd
 	$(SWIFT) run -c release homefeed-bench $(BENCH)
 
 lint:

@@ -9,14 +9,17 @@ import Foundation
 enum HomefeedBench {
     static let usage = """
         usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|all> [--spec FILE] [--calls N] [--idle-seconds N]
+                                                                         [--daemon PATH]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
           parse    20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor
           ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
           varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
-          serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
-                   subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
+          serve    GetManifest through the daemon's service and socket (small and full; quiet and beside a
+                   busy loop), push to 1 000 subscribers, idle CPU and RSS (--idle-seconds N, default 60),
+                   beside a raw echo and a raw fan-out; then the RSS of a separate homefeedd (the one next
+                   to this executable, or --daemon PATH) idle with 100 000 notices stored
           fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
           all      every benchmark
@@ -38,7 +41,10 @@ enum HomefeedBench {
         case "ingest":
             IngestBenchmark.run()
         case "varlink":
-            VarlinkBenchmark.run()
+            let calls = arguments.firstIndex(of: "--calls").flatMap {
+                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+            }
+            VarlinkBenchmark.run(calls: calls ?? VarlinkBenchmark.calls)
         case "serve":
             let idle = arguments.firstIndex(of: "--idle-seconds").flatMap {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
@@ -46,7 +52,10 @@ enum HomefeedBench {
             let calls = arguments.firstIndex(of: "--calls").flatMap {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
             }
-            ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
+            let daemon = arguments.firstIndex(of: "--daemon").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60, daemon: daemon)
         case "fetch":
             FetchBenchmark.run()
         case "all":
@@ -129,5 +138,32 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return result
+    }
+}
+
+extension Measure {
+    /// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// User + system CPU seconds of this process's threads named `name` (at most 15 bytes, as the
+    /// kernel keeps it), from /proc/self/task/TID/stat: the server side of a round trip alone.
+    static func threadCPUSeconds(named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var total = 0.0
+        for task in tasks {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { continue }
+            // Fields after the command name: state is the first; utime and stime are 12th and 13th.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            total += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        return total
     }
 }
