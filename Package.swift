@@ -45,7 +45,8 @@ let package = Package(
         ),
         .target(
             name: "HomeDaemon",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink"]
+            // CSystem: malloc_trim and mallopt (MemoryRelief), which Glibc's module hides.
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "CSystem"]
         ),
 
         // Executables.

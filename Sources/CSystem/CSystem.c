@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stddef.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -65,6 +66,12 @@ void csystem_set_thread_name(const char *name) {
     for (; i < sizeof(truncated) - 1 && name[i] != 0; i++) truncated[i] = name[i];
     truncated[i] = 0;
     pthread_setname_np(pthread_self(), truncated);
+}
+
+int csystem_malloc_trim(void) { return malloc_trim(0); }
+
+int csystem_malloc_tune(int arenas, int mmap_threshold) {
+    return mallopt(M_ARENA_MAX, arenas) == 1 && mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1;
 }
 
 int csystem_epoll_ctl_add(void) { return EPOLL_CTL_ADD; }

@@ -88,10 +88,13 @@ enum DaemonMemoryBenchmark {
                 try FileManager.default.copyItem(atPath: "feeds/" + name, toPath: config + "/" + name)
             }
             var outlines = ""
+            // Dated from now back, one a minute, so the store's age limit keeps all of them.
+            let now = Int(Date().timeIntervalSince1970)
             for index in 0..<feeds {
                 var generator = FeedGenerator(seed: 0x5EED_0000 + UInt64(index))
                 let name = "feeds/feed-\(index).xml"
-                try Data(generator.rss(items: itemsPerFeed)).write(to: URL(fileURLWithPath: config + "/" + name))
+                let body = generator.rss(items: itemsPerFeed, newest: now)
+                try Data(body).write(to: URL(fileURLWithPath: config + "/" + name))
                 outlines += "    <outline type=\"rss\" text=\"Feed \(index)\" xmlUrl=\"\(name)\"/>\n"
             }
             let opml = """

@@ -8,7 +8,7 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|all> [--spec FILE] [--calls N] [--idle-seconds N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|memory|fetch|all> [--spec FILE] [--calls N] [--idle-seconds N]
                                                                          [--daemon PATH]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
@@ -20,6 +20,7 @@ enum HomefeedBench {
                    busy loop), push to 1 000 subscribers, idle CPU and RSS (--idle-seconds N, default 60),
                    beside a raw echo and a raw fan-out; then the RSS of a separate homefeedd (the one next
                    to this executable, or --daemon PATH) idle with 100 000 notices stored
+          memory   that last part alone
           fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
           all      every benchmark
@@ -56,6 +57,14 @@ enum HomefeedBench {
                 $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
             }
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60, daemon: daemon)
+        case "memory":
+            let idle = arguments.firstIndex(of: "--idle-seconds").flatMap {
+                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
+            }
+            let daemon = arguments.firstIndex(of: "--daemon").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            DaemonMemoryBenchmark.run(idleSeconds: idle ?? 60, daemon: daemon)
         case "fetch":
             FetchBenchmark.run()
         case "all":
@@ -142,6 +151,13 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
 }
 
 extension Measure {
+    /// User + system CPU seconds of this process so far (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
     /// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
     static func threadCPUSeconds() -> Double {
         var spec = timespec()

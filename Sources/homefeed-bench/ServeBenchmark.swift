@@ -205,7 +205,7 @@ enum ServeBenchmark {
         var serverStart = 0.0
         for i in 0..<(calls + 2_000) {
             if i == 2_000 {
-                cpuStart = processCPUSeconds()
+                cpuStart = Measure.processCPUSeconds()
                 serverStart = Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName)
             }
             let start = DispatchTime.now().uptimeNanoseconds
@@ -220,7 +220,7 @@ enum ServeBenchmark {
             if i == 0 { replySize = received }
             if i >= 2_000 { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
         }
-        let cpu = (processCPUSeconds() - cpuStart) / Double(calls) * 1e6
+        let cpu = (Measure.processCPUSeconds() - cpuStart) / Double(calls) * 1e6
         let serverCPU =
             (Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName) - serverStart) / Double(calls) * 1e6
         let (p50, p99) = VarlinkBenchmark.percentiles(samples)
@@ -235,7 +235,7 @@ enum ServeBenchmark {
         path: String,
         calls: Int
     ) -> (p50: Double, cpu: Double, serverCPU: Double) {
-        let start = processCPUSeconds()
+        let start = Measure.processCPUSeconds()
         let floor = VarlinkBenchmark.measureFloor(
             requestSize: call.framed.count,
             replySize: replySize,
@@ -243,14 +243,7 @@ enum ServeBenchmark {
             calls: calls
         )
         let rounds = Double(calls + VarlinkBenchmark.warmup)
-        return (floor.p50, (processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)
-    }
-
-    /// User + system CPU seconds of this process so far.
-    static func processCPUSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        return (floor.p50, (Measure.processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)
     }
 
     /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a

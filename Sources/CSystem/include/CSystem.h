@@ -5,7 +5,8 @@
  * CSystem.c defines it before any include and wraps each call (swift-on-linux.md §1.6).
  * SO_PEERGROUPS, the other half of a peer's credentials, is read here too.
  * The Varlink event loop's epoll, eventfd and gathered sendmsg live here too (swift-on-linux.md §1.6
- * names epoll among the hidden calls).
+ * names epoll among the hidden calls), and the daemon's malloc tuning (malloc.h is not in the
+ * module either).
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors). */
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
@@ -64,6 +65,14 @@ unsigned int csystem_epollin(void);
 unsigned int csystem_epollout(void);
 unsigned int csystem_epollhup(void);
 unsigned int csystem_epollerr(void);
+
+/* glibc's malloc tuning, which Swift's Glibc module does not show (malloc.h).
+ * csystem_malloc_trim: malloc_trim(0), giving every arena's free pages back to the kernel;
+ * returns 1 if memory was released. csystem_malloc_tune: mallopt(M_ARENA_MAX, arenas) and
+ * mallopt(M_MMAP_THRESHOLD, bytes) (which also stops the threshold's dynamic growth);
+ * returns 1 when both were accepted. */
+int csystem_malloc_trim(void);
+int csystem_malloc_tune(int arenas, int mmap_threshold);
 
 /* The values of flags that need _GNU_SOURCE or that Swift imports awkwardly. */
 int csystem_sock_nonblock(void);

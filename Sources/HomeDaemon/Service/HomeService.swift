@@ -22,6 +22,8 @@ public actor HomeService {
     let authorization: PeerAuthorization
     var scheduler: FetchScheduler
     private var schedulerTask: Task<Void, Never>?
+    /// Trims the heap once fetching and publishing go quiet (the idle daemon's memory).
+    let memory: MemoryRelief
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
     private var changeGeneration = 0
@@ -58,6 +60,8 @@ public actor HomeService {
             configuration: storeConfiguration,
             recoverIfCorrupt: true
         )
+        let store = self.store
+        memory = MemoryRelief(releaseCaches: { await store.releaseMemory() })
         health = StoreHealth(recovery: store.recovery)
         authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
@@ -221,6 +225,7 @@ public actor HomeService {
             for waiter in ready { waiter.continuation.resume(returning: failure) }
         }
         isPublishing = false
+        memory.workHappened()
     }
 
     /// Ends the hold after a store recovery: changes made meanwhile are published now.
@@ -236,6 +241,7 @@ public actor HomeService {
     /// A source's attempt ended (fetched, not modified or failed). Once every source has been
     /// attempted after a store recovery, the refilled store is published.
     func sourceAttempted(_ url: String) {
+        memory.workHappened()
         guard var waiting = awaitingRefetch else { return }
         waiting.remove(url)
         awaitingRefetch = waiting
