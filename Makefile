@@ -6,7 +6,6 @@
 #   make bench   release benchmarks (homefeed-bench)
 #   make install install homefeedd, homefeedctl, units, default config and man pages under
 #                $(DESTDIR)$(PREFIX) (see "Running under systemd" in README.md)
-#   make ship    the release build make install ships, in .build/ship
 
 SHELL := /bin/bash
 # The toolchain's usr/bin is not on PATH by default on this machine kind.
@@ -15,13 +14,13 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config sqlite3 curl
+DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl debhelper lintian
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build
 BENCH ?= all
 
-.PHONY: all deps build run layout test bench lint clean check-units install
+.PHONY: all deps build run layout test bench lint clean check-units check-deb release install deb
 
 all: build
 
@@ -84,6 +83,7 @@ test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
 	@$(MAKE) --no-print-directory check-units
+	@$(MAKE) --no-print-directory check-deb
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
@@ -115,41 +115,41 @@ check-units:
 	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service >/dev/null \
 	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }
 
-## ship: the release flavour make install ships and make bench measures as a separate daemon,
-## in its own scratch directory ($(SHIP_SCRATCH)), so it never mixes with the development build:
-## the Swift runtime linked in (--static-swift-stdlib) by lld with packed relative relocations
-## (DT_RELR, glibc >= 2.36), which keeps a 1.8 MB relocation table out of the daemon's resident
-## memory (issue 17); else --static-swift-stdlib with the default linker; else a plain release
-## build (which needs the Swift runtime libraries at run time). Writes the chosen bin directory
-## to $(SHIP_SCRATCH)/bin-path.
-SHIP_SCRATCH := $(BUILD_DIR)/ship
-SHIP_STATIC := -c release --static-swift-stdlib --scratch-path $(SHIP_SCRATCH)
-SHIP_RELR := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-.PHONY: ship
-ship:
-	@mkdir -p $(SHIP_SCRATCH); \
-	if $(SWIFT) build $(SHIP_STATIC) $(SHIP_RELR) --product homefeedd \
-	    && $(SWIFT) build $(SHIP_STATIC) $(SHIP_RELR) --product homefeedctl; then \
-	    echo "ship: release build with --static-swift-stdlib, lld and DT_RELR"; flags="$(SHIP_STATIC) $(SHIP_RELR)"; \
-	elif $(SWIFT) build $(SHIP_STATIC) --product homefeedd && $(SWIFT) build $(SHIP_STATIC) --product homefeedctl; then \
-	    echo "ship: release build with --static-swift-stdlib (lld with DT_RELR failed)"; flags="$(SHIP_STATIC)"; \
+## release: the shipped binaries, release build with --static-swift-stdlib when it links here,
+## linked by the toolchain's lld with packed relative relocations when that links too (DT_RELR,
+## glibc >= 2.36: a 1.8 MB relocation table stays out of the daemon's resident memory, issue
+## 17); else with the default linker; else a plain release build, which needs the Swift runtime
+## at the toolchain's path. RELEASE_SCRATCH (e.g. --scratch-path DIR) builds elsewhere than .build.
+RELEASE_PRODUCTS := homefeedd homefeedctl homefeed-thumbnail
+# Full RELRO: the GOT is read-only after start-up (lintian's hardening-no-bindnow).
+RELEASE_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+RELEASE_RELR := -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
+RELEASE_SCRATCH ?=
+release:
+	@build() { for product in $(RELEASE_PRODUCTS); do \
+	        $(SWIFT) build -c release $(RELEASE_SCRATCH) "$$@" $(RELEASE_FLAGS) --product $$product || return 1; done; }; \
+	if build --static-swift-stdlib $(RELEASE_RELR); then \
+	    echo "release: built with --static-swift-stdlib, lld and DT_RELR"; \
+	elif build --static-swift-stdlib; then \
+	    echo "release: built with --static-swift-stdlib (lld with DT_RELR failed)"; \
 	else \
-	    echo "ship: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
-	    flags="-c release --scratch-path $(SHIP_SCRATCH)"; \
-	    $(SWIFT) build $$flags --product homefeedd && $(SWIFT) build $$flags --product homefeedctl || exit 1; \
-	fi; \
-	$(SWIFT) build $$flags --show-bin-path > $(SHIP_SCRATCH)/bin-path
+	    echo "release: --static-swift-stdlib failed, plain release build (needs the Swift runtime libraries)"; \
+	    build || exit 1; \
+	fi
 
-## install: the ship build, units, sysusers.d entry for the socket group, default config, man pages.
+## install: the release binaries (homefeed-thumbnail beside homefeedd), units, sysusers.d
+## entries (the socket's group and the daemon's user), default config, man pages.
 ##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 SYSTEMD_NOTIFY_RELOAD ?= no
-install: ship
-	@set -e; bin=$$(cat $(SHIP_SCRATCH)/bin-path); \
+install: release
+	@set -e; bin=$$($(SWIFT) build -c release $(RELEASE_SCRATCH) $(RELEASE_FLAGS) --show-bin-path); \
 	install -D -m 0755 $$bin/homefeedd $(DESTDIR)$(PREFIX)/libexec/homefeedd; \
 	install -D -m 0755 $$bin/homefeedctl $(DESTDIR)$(PREFIX)/bin/homefeedctl; \
+	install -D -m 0755 $$bin/homefeed-thumbnail $(DESTDIR)$(PREFIX)/libexec/homefeed-thumbnail; \
 	install -d -m 0755 $(DESTDIR)$(UNITDIR); \
 	for unit in homefeed.service homefeed.socket; do \
 	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" -e "s|/etc/homefeed|$(SYSCONFDIR)/homefeed|g" \
@@ -162,17 +162,57 @@ install: ship
 	    install -D -m 0644 systemd/homefeed.service.d-notify-reload/notify-reload.conf \
 	        $(DESTDIR)$(PREFIX)/share/doc/homefeed/notify-reload.conf; \
 	fi; \
-	install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/homefeed.conf; \
-	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples; \
+	if [ -n "$(SYSUSERSDIR)" ]; then install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(SYSUSERSDIR)/homefeed.conf; fi; \
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images; \
 	install -m 0644 feeds/homefeedd.conf feeds/layout.json feeds/sources.opml $(DESTDIR)$(SYSCONFDIR)/homefeed/; \
-	install -m 0644 feeds/samples/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/*.* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/icons/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons/; \
+	install -m 0644 feeds/samples/images/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images/; \
 	install -D -m 0644 docs/man/homefeedd.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeedd.8; \
+	install -D -m 0644 docs/man/homefeed-thumbnail.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeed-thumbnail.8; \
 	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
 	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"
 
-## bench: the serve benchmark's last part measures a separate daemon process: the ship build.
-bench: deps ship
-	$(SWIFT) run -c release homefeed-bench $(BENCH) --daemon $$(cat $(SHIP_SCRATCH)/bin-path)/homefeedd
+## deb: the Debian package (debhelper, debian/), built from the checkout without
+## dpkg-buildpackage's .changes in the parent directory: .build/deb/homefeed_<version>_<arch>.deb.
+## Needs debhelper (make deps installs it); the Swift toolchain comes from SWIFT_DIR.
+DEB_DIR := $(BUILD_DIR)/deb
+deb: deps
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)
+	debian/rules clean
+	debian/rules binary
+	@ls $(DEB_DIR)/*.deb
+
+## check-deb: builds the package and compares its contents with debian/homefeed.contents
+## (path and mode per line), then runs lintian (warnings fail) when it is installed; SKIPPED
+## without dpkg-deb or debhelper.
+check-deb:
+	@if ! command -v dpkg-deb >/dev/null 2>&1 || ! command -v dh >/dev/null 2>&1; then \
+	    echo "check-deb: SKIPPED, dpkg-deb or debhelper is not installed (apt-get install dpkg-dev debhelper)"; exit 0; \
+	fi; \
+	set -e; $(MAKE) --no-print-directory deb >$(BUILD_DIR)/deb.log 2>&1 || { tail -n 40 $(BUILD_DIR)/deb.log; exit 1; }; \
+	deb=$$(ls $(DEB_DIR)/homefeed_*.deb); \
+	dpkg-deb --contents $$deb | awk '$$6 != "./" {sub(/^\./, "", $$6); sub(/\/$$/, "", $$6); print $$6, $$1}' \
+	    | LC_ALL=C sort > $(DEB_DIR)/contents; \
+	if ! diff -u debian/homefeed.contents $(DEB_DIR)/contents; then \
+	    echo "check-deb: $$deb differs from debian/homefeed.contents (update it if the change is meant)" >&2; exit 1; \
+	fi; \
+	echo "check-deb: $$(basename $$deb) holds what debian/homefeed.contents lists"; \
+	if command -v lintian >/dev/null 2>&1; then \
+	    lintian --fail-on warning,error $$deb \
+	        && echo "check-deb: lintian clean"; \
+	else \
+	    echo "check-deb: lintian SKIPPED (apt-get install lintian)"; \
+	fi
+
+## bench: the serve benchmark's last part measures a separate daemon, the shipped (release)
+## build of homefeedd, made in its own scratch directory so the two builds never rebuild each other.
+BENCH_DAEMON_SCRATCH := $(BUILD_DIR)/bench-daemon
+bench: deps
+	@$(MAKE) --no-print-directory release RELEASE_PRODUCTS=homefeedd \
+	    RELEASE_SCRATCH="--scratch-path $(BENCH_DAEMON_SCRATCH)"
+	$(SWIFT) run -c release homefeed-bench $(BENCH) \
+	    --daemon $$($(SWIFT) build -c release --scratch-path $(BENCH_DAEMON_SCRATCH) --show-bin-path)/homefeedd
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
@@ -188,7 +228,7 @@ FUZZ_DIR := $(BUILD_DIR)/fuzz
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	mkdir -p $(FUZZ_DIR) fuzz-artifacts
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz -package-name homefeed \
 	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
 	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \

@@ -22,6 +22,13 @@ struct ContentType {
     }
 
     var isJSON: Bool { mediaType.hasSuffix("json") }
+
+    /// `text/*`, `application/xml` and `application/*+xml`: the media types whose `charset`
+    /// is authoritative over the XML declaration (RFC 7303 §3). For others (say
+    /// `application/octet-stream`) the document's own declaration decides.
+    var isXMLOrText: Bool {
+        mediaType.hasPrefix("text/") || mediaType == "application/xml" || mediaType.hasSuffix("+xml")
+    }
 }
 
 extension Substring {

@@ -134,14 +134,7 @@ public final class FeedDocumentParser {
             buffered = body
         case .xml:
             let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
-            let parser = body.withUnsafeBytes { first in
-                XMLPushParser(
-                    builder: builder,
-                    charset: contentType?.charset,
-                    firstBytes: first,
-                    chunkSize: limits.chunkSize
-                )
-            }
+            let parser = XMLPushParser(builder: builder, contentType: contentType, chunkSize: limits.chunkSize)
             state = .xml(parser)
             var failure: FeedParseError?
             body.withUnsafeBytes { raw in

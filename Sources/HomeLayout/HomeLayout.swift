@@ -34,5 +34,7 @@ public enum HomeLayout {
         public static let maxMagnitude = 1_000_000.0
         /// Bytes of one JSON spec.
         public static let maxSpecBytes = 4 * 1024 * 1024
+        /// Measured elements in one solve (self-sizing, §7.1).
+        public static let maxMeasurements = 100_000
     }
 }

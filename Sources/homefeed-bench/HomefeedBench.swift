@@ -8,8 +8,8 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|memory|fetch|all> [--spec FILE] [--calls N] [--idle-seconds N]
-                                                                         [--daemon PATH]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|memory|fetch|images|corpus|all> [--spec FILE]
+                              [--calls N] [--idle-seconds N] [--daemon PATH] [--corpora DIR] [--verbose]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
@@ -23,7 +23,12 @@ enum HomefeedBench {
           memory   that last part alone
           fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
-          all      every benchmark
+          images   100 JPEG and PNG originals of 1-4 MP to a phone and a tablet rendition each through
+                   homefeed-thumbnail, beside vipsthumbnail making the same renditions
+          corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
+                   beside the raw libxml2 floor, and the agreement with the corpus's expectations
+                   (--verbose lists what does not hold)
+          all      every benchmark (not corpus, which needs the corpora)
         """
 
     static func main() {
@@ -34,6 +39,10 @@ enum HomefeedBench {
         }
         var spec = "feeds/layout.json"
         if let index = arguments.firstIndex(of: "--spec"), index + 1 < arguments.count { spec = arguments[index + 1] }
+        // The separate daemon the serve and memory benchmarks start (make bench: the release build).
+        let daemon = arguments.firstIndex(of: "--daemon").flatMap {
+            $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+        }
         switch name {
         case "layout":
             LayoutBenchmark.run(specPath: spec)
@@ -53,27 +62,29 @@ enum HomefeedBench {
             let calls = arguments.firstIndex(of: "--calls").flatMap {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
             }
-            let daemon = arguments.firstIndex(of: "--daemon").flatMap {
-                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
-            }
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60, daemon: daemon)
         case "memory":
             let idle = arguments.firstIndex(of: "--idle-seconds").flatMap {
                 $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
             }
-            let daemon = arguments.firstIndex(of: "--daemon").flatMap {
-                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
-            }
             DaemonMemoryBenchmark.run(idleSeconds: idle ?? 60, daemon: daemon)
         case "fetch":
             FetchBenchmark.run()
+        case "images":
+            ImagesBenchmark.run()
+        case "corpus":
+            let corpora = arguments.firstIndex(of: "--corpora").flatMap {
+                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
+            }
+            CorpusBenchmark.run(corpora: corpora ?? "../shared/corpora", verbose: arguments.contains("--verbose"))
         case "all":
             LayoutBenchmark.run(specPath: spec)
             ParseBenchmark.run()
             IngestBenchmark.run()
             VarlinkBenchmark.run()
-            ServeBenchmark.run()
+            ServeBenchmark.run(daemon: daemon)
             FetchBenchmark.run()
+            ImagesBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)

@@ -34,6 +34,22 @@ enum LayoutBenchmark {
             let us = ns / Double(iterations) / 1_000
             Measure.report("layout.home_\(Int(width)).solve_us", us, "us")
             if width == 375 {
+                // Self-sizing: every estimated element measured (10 pt larger on each estimated
+                // axis), beside the plain solve above. Goal: at most 1.5× the plain solve.
+                let measurements = measureEverything(home, in: environment)
+                let measuredNs = Measure.median(runs: 15) {
+                    for _ in 0..<iterations {
+                        if let result = try? LayoutSolver.solve(home, in: environment, measurements: measurements) {
+                            sink += result.contentSize.height
+                        }
+                    }
+                }
+                let measuredUs = measuredNs / Double(iterations) / 1_000
+                Measure.report("layout.home_375.solve_measured_us", measuredUs, "us")
+                summary.append(
+                    "home 375 measured (\(measurements.count) elements): \(String(format: "%.2f", measuredUs)) µs = "
+                        + String(format: "%.2f× plain", measuredUs / us)
+                )
                 let result = (try? LayoutSolver.solve(home, in: environment))
                 let encodeNs = Measure.median(runs: 15) {
                     for _ in 0..<200 { sink += Double(result?.jsonBytes(pretty: false).count ?? 0) }
@@ -73,7 +89,41 @@ enum LayoutBenchmark {
             )
         }
         print("# " + summary.joined(separator: "; ") + " [checksum \(Int(sink) % 997)]")
-        print("# goals: home screen < 20 µs, repeated-group section < 100 ns per element")
+        print(
+            "# goals: home screen < 20 µs, measured ≤ 1.5× plain, repeated-group section < 100 ns per element"
+        )
+    }
+
+    /// Measurements of every estimated item, boundary item and badge of `spec` in `environment`,
+    /// each 10 pt larger than its estimate on its estimated axes.
+    static func measureEverything(_ spec: LayoutSpec, in environment: LayoutEnvironment) -> LayoutMeasurements {
+        var measurements = LayoutMeasurements()
+        guard let plain = try? LayoutSolver.solve(spec, in: environment) else { return measurements }
+        func grown(_ frame: Rect, _ axes: SizingAxes) -> MeasuredSize {
+            MeasuredSize(
+                width: axes.contains(.width) ? frame.width + 10 : nil,
+                height: axes.contains(.height) ? frame.height + 10 : nil
+            )
+        }
+        for section in plain.sections {
+            for (index, frame) in section.itemFrames.enumerated() where section.itemSizing(index) != .fixed {
+                measurements[.item(section: section.index, item: index)] = grown(
+                    frame,
+                    section.itemEstimatedAxes(index)
+                )
+            }
+            for supplementary in section.supplementaries where supplementary.sizing != .fixed {
+                let size = grown(supplementary.frame, supplementary.estimatedAxes)
+                if let item = supplementary.item {
+                    measurements[
+                        .itemSupplementary(section: section.index, item: item, elementKind: supplementary.elementKind)
+                    ] = size
+                } else if supplementary.isBoundary {
+                    measurements[.boundary(section: section.index, elementKind: supplementary.elementKind)] = size
+                }
+            }
+        }
+        return measurements
     }
 
     /// The encoding floor: a fresh array of the output's size filled by copying one item's

@@ -23,10 +23,13 @@ import Varlink
 ///   (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
 ///   and storing the version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to
 ///   1 000 raw sockets, read the same way);
+/// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
+///   subscribers holding the re-solved manifest;
 /// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.
 ///
 /// Goals (issue 17): p50 ≤ 1.25× the echo floor, quiet and loaded; 1 000 subscribers ≤ 5 ms;
-/// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB.
+/// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB. Issue 10: ReportSizes to 100
+/// subscribers ≤ 10 ms.
 enum ServeBenchmark {
     static func run(calls: Int = 100_000, idleSeconds: Int = 60, daemon: String? = nil) {
         raiseFileLimit()
@@ -131,6 +134,9 @@ enum ServeBenchmark {
                 pushFloor
             )
         )
+        let report = reportToPush(count: 100, socket: socket, client: client)
+        Measure.report("serve.report_to_push.ms", report, "ms")
+        summary.append(String(format: "ReportSizes to 100 subscribers %.2f ms (median of 21)", report))
         client.close()
 
         let (cpu, rss) = idle(seconds: idleSeconds)
@@ -147,7 +153,7 @@ enum ServeBenchmark {
         print("# " + summary.joined(separator: "; "))
         print(
             "# goals (issue 17): p50 ≤ 1.25× the raw round trip, quiet and loaded; 1 000 subscribers ≤ 5 ms; "
-                + "idle CPU ≈ 0"
+                + "idle CPU ≈ 0; (issue 10) ReportSizes to 100 subscribers ≤ 10 ms"
         )
         Measure.blocking { await server.shutdown() }
         DaemonMemoryBenchmark.run(idleSeconds: idleSeconds, daemon: daemon)
@@ -317,6 +323,49 @@ enum ServeBenchmark {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+    }
+
+    /// Opens `count` raw subscriptions, then reports a new height for the headline 21 times, each
+    /// moving the cards below it, and waits until every subscriber has the re-solved
+    /// manifest. The median in milliseconds, from the call to the last subscriber's reply.
+    static func reportToPush(count: Int, socket: String, client: VarlinkClient) -> Double {
+        let headline: String
+        do {
+            let reply = try client.call("io.homefeed.GetManifest", parameters: ["profile": "phone"])
+            let items = reply["manifest"]?["sections"]?.arrayValue?[1]["items"]?.arrayValue
+            guard let id = items?.first?["id"]?.stringValue else { fail("no headline in the phone manifest") }
+            headline = id
+        } catch {
+            fail("GetManifest: \(error)")
+        }
+        let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
+            .framed
+        var fds: [Int32] = []
+        for _ in 0..<count {
+            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket), VarlinkBenchmark.writeFully(fd, subscribe)
+            else {
+                fail("subscriber \(fds.count): errno \(errno)")
+            }
+            fds.append(fd)
+        }
+        defer { for fd in fds { close(fd) } }
+        let reader = SubscriberReader(fds)
+        reader.waitForOneReply()
+        var samples: [Double] = []
+        for round in 0..<21 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                let sizes: JSONValue = [["id": .string(headline), "height": .double(45 + Double(round))]]
+                _ = try client.call("io.homefeed.ReportSizes", parameters: ["profile": "phone", "sizes": sizes])
+            } catch {
+                fail("ReportSizes: \(error)")
+            }
+            reader.waitForOneReply()
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -46,6 +46,23 @@ enum DaemonCommands {
                         + (source["url"]?.stringValue ?? "")
                 )
                 if let error { lines.append("        \(failures) failure(s): \(error)") }
+                if let warnings = source["warnings"]?.intValue, warnings > 0 {
+                    lines.append(
+                        "        \(warnings) warning(s) in the last document (homefeedctl feed parse shows them)"
+                    )
+                }
+            }
+            if let images = reply["images"], !images.isNull {
+                let errors = images["errors"]?.arrayValue ?? []
+                lines += [
+                    "",
+                    "images: \(images["originals"]?.intValue ?? 0) originals · "
+                        + "\(images["renditions"]?.intValue ?? 0) renditions · "
+                        + "\(images["cacheBytes"]?.intValue ?? 0) bytes cached · \(errors.count) errors",
+                ]
+                for error in errors {
+                    lines.append("  \(error["url"]?.stringValue ?? "?"): \(error["error"]?.stringValue ?? "")")
+                }
             }
             Console.out(lines.joined(separator: "\n"))
             return ExitStatus.ok

@@ -11,17 +11,24 @@ enum FeedParseCommand {
 
         Parse an RSS, RDF, Atom, JSON Feed or OPML document and print it as the JSON of
         feed-parsing.md: plain-text titles and summaries, absolute links, RFC 3339 UTC dates and
-        entry ids. Reads standard input when FILE is "-".
+        entry ids. "wellFormed" is false when the parser had to recover (broken XML, bytes
+        invalid in the document's encoding, a bare &, a body cut short); "warnings" lists
+        [{"line", "column", "message"}] for what it recovered from or left out (the first 20):
+        substituted bytes, encoding decisions, dropped entries and refused links. Reads
+        standard input when FILE is "-".
 
         options:
           --url URL            the URL the document was fetched from; relative links resolve
                                against it (default for FILE: its file:// URL; required for -)
-          --content-type TYPE  the HTTP Content-Type; its charset wins over the XML declaration
+          --content-type TYPE  the HTTP Content-Type; for text/*, application/xml and
+                               application/*+xml its charset wins over the XML declaration
+                               (a byte-order mark wins over both)
           --compact            print the JSON on one line
           --help               show this help
 
-        exit status: 0 parsed, 1 unparseable document ({"error": true, "message": ...} on
-        stdout) or unreadable file, 2 usage error.
+        exit status: 0 parsed (with or without warnings), 1 unparseable document
+        ({"error": true, "message": ..., "line": ..., "column": ...} on stdout) or unreadable
+        file, 2 usage error.
 
         example:
           homefeedctl feed parse news.xml --url https://example.test/feed.xml \\

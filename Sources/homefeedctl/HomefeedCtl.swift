@@ -20,6 +20,7 @@ enum HomefeedCtl {
           reload                  re-read configuration, sources and layout
           store check             SQLite's integrity_check of the daemon's store
           preview                 the served home screen as text boxes, or --svg FILE
+          sizes report|list|clear measured sizes of manifest elements (self-sizing)
 
         Offline tools:
           layout solve SPEC ...   solve a layout spec for one container, print frames as JSON
@@ -58,6 +59,7 @@ enum HomefeedCtl {
         case "reload": return DaemonCommands.reload(rest)
         case "store": return StoreCommand.run(rest)
         case "preview": return PreviewCommand.run(rest)
+        case "sizes": return SizesCommand.run(rest)
         default:
             Console.error("homefeedctl: unknown command '\(command)'\n\n\(usage)")
             return ExitStatus.usage

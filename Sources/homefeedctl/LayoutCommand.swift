@@ -45,6 +45,28 @@ enum LayoutCommand {
 
     /// Reads and decodes a spec; on failure prints the error and returns nil.
     static func loadSpec(_ path: String) -> LayoutSpec? {
+        guard let bytes = read(path) else { return nil }
+        do {
+            return try LayoutSpec(json: bytes)
+        } catch {
+            Console.error("homefeedctl: \(path): \(error.description)")
+            return nil
+        }
+    }
+
+    /// Measured sizes for `spec` from a JSON file (`docs/layout.md`, "Self-sizing").
+    static func loadMeasurements(_ path: String, for spec: LayoutSpec) -> LayoutMeasurements? {
+        guard let bytes = read(path) else { return nil }
+        do {
+            return try LayoutMeasurements(json: bytes, spec: spec)
+        } catch {
+            Console.error("homefeedctl: \(path): \(error.description)")
+            return nil
+        }
+    }
+
+    /// A file's bytes (stdin for `-`), at most the spec size limit; errors are printed.
+    private static func read(_ path: String) -> Data? {
         let limit = HomeLayout.Limits.maxSpecBytes
         let bytes: Data
         do {
@@ -59,12 +81,7 @@ enum LayoutCommand {
             Console.error("homefeedctl: \(path): larger than the \(limit)-byte limit for layout specs")
             return nil
         }
-        do {
-            return try LayoutSpec(json: bytes)
-        } catch {
-            Console.error("homefeedctl: \(path): \(error.description)")
-            return nil
-        }
+        return bytes
     }
 
     static let environmentOptions: Set<String> = [

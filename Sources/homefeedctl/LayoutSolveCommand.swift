@@ -5,12 +5,14 @@ import HomeLayout
 enum LayoutSolveCommand {
     static let usage = """
         usage: homefeedctl layout solve SPEC --width W [--height H] [--scale S] [--items N,N,...]
-                                        [--rtl] [--platform P] [--svg FILE] [--compact]
+                                        [--measurements FILE] [--rtl] [--platform P] [--svg FILE] [--compact]
 
         Solves SPEC offline for one container and prints the frames as JSON on stdout.
 
         \(LayoutCommand.environmentHelp)
           --items N,N,...           item counts per section, in order (default: each section's itemCount)
+          --measurements FILE       measured sizes of items, boundary items and badges (self-sizing), a
+                                    JSON array such as [{"section": "mainService", "item": 0, "height": 45}]
           --svg FILE                also draw a wireframe of the result as SVG
           --compact                 print JSON on one line
 
@@ -29,16 +31,23 @@ enum LayoutSolveCommand {
         return LayoutCommand.guarded(usage) { () throws(UsageError) -> Int32 in
             let arguments = try Arguments(
                 words,
-                options: LayoutCommand.environmentOptions.union(["--items", "--svg"]),
+                options: LayoutCommand.environmentOptions.union(["--items", "--svg", "--measurements"]),
                 flags: ["--rtl", "--compact"]
             )
             guard arguments.positionals.count == 1 else { throw UsageError("expected exactly one SPEC") }
             let environment = try LayoutCommand.environment(arguments, width: try arguments.requiredDouble("--width"))
             let counts = try LayoutCommand.itemCounts(arguments)
             guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.invalidInput }
+            var measurements = LayoutMeasurements()
+            if let path = arguments.string("--measurements") {
+                guard let loaded = LayoutCommand.loadMeasurements(path, for: spec) else {
+                    return ExitStatus.invalidInput
+                }
+                measurements = loaded
+            }
             let result: LayoutResult
             do throws(LayoutSolveError) {
-                result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
+                result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: measurements)
             } catch {
                 Console.out(SolveErrorJSON(error).encoded(pretty: !arguments.has("--compact")))
                 Console.error("homefeedctl: \(error.description)")

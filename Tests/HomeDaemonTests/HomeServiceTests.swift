@@ -2,25 +2,20 @@ import Foundation
 import HomeDaemon
 import HomeLayout
 import Synchronization
+import TestSupport
 import Testing
 
 /// The daemon's service on the sample configuration of `feeds/`, offline, with a real store.
 @Suite(.timeLimit(.minutes(1)))
 struct HomeServiceTests {
-    let configDirectory: URL
-    let stateDirectory: URL
+    /// A copy of `feeds/` (so tests may edit it) and an empty state directory, removed after
+    /// the test.
+    let sample: SampleConfiguration
+    var configDirectory: URL { sample.configDirectory }
+    var stateDirectory: URL { sample.stateDirectory }
 
-    /// A copy of `feeds/` (so tests may edit it) and an empty state directory.
     init() throws {
-        let root = URL(fileURLWithPath: "/tmp/hf-svc-\(UUID().uuidString.prefix(8))")
-        configDirectory = root.appendingPathComponent("config")
-        stateDirectory = root.appendingPathComponent("state")
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: feeds, to: configDirectory)
-        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        sample = try SampleConfiguration(prefix: "hf-svc")
     }
 
     func start() async throws -> HomeService {
@@ -77,6 +72,23 @@ struct HomeServiceTests {
         #expect(status.sources.count == 3)
         #expect(status.sources.allSatisfy { $0.lastError == nil && $0.entries > 0 })
         #expect(status.notices == 5)
+    }
+
+    @Test("GetStatus counts the warnings of each source's last document")
+    func parseWarnings() async throws {
+        // Two bare '&' (one warning each) and an undefined entity in the English sample.
+        let english = configDirectory.appendingPathComponent("samples/notices-en.xml")
+        let text = try String(contentsOf: english, encoding: .utf8)
+            .replacingOccurrences(of: "Q&amp;A", with: "Q&A & more &nosuch;")
+        try text.write(to: english, atomically: true, encoding: .utf8)
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let status = await service.status()
+        let warnings = Dictionary(uniqueKeysWithValues: status.sources.map { ($0.url, $0.warnings) })
+        #expect(warnings.count == 3)
+        #expect(warnings.first { $0.key.hasSuffix("notices-en.xml") }?.value == 3)
+        #expect(warnings.filter { !$0.key.hasSuffix("notices-en.xml") }.values.allSatisfy { $0 == 0 })
     }
 
     @Test("a history event makes a new version, pushed to subscribers, with the event on top")

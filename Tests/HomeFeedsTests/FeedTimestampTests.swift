@@ -88,6 +88,41 @@ struct DateCase: Sendable, CustomTestStringConvertible {
         DateCase("2026-1-29", nil),
     ]
 
+    /// W3C-DTF reduced forms, asctime, JavaScript's Date.toString, RFC 822 military zones and
+    /// `GMT±hh:mm`; invalid values stay nil.
+    static let moreForms: [DateCase] = [
+        DateCase("2003-12", "2003-12-01T00:00:00Z"),  // W3C-DTF YYYY-MM: the first day
+        DateCase("2003", "2003-01-01T00:00:00Z"),  // W3C-DTF YYYY: January 1st
+        DateCase(" 2003 ", "2003-01-01T00:00:00Z"),
+        DateCase("2003-13", nil),
+        DateCase("2003-1", nil),
+        DateCase("0000", nil),  // no year 0
+        DateCase("20031", nil),
+        DateCase("2003-12 junk", nil),
+        DateCase("Sun Jan  4 16:29:06 2004", "2004-01-04T16:29:06Z"),  // asctime
+        DateCase("Jan  4 16:29:06 2004", "2004-01-04T16:29:06Z"),
+        DateCase("Sun Jul 15 01:16:00 +0000 2012", "2012-07-15T01:16:00Z"),
+        DateCase("Sun Jan 4 16:29:06 PST 2004", "2004-01-05T00:29:06Z"),  // 16:29 − (−8 h) = 00:29 next day
+        DateCase("Sun Jan 32 16:29:06 2004", nil),
+        DateCase("Sun Jan  4 2004", nil),  // no time: not guessed
+        DateCase("Thu Aug 30 2012 17:26:16 +0200", "2012-08-30T15:26:16Z"),  // JavaScript
+        DateCase("Thu Aug 30 2012 17:26:16 GMT+0200 (CEST)", "2012-08-30T15:26:16Z"),
+        DateCase("Sun, 29 Nov 2026 12:00:00 A", "2026-11-29T13:00:00Z"),  // A = −1 h
+        DateCase("Sun, 29 Nov 2026 12:00:00 M", "2026-11-30T00:00:00Z"),  // M = −12 h
+        DateCase("Sun, 29 Nov 2026 12:00:00 N", "2026-11-29T11:00:00Z"),  // N = +1 h
+        DateCase("Sun, 29 Nov 2026 12:00:00 Y", "2026-11-29T00:00:00Z"),  // Y = +12 h
+        DateCase("Sun, 29 Nov 2026 12:00:00 z", "2026-11-29T12:00:00Z"),
+        DateCase("Sun, 29 Nov 2026 12:00:00 J", nil),  // J is no zone
+        DateCase("Wed, 19 Feb 2012 22:40:00 GMT-01:01", "2012-02-19T23:41:00Z"),
+        DateCase("Wed, 19 Feb 2012 22:40:00 UTC+09:00", "2012-02-19T13:40:00Z"),
+        DateCase("Wed, 19 Feb 2012 22:40:00 EST+01:00", nil),  // only GMT/UTC/UT take an offset
+    ]
+
+    @Test("reads the other forms feeds use", arguments: moreForms)
+    func readsMoreForms(_ testCase: DateCase) {
+        #expect(FeedTimestamp(parsing: testCase.input)?.rfc3339 == testCase.expected)
+    }
+
     @Test("reads RFC 822/2822 dates tolerantly", arguments: rfc822)
     func readsRFC822(_ testCase: DateCase) {
         #expect(FeedTimestamp(parsing: testCase.input)?.rfc3339 == testCase.expected)

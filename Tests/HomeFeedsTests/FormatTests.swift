@@ -70,7 +70,8 @@ import Testing
                 "https://example.test/blog/posts/1", "https://other.test/y/2", "https://example.test/doc.pdf",
             ]
         )
-        #expect(feed.entries.map(\.summary) == ["요약 & 설명", "본문둘째", "plain <not a tag>"])
+        // `<p>본문</p><p>둘째</p>` in XHTML: the paragraphs separate the words.
+        #expect(feed.entries.map(\.summary) == ["요약 & 설명", "본문 둘째", "plain <not a tag>"])
         #expect(feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T00:00:00Z", "2026-11-29T04:59:59Z", nil])
         #expect(
             feed.entries[0].enclosures == [
@@ -147,7 +148,7 @@ import Testing
         )
         #expect(
             document.jsonString(pretty: false).hasPrefix(
-                #"{"format":"opml","error":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
+                #"{"format":"opml","error":false,"wellFormed":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
             )
         )
     }

@@ -20,13 +20,19 @@ import Testing
                     summary: nil,
                     enclosures: [FeedEnclosure(url: "https://example.test/a", type: nil, length: 5)]
                 )
+            ],
+            isWellFormed: false,
+            warnings: [
+                FeedParseWarning(line: 3, column: 7, message: "recovered: x"),
+                FeedParseWarning(message: "no position"),
             ]
         )
         let json = FeedDocument.feed(feed).jsonString(pretty: false)
         #expect(
             json
-                == #"{"format":"atom1.0","error":false,"feed_url":"https://example.test/feed.xml","feed":{"title":"Quote \" backslash \\ tab \t nl \n ctl \u0001 한글 /","link":null},"entries":[{"id":"1","id_source":"guid+n","title":null,"link":"https://example.test/1","published":"1970-01-01T00:00:00Z","summary":null,"enclosures":[{"url":"https://example.test/a","type":null,"length":5}]}]}"#
+                == #"{"format":"atom1.0","error":false,"wellFormed":false,"feed_url":"https://example.test/feed.xml","feed":{"title":"Quote \" backslash \\ tab \t nl \n ctl \u0001 한글 /","link":null},"entries":[{"id":"1","id_source":"guid+n","title":null,"link":"https://example.test/1","published":"1970-01-01T00:00:00Z","summary":null,"enclosures":[{"url":"https://example.test/a","type":null,"length":5}]}],"warnings":[{"line":3,"column":7,"message":"recovered: x"},{"line":null,"column":null,"message":"no position"}]}"#
         )
+        #expect(feed.warningCount == 2)
     }
 
     @Test("pretty JSON of an empty feed")
@@ -37,12 +43,14 @@ import Testing
                 {
                   "format": "rss2.0",
                   "error": false,
+                  "wellFormed": true,
                   "feed_url": "u",
                   "feed": {
                     "title": null,
                     "link": null
                   },
-                  "entries": []
+                  "entries": [],
+                  "warnings": []
                 }
                 """
         )
@@ -60,10 +68,11 @@ import Testing
         #expect(error.description == "https://example.test/f:3:9: Start tag expected")
         #expect(
             error.jsonString(pretty: false)
-                == #"{"error":true,"message":"https://example.test/f:3:9: Start tag expected"}"#
+                == #"{"error":true,"message":"https://example.test/f:3:9: Start tag expected","line":3,"column":9}"#
         )
         let noPosition = FeedParseError(kind: .empty, source: "s", message: "empty document")
         #expect(noPosition.description == "s: empty document")
+        #expect(noPosition.jsonString(pretty: false) == #"{"error":true,"message":"s: empty document"}"#)
     }
 
     @Test("the same document always gives the same bytes")

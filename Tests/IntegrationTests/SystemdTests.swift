@@ -160,7 +160,13 @@ struct SystemdTests {
         )
         try #require(SystemdTools.waitForFile(socket), "systemd-socket-activate did not listen: \(root.log())")
         // The tool execs homefeedd only when this connection arrives: it is queued, not lost.
-        let client = try VarlinkClient(connectingTo: "unix:" + socket)
+        // The path exists from bind(2) on, a moment before listen(2): refused until then.
+        var connected: VarlinkClient?
+        for _ in 0..<200 where connected == nil {
+            connected = try? VarlinkClient(connectingTo: "unix:" + socket)
+            if connected == nil { usleep(10_000) }
+        }
+        let client = try #require(connected, "could not connect to \(socket): \(root.log())")
         #expect(try client.call("io.homefeed.GetManifest")["version"]?.intValue == 1)
         #expect(receiver.await("READY=1") != nil)
         client.close()

@@ -74,6 +74,9 @@ public struct HomefeedInterface: Sendable {
                 "ListNotices": VarlinkMethod { request throws(VarlinkError) in try await listNotices(request) },
                 "Reload": VarlinkMethod { request throws(VarlinkError) in try await reload(request) },
                 "CheckStore": VarlinkMethod { request throws(VarlinkError) in try await checkStore(request) },
+                "ReportSizes": VarlinkMethod { request throws(VarlinkError) in try await reportSizes(request) },
+                "ListSizes": VarlinkMethod { request throws(VarlinkError) in try await listSizes(request) },
+                "ClearSizes": VarlinkMethod { request throws(VarlinkError) in try await clearSizes(request) },
             ]
         )
     }
@@ -81,9 +84,10 @@ public struct HomefeedInterface: Sendable {
     // MARK: Methods
 
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
-        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch"])
+        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch", "changes"])
         let p = Parameters(request)
         let ifNoneMatch = try p.string("ifNoneMatch")
+        let wantsChanges = try p.bool("changes") ?? false
         let target: SubscriptionHub.Target
         let manifest: EncodedManifest
         if let width = try p.number("width") {
@@ -115,7 +119,7 @@ public struct HomefeedInterface: Sendable {
         let parameters = ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
         guard request.call.more else { return .reply(VarlinkReply(encodedParameters: parameters)) }
         request.replies.send(VarlinkReply(encodedParameters: parameters, continues: true))
-        await hub.add(request.replies, target: target)
+        await hub.add(request.replies, target: target, changes: wantsChanges, initial: manifest)
         return .streaming
     }
 
@@ -133,9 +137,10 @@ public struct HomefeedInterface: Sendable {
                 "nextAttempt": Self.optional(source.nextAttempt.map(ISO8601.string)),
                 "failures": .int(source.failures),
                 "lastError": Self.optional(source.lastError),
+                "warnings": .int(source.warnings),
             ])
         }
-        return .parameters([
+        var parameters: [String: JSONValue] = [
             "version": .int(status.version),
             "startedAt": .string(ISO8601.string(status.startedAt)),
             "notices": .int(status.notices),
@@ -145,7 +150,18 @@ public struct HomefeedInterface: Sendable {
             "sources": .array(sources),
             "store": .string(status.store),
             "storeReason": Self.optional(status.storeReason),
-        ])
+        ]
+        if let images = status.images {
+            parameters["images"] = .object([
+                "originals": .int(images.originals),
+                "renditions": .int(images.renditions),
+                "cacheBytes": .int(images.cacheBytes),
+                "errors": .array(
+                    images.errors.map { .object(["url": .string($0.url), "error": .string($0.error)]) }
+                ),
+            ])
+        }
+        return .parameters(parameters)
     }
 
     func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
@@ -305,6 +321,12 @@ struct Parameters {
         guard let value = values[name], !value.isNull else { return nil }
         guard let number = value.doubleValue, number.isFinite else { throw VarlinkError.invalidParameter(name) }
         return number
+    }
+
+    func bool(_ name: String) throws(VarlinkError) -> Bool? {
+        guard let value = values[name], !value.isNull else { return nil }
+        guard case .bool(let flag) = value else { throw VarlinkError.invalidParameter(name) }
+        return flag
     }
 
     func integer(_ name: String) throws(VarlinkError) -> Int? {

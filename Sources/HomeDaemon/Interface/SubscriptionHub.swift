@@ -8,7 +8,12 @@ import Varlink
 /// A version's reply is encoded and framed once per target and the same bytes go to every
 /// subscriber of that target. Pushes use `.replacePending`, so a slow subscriber holds at most
 /// the latest unsent manifest (the Varlink server coalesces) and one stuck past the server's
-/// stalled-write timeout is dropped. Sendable: an actor.
+/// stalled-write timeout is dropped.
+///
+/// Subscribers that asked for `changes` get, with each version, what changed since the
+/// manifest last sent to them: computed and framed once per target and pair of versions. Their
+/// pushes are queued, never coalesced, so `since` is always the version they hold; one that
+/// falls past the server's output limits is dropped instead. Sendable: an actor.
 actor SubscriptionHub {
     enum Target: Hashable {
         case profile(String)
@@ -25,6 +30,10 @@ actor SubscriptionHub {
     private struct Subscriber {
         var sink: VarlinkReplySink
         var target: Target
+        /// Whether the call asked for `changes`.
+        var wantsChanges = false
+        /// The manifest last sent: a version is pushed once, and `changes` are counted from it.
+        var last: EncodedManifest?
     }
 
     private var subscribers: [UUID: Subscriber] = [:]
@@ -36,9 +45,12 @@ actor SubscriptionHub {
 
     var count: Int { subscribers.count }
 
-    func add(_ sink: VarlinkReplySink, target: Target) {
+    /// - Parameters:
+    ///   - changes: push `changes` with each version.
+    ///   - initial: the manifest the call's first reply carried.
+    func add(_ sink: VarlinkReplySink, target: Target, changes: Bool = false, initial: EncodedManifest? = nil) {
         let id = UUID()
-        subscribers[id] = Subscriber(sink: sink, target: target)
+        subscribers[id] = Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial)
         sink.onClose { [weak self] in
             Task { await self?.remove(id) }
         }
@@ -48,46 +60,93 @@ actor SubscriptionHub {
         subscribers[id] = nil
     }
 
-    /// Pushes the current version to every subscriber, encoded and framed once per target. A
+    /// Pushes the current version to every subscriber that does not have it yet, encoded and
+    /// framed once per target (and, with `changes`, once per target and previous version). A
     /// target that no longer resolves (a profile removed by a reload, a container the new layout
     /// cannot be solved for) ends its subscriptions with the error a new call would get.
     func publish() async {
+        var current: [Target: Result<EncodedManifest, VarlinkError>] = [:]
         var framed: [Target: VarlinkEncodedReply] = [:]
+        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
         for (id, subscriber) in subscribers {
-            if framed[subscriber.target] == nil {
-                framed[subscriber.target] = await reply(for: subscriber.target)
+            if current[subscriber.target] == nil {
+                current[subscriber.target] = await manifestResult(subscriber.target)
             }
-            guard let reply = framed[subscriber.target] else { continue }
-            if subscriber.sink.send(reply, ifBacklogged: .replacePending) == .closed || !reply.continues {
+            let manifest: EncodedManifest
+            switch current[subscriber.target] {
+            case .success(let found)?:
+                manifest = found
+            case .failure(let error)?:
+                subscriber.sink.send(VarlinkReply(error: error).framed())
                 subscribers[id] = nil
+                continue
+            case nil:
+                continue
+            }
+            if subscriber.last?.version == manifest.version, subscriber.last?.etag == manifest.etag { continue }
+            let reply: VarlinkEncodedReply
+            let policy: VarlinkBacklogPolicy
+            if subscriber.wantsChanges {
+                let key = ChangesKey(target: subscriber.target, since: subscriber.last?.version)
+                if withChanges[key] == nil {
+                    withChanges[key] = Self.changesReply(manifest, since: subscriber.last)
+                }
+                reply = withChanges[key] ?? Self.changesReply(manifest, since: subscriber.last)
+                policy = .queue
+            } else {
+                if framed[subscriber.target] == nil {
+                    framed[subscriber.target] = VarlinkReply(
+                        encodedParameters: manifest.replyParameters,
+                        continues: true
+                    ).framed()
+                }
+                reply = framed[subscriber.target] ?? VarlinkReply(encodedParameters: manifest.replyParameters).framed()
+                policy = .replacePending
+            }
+            if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
+                subscribers[id] = nil
+            } else {
+                subscribers[id]?.last = manifest
             }
         }
     }
 
-    private func reply(for target: Target) async -> VarlinkEncodedReply {
+    /// A subscriber's push of `manifest` with what changed since `previous` (`null` when the
+    /// previous manifest's elements are unknown, e.g. it was restored from the store).
+    private static func changesReply(_ manifest: EncodedManifest, since previous: EncodedManifest?)
+        -> VarlinkEncodedReply
+    {
+        var changes: [UInt8] = []
+        if let previous, let old = previous.elements, let new = manifest.elements {
+            changes = new.changes(since: old).encoded(since: previous.version)
+        }
+        return VarlinkReply(encodedParameters: manifest.replyParameters(changes: changes), continues: true).framed()
+    }
+
+    /// Which `changes` reply: the same for every subscriber of a target that holds the same version.
+    private struct ChangesKey: Hashable {
+        var target: Target
+        var since: Int?
+    }
+
+    /// The current manifest of a target, or the error a new call for it would get.
+    private func manifestResult(_ target: Target) async -> Result<EncodedManifest, VarlinkError> {
         switch target {
         case .profile(let name):
             guard let manifest = await service.manifest(profile: name) else {
-                return VarlinkReply(
-                    error: VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
-                )
-                .framed()
+                return .failure(VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)]))
             }
-            return VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+            return .success(manifest)
         case .container:
             guard let environment = target.environment else {
-                return VarlinkReply(
-                    error: VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": "no container"])
-                )
-                .framed()
+                return .failure(VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": "no container"]))
             }
             do throws(LayoutSolveError) {
-                let manifest = try await service.manifest(for: environment)
-                return VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+                return .success(try await service.manifest(for: environment))
             } catch {
-                return VarlinkReply(
-                    error: VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(error.message)])
-                ).framed()
+                return .failure(
+                    VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(error.message)])
+                )
             }
         }
     }

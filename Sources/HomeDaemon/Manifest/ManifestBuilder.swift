@@ -10,10 +10,15 @@ public struct EncodedManifest: Sendable, Equatable {
     public var environment: LayoutEnvironment
     /// The manifest JSON (compact, deterministic key order).
     public var bytes: [UInt8]
+    /// The renditions this manifest's items need (made or not); not persisted.
+    public var imageRequirements: [ImageRequirement] = []
     /// The parameters of the `io.homefeed.GetManifest` reply carrying this manifest, encoded
     /// once here so requests and pushes only send bytes:
     /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
     public var replyParameters: [UInt8]
+    /// The elements behind the bytes (ids, frames, fingerprints), for `changes` and
+    /// `ReportSizes`; nil for a manifest restored from the store.
+    public var elements: ManifestElements?
 
     /// A manifest as persisted by the store (or built by ``ManifestBuilder``).
     public init(version: Int, etag: String, environment: LayoutEnvironment, bytes: [UInt8]) {
@@ -29,9 +34,26 @@ public struct EncodedManifest: Sendable, Equatable {
         Self.parameters(version: version, etag: etag, environment: environment, manifest: nil)
     }
 
-    static func parameters(version: Int, etag: String, environment: LayoutEnvironment, manifest: [UInt8]?) -> [UInt8] {
-        var writer = JSONWriter(pretty: false, capacity: (manifest?.count ?? 0) + 160)
+    /// The reply parameters with `changes` (a subscriber that asked for them, `docs/manifest.md`).
+    func replyParameters(changes: [UInt8]?) -> [UInt8] {
+        Self.parameters(version: version, etag: etag, environment: environment, manifest: bytes, changes: changes ?? [])
+    }
+
+    /// - Parameter changes: the encoded `changes` object; `nil` leaves the key out, empty bytes
+    ///   write `null`.
+    static func parameters(
+        version: Int,
+        etag: String,
+        environment: LayoutEnvironment,
+        manifest: [UInt8]?,
+        changes: [UInt8]? = nil
+    ) -> [UInt8] {
+        var writer = JSONWriter(pretty: false, capacity: (manifest?.count ?? 0) + (changes?.count ?? 0) + 160)
         writer.beginObject()
+        if let changes {
+            writer.key("changes")
+            if changes.isEmpty { writer.null() } else { writer.raw(changes) }
+        }
         writer.key("container")
         writer.beginObject()
         writer.key("height")
@@ -58,6 +80,10 @@ public struct EncodedManifest: Sendable, Equatable {
 public enum ManifestBuilder {
     public static let schema = "homefeed.manifest/1"
 
+    /// - Parameter measurements: measured sizes of this container's elements (self-sizing):
+    ///   applied where the element's content still has the fingerprint they were measured for.
+    /// - Parameter images: the renditions ready; a profile's manifest shows exactly its
+    ///   boxes, an ad-hoc container's (no `profile`) the nearest of the same mode.
     /// - Throws: ``LayoutSolveError`` when the layout cannot be solved for this container.
     public static func build(
         spec: LayoutSpec,
@@ -65,8 +91,38 @@ public enum ManifestBuilder {
         environment: LayoutEnvironment,
         version: Int,
         profile: String?,
-        generatedAt: Date
+        generatedAt: Date,
+        measurements: TargetSizes = .none,
+        images: ImageIndex = .empty
     ) throws(LayoutSolveError) -> EncodedManifest {
+        try built(
+            spec: spec,
+            sections: assembled,
+            environment: environment,
+            version: version,
+            profile: profile,
+            generatedAt: generatedAt,
+            measurements: measurements,
+            images: images
+        ).manifest
+    }
+
+    /// A built manifest, and the measurements it found stale (their element's content changed).
+    struct Built {
+        var manifest: EncodedManifest
+        var stale: [(id: String, entry: SizeEntry)]
+    }
+
+    static func built(
+        spec: LayoutSpec,
+        sections assembled: [AssembledSection],
+        environment: LayoutEnvironment,
+        version: Int,
+        profile: String?,
+        generatedAt: Date,
+        measurements: TargetSizes,
+        images: ImageIndex = .empty
+    ) throws(LayoutSolveError) -> Built {
         var spec = spec
         var counts: [Int] = []
         for index in spec.sections.indices {
@@ -74,30 +130,21 @@ public enum ManifestBuilder {
             counts.append(content?.items.count ?? 0)
             if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
         }
-        let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
+        let applied =
+            measurements.isEmpty
+            ? AppliedMeasurements()
+            : ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
+        let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
 
-        var body = JSONWriter(pretty: false, capacity: 4096)
-        body.beginObject()
-        body.key("container")
-        body.container(environment)
-        body.key("contentSize")
-        body.size(result.contentSize)
-        body.key("sections")
-        body.beginArray()
-        for section in result.sections {
-            body.section(section, content: section.index < assembled.count ? assembled[section.index] : nil)
-        }
-        body.endArray()
-        body.key("globalSupplementaries")
-        body.beginArray()
-        for supplementary in result.globalSupplementaries { body.supplementary(supplementary, content: nil) }
-        body.endArray()
-        body.endObject()
+        let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
+        var body = ManifestBodyWriter(sources: applied.sources, pictures: pictures)
+        body.write(result, environment: environment, sections: assembled)
 
-        let etag = "\"" + String(StableID.hash(body.bytes), radix: 16) + "\""
+        let bodyBytes = body.json.bytes
+        let etag = "\"" + String(StableID.hash(bodyBytes), radix: 16) + "\""
         // The header members, then the body's members spliced in without re-encoding:
         // {"schema":…,"profile":…, + "container":…}.
-        var manifest = JSONWriter(pretty: false, capacity: body.bytes.count + 256)
+        var manifest = JSONWriter(pretty: false, capacity: 256)
         manifest.beginObject()
         manifest.key("schema")
         manifest.string(schema)
@@ -109,8 +156,14 @@ public enum ManifestBuilder {
         manifest.string(ISO8601.string(generatedAt))
         manifest.key("profile")
         manifest.string(profile)
-        let bytes = manifest.bytes + [UInt8(ascii: ",")] + body.bytes.dropFirst()
-        return EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
+        var bytes = manifest.bytes
+        bytes.reserveCapacity(bytes.count + bodyBytes.count)
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: bodyBytes.dropFirst())
+        var encoded = EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
+        encoded.elements = body.elements
+        encoded.imageRequirements = pictures.requirements
+        return Built(manifest: encoded, stale: applied.stale)
     }
 
     /// A hidden section keeps no header, footer or background, at any width.
@@ -129,77 +182,8 @@ public enum ManifestBuilder {
 }
 
 extension JSONWriter {
-    fileprivate mutating func section(_ section: SectionLayout, content: AssembledSection?) {
-        beginObject()
-        key("id")
-        string(section.id)
-        key("frame")
-        frame(section.frame)
-        // The first boundary item of kind "header" (or "footer") is the section's header
-        // (footer) and carries the header content; the rest are listed as supplementaries.
-        let boundary = section.supplementaries.filter { $0.item == nil }
-        let header = boundary.first { $0.elementKind == "header" }
-        let footer = boundary.first { $0.elementKind == "footer" }
-        key("header")
-        if let header { supplementary(header, content: content?.header) } else { null() }
-        key("footer")
-        if let footer { supplementary(footer, content: nil) } else { null() }
-        key("supplementaries")
-        beginArray()
-        for s in section.supplementaries where s != header && s != footer { supplementary(s, content: nil) }
-        endArray()
-        key("decorations")
-        beginArray()
-        for decoration in section.decorations { self.decoration(decoration) }
-        endArray()
-        key("orthogonal")
-        orthogonal(section.orthogonal)
-        key("items")
-        beginArray()
-        for (index, itemFrame) in section.itemFrames.enumerated() {
-            let item = content.flatMap { index < $0.items.count ? $0.items[index] : nil }
-            beginObject()
-            key("id")
-            string(item?.id ?? "\(section.id):\(index)")
-            key("kind")
-            string(item?.kind ?? "placeholder")
-            key("slot")
-            int(section.slotsPerGroup > 0 ? index % section.slotsPerGroup : 0)
-            key("frame")
-            frame(itemFrame)
-            key("zIndex")
-            int(section.itemZIndex)
-            key("content")
-            contentObject(item)
-            endObject()
-        }
-        endArray()
-        endObject()
-    }
-
-    fileprivate mutating func supplementary(_ s: SupplementaryFrame, content: ItemContent?) {
-        beginObject()
-        key("elementKind")
-        string(s.elementKind)
-        if let item = s.item {
-            key("item")
-            int(item)
-        }
-        key("frame")
-        frame(s.frame)
-        key("zIndex")
-        int(s.zIndex)
-        key("pinToVisibleBounds")
-        bool(s.pinToVisibleBounds)
-        pinRange(s.pinRange)
-        if let content {
-            key("content")
-            contentObject(content)
-        }
-        endObject()
-    }
-
-    fileprivate mutating func contentObject(_ item: ItemContent?) {
+    /// An item's or header's `content`: what the client draws in it, with the item's `image`.
+    mutating func contentObject(_ item: ItemContent?, picture: ManifestPictures.Picture? = nil) {
         beginObject()
         if let item {
             if let title = item.title {
@@ -226,6 +210,10 @@ extension JSONWriter {
             if let icon = item.icon {
                 key("icon")
                 string(icon)
+            }
+            if let picture {
+                key("image")
+                self.picture(picture)
             }
         }
         endObject()

@@ -27,8 +27,14 @@ public actor ManifestCache {
     private var spec: LayoutSpec
     private var profiles: [Profile]
     private var sections: [AssembledSection] = []
+    /// The renditions the current version shows (`docs/images.md`).
+    private var images = ImageIndex.empty
     private var generatedAt = Date(timeIntervalSince1970: 0)
     private var byProfile: [String: EncodedManifest] = [:]
+    /// The measured sizes the current version was laid out with (self-sizing).
+    private var measurements = MeasurementBook()
+    /// Measurements found stale while building, not yet handed to ``takeStaleMeasurements()``.
+    private var stale: [StaleMeasurement] = []
     /// Most recently used last; at most ``lruCapacity`` entries.
     private var lru: [(key: ContainerKey, manifest: EncodedManifest)] = []
     public let lruCapacity: Int
@@ -80,6 +86,8 @@ public actor ManifestCache {
     /// ``commit(_:)`` in one step.
     ///
     /// Atomic: if any profile cannot be solved, nothing changes and the error is thrown.
+    /// - Parameter measurements: the measured sizes to lay out with; `nil` keeps the current ones.
+    /// - Parameter images: the renditions ready to show; `nil` keeps the current ones.
     /// - Returns: the new version's manifests by profile name.
     @discardableResult
     public func publish(
@@ -87,9 +95,19 @@ public actor ManifestCache {
         bindings: [SectionBinding],
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
+        measurements newMeasurements: MeasurementBook? = nil,
+        images newImages: ImageIndex? = nil,
         at time: Date
     ) throws(LayoutSolveError) -> [String: EncodedManifest] {
-        let prepared = try prepare(content: content, bindings: bindings, spec: newSpec, profiles: newProfiles, at: time)
+        let prepared = try prepare(
+            content: content,
+            bindings: bindings,
+            spec: newSpec,
+            profiles: newProfiles,
+            measurements: newMeasurements,
+            images: newImages,
+            at: time
+        )
         commit(prepared)
         return prepared.manifests
     }
@@ -97,28 +115,40 @@ public actor ManifestCache {
     /// Builds the next version without serving it, so the daemon can store it first and serve
     /// only what is stored: a restart then never goes back to an older version number.
     ///
+    /// - Parameter measurements: the measured sizes to lay out with; `nil` keeps the current ones.
+    /// - Parameter images: the renditions ready to show; `nil` keeps the current ones.
     /// - Throws: the first profile that cannot be solved; nothing changes.
     public func prepare(
         content: HomeContent,
         bindings: [SectionBinding],
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
+        measurements newMeasurements: MeasurementBook? = nil,
+        images newImages: ImageIndex? = nil,
         at time: Date
     ) throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
         let profiles = newProfiles ?? self.profiles
+        let measurements = newMeasurements ?? self.measurements
+        let images = newImages ?? self.images
         let sections = HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings)
         let next = version + 1
         var built: [String: EncodedManifest] = [:]
+        var stale: [StaleMeasurement] = []
         for profile in profiles {
-            built[profile.name] = try ManifestBuilder.build(
+            let target = MeasurementTargets.profile(profile.name)
+            let result = try ManifestBuilder.built(
                 spec: spec,
                 sections: sections,
                 environment: profile.environment,
                 version: next,
                 profile: profile.name,
-                generatedAt: time
+                generatedAt: time,
+                measurements: measurements.sizes(for: target),
+                images: images
             )
+            built[profile.name] = result.manifest
+            stale += result.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
         }
         return PreparedVersion(
             version: next,
@@ -126,6 +156,9 @@ public actor ManifestCache {
             spec: spec,
             profiles: profiles,
             sections: sections,
+            measurements: measurements,
+            images: images,
+            stale: stale,
             generatedAt: time
         )
     }
@@ -139,12 +172,53 @@ public actor ManifestCache {
         spec = prepared.spec
         profiles = prepared.profiles
         sections = prepared.sections
+        measurements = prepared.measurements
+        images = prepared.images
+        stale += prepared.stale
         generatedAt = prepared.generatedAt
         version = prepared.version
         byProfile = prepared.manifests
         lru.removeAll()
         updateServed()
         return true
+    }
+
+    /// The measurements found stale since the last call (their element's content changed), for
+    /// the service to forget.
+    public func takeStaleMeasurements() -> [StaleMeasurement] {
+        defer { stale = [] }
+        return stale
+    }
+
+    /// Whether laying out the current version for a target with `measurements` instead of the
+    /// current ones moves any frame (a `ReportSizes` that changes nothing makes no version).
+    ///
+    /// - Parameters:
+    ///   - profile: the target's profile name, or nil for the container `environment`.
+    public func changesFrames(
+        profile: String?,
+        environment: LayoutEnvironment,
+        with measurements: MeasurementBook
+    ) throws(LayoutSolveError) -> Bool {
+        let current: EncodedManifest
+        if let profile {
+            guard let manifest = byProfile[profile] else { return true }
+            current = manifest
+        } else {
+            current = try manifest(for: environment)
+        }
+        let target = profile.map(MeasurementTargets.profile) ?? MeasurementTargets.container(environment)
+        let candidate = try ManifestBuilder.built(
+            spec: spec,
+            sections: sections,
+            environment: environment,
+            version: version,
+            profile: profile,
+            generatedAt: generatedAt,
+            measurements: measurements.sizes(for: target),
+            images: images
+        )
+        return candidate.manifest.elements?.geometry != current.elements?.geometry
     }
 
     public var profileNames: [String] { profiles.map(\.name) }
@@ -166,14 +240,19 @@ public actor ManifestCache {
             lru.append(entry)
             return entry.manifest
         }
-        let manifest = try ManifestBuilder.build(
+        let target = MeasurementTargets.container(environment)
+        let built = try ManifestBuilder.built(
             spec: spec,
             sections: sections,
             environment: environment,
             version: version,
             profile: nil,
-            generatedAt: generatedAt
+            generatedAt: generatedAt,
+            measurements: measurements.sizes(for: target),
+            images: images
         )
+        let manifest = built.manifest
+        stale += built.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
         lru.append((key, manifest))
         if lru.count > lruCapacity { lru.removeFirst(lru.count - lruCapacity) }
         return manifest
@@ -189,5 +268,15 @@ public struct PreparedVersion: Sendable {
     let spec: LayoutSpec
     let profiles: [Profile]
     let sections: [AssembledSection]
+    let measurements: MeasurementBook
+    let images: ImageIndex
+    let stale: [StaleMeasurement]
     let generatedAt: Date
+}
+
+/// A measurement whose element's content changed since it was measured.
+public struct StaleMeasurement: Sendable, Equatable {
+    public var target: String
+    public var id: String
+    public var entry: SizeEntry
 }

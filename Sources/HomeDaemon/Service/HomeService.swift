@@ -21,9 +21,13 @@ public actor HomeService {
     /// Who may mutate; the client group is resolved here, at start and on reload.
     let authorization: PeerAuthorization
     var scheduler: FetchScheduler
+    /// Warnings of each source's last parsed document, for `GetStatus`.
+    let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
     /// Trims the heap once fetching and publishing go quiet (the idle daemon's memory).
     let memory: MemoryRelief
+    /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
+    let images: ImageService?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
     private var changeGeneration = 0
@@ -38,14 +42,19 @@ public actor HomeService {
     private var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    var measurements = MeasurementBook()
 
     /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
+    ///
+    /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
+        cacheDirectory: URL? = nil,
         logger: Logger,
         now: Date = Date()
     ) async throws {
@@ -85,7 +94,18 @@ public actor HomeService {
             )
         }
         await cache.restore(restored)
-        let ingestion = StoreIngestion(store: store)
+        let ingestion = StoreIngestion(
+            store: store,
+            maxImageBytes: configuration.settings.images.maxImageBytes,
+            maxImagePixels: configuration.settings.images.maxPixels
+        )
+        images = ImageService.make(
+            settings: configuration.settings,
+            cacheDirectory: cacheDirectory,
+            store: store,
+            fetcher: fetcher,
+            logger: logger.child("images")
+        )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
         let changed = ServiceSignal<Void>()
@@ -99,12 +119,14 @@ public actor HomeService {
             sources: configuration.sources.sources,
             states: states,
             fetcher: fetcher,
-            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health),
+            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
             persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        images?.connect { [weak self] in await self?.requestPublish() }
+        try await loadMeasurements()
         attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
         reportClientGroup()
         if let recovery = store.recovery {
@@ -135,7 +157,19 @@ public actor HomeService {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
+        await images?.stop()
         await fetcher.shutdown()
+    }
+
+    /// Returns once the image pipeline has nothing left to do for the current version, and
+    /// the version that shows its results is published.
+    ///
+    /// - Returns: the failure of that publication, nil when it succeeded.
+    @discardableResult
+    public func awaitImages() async -> ServiceError? {
+        guard let images else { return nil }
+        await images.waitUntilIdle()
+        return await awaitPublished()
     }
 
     // MARK: Versions
@@ -187,11 +221,14 @@ public actor HomeService {
             var failure: ServiceError?
             do {
                 let content = try await snapshot()
+                let index = try await images?.index(for: content) ?? .empty
                 let prepared = try await cache.prepare(
                     content: content,
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
+                    measurements: measurements,
+                    images: index,
                     at: Date()
                 )
                 // Stored first, in one transaction, then served: what clients get is always
@@ -208,6 +245,8 @@ public actor HomeService {
                     }
                 )
                 await cache.commit(prepared)
+                await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
+                await forgetStaleMeasurements()
                 health.succeeded()
                 let version = await cache.version
                 logger.info("published version \(version) for \(prepared.manifests.count) profiles")

@@ -1,3 +1,4 @@
+import HomeFeeds
 import HomeFetch
 import HomeStore
 import Synchronization
@@ -20,14 +21,29 @@ extension ServiceSignal where Value == Void {
     func raise() async { await raise(()) }
 }
 
+/// The warning count of the last document parsed for each source (`ParsedFeed.warningCount`:
+/// recovered XML, substituted bytes, dropped entries…), for `GetStatus`. Kept in memory: a
+/// restart shows 0 until the next fetch, and a `304` keeps the last count.
+///
+/// Sendable: the counts sit behind a `Mutex`.
+final class ParseWarningCounts: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
+
+    func record(_ count: Int, for url: String) { counts.withLock { $0[url] = count } }
+
+    func count(for url: String) -> Int { counts.withLock { $0[url] ?? 0 } }
+}
+
 /// Stores fetched documents and raises the change signal when the store changed, so a fetch
 /// with new notices makes a new manifest version. Store failures count in the health.
 struct PublishingSink: FetchedDocumentSink {
     let ingestion: StoreIngestion
     let changed: ServiceSignal<Void>
     let health: StoreHealth
+    let warnings: ParseWarningCounts
 
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
+        warnings.record(document.document.warningCount, for: source.url)
         let didChange: Bool
         do {
             didChange = try await ingestion.ingest(document, from: source)

@@ -15,12 +15,27 @@ struct DateScanner {
         return position < bytes.count ? bytes[position] : nil
     }
 
-    /// `YYYY-` at the cursor: the ISO 8601 shape. RFC 822 never starts with four digits.
+    /// `YYYY-` or a bare `YYYY` at the cursor: the ISO 8601 / W3C-DTF shape. RFC 822 never
+    /// starts with four digits.
     var looksLikeISO8601: Bool {
         for offset in 0..<4 {
             guard let byte = peek(offset), byte.isASCIIDigit else { return false }
         }
-        return peek(4) == UInt8(ascii: "-")
+        if peek(4) == UInt8(ascii: "-") { return true }
+        var copy = self
+        copy.index += 4
+        return copy.isBlankToEnd
+    }
+
+    /// Nothing but white space from the cursor on.
+    var isBlankToEnd: Bool {
+        var position = index
+        while position < bytes.count {
+            let byte = bytes[position]
+            guard byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D else { return false }
+            position += 1
+        }
+        return true
     }
 
     mutating func skipSpaces() {
@@ -62,34 +77,58 @@ struct DateScanner {
         return word
     }
 
-    /// A zone after the time: `Z`, a named zone of §2, `±hhmm`, `±hh:mm` or `±hh`.
+    /// A zone after the time: `Z`, a named zone of §2, an RFC 822 military letter, `±hhmm`,
+    /// `±hh:mm` or `±hh`, and `GMT`/`UTC` followed by a numeric offset (`GMT-01:01`).
     /// Returns the offset east of UTC in seconds; nil when the text is no zone we know.
     mutating func zoneOffset() -> Int64? {
         guard let byte = current else { return nil }
-        if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") {
-            index += 1
-            let sign: Int64 = byte == UInt8(ascii: "-") ? -1 : 1
-            guard let hours = digits(min: 2, max: 2) else { return nil }
-            var minutes: Int64 = 0
-            if consume(UInt8(ascii: ":")) {
-                guard let value = digits(min: 2, max: 2) else { return nil }
-                minutes = value.value
-            } else if let value = digits(min: 2, max: 2) {
-                minutes = value.value
-            }
-            guard hours.value <= 23, minutes <= 59 else { return nil }
-            return sign * (hours.value * 3600 + minutes * 60)
-        }
+        if byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") { return numericOffset() }
         guard byte.isASCIILetter else { return nil }
         let name = word()
+        if name.length == 1, let letter = UInt8(exactly: name.packed) { return Self.militaryZone(letter) }
         guard let zone = Self.namedZones.first(where: { $0.name == name }) else { return nil }
+        if zone.hours == 0, let next = current, next == UInt8(ascii: "+") || next == UInt8(ascii: "-") {
+            return numericOffset()
+        }
         return zone.hours * 3600
+    }
+
+    /// RFC 822 §5.1's military zones: `A`–`I` and `K`–`M` are −1…−12 hours, `N`–`Y` +1…+12,
+    /// `Z` is UT; `J` is not a zone. (RFC 1123 §5.2.14 notes that RFC 822 got the signs
+    /// backwards and senders rarely meant them; they are read as RFC 822 defines them.)
+    static func militaryZone(_ letter: UInt8) -> Int64? {
+        let hours: Int64
+        switch letter {
+        case UInt8(ascii: "a")...UInt8(ascii: "i"): hours = -Int64(letter - UInt8(ascii: "a") + 1)
+        case UInt8(ascii: "k")...UInt8(ascii: "m"): hours = -Int64(letter - UInt8(ascii: "k") + 10)
+        case UInt8(ascii: "n")...UInt8(ascii: "y"): hours = Int64(letter - UInt8(ascii: "n") + 1)
+        case UInt8(ascii: "z"): hours = 0
+        default: return nil
+        }
+        return hours * 3600
+    }
+
+    /// `±hhmm`, `±hh:mm` or `±hh` at the cursor, in seconds east of UTC.
+    private mutating func numericOffset() -> Int64? {
+        guard let byte = current else { return nil }
+        index += 1
+        let sign: Int64 = byte == UInt8(ascii: "-") ? -1 : 1
+        guard let hours = digits(min: 2, max: 2) else { return nil }
+        var minutes: Int64 = 0
+        if consume(UInt8(ascii: ":")) {
+            guard let value = digits(min: 2, max: 2) else { return nil }
+            minutes = value.value
+        } else if let value = digits(min: 2, max: 2) {
+            minutes = value.value
+        }
+        guard hours.value <= 23, minutes <= 59 else { return nil }
+        return sign * (hours.value * 3600 + minutes * 60)
     }
 
     /// Named zones of `feed-parsing.md` §2, lowercased, in hours east of UTC. `KST` is a
     /// product-specific addition for Korean publishers.
     static let namedZones: [(name: DateWord, hours: Int64)] = [
-        ("ut", 0), ("utc", 0), ("gmt", 0), ("z", 0), ("est", -5), ("edt", -4), ("cst", -6), ("cdt", -5),
+        ("ut", 0), ("utc", 0), ("gmt", 0), ("est", -5), ("edt", -4), ("cst", -6), ("cdt", -5),
         ("mst", -7), ("mdt", -6), ("pst", -8), ("pdt", -7), ("kst", 9),
     ].map { (DateWord($0.0), $0.1) }
 }

@@ -53,22 +53,25 @@ enum EntryIdentity {
 /// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also allows
 /// comparing final ids, which differs only from a third clash on.
 struct EntryDisambiguator {
-    private var firstByBase: [HashedKey: Int] = [:]
+    private var firstByBase = FirstIndexTable()
     private var laterByBase: [HashedKey: [Int]] = [:]
     /// Links of the kept entries, built only once a base id clashes (most feeds never do).
     private var keptLinks: Set<HashedKey>?
 
     /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
     /// drops it when it is an exact repeat.
-    mutating func append(_ entry: consuming FeedEntry, to entries: inout [FeedEntry]) {
+    ///
+    /// - Returns: false when the entry was dropped as an exact repeat.
+    @discardableResult
+    mutating func append(_ entry: consuming FeedEntry, to entries: inout [FeedEntry]) -> Bool {
         let base = HashedKey(entry.id)
-        if let first = firstByBase[base] {
+        if let first = firstByBase.find(base, in: entries) {
             let earlier = [first] + (laterByBase[base] ?? [])
             let isRepeat = earlier.contains { other in
                 entries[other].title == entry.title && entries[other].link == entry.link
                     && entries[other].summary == entry.summary && entries[other].published == entry.published
             }
-            if isRepeat { return }
+            if isRepeat { return false }
             if keptLinks == nil {
                 keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
             }
@@ -81,10 +84,11 @@ struct EntryDisambiguator {
             }
             laterByBase[base, default: []].append(entries.count)
         } else {
-            firstByBase[base] = entries.count
+            firstByBase.insert(base, index: entries.count)
         }
         if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
         entries.append(entry)
+        return true
     }
 }
 
@@ -92,21 +96,22 @@ struct EntryDisambiguator {
 /// growing a dictionary of 10 000 ids never rehashes the strings themselves.
 struct HashedKey: Hashable {
     let text: String
-    private let hash: Int
+    /// Seeded SipHash of the UTF-8 (`Hasher`), per process.
+    let hashCode: Int
 
     init(_ text: String) {
         var copy = text
         var hasher = Hasher()
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        hash = hasher.finalize()
+        hashCode = hasher.finalize()
         self.text = copy
     }
 
     static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {
-        lhs.hash == rhs.hash && lhs.text == rhs.text
+        lhs.hashCode == rhs.hashCode && lhs.text == rhs.text
     }
 
     func hash(into hasher: inout Hasher) {
-        hasher.combine(hash)
+        hasher.combine(hashCode)
     }
 }

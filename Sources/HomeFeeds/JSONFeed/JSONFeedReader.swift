@@ -10,9 +10,14 @@ struct JSONFeedReader {
     let limits: FeedParseLimits
 
     func read(_ body: [UInt8]) throws(FeedParseError) -> FeedDocument {
+        var warnings = WarningLog()
+        // Invalid UTF-8 becomes U+FFFD in place, as in XML, instead of failing the whole feed.
+        var sanitizer = UTF8Sanitizer(.json)
+        var repaired: [UInt8] = []
+        body.withUnsafeBytes { sanitizer.process($0, isFinal: true, warnings: &warnings) { repaired += $0 } }
         let document: JSONFeedDocument
         do {
-            document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(body))
+            document = try JSONDecoder().decode(JSONFeedDocument.self, from: Data(repaired))
         } catch {
             throw FeedParseError(
                 kind: .malformedJSON,
@@ -30,11 +35,17 @@ struct JSONFeedReader {
                 message: "JSON document is not a JSON Feed (no version, no items)"
             )
         }
+        var policy = LinkPolicy(documentURL: url)
+        func allowed(_ link: String, _ purpose: LinkPolicy.Purpose, _ path: String) -> String? {
+            guard let reason = policy.refusal(link, purpose: purpose) else { return link }
+            warnings.add(line: nil, column: nil, LinkPolicy.message(link, reason, what: path))
+            return nil
+        }
         var plain = PlainText()
         var entries: [FeedEntry] = []
         var disambiguator = EntryDisambiguator()
         var totalText = 0
-        for item in document.items.prefix(limits.maxEntries) {
+        for (index, item) in document.items.prefix(limits.maxEntries).enumerated() {
             for field in [item.title, item.summary, item.contentHTML, item.contentText] {
                 let size = field?.utf8.count ?? 0
                 totalText += size
@@ -59,8 +70,9 @@ struct JSONFeedReader {
                 ?? item.contentText.flatMap { plain.normalize($0, mode: .literal) }
             var enclosures: [FeedEnclosure] = []
             var seen: Set<String> = []
-            for attachment in item.attachments {
-                guard let raw = attachment.url, let absolute = URIReference.resolve(raw, against: url),
+            for (position, attachment) in item.attachments.enumerated() {
+                guard let raw = attachment.url, let resolved = URIReference.resolve(raw, against: url),
+                    let absolute = allowed(resolved, .resource, "items[\(index)].attachments[\(position)].url"),
                     seen.insert(absolute).inserted
                 else { continue }
                 let type = attachment.mimeType.map { String(URIReference.trimASCIIAndNBSP($0)) }
@@ -77,21 +89,43 @@ struct JSONFeedReader {
                 },
                 nativeSource: .jsonID,
                 title: item.title.flatMap { plain.normalize($0, mode: .literal) },
-                link: item.url.flatMap { URIReference.resolve($0, against: url) },
+                link: item.url.flatMap { URIReference.resolve($0, against: url) }.flatMap {
+                    allowed($0, .page, "items[\(index)].url")
+                },
                 summary: summary,
                 published: published,
                 enclosures: enclosures
             )
-            if let entry { disambiguator.append(entry, to: &entries) }
+            guard var entry else {
+                warnings.add(line: nil, column: nil, "items[\(index)] dropped: it has no id, url, title or content")
+                continue
+            }
+            entry.images = Self.images(of: item, base: url) { allowed($0, .resource, "items[\(index)].\($1)") }
+            let id = entry.id
+            if !disambiguator.append(entry, to: &entries) {
+                warnings.add(
+                    line: nil,
+                    column: nil,
+                    "items[\(index)] \"\(excerpt(id))\" dropped: it repeats an earlier item exactly"
+                )
+            }
+        }
+        if document.items.count > limits.maxEntries {
+            warnings.add(line: nil, column: nil, "stopped after \(limits.maxEntries) items (the entry limit)")
         }
         return .feed(
             ParsedFeed(
                 format: .jsonFeed11,
                 feedURL: url,
                 title: document.title.flatMap { plain.normalize($0, mode: .literal) },
-                link: document.homePageURL.flatMap { URIReference.resolve($0, against: url) },
+                link: document.homePageURL.flatMap { URIReference.resolve($0, against: url) }.flatMap {
+                    allowed($0, .page, "home_page_url")
+                },
                 entries: entries,
-                isTruncated: document.items.count > limits.maxEntries
+                isTruncated: document.items.count > limits.maxEntries,
+                isWellFormed: !sanitizer.hasRecovered,
+                warnings: warnings.sorted,
+                warningCount: warnings.count
             )
         )
     }
@@ -144,9 +178,12 @@ struct JSONFeedItem: Decodable {
     var datePublished: String?
     var dateModified: String?
     var attachments: [JSONFeedAttachment]
+    var image: String?
+    var bannerImage: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, url, title, summary, attachments
+        case id, url, title, summary, attachments, image
+        case bannerImage = "banner_image"
         case contentHTML = "content_html"
         case contentText = "content_text"
         case datePublished = "date_published"
@@ -171,6 +208,8 @@ struct JSONFeedItem: Decodable {
         contentText = try? container.decodeIfPresent(String.self, forKey: .contentText)
         datePublished = try? container.decodeIfPresent(String.self, forKey: .datePublished)
         dateModified = try? container.decodeIfPresent(String.self, forKey: .dateModified)
+        image = try? container.decodeIfPresent(String.self, forKey: .image)
+        bannerImage = try? container.decodeIfPresent(String.self, forKey: .bannerImage)
         attachments =
             (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
             .elements ?? []

@@ -6,17 +6,35 @@ public struct OPMLDocument: Sendable, Equatable {
     public var documentURL: String
     /// `head/title`, whitespace-normalised, or nil.
     public var title: String?
-    /// Outlines that carry `xmlUrl` or `url`, in document order.
+    /// Outlines that carry `xmlUrl` or `url` (usable, or refused: `OPMLOutline.refusedURL`), in
+    /// document order.
     public var outlines: [OPMLOutline]
-    /// Errors libxml2 recovered from (first few only), for logs; not part of the output JSON.
-    public var diagnostics: [String]
+    /// False when the parser recovered from broken XML or bytes (see `ParsedFeed.isWellFormed`).
+    public var isWellFormed: Bool
+    /// What the parser recovered from or left out, in document order (at most
+    /// `WarningLog.limit`).
+    public var warnings: [FeedParseWarning]
+    /// All warnings, including those past the listed ones.
+    public var warningCount: Int
 
-    public init(documentURL: String, title: String?, outlines: [OPMLOutline], diagnostics: [String] = []) {
+    public init(
+        documentURL: String,
+        title: String?,
+        outlines: [OPMLOutline],
+        isWellFormed: Bool = true,
+        warnings: [FeedParseWarning] = [],
+        warningCount: Int? = nil
+    ) {
         self.documentURL = documentURL
         self.title = title
         self.outlines = outlines
-        self.diagnostics = diagnostics
+        self.isWellFormed = isWellFormed
+        self.warnings = warnings
+        self.warningCount = max(warningCount ?? warnings.count, warnings.count)
     }
+
+    /// The warnings as `line:column: message` lines, for logs.
+    public var diagnostics: [String] { warnings.map(\.description) }
 }
 
 /// One feed (`type="rss"`) or service link (`type="link"`) of an OPML document.
@@ -41,6 +59,18 @@ public struct OPMLOutline: Sendable, Equatable {
     /// The line of the outline's start tag (from 1), so a configuration error can point at it.
     /// Not part of the output JSON.
     public var line: Int?
+    /// The absolute `xmlUrl` or `url` the link policy refused (a `gopher:` or `javascript:`
+    /// URL; a warning says so), when the outline has no usable one: a sources list reports it
+    /// as a configuration error at `line`. Not part of the output JSON.
+    public var refusedURL: String?
+    /// The `credential` attribute: the name of a secret the daemon sends with this source's
+    /// requests (`docs/configuration.md`). Not part of the output JSON.
+    public var credential: String?
+    /// The `icon` attribute (homefeed's extension for service links: the link's icon),
+    /// resolved against the document URL like the other URLs and kept only when the link
+    /// policy allows it as a resource (`http`/`https`, `file:` only in a document read from a
+    /// file; a warning says why otherwise). Not part of the output JSON.
+    public var icon: String?
 
     public init(
         text: String,
@@ -51,7 +81,9 @@ public struct OPMLOutline: Sendable, Equatable {
         url: String?,
         categories: [String],
         categoryAttribute: String?,
-        line: Int? = nil
+        line: Int? = nil,
+        refusedURL: String? = nil,
+        credential: String? = nil
     ) {
         self.text = text
         self.title = title
@@ -62,6 +94,8 @@ public struct OPMLOutline: Sendable, Equatable {
         self.categories = categories
         self.categoryAttribute = categoryAttribute
         self.line = line
+        self.refusedURL = refusedURL
+        self.credential = credential
     }
 }
 
@@ -69,4 +103,29 @@ public struct OPMLOutline: Sendable, Equatable {
 public enum FeedDocument: Sendable, Equatable {
     case feed(ParsedFeed)
     case opml(OPMLDocument)
+
+    /// The document's warnings.
+    public var warnings: [FeedParseWarning] {
+        switch self {
+        case .feed(let feed): feed.warnings
+        case .opml(let opml): opml.warnings
+        }
+    }
+
+    /// All warnings of the parse, including those past the listed ones (what the daemon shows
+    /// per source).
+    public var warningCount: Int {
+        switch self {
+        case .feed(let feed): feed.warningCount
+        case .opml(let opml): opml.warningCount
+        }
+    }
+
+    /// Whether the document was well-formed (nothing recovered from).
+    public var isWellFormed: Bool {
+        switch self {
+        case .feed(let feed): feed.isWellFormed
+        case .opml(let opml): opml.isWellFormed
+        }
+    }
 }

@@ -16,8 +16,16 @@ public struct ParsedFeed: Sendable, Equatable {
     /// True when the document held more entries than `FeedParseLimits.maxEntries` and the
     /// rest were not read: the result is bounded rather than complete.
     public var isTruncated: Bool
-    /// Errors libxml2 recovered from (first few only), for logs; never part of the output JSON.
-    public var diagnostics: [String]
+    /// False when the document was not well-formed and the parser recovered: broken XML,
+    /// bytes that are not valid in the document's encoding, a bare `&`, an undefined entity,
+    /// a body that ends inside an element. The `warnings` say where.
+    public var isWellFormed: Bool
+    /// What the parser recovered from or left out (at most `WarningLog.limit`, in document
+    /// order): recovery from broken XML, substituted bytes, encoding decisions, dropped entries
+    /// and links, and why.
+    public var warnings: [FeedParseWarning]
+    /// All warnings, including those past the listed ones.
+    public var warningCount: Int
 
     public init(
         format: FeedFormat,
@@ -26,7 +34,9 @@ public struct ParsedFeed: Sendable, Equatable {
         link: String?,
         entries: [FeedEntry],
         isTruncated: Bool = false,
-        diagnostics: [String] = []
+        isWellFormed: Bool = true,
+        warnings: [FeedParseWarning] = [],
+        warningCount: Int? = nil
     ) {
         self.format = format
         self.feedURL = feedURL
@@ -34,7 +44,9 @@ public struct ParsedFeed: Sendable, Equatable {
         self.link = link
         self.entries = entries
         self.isTruncated = isTruncated
-        self.diagnostics = diagnostics
+        self.isWellFormed = isWellFormed
+        self.warnings = warnings
+        self.warningCount = max(warningCount ?? warnings.count, warnings.count)
     }
 }
 
@@ -69,6 +81,8 @@ public struct FeedEntry: Sendable, Equatable {
     public var summary: String?
     /// Media attachments in document order, de-duplicated by URL.
     public var enclosures: [FeedEnclosure]
+    /// Images the entry names, in homefeed's order of preference (`FeedImage`).
+    public var images: [FeedImage] = []
 
     public init(
         id: String,

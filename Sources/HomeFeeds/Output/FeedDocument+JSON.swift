@@ -21,6 +21,8 @@ extension ParsedFeed {
         writer.field("format", format.rawValue)
         writer.key("error")
         writer.value(false)
+        writer.key("wellFormed")
+        writer.value(isWellFormed)
         writer.field("feed_url", feedURL)
         writer.key("feed")
         writer.beginObject()
@@ -51,6 +53,7 @@ extension ParsedFeed {
             writer.endObject()
         }
         writer.endArray()
+        writer.warnings(warnings)
         writer.endObject()
     }
 }
@@ -61,6 +64,8 @@ extension OPMLDocument {
         writer.field("format", "opml")
         writer.key("error")
         writer.value(false)
+        writer.key("wellFormed")
+        writer.value(isWellFormed)
         writer.field("title", title)
         writer.key("outlines")
         writer.beginArray()
@@ -79,19 +84,45 @@ extension OPMLDocument {
             writer.endObject()
         }
         writer.endArray()
+        writer.warnings(warnings)
         writer.endObject()
     }
 }
 
+extension JSONOutputWriter {
+    /// `"warnings": [{"line": …, "column": …, "message": …}]`, positions null when unknown.
+    fileprivate mutating func warnings(_ warnings: [FeedParseWarning]) {
+        key("warnings")
+        beginArray()
+        for warning in warnings {
+            beginObject()
+            key("line")
+            value(warning.line.map(Int64.init))
+            key("column")
+            value(warning.column.map(Int64.init))
+            field("message", warning.message)
+            endObject()
+        }
+        endArray()
+    }
+}
+
 extension FeedParseError {
-    /// `{"error": true, "message": …}`: what `homefeedctl feed parse` prints for a document
-    /// that cannot be parsed. `message` is the one-line `description`.
+    /// `{"error": true, "message": …, "line": …, "column": …}`: what `homefeedctl feed parse`
+    /// prints for a document that cannot be parsed. `message` is the one-line `description`;
+    /// `line` and `column` are present when the error has a position.
     public func jsonString(pretty: Bool = true) -> String {
         var writer = JSONOutputWriter(pretty: pretty)
         writer.beginObject()
         writer.key("error")
         writer.value(true)
         writer.field("message", description)
+        if let line {
+            writer.key("line")
+            writer.value(Int64(line))
+            writer.key("column")
+            writer.value(column.map(Int64.init))
+        }
         writer.endObject()
         return writer.output
     }

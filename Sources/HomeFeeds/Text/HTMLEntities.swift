@@ -38,6 +38,13 @@ enum HTMLEntities {
         return Unicode.Scalar(value) ?? "\u{FFFD}"
     }
 
+    /// The windows-1252 character of a byte 0x80–0x9F, or nil for the five unassigned ones
+    /// (also what `SingleByteTable.windows1252` decodes with).
+    static func windows1252C1(_ byte: UInt8) -> UInt32? {
+        guard byte >= 0x80 && byte <= 0x9F else { return nil }
+        return windows1252[Int(byte - 0x80)].map(\.value)
+    }
+
     private static let windows1252: [Unicode.Scalar?] = [
         "\u{20AC}", nil, "\u{201A}", "\u{0192}", "\u{201E}", "\u{2026}", "\u{2020}", "\u{2021}",
         "\u{02C6}", "\u{2030}", "\u{0160}", "\u{2039}", "\u{0152}", nil, "\u{017D}", nil,

@@ -1,14 +1,16 @@
 internal import Glibc
 
-/// Rewrites bare `&` (one that starts no valid reference) to `&amp;` before libxml2 sees it.
+/// Rewrites bare `&` (one that starts no valid reference) to the reference `&_amp;` before
+/// libxml2 sees it.
 ///
 /// Feeds are full of `AT&T` and unescaped `?a=1&b=2` in URLs. libxml2 2.9.14 in RECOVER mode
 /// drops such an `&` together with the name after it (`a?b=1=2`), which breaks §2 rule 4 ("a
 /// bare `&` is a literal `&`") and corrupts enclosure URLs. CDATA sections are left alone.
+/// `_amp` is no HTML5 entity name: the `getEntity` hook turns it back into `&` and records a
+/// warning with libxml2's position, since a bare `&` makes the document not well-formed.
 ///
 /// Streaming: bytes that cannot be decided yet (an `&` or `<` near the end of a chunk) are kept
-/// for the next call. Only for ASCII-compatible encodings (UTF-8, ISO-8859-x, windows-1252,
-/// EUC-KR), where byte 0x26 is always `&`; the caller skips it for UTF-16/32.
+/// for the next call. Runs on `InputDecoder`'s UTF-8 output, where byte 0x26 is always `&`.
 struct AmpersandRepair {
     private var carry: [UInt8] = []
     private var inCDATA = false
@@ -17,26 +19,34 @@ struct AmpersandRepair {
     private static let maxLookahead = 64
     private static let cdataOpen = Array("<![CDATA[".utf8)
 
-    /// Appends the repaired form of `input` to `out`.
-    mutating func process(_ input: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    /// Passes the repaired form of `input` to `emit`, as slices of `input` (no copy) and the
+    /// marker; bytes that cannot be decided yet are held for the next call.
+    mutating func process(_ input: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Void) {
         if carry.isEmpty {
-            scan(input.assumingMemoryBound(to: UInt8.self), isFinal: false, into: &out)
+            scan(input.assumingMemoryBound(to: UInt8.self), isFinal: false, emit: emit)
         } else {
             var joined = carry
             joined.append(contentsOf: input)
             carry.removeAll()
-            joined.withUnsafeBufferPointer { scan($0, isFinal: false, into: &out) }
+            joined.withUnsafeBufferPointer { scan($0, isFinal: false, emit: emit) }
         }
     }
 
     /// Flushes whatever was held back, at the end of the body.
-    mutating func finish(into out: inout [UInt8]) {
+    mutating func finish(emit: (UnsafeRawBufferPointer) -> Void) {
         let rest = carry
         carry.removeAll()
-        rest.withUnsafeBufferPointer { scan($0, isFinal: true, into: &out) }
+        rest.withUnsafeBufferPointer { scan($0, isFinal: true, emit: emit) }
     }
 
-    private mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>, isFinal: Bool, into out: inout [UInt8]) {
+    private mutating func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        isFinal: Bool,
+        emit: (UnsafeRawBufferPointer) -> Void
+    ) {
+        func pass(_ range: Range<Int>) {
+            if !range.isEmpty { emit(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[range]))) }
+        }
         let count = bytes.count
         guard let base = bytes.baseAddress, count > 0 else { return }
         var copied = 0
@@ -49,7 +59,7 @@ struct AmpersandRepair {
                 guard let close = Self.find(Self.cdataClose, in: base, from: index, count: count) else {
                     // Keep the last two bytes: "]]>" may straddle the chunks.
                     let keep = isFinal ? count : max(index, count - 2)
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<keep]))
+                    pass(copied..<keep)
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keep..<count]))
                     return
                 }
@@ -69,12 +79,12 @@ struct AmpersandRepair {
                 if decision == .yes {
                     index = ampersand + 1
                 } else if decision == .undecided && !isFinal {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<ampersand]))
+                    pass(copied..<ampersand)
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[ampersand..<count]))
                     return
                 } else {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<ampersand]))
-                    out.append(contentsOf: Self.escapedAmpersand)
+                    pass(copied..<ampersand)
+                    Self.escapedAmpersand.withUnsafeBytes { emit($0) }
                     index = ampersand + 1
                     copied = index
                 }
@@ -87,13 +97,13 @@ struct AmpersandRepair {
             }
             // No ampersand and no complete opener left; a partial opener may straddle the chunks.
             if !isFinal, let partial = Self.partialOpener(bytes, from: index) {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<partial]))
+                pass(copied..<partial)
                 carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[partial..<count]))
                 return
             }
             index = count
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+        pass(copied..<count)
     }
 
     private static let cdataClose = Array("]]>".utf8)
@@ -137,7 +147,13 @@ struct AmpersandRepair {
         return nil
     }
 
-    private static let escapedAmpersand = Array("&amp;".utf8)
+    private static let escapedAmpersand = Array("&_amp;".utf8)
+
+    /// True for the name of the reference a bare `&` was rewritten to.
+    static func isBareAmpersandMarker(_ name: UnsafePointer<UInt8>) -> Bool {
+        name[0] == UInt8(ascii: "_") && name[1] == UInt8(ascii: "a") && name[2] == UInt8(ascii: "m")
+            && name[3] == UInt8(ascii: "p") && name[4] == 0
+    }
 
     private enum Decision {
         case yes, no, undecided

@@ -41,6 +41,8 @@ final class EntityCache: @unchecked Sendable {
     /// Returned for unknown names: an empty entity, never NULL, so a document-declared entity
     /// (XXE, billion laughs, quadratic blow-up) can never be looked up by libxml2.
     let empty: UnsafeMutablePointer<xmlEntity>?
+    /// `&`, for `AmpersandRepair`'s marker of a bare ampersand.
+    let ampersand: UnsafeMutablePointer<xmlEntity>?
 
     private init() {
         var entities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
@@ -62,8 +64,13 @@ final class EntityCache: @unchecked Sendable {
             if let entity { entities[name] = entity }
         }
         self.entities = entities
-        empty = "homefeed-unknown".withCString { cName in
-            [UInt8(0)].withUnsafeBufferPointer { content in
+        empty = Self.make(name: "homefeed-unknown", content: [0], type: type)
+        ampersand = Self.make(name: "homefeed-amp", content: [UInt8(ascii: "&"), 0], type: type)
+    }
+
+    private static func make(name: String, content: [UInt8], type: Int32) -> UnsafeMutablePointer<xmlEntity>? {
+        name.withCString { cName in
+            content.withUnsafeBufferPointer { content in
                 xmlNewEntity(
                     nil,
                     UnsafeRawPointer(cName).assumingMemoryBound(to: xmlChar.self),
@@ -76,9 +83,8 @@ final class EntityCache: @unchecked Sendable {
         }
     }
 
-    /// The entity for `&name;`: the HTML5 character(s), or the empty entity.
+    /// The entity for `&name;` when `name` is an HTML5 character reference, else nil.
     func entity(named name: UnsafePointer<xmlChar>) -> UnsafeMutablePointer<xmlEntity>? {
-        let key = String(cString: name)
-        return entities[key] ?? empty
+        entities[String(cString: name)]
     }
 }

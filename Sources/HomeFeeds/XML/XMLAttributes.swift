@@ -19,6 +19,45 @@ struct XMLAttributes {
         return nil
     }
 
+    /// The value of the attribute `name` (no namespace) as libxml2 hands it over, ASCII white
+    /// space trimmed and not decoded: for comparing keywords (`rel`, `type`, `isPermaLink`)
+    /// without making a String. Valid while the element's start event lasts.
+    func trimmedBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
+            guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
+                continue
+            }
+            var bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
+            while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
+            while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
+            return UnsafeBufferPointer(rebasing: bytes)
+        }
+        return nil
+    }
+
+    /// The attribute as a size in bytes: a non-negative decimal integer (an optional `+`,
+    /// at most 18 digits), else nil. Parsed in place, without a String.
+    func byteCount(_ name: StaticString) -> Int64? {
+        guard var bytes = trimmedBytes(name)?[...], !bytes.isEmpty else { return nil }
+        if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard byte.isASCIIDigit else { return nil }
+            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// Nil when the attribute is absent, else whether its trimmed value is `literal`
+    /// (lowercase) in any case.
+    func value(_ name: StaticString, isIgnoringCase literal: StaticString) -> Bool? {
+        trimmedBytes(name).map { HTMLTagNames.equalsIgnoringCase($0, literal) }
+    }
+
     private static func nameMatches(_ local: UnsafePointer<UInt8>, _ name: StaticString, ignoringCase: Bool) -> Bool {
         let expected = name.utf8Start
         let length = name.utf8CodeUnitCount

@@ -14,24 +14,29 @@ extension XMLFeedBuilder {
             if name == .channel { return .channel }
             if name == .item { return beginEntry(attributes) }
         case .channel:
-            guard namespace == .rssCore else { return .other }
-            switch name {
-            case .title: return beginCapture(.feedTitle, mode: .html)
-            case .link: return beginCapture(.feedLink, mode: .literal)
-            case .item: return beginEntry(attributes)
+            switch (namespace, name) {
+            case (.rssCore, .title): return beginFeedTitle(rank: FieldRank.title, mode: .html)
+            case (.rssCore, .link): return beginCapture(.feedLink, mode: .literal)
+            case (.rssCore, .item): return beginEntry(attributes)
+            case (.dublinCore, .title): return beginFeedTitle(rank: FieldRank.dcTitle, mode: .html)
             default: break
             }
         case .item:
             return beginRSSItemChild(name: name, namespace: namespace, attributes)
         case .mediaGroup:
             if namespace == .media && name == .content { addMediaContent(attributes) }
+            if namespace == .media && name == .thumbnail { addMediaThumbnail(attributes) }
         case .atomFeed:
-            guard namespace == .atom else { return .other }
-            switch name {
-            case .title: return beginCapture(.feedTitle, mode: atomTextMode(attributes) ?? .literal)
-            case .link:
-                if let candidate = atomLink(attributes), candidate.isAlternate { feedAlternates.append(candidate) }
-            case .entry: return beginEntry(attributes)
+            switch (namespace, name) {
+            case (.atom, .title):
+                let content = AtomContent(attributes)
+                return beginFeedTitle(rank: FieldRank.title, mode: content.mode, isBase64: content.isBase64)
+            case (.atom, .link):
+                if let candidate = atomLink(attributes), candidate.isAlternate {
+                    feedAlternates.append(candidate)
+                }
+            case (.atom, .entry): return beginEntry(attributes)
+            case (.dublinCore, .title): return beginFeedTitle(rank: FieldRank.dcTitle, mode: .literal)
             default: break
             }
         case .entry:
@@ -83,6 +88,11 @@ extension XMLFeedBuilder {
         }
     }
 
+    private func beginFeedTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
+        guard rank < feedTitleRank else { return .other }
+        return beginCapture(.feedTitle(rank: rank), mode: mode, isBase64: isBase64)
+    }
+
     private func beginEntry(_ attributes: XMLAttributes) -> Role {
         if entriesStarted >= limits.maxEntries {
             truncate()
@@ -112,65 +122,130 @@ extension XMLFeedBuilder {
         switch namespace {
         case .rssCore:
             switch name {
-            case .title: return beginCapture(.entryTitle, mode: .html)
+            case .title: return beginEntryTitle(rank: FieldRank.title, mode: .html)
             case .link: return beginCapture(.entryLink, mode: .literal)
-            case .description: return beginCapture(.summaryPrimary, mode: .html)
+            case .description: return beginSummary(rank: FieldRank.summary, mode: .html)
             case .guid where !isRDF:
-                let permaLink = attributes.value("isPermaLink").map { URIReference.trimASCIIAndNBSP($0).lowercased() }
-                entry?.guidIsPermaLink = permaLink == nil || permaLink == "true"
+                entry?.guidIsPermaLink = attributes.value("isPermaLink", isIgnoringCase: "true") ?? true
                 return beginCapture(.guid, mode: .literal)
-            case .pubDate where !isRDF: return beginCapture(.datePrimary, mode: .literal)
+            case .pubDate where !isRDF: return beginDate(rank: FieldRank.published)
             case .enclosure:
                 addEnclosure(
                     url: attributes.value("url"),
                     type: attributes.value("type"),
-                    length: attributes.value("length")
+                    length: attributes.byteCount("length"),
+                    image: .enclosure
                 )
             default: break
             }
         case .content:
-            // content:encoded only counts without a description: skip capturing (and normalising
-            // a whole article) when the description has already been read.
-            if name == .encoded && !isRDF && entry?.summaryPrimary == nil {
-                return beginCapture(.summarySecondary, mode: .html)
+            // content:encoded only counts without a description: `beginSummary` skips capturing
+            // (and normalising a whole article) when a better-ranked summary was already read;
+            // then it is read only for its first image.
+            if name == .encoded && !isRDF {
+                return beginSummary(rank: FieldRank.content, mode: .html, orImagesOf: .html)
             }
-        case .dublinCore:
-            if name == .date { return beginCapture(isRDF ? .datePrimary : .dateSecondary, mode: .literal) }
+        case .dublinCore, .dcTerms:
+            return beginDublinCore(name: name, namespace: namespace, mode: .html)
         case .media:
             if name == .content { addMediaContent(attributes) }
+            if name == .thumbnail { addMediaThumbnail(attributes) }
             if name == .group { return .mediaGroup }
+        case .itunes:
+            if name == .image { addITunesImage(attributes) }
         default: break
         }
         return .other
     }
 
+    /// `dc:title`, `dc:description`, `dc:date` and the `dcterms:` dates, in an RSS item or an
+    /// Atom entry: fallbacks for the format's own elements (`FieldRank`).
+    private func beginDublinCore(name: XMLName, namespace: XMLNamespace, mode: TextMode) -> Role {
+        switch (namespace, name) {
+        case (.dublinCore, .title): return beginEntryTitle(rank: FieldRank.dcTitle, mode: mode)
+        case (.dublinCore, .description): return beginSummary(rank: FieldRank.dcDescription, mode: mode)
+        case (.dublinCore, .date): return beginDate(rank: FieldRank.updated)
+        case (.dcTerms, .issued): return beginDate(rank: FieldRank.dcTermsIssued)
+        case (.dcTerms, .created): return beginDate(rank: FieldRank.created)
+        case (.dcTerms, .modified): return beginDate(rank: FieldRank.dcTermsModified)
+        default: return .other
+        }
+    }
+
+    private func beginEntryTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
+        guard let entry, rank < entry.titleRank else { return .other }
+        return beginCapture(.entryTitle(rank: rank), mode: mode, isBase64: isBase64)
+    }
+
+    /// - Parameter imageMode: the mode of content whose first `<img>` is a candidate
+    ///   (`FeedImage`) even when a better summary was already read: `.html` for HTML content
+    ///   (not base64, which a bounded scan could not decode), nil otherwise.
+    private func beginSummary(
+        rank: UInt8,
+        mode: TextMode,
+        isBase64: Bool = false,
+        orImagesOf imageMode: TextMode? = nil
+    ) -> Role {
+        guard let entry else { return .other }
+        guard rank < entry.summaryRank else {
+            guard imageMode == .html, mode == .html, !isBase64, !entry.images.hasContentImage else { return .other }
+            return beginCapture(.contentImages, mode: .html)
+        }
+        return beginCapture(.summary(rank: rank), mode: mode, isBase64: isBase64)
+    }
+
+    private func beginDate(rank: UInt8) -> Role {
+        guard let entry, rank < entry.dateRank else { return .other }
+        return beginCapture(.date(rank: rank), mode: .literal)
+    }
+
     private func beginAtomEntryChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes) -> Role {
-        if namespace == .media {
+        switch namespace {
+        case .media:
             if name == .content { addMediaContent(attributes) }
+            if name == .thumbnail { addMediaThumbnail(attributes) }
             if name == .group { return .mediaGroup }
             return .other
+        case .dublinCore, .dcTerms:
+            return beginDublinCore(name: name, namespace: namespace, mode: .literal)
+        case .atom:
+            break
+        default:
+            return .other
         }
-        guard namespace == .atom else { return .other }
         switch name {
         case .id: return beginCapture(.atomID, mode: .literal)
-        case .title: return beginCapture(.entryTitle, mode: atomTextMode(attributes) ?? .literal)
-        case .summary: return beginCapture(.summaryPrimary, mode: atomTextMode(attributes) ?? .literal)
+        case .title:
+            let content = AtomContent(attributes)
+            return beginEntryTitle(rank: FieldRank.title, mode: content.mode, isBase64: content.isBase64)
+        case .summary:
+            let content = AtomContent(attributes)
+            return beginSummary(rank: FieldRank.summary, mode: content.mode, isBase64: content.isBase64)
         case .content:
-            guard entry?.summaryPrimary == nil, attributes.value("src") == nil, let mode = atomTextMode(attributes)
-            else { return .other }
-            return beginCapture(.summarySecondary, mode: mode)
-        case .published: return beginCapture(.datePrimary, mode: .literal)
-        case .updated: return beginCapture(.dateSecondary, mode: .literal)
+            guard attributes.value("src") == nil else { return .other }
+            let content = AtomContent(attributes)
+            return beginSummary(
+                rank: FieldRank.content,
+                mode: content.mode,
+                isBase64: content.isBase64,
+                orImagesOf: .html
+            )
+        // Atom 0.3's issued/created/modified are the dates of Atom 1.0's published/updated.
+        case .published, .issued: return beginDate(rank: FieldRank.published)
+        case .created: return beginDate(rank: FieldRank.created)
+        case .updated, .modified: return beginDate(rank: FieldRank.updated)
         case .link:
             guard let candidate = atomLink(attributes) else { break }
-            if candidate.rel == "enclosure" {
+            switch candidate.relation {
+            case .enclosure:
                 addEnclosure(
                     url: candidate.href,
-                    type: candidate.type,
-                    length: attributes.value("length"),
-                    resolved: true
+                    type: attributes.value("type"),
+                    length: attributes.byteCount("length"),
+                    resolved: true,
+                    image: .atomEnclosure
                 )
-            } else if candidate.isAlternate {
+            case .alternate:
                 entry?.alternates.append(candidate)
             }
         default: break
@@ -178,47 +253,79 @@ extension XMLFeedBuilder {
         return .other
     }
 
-    /// Atom text constructs (RFC 4287 §3.1): `text` (default) is literal, `html` is HTML and
-    /// `xhtml` is the text content of the div. For `content`, MIME types: `text/html` reads as
-    /// HTML, other `text/*` and XML types literally; nil for binary content, which has no text.
-    private func atomTextMode(_ attributes: XMLAttributes) -> TextMode? {
-        guard let raw = attributes.value("type") else { return .literal }
-        let type = URIReference.trimASCIIAndNBSP(raw).lowercased()
-        switch type {
-        case "", "text", "xhtml", "text/plain": return .literal
-        case "html", "text/html": return .html
-        default:
-            if type.hasPrefix("text/") || type.hasSuffix("+xml") || type.hasSuffix("/xml") { return .literal }
-            return nil
-        }
-    }
-
+    /// An alternate or enclosure Atom link with an allowed absolute `href`, or nil; a refused
+    /// one is reported. Other relations (`self`, `hub`, `related`…) never reach the output.
     private func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
-        guard let href = attributes.value("href"),
-            let resolved = URIReference.resolve(href, against: bases.last)
-        else { return nil }
-        let rel = attributes.value("rel").map { URIReference.trimASCIIAndNBSP($0).lowercased() } ?? "alternate"
-        let type = attributes.value("type").flatMap { value -> String? in
-            let trimmed = URIReference.trimASCIIAndNBSP(value)
-            return trimmed.isEmpty ? nil : String(trimmed)
+        let relation: LinkCandidate.Relation
+        if let rel = attributes.trimmedBytes("rel"), !rel.isEmpty {
+            if HTMLTagNames.equalsIgnoringCase(rel, "alternate") {
+                relation = .alternate
+            } else if HTMLTagNames.equalsIgnoringCase(rel, "enclosure") {
+                relation = .enclosure
+            } else {
+                return nil
+            }
+        } else {
+            relation = .alternate
         }
-        return LinkCandidate(rel: rel.isEmpty ? "alternate" : rel, type: type, href: resolved)
+        guard let href = attributes.value("href"), let resolved = URIReference.resolve(href, against: bases.last)
+        else { return nil }
+        let isAllowed =
+            relation == .alternate
+            ? allowedLink(resolved, purpose: .page, what: "link") != nil
+            : allowedLink(resolved, purpose: .resource, what: "enclosure") != nil
+        guard isAllowed else { return nil }
+        let isHTML = attributes.trimmedBytes("type").map {
+            $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
+        }
+        return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
     }
 
+    /// `url` when the link policy allows it, else nil and a warning.
+    func allowedLink(_ url: String, purpose: LinkPolicy.Purpose, what: String) -> String? {
+        guard let reason = linkPolicy.refusal(url, purpose: purpose) else { return url }
+        let (line, column) = position()
+        warnings.add(line: line, column: column, LinkPolicy.message(url, reason, what: what))
+        return nil
+    }
+
+    /// `media:content`: an enclosure, and an image candidate when it is an image.
     private func addMediaContent(_ attributes: XMLAttributes) {
-        addEnclosure(url: attributes.value("url"), type: attributes.value("type"), length: attributes.value("fileSize"))
+        guard entry != nil, let url = attributes.value("url"),
+            let absolute = URIReference.resolve(url, against: bases.last),
+            allowedLink(absolute, purpose: .resource, what: "enclosure") != nil
+        else { return }
+        addEnclosure(
+            url: absolute,
+            type: attributes.value("type"),
+            length: attributes.byteCount("fileSize"),
+            resolved: true
+        )
+        addMediaImage(attributes, url: absolute, isThumbnail: false)
     }
 
-    /// Appends an enclosure unless its absolute URL is already listed for this entry.
-    func addEnclosure(url: String?, type: String?, length: String?, resolved: Bool = false) {
+    /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
+    ///
+    /// - Parameters:
+    ///   - resolved: `url` is absolute and the link policy already allowed it.
+    ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
+    func addEnclosure(
+        url: String?,
+        type: String?,
+        length: Int64?,
+        resolved: Bool = false,
+        image origin: FeedImage.Origin? = nil
+    ) {
         guard entry != nil, let url else { return }
         guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
+        guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
+        if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let trimmedType = type.map { URIReference.trimASCIIAndNBSP($0) }
         let enclosure = FeedEnclosure(
             url: absolute,
             type: trimmedType.flatMap { $0.isEmpty ? nil : String($0) },
-            length: length.flatMap { Int64(URIReference.trimASCIIAndNBSP($0)) }.flatMap { $0 >= 0 ? $0 : nil }
+            length: length
         )
         entry?.enclosures.append(enclosure)
     }
@@ -227,59 +334,38 @@ extension XMLFeedBuilder {
         let base = bases.last
         let text = attributes.value("text").flatMap { plain.normalize($0, mode: .literal) }
         let title = attributes.value("title").flatMap { plain.normalize($0, mode: .literal) }
-        let xmlURL = attributes.value("xmlUrl", ignoringCase: true).flatMap { URIReference.resolve($0, against: base) }
-        let url = attributes.value("url", ignoringCase: true).flatMap { URIReference.resolve($0, against: base) }
-        if xmlURL != nil || url != nil {
+        let resolved = { (name: StaticString) -> String? in
+            attributes.value(name, ignoringCase: true).flatMap { URIReference.resolve($0, against: base) }
+        }
+        let outlineLink = { (name: StaticString, purpose: LinkPolicy.Purpose) -> String? in
+            resolved(name).flatMap { self.allowedLink($0, purpose: purpose, what: "outline \(name)") }
+        }
+        let xmlURL = outlineLink("xmlUrl", .resource)
+        let url = outlineLink("url", .page)
+        let refusedURL = xmlURL == nil && url == nil ? resolved("xmlUrl") ?? resolved("url") : nil
+        if xmlURL != nil || url != nil || refusedURL != nil {
             if outlines.count >= limits.maxEntries {
                 truncate()
             } else {
-                outlines.append(
+                var outline =
                     OPMLOutline(
                         text: text ?? title ?? "",
                         title: title,
                         type: attributes.value("type").flatMap { plain.normalize($0, mode: .literal) },
                         xmlURL: xmlURL,
-                        htmlURL: attributes.value("htmlUrl", ignoringCase: true).flatMap {
-                            URIReference.resolve($0, against: base)
-                        },
+                        htmlURL: outlineLink("htmlUrl", .page),
                         url: url,
                         categories: outlineTexts.compactMap { $0 },
                         categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) },
-                        line: currentLine
+                        line: currentLine,
+                        refusedURL: refusedURL,
+                        credential: attributes.value("credential").flatMap { plain.normalize($0, mode: .literal) }
                     )
-                )
+                // The link's icon (homefeed's extension): an image the daemon fetches.
+                outline.icon = outlineLink("icon", .resource)
+                outlines.append(outline)
             }
         }
         outlineTexts.append(text ?? title)
     }
-}
-
-/// An Atom `<link>` that may become the entry or feed link.
-struct LinkCandidate {
-    var rel: String
-    var type: String?
-    var href: String
-
-    var isAlternate: Bool { rel == "alternate" }
-
-    /// §2: the first alternate with type text/html or no type, else the first alternate of any type.
-    static func choose(_ candidates: [LinkCandidate]) -> String? {
-        let html = candidates.first { $0.type == nil || $0.type?.lowercased() == "text/html" }
-        return (html ?? candidates.first)?.href
-    }
-}
-
-/// Fields of the entry being read.
-struct EntryState {
-    var nativeID: String?
-    var guidIsPermaLink = true
-    var guidLink: String?
-    var title: String?
-    var link: String?
-    var alternates: [LinkCandidate] = []
-    var summaryPrimary: String?
-    var summarySecondary: String?
-    var datePrimary: FeedTimestamp?
-    var dateSecondary: FeedTimestamp?
-    var enclosures: [FeedEnclosure] = []
 }

@@ -3,36 +3,76 @@ extension XMLFeedBuilder {
     func finishField() {
         guard let field = captureField else { return }
         captureField = nil
+        if captureIsBase64 && !decodeBase64Capture() { return }
         switch field {
-        case .feedTitle:
-            if feedTitle == nil { feedTitle = capturedPlainText(captureMode) }
+        case .feedTitle(let rank):
+            guard rank < feedTitleRank, let value = capturedPlainText(captureMode) else { return }
+            (feedTitle, feedTitleRank) = (value, rank)
         case .feedLink:
-            if feedLink == nil { feedLink = capturedLink() }
+            if feedLink == nil { feedLink = capturedLink(what: "feed link") }
         case .opmlTitle:
             if opmlTitle == nil { opmlTitle = capturedPlainText(.literal) }
-        case .entryTitle:
-            if entry?.title == nil { entry?.title = capturedPlainText(captureMode) }
+        case .entryTitle(let rank):
+            guard let current = entry?.titleRank, rank < current, let value = capturedPlainText(captureMode) else {
+                return
+            }
+            entry?.title = value
+            entry?.titleRank = rank
         case .entryLink:
-            if entry?.link == nil { entry?.link = capturedLink() }
+            if entry?.link == nil { entry?.link = capturedLink(what: "link") }
         case .guid:
             guard entry?.nativeID == nil, let guid = capturedTrimmed() else { return }
             entry?.nativeID = guid
-            if entry?.guidIsPermaLink == true { entry?.guidLink = URIReference.resolve(guid, against: captureBase) }
+            // A permalink guid is the link only when it is one a reader may follow; refusing it
+            // needs no warning, since the guid still serves as the id.
+            if entry?.guidIsPermaLink == true, let link = URIReference.resolve(guid, against: captureBase),
+                linkPolicy.refusal(link, purpose: .page) == nil
+            {
+                entry?.guidLink = link
+            }
         case .atomID:
             if entry?.nativeID == nil { entry?.nativeID = capturedTrimmed() }
-        case .summaryPrimary:
-            if entry?.summaryPrimary == nil { entry?.summaryPrimary = capturedPlainText(captureMode) }
-        case .summarySecondary:
-            if entry?.summarySecondary == nil { entry?.summarySecondary = capturedPlainText(captureMode) }
-        case .datePrimary:
-            if entry?.datePrimary == nil { entry?.datePrimary = capturedTimestamp() }
-        case .dateSecondary:
-            if entry?.dateSecondary == nil { entry?.dateSecondary = capturedTimestamp() }
+        case .summary(let rank):
+            if captureMode == .html { scanCapturedHTMLForImage() }
+            guard let current = entry?.summaryRank, rank < current, let value = capturedPlainText(captureMode) else {
+                return
+            }
+            entry?.summary = value
+            entry?.summaryRank = rank
+        case .contentImages:
+            scanCapturedHTMLForImage()
+        case .date(let rank):
+            guard let current = entry?.dateRank, rank < current, let value = capturedTimestamp() else { return }
+            entry?.published = value
+            entry?.dateRank = rank
         }
     }
 
-    private func capturedLink() -> String? {
-        capturedTrimmed().flatMap { URIReference.resolve($0, against: captureBase) }
+    private func capturedLink(what: String) -> String? {
+        capturedTrimmed()
+            .flatMap { URIReference.resolve($0, against: captureBase) }
+            .flatMap { allowedLink($0, purpose: .page, what: what) }
+    }
+
+    /// Replaces the captured base64 text by the bytes it encodes, made valid UTF-8. False (and
+    /// a warning) when it is not base64, or does not decode to text.
+    private func decodeBase64Capture() -> Bool {
+        guard let decoded = Base64.decode(text) else {
+            let (line, column) = position()
+            warnings.add(line: line, column: column, "base64 content that does not decode dropped")
+            return false
+        }
+        var log = WarningLog()
+        var sanitizer = UTF8Sanitizer(.utf8(mayFallBack: false))
+        var repaired: [UInt8] = []
+        decoded.withUnsafeBytes { sanitizer.process($0, isFinal: true, warnings: &log) { repaired += $0 } }
+        guard !sanitizer.hasRecovered else {
+            let (line, column) = position()
+            warnings.add(line: line, column: column, "base64 content that is not text dropped")
+            return false
+        }
+        text = repaired
+        return true
     }
 
     func finishEntry() {
@@ -51,11 +91,24 @@ extension XMLFeedBuilder {
             nativeSource: source,
             title: state.title,
             link: link,
-            summary: state.summaryPrimary ?? state.summarySecondary,
-            published: state.datePrimary ?? state.dateSecondary,
+            summary: state.summary,
+            published: state.published,
             enclosures: state.enclosures
         )
-        if let built { disambiguator.append(built, to: &entries) }
+        let (line, column) = position()
+        guard var built else {
+            warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
+            return
+        }
+        built.images = state.images.ordered
+        let id = built.id
+        if !disambiguator.append(built, to: &entries) {
+            warnings.add(
+                line: line,
+                column: column,
+                "entry \"\(excerpt(id))\" dropped: it repeats an earlier entry exactly"
+            )
+        }
     }
 
     /// The document, once libxml2 has seen the end of the body.
@@ -80,14 +133,44 @@ extension XMLFeedBuilder {
                 message: "no feed or OPML document element"
             )
         }
+        let openElement = stack.last(where: { !$0.isClosed })
+        if let openElement, !isTruncated {
+            let (line, column) = position()
+            let name = String(
+                decoding: UnsafeBufferPointer(start: openElement.name, count: min(strlenUInt8(openElement.name), 64)),
+                as: UTF8.self
+            )
+            // A body that ends inside its root before any feed content is cut short, not empty.
+            guard hasContent else {
+                throw FeedParseError(
+                    kind: .malformedXML(code: 77),
+                    source: documentURL,
+                    line: line,
+                    column: column,
+                    message: "the document ends inside <\(name)> before any feed content (truncated?)"
+                )
+            }
+            isWellFormed = false
+            warnings.add(line: line, column: column, "recovered: the document ends inside <\(name)> (truncated?)")
+        }
         // A body cut short leaves its last entry open; what was read of it still counts.
         if captureField != nil { finishField() }
         if entry != nil { finishEntry() }
+        if isTruncated {
+            warnings.add(line: nil, column: nil, "stopped after \(limits.maxEntries) entries (the entry limit)")
+        }
         let format: FeedFormat
         switch root {
         case .opml:
             return .opml(
-                OPMLDocument(documentURL: documentURL, title: opmlTitle, outlines: outlines, diagnostics: diagnostics)
+                OPMLDocument(
+                    documentURL: documentURL,
+                    title: opmlTitle,
+                    outlines: outlines,
+                    isWellFormed: isWellFormed,
+                    warnings: warnings.sorted,
+                    warningCount: warnings.count
+                )
             )
         case .rss(let rssFormat): format = rssFormat
         case .rdf: format = .rss10
@@ -101,8 +184,17 @@ extension XMLFeedBuilder {
                 link: isAtom ? LinkCandidate.choose(feedAlternates) : feedLink,
                 entries: entries,
                 isTruncated: isTruncated,
-                diagnostics: diagnostics
+                isWellFormed: isWellFormed,
+                warnings: warnings.sorted,
+                warningCount: warnings.count
             )
         )
+    }
+
+    /// Whether anything of the feed was read: a title, a link, an entry or an outline, or
+    /// text being captured for one.
+    private var hasContent: Bool {
+        feedTitle != nil || feedLink != nil || !feedAlternates.isEmpty || entriesStarted > 0 || opmlTitle != nil
+            || !outlines.isEmpty || (captureField != nil && !text.isEmpty)
     }
 }

@@ -24,12 +24,17 @@ final class XMLFeedBuilder {
         case field, insideField
     }
 
-    /// Text-bearing elements.
+    /// Text-bearing elements; ranked ones compete with other elements for the same value
+    /// (`FieldRank`).
     enum Field {
-        case feedTitle, feedLink, opmlTitle
-        case entryTitle, entryLink, guid, atomID
-        case summaryPrimary, summarySecondary
-        case datePrimary, dateSecondary
+        case feedTitle(rank: UInt8)
+        case feedLink, opmlTitle
+        case entryTitle(rank: UInt8)
+        case entryLink, guid, atomID
+        case summary(rank: UInt8)
+        /// Content beside a better summary, captured only for its first `<img>` (`FeedImage`).
+        case contentImages
+        case date(rank: UInt8)
     }
 
     struct Frame {
@@ -60,11 +65,24 @@ final class XMLFeedBuilder {
     var isStopped = false
     var isTruncated = false
     var firstError: (code: Int, line: Int, column: Int, message: String)?
-    var diagnostics: [String] = []
+    /// What the parse recovered from or left out (`FeedParseWarning`).
+    var warnings = WarningLog()
+    /// Cleared by any error libxml2 recovers from, a bare `&`, an unknown entity, or bytes the
+    /// decoder had to replace.
+    var isWellFormed = true
+    /// Where links may point (`LinkPolicy`): `file:` only for documents read from files.
+    var linkPolicy: LinkPolicy
+    /// Names of the entities the document declares (never expanded), for warnings.
+    var declaredEntities: Set<String> = []
+    /// The last HTML5 entity looked up, with its name (owned by the entity).
+    var recentEntity: (name: UnsafePointer<UInt8>, entity: UnsafeMutablePointer<xmlEntity>)?
 
     // Text capture: at most one field at a time (Atom xhtml children add to it).
     var captureField: Field?
     var captureMode: TextMode = .literal
+    /// The field's text is base64 (Atom 0.3 `mode="base64"`, a `;base64` type, binary Atom
+    /// content): decoded when the field ends.
+    var captureIsBase64 = false
     var captureBase = ""
     var text: [UInt8] = []
     var totalTextBytes = 0
@@ -72,6 +90,7 @@ final class XMLFeedBuilder {
 
     // Feed and entry state.
     var feedTitle: String?
+    var feedTitleRank = FieldRank.none
     var feedLink: String?
     var feedAlternates: [LinkCandidate] = []
     var entry: EntryState?
@@ -90,6 +109,7 @@ final class XMLFeedBuilder {
         self.limits = limits
         self.deadline = deadline
         bases = [documentURL]
+        linkPolicy = LinkPolicy(documentURL: documentURL)
         text.reserveCapacity(4096)
     }
 
@@ -113,10 +133,10 @@ final class XMLFeedBuilder {
         }
         let parent = closedFrames == 0 ? stack.last?.role : stack.last(where: { !$0.isClosed })?.role
         if parent == .field || parent == .insideField {
-            if captureMode == .html && HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name)))
-            {
-                text.append(0x20)
-            }
+            // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
+            // separates words, in whatever mode the field is read (§2 rule 1).
+            if HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) { text.append(0x20) }
+            addInlineImage(name: name, attributes: attributes)
             stack.append(Frame(role: .insideField, pushedBase: false, name: name))
             return
         }
@@ -142,12 +162,18 @@ final class XMLFeedBuilder {
         if frame.isClosed {
             closedFrames -= 1
         } else {
-            close(frame.role)
+            close(frame)
         }
     }
 
-    private func close(_ role: Role) {
-        switch role {
+    private func close(_ frame: Frame) {
+        switch frame.role {
+        case .insideField:
+            if captureField != nil,
+                HTMLTagNames.isBlock(UnsafeBufferPointer(start: frame.name, count: strlenUInt8(frame.name)))
+            {
+                text.append(0x20)
+            }
         case .field: finishField()
         case .item, .entry: finishEntry()
         case .outline: outlineTexts.removeLast()
@@ -160,7 +186,7 @@ final class XMLFeedBuilder {
     /// only the innermost element per end tag, which would otherwise nest every later item
     /// inside the first one. libxml2 still sends end events for these elements later; they
     /// are marked `isClosed` and ignored then.
-    private func closeOpenElements(named endName: UnsafePointer<UInt8>) {
+    func closeOpenElements(named endName: UnsafePointer<UInt8>) {
         var local = endName
         var cursor = endName
         while cursor.pointee != 0 {
@@ -171,12 +197,16 @@ final class XMLFeedBuilder {
         for index in stride(from: stack.count - 1, through: target, by: -1) where !stack[index].isClosed {
             stack[index].isClosed = true
             closedFrames += 1
-            close(stack[index].role)
+            close(stack[index])
         }
     }
 
     func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        guard captureField != nil, !isStopped else { return }
+        guard let field = captureField, !isStopped else { return }
+        if case .contentImages = field {
+            appendScannedText(bytes, count: count)
+            return
+        }
         if text.count + count > limits.maxFieldBytes {
             stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
             return
@@ -187,21 +217,6 @@ final class XMLFeedBuilder {
             return
         }
         text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
-    }
-
-    /// Records a libxml2 error or warning for this parse only (the `serror` hook).
-    func record(_ error: UnsafePointer<xmlError>) {
-        let code = Int(error.pointee.code)
-        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
-        while message.last == "\n" || message.last == " " { message.removeLast() }
-        let line = Int(error.pointee.line)
-        let column = Int(error.pointee.int2)
-        if firstError == nil { firstError = (code, line, column, message) }
-        // XML_ERR_TAG_NAME_MISMATCH: str2 is the end tag as written.
-        if code == 76, let written = error.pointee.str2 {
-            written.withMemoryRebound(to: UInt8.self, capacity: 1) { closeOpenElements(named: $0) }
-        }
-        if diagnostics.count < 10 { diagnostics.append("\(line):\(column): \(message)") }
     }
 
     /// The line libxml2 is reading (from 1), for positions in the output such as an OPML
@@ -246,9 +261,10 @@ final class XMLFeedBuilder {
 
     // MARK: Text capture
 
-    func beginCapture(_ field: Field, mode: TextMode) -> Role {
+    func beginCapture(_ field: Field, mode: TextMode, isBase64: Bool = false) -> Role {
         captureField = field
         captureMode = mode
+        captureIsBase64 = isBase64
         captureBase = bases.last ?? documentURL
         text.removeAll(keepingCapacity: true)
         return .field

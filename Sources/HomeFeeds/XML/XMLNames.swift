@@ -8,7 +8,9 @@ enum XMLNamespace: UInt8 {
     case atom
     case content
     case dublinCore
+    case dcTerms
     case media
+    case itunes
     case xml
     case other
 
@@ -21,11 +23,18 @@ enum XMLNamespace: UInt8 {
         if XMLName.equals(uri, length, "http://www.w3.org/1999/02/22-rdf-syntax-ns#") { return .rdf }
         if XMLName.equals(uri, length, "http://purl.org/rss/1.0/modules/content/") { return .content }
         if XMLName.equals(uri, length, "http://purl.org/dc/elements/1.1/") { return .dublinCore }
+        if XMLName.equals(uri, length, "http://purl.org/dc/terms/") { return .dcTerms }
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss/") { return .media }
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss") { return .media }
         if XMLName.equals(uri, length, "http://www.w3.org/XML/1998/namespace") { return .xml }
+        if XMLName.equals(uri, length, "http://www.itunes.com/dtds/podcast-1.0.dtd") { return .itunes }
         if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
         if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
+        // Atom's names before Atom 0.3 (2003 drafts: Echo, Pie, Necho), still in old feeds.
+        if XMLName.equals(uri, length, "http://purl.org/echo/") { return .atom }
+        if XMLName.equals(uri, length, "http://purl.org/pie/") { return .atom }
+        if XMLName.equals(uri, length, "http://example.com/necho") { return .atom }
+        if XMLName.equals(uri, length, "http://example.com/newformat#") { return .atom }
         return .other
     }
 }
@@ -37,7 +46,10 @@ enum XMLName: UInt8 {
     case channel, item, entry
     case title, link, guid, description, encoded, pubDate, date, enclosure
     case content, group, id, summary, published, updated
+    /// Atom 0.3 dates (`issued`, `created`, `modified`), also the `dcterms:` names.
+    case issued, created, modified
     case head, body, outline
+    case thumbnail, image
 
     /// Classifies a NUL-terminated libxml2 name by length, then bytes: no String is made.
     static func classify(_ name: UnsafePointer<UInt8>) -> XMLName {
@@ -60,17 +72,24 @@ enum XMLName: UInt8 {
             if equals(name, length, "title") { return .title }
             if equals(name, length, "entry") { return .entry }
             if equals(name, length, "group") { return .group }
+            if equals(name, length, "image") { return .image }
+        case 6:
+            if equals(name, length, "issued") { return .issued }
         case 7:
             if equals(name, length, "pubDate") { return .pubDate }
+            if equals(name, length, "created") { return .created }
             if equals(name, length, "encoded") { return .encoded }
             if equals(name, length, "channel") { return .channel }
             if equals(name, length, "content") { return .content }
             if equals(name, length, "summary") { return .summary }
             if equals(name, length, "updated") { return .updated }
             if equals(name, length, "outline") { return .outline }
+        case 8:
+            if equals(name, length, "modified") { return .modified }
         case 9:
             if equals(name, length, "enclosure") { return .enclosure }
             if equals(name, length, "published") { return .published }
+            if equals(name, length, "thumbnail") { return .thumbnail }
         case 11: if equals(name, length, "description") { return .description }
         default: break
         }

@@ -3,31 +3,35 @@ internal import CLibXML2
 /// One document through libxml2's SAX2 push parser, configured as `feed-parsing.md` §5.2 says:
 /// a zeroed handler with `XML_SAX2_MAGIC` and only our hooks (no default SAX2 tree building),
 /// `RECOVER | NONET | NOERROR | NOWARNING`, never NOENT/DTDLOAD/DTDATTR/DTDVALID/HUGE/XINCLUDE,
-/// a no-op `entityDecl`, the HTML5 `getEntity`, a per-parse `serror`, and ≤ 64 KiB chunks.
+/// an `entityDecl` that records nothing but the name, the HTML5 `getEntity`, a per-parse
+/// `serror`, and ≤ 64 KiB chunks.
+///
+/// The body reaches libxml2 already decoded to valid UTF-8 (`InputDecoder`, hence also
+/// `XML_PARSE_IGNORE_ENC`, so the declaration's `encoding` never converts it twice) and with
+/// each bare `&` marked (`AmpersandRepair`).
 ///
 /// Not Sendable: a parser context must not be shared between threads (§5.1).
 final class XMLPushParser {
     let builder: XMLFeedBuilder
     private var context: xmlParserCtxtPtr?
-    private var repair: AmpersandRepair?
+    private var decoder: InputDecoder
+    private var repair = AmpersandRepair()
+    /// Warnings of the decoding (substituted bytes, encoding decisions).
+    private var decoderWarnings = WarningLog()
+    /// The first bytes, until there are four to create the parser context with.
     private var pending: [UInt8] = []
-    private let charset: String?
     private let chunkSize: Int
     private var isStopped = false
 
     /// - Parameters:
-    ///   - charset: the HTTP `charset`, which wins over the XML declaration (RFC 7303 §3.2) but
-    ///     not over a byte-order mark.
-    ///   - firstBytes: the start of the body, used to tell ASCII-compatible encodings from UTF-16.
-    init(builder: XMLFeedBuilder, charset: String?, firstBytes: UnsafeRawBufferPointer, chunkSize: Int) {
+    ///   - contentType: the HTTP `Content-Type`; its `charset` wins over the XML declaration
+    ///     for XML and text media types (RFC 7303 §3) but not over a byte-order mark.
+    init(builder: XMLFeedBuilder, contentType: ContentType?, chunkSize: Int) {
         LibXML2Setup.ensure()
         self.builder = builder
+        decoder = InputDecoder(contentType: contentType, documentURL: builder.documentURL)
         // Clamped here too: `FeedParseLimits.chunkSize` is a public var that can bypass its init.
         self.chunkSize = max(1, min(chunkSize, 64 << 10))
-        let hasBOM = Self.hasByteOrderMark(firstBytes)
-        self.charset = hasBOM ? nil : charset
-        if Self.isASCIICompatible(firstBytes, charset: self.charset) { repair = AmpersandRepair() }
-        pending.reserveCapacity(chunkSize + 256)
     }
 
     deinit {
@@ -41,54 +45,69 @@ final class XMLPushParser {
         var offset = 0
         while offset < input.count && !isStopped {
             let end = min(offset + chunkSize, input.count)
-            let piece = UnsafeRawBufferPointer(rebasing: input[offset..<end])
-            if repair != nil {
-                repair?.process(piece, into: &pending)
-            } else {
-                pending.append(contentsOf: piece)
-            }
-            try flush(isFinal: false)
+            try decode(UnsafeRawBufferPointer(rebasing: input[offset..<end]), isFinal: false)
             offset = end
         }
     }
 
     func finish() throws(FeedParseError) -> FeedDocument {
         if !isStopped {
-            repair?.finish(into: &pending)
-            try flush(isFinal: true)
+            try decode(UnsafeRawBufferPointer(start: nil, count: 0), isFinal: true)
+            repair.finish { feed($0) }
+            if context == nil {
+                // A body of fewer than four bytes.
+                let body = pending
+                pending = []
+                createContext(firstBytes: body)
+            }
             if let context, !isStopped { xmlParseChunk(context, nil, 0, 1) }
         }
+        builder.warnings.merge(decoderWarnings)
         return try builder.finish()
     }
 
-    private func flush(isFinal: Bool) throws(FeedParseError) {
-        var start = 0
-        if context == nil {
-            guard pending.count >= 4 || isFinal else { return }
-            start = min(4, pending.count)
-            try createContext(firstBytes: Array(pending[0..<start]))
+    /// Bytes → UTF-8 (`InputDecoder`) → bare `&` marked (`AmpersandRepair`) → libxml2, with no
+    /// copy of clean input on the way.
+    private func decode(_ piece: UnsafeRawBufferPointer, isFinal: Bool) throws(FeedParseError) {
+        do {
+            // The decoder's own log: libxml2 reports to the builder's from inside `feed`.
+            try decoder.process(piece, isFinal: isFinal, warnings: &decoderWarnings) { decoded in
+                repair.process(decoded) { feed($0) }
+            }
+        } catch {
+            isStopped = true
+            throw error
+        }
+        if decoder.hasRecovered { builder.isWellFormed = false }
+        if let error = builder.stopError { throw error }
+    }
+
+    /// Hands `bytes` to libxml2 in chunks of at most `chunkSize` (§5.2 step 4), after creating
+    /// the context from the first four bytes.
+    private func feed(_ bytes: UnsafeRawBufferPointer) {
+        guard !isStopped, !bytes.isEmpty else { return }
+        guard context != nil else {
+            pending.append(contentsOf: bytes)
+            guard pending.count >= 4 else { return }
+            let body = pending
+            pending = []
+            createContext(firstBytes: Array(body[0..<4]))
+            body.withUnsafeBytes { feed(UnsafeRawBufferPointer(rebasing: $0[4...])) }
+            return
         }
         guard let context else { return }
-        while start < pending.count && !isStopped {
-            let end = min(start + chunkSize, pending.count)
-            pending.withUnsafeBufferPointer { buffer in
-                let slice = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[start..<end])
-                _ = xmlParseChunk(
-                    context,
-                    slice.baseAddress?.assumingMemoryBound(to: CChar.self),
-                    Int32(slice.count),
-                    0
-                )
-            }
+        var start = 0
+        while start < bytes.count && !isStopped {
+            let end = min(start + chunkSize, bytes.count)
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
+            _ = xmlParseChunk(context, slice.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(slice.count), 0)
             start = end
             builder.checkDeadline()
             if builder.stopError != nil || builder.isTruncated { isStopped = true }
         }
-        pending.removeAll(keepingCapacity: true)
-        if let error = builder.stopError { throw error }
     }
 
-    private func createContext(firstBytes: [UInt8]) throws(FeedParseError) {
+    private func createContext(firstBytes: [UInt8]) {
         var handler = xmlSAXHandler()
         handler.initialized = UInt32(XML_SAX2_MAGIC)
         handler.startElementNs = onStartElement
@@ -108,44 +127,22 @@ final class XMLPushParser {
             }
         }
         guard let created else {
-            throw FeedParseError(
+            builder.stopError = FeedParseError(
                 kind: .malformedXML(code: 0),
                 source: builder.documentURL,
                 message: "libxml2 could not create a parser"
             )
+            isStopped = true
+            return
         }
         context = created
         builder.context = created
+        // IGNORE_ENC: the bytes are already UTF-8 (`InputDecoder`); the declaration's
+        // `encoding` must not make libxml2 convert them again.
         let options =
             Int32(XML_PARSE_RECOVER.rawValue) | Int32(XML_PARSE_NONET.rawValue) | Int32(XML_PARSE_NOERROR.rawValue)
-            | Int32(XML_PARSE_NOWARNING.rawValue)
+            | Int32(XML_PARSE_NOWARNING.rawValue) | Int32(XML_PARSE_IGNORE_ENC.rawValue)
         xmlCtxtUseOptions(created, options)
-        if let charset, let handler = xmlFindCharEncodingHandler(charset) {
-            xmlSwitchToEncoding(created, handler)
-        }
-    }
-
-    /// UTF-8, UTF-16 or UTF-32 byte-order mark at the start.
-    static func hasByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { return true }
-        if bytes.count >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
-            return true
-        }
-        return false
-    }
-
-    /// False for UTF-16/32 (by BOM, by NUL bytes in the first characters, or by charset), where
-    /// the byte 0x26 is not necessarily `&` and `AmpersandRepair` must stay off.
-    static func isASCIICompatible(_ bytes: UnsafeRawBufferPointer, charset: String?) -> Bool {
-        if bytes.count >= 2 && ((bytes[0] == 0xFE && bytes[1] == 0xFF) || (bytes[0] == 0xFF && bytes[1] == 0xFE)) {
-            return false
-        }
-        if bytes.prefix(4).contains(0) { return false }
-        if let charset {
-            let lower = charset.lowercased()
-            if lower.contains("16") || lower.contains("32") || lower.hasPrefix("ucs") { return false }
-        }
-        return true
     }
 }
 
@@ -188,12 +185,28 @@ private let onCharacters: charactersSAXFunc = { context, bytes, count in
     withBuilder(context) { $0.characters(bytes, count: Int(count)) }
 }
 
-/// Entity declarations in the document are never recorded (§5.2).
-private let onEntityDecl: entityDeclSAXFunc = { _, _, _, _, _, _ in }
+/// Entity declarations in the document are never recorded as entities (§5.2); only their
+/// names are noted, so that a reference to one is reported as "not expanded" rather than as
+/// undefined.
+private let onEntityDecl: entityDeclSAXFunc = { context, name, _, _, _, _ in
+    guard let name else { return }
+    withBuilder(context) { $0.noteDeclaredEntity(name) }
+}
 
-private let onGetEntity: getEntitySAXFunc = { _, name in
+/// HTML5 names decode (§5.2); `AmpersandRepair`'s marker for a bare `&` and unknown names
+/// are reported to the builder, which records a warning (the empty entity drops the unknown
+/// reference, as libxml2's recovery would).
+private let onGetEntity: getEntitySAXFunc = { context, name in
     guard let name else { return EntityCache.shared.empty }
-    return EntityCache.shared.entity(named: name)
+    var found: UnsafeMutablePointer<xmlEntity>?
+    withBuilder(context) { found = $0.htmlEntity(named: name) }
+    if let found { return found }
+    if AmpersandRepair.isBareAmpersandMarker(name) {
+        withBuilder(context) { $0.recordBareAmpersand() }
+        return EntityCache.shared.ampersand
+    }
+    withBuilder(context) { $0.recordUnknownEntity(name) }
+    return EntityCache.shared.empty
 }
 
 private let onError: xmlStructuredErrorFunc = { context, error in

@@ -3,7 +3,8 @@ extension LayoutResult {
     ///
     /// Keys come in the documented order: `container`, `platform`, `contentSize`, `sections` (each with
     /// `index`, `id`, `frame`, `items`, `supplementaries`, `decorations`, `orthogonal`),
-    /// `globalSupplementaries`, `diagnostics`. Integral numbers print without a fraction
+    /// `globalSupplementaries`, `diagnostics`. Items and supplementaries whose size is estimated
+    /// or measured say so in `sizing` (self-sizing, `docs/layout.md`). Integral numbers print without a fraction
     /// (`375`), others in their shortest round-trip form (`98.5`); a non-finite number, which
     /// a valid result never holds, prints as `null`.
     ///
@@ -120,6 +121,7 @@ extension JSONWriter {
         beginArray()
         let zIndex = section.itemZIndex
         for (index, itemFrame) in section.itemFrames.enumerated() {
+            let sizing = section.itemSizing(index)
             guard !pretty else {
                 beginObject(inline: true)
                 key("index")
@@ -128,12 +130,13 @@ extension JSONWriter {
                 frame(itemFrame)
                 key("zIndex")
                 int(zIndex)
+                self.sizing(sizing)
                 endObject()
                 continue
             }
             // The same tokens, compact, in one go: the hot loop of a 100 000-item section.
-            // Room: 64 bytes of literals, two integers (20 each) and four numbers.
-            compactValue(reserving: 104 + 4 * JSONWriter.maxNumberBytes) { item in
+            // Room: 86 bytes of literals, two integers (20 each) and four numbers.
+            compactValue(reserving: 126 + 4 * JSONWriter.maxNumberBytes) { item in
                 item.literal(#"{"index":"#)
                 item.int(index)
                 item.literal(#","frame":{"x":"#)
@@ -146,6 +149,11 @@ extension JSONWriter {
                 item.number(itemFrame.height)
                 item.literal(#"},"zIndex":"#)
                 item.int(zIndex)
+                switch sizing {
+                case .fixed: break
+                case .estimated: item.literal(#","sizing":"estimated""#)
+                case .measured: item.literal(#","sizing":"measured""#)
+                }
                 item.literal("}")
             }
         }
@@ -183,7 +191,15 @@ extension JSONWriter {
         key("pinToVisibleBounds")
         bool(supplementary.pinToVisibleBounds)
         pinRange(supplementary.pinRange)
+        sizing(supplementary.sizing)
         endObject()
+    }
+
+    /// `"sizing": "estimated"` or `"measured"`; nothing for a fixed size (§7.1).
+    fileprivate mutating func sizing(_ sizing: Sizing) {
+        guard sizing != .fixed else { return }
+        key("sizing")
+        string(sizing.rawValue)
     }
 
     /// `"pinRange": {"min":…,"max":…}` when the supplementary is pinned; nothing otherwise.

@@ -302,7 +302,9 @@ struct SpecDecoder {
 
     func item(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutItem {
         let object = try JSONObjectReader(value, at: path, allowed: Self.itemKeys)
-        var item = LayoutItem(size: try layoutSize(object.required("size"), at: object.path("size")))
+        var item = LayoutItem(
+            size: try layoutSize(object.required("size"), at: object.path("size"), allowsUniform: true)
+        )
         if let v = object["contentInsets"] { item.contentInsets = try insets(v, at: object.path("contentInsets")) }
         if let v = object["edgeSpacing"] { item.edgeSpacing = try edgeSpacing(v, at: object.path("edgeSpacing")) }
         if let v = object["supplementaryItems"] {
@@ -442,15 +444,32 @@ struct SpecDecoder {
 
     // MARK: - Geometry values
 
-    func layoutSize(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutSize {
+    /// - Parameter allowsUniform: items may use `{"uniformAcrossSiblings": v}` besides the four
+    ///   dimension kinds of the contract (iOS 17; `docs/layout.md`, "Self-sizing").
+    func layoutSize(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+        -> LayoutSize
+    {
         let object = try JSONObjectReader(value, at: path, allowed: Self.sizeKeys)
         return LayoutSize(
-            width: try dimension(object.required("width"), at: object.path("width")),
-            height: try dimension(object.required("height"), at: object.path("height"))
+            width: try dimension(object.required("width"), at: object.path("width"), allowsUniform: allowsUniform),
+            height: try dimension(object.required("height"), at: object.path("height"), allowsUniform: allowsUniform)
         )
     }
 
-    func dimension(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Dimension {
+    func dimension(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+        -> Dimension
+    {
+        if case .object(let members) = value, members.count == 1, members[0].key == "uniformAcrossSiblings" {
+            guard allowsUniform else {
+                throw LayoutSpecError(
+                    path: path,
+                    reason: "uniformAcrossSiblings sizes items only (the largest measured size among a group's items)"
+                )
+            }
+            return .uniformAcrossSiblings(
+                estimate: try positiveNumber(members[0].value, at: path + ".uniformAcrossSiblings")
+            )
+        }
         let (key, inner) = try singleKey(value, at: path, Self.dimensionKeys)
         let v = try positiveNumber(inner, at: path + "." + key)
         switch key {

@@ -37,7 +37,7 @@ extension SpecDecoder {
             let height = try dimension(v, at: heightPath)
             switch height {
             case .absolute, .estimated: list.itemHeight = height
-            case .fractionalWidth, .fractionalHeight:
+            case .fractionalWidth, .fractionalHeight, .uniformAcrossSiblings:
                 throw LayoutSpecError(
                     path: heightPath,
                     reason: "expected one of absolute, estimated (a row's height is not a fraction)"

@@ -8,16 +8,29 @@ public enum Dimension: Sendable, Hashable {
     case absolute(Double)
     /// A size that self-sizing would measure; without measurements it is exactly this value (§7).
     case estimated(Double)
+    /// iOS 17's `uniformAcrossSiblings(estimate:)`, for items: estimated like `.estimated`, and
+    /// once measured every such sibling in the group takes the largest measured value (§2.2, §7.1).
+    case uniformAcrossSiblings(estimate: Double)
 
-    /// The number the dimension was declared with.
+    /// The number the dimension was declared with (the estimate of a uniform dimension).
     public var value: Double {
         switch self {
-        case .fractionalWidth(let v), .fractionalHeight(let v), .absolute(let v), .estimated(let v): v
+        case .fractionalWidth(let v), .fractionalHeight(let v), .absolute(let v), .estimated(let v),
+            .uniformAcrossSiblings(let v):
+            v
         }
     }
 
+    /// Whether self-sizing measures this axis: `.estimated` and `.uniformAcrossSiblings` (§7).
     public var isEstimated: Bool {
-        if case .estimated = self { return true }
+        switch self {
+        case .estimated, .uniformAcrossSiblings: true
+        case .fractionalWidth, .fractionalHeight, .absolute: false
+        }
+    }
+
+    public var isUniformAcrossSiblings: Bool {
+        if case .uniformAcrossSiblings = self { return true }
         return false
     }
 

@@ -33,6 +33,24 @@ public struct SectionLayout: Sendable, Hashable {
     public var decorations: [DecorationFrame]
     /// Present when the section scrolls orthogonally.
     public var orthogonal: OrthogonalScrolling?
+    /// The estimated axes of each slot of the root group (§7): where measurements apply.
+    var slotEstimatedAxes: [SizingAxes] = []
+    /// Items whose measurements were applied, with the axes they gave (§7.1).
+    var measuredItems: [Int: SizingAxes] = [:]
+
+    /// Whether item `index`'s frame is final: `fixed` without estimated dimensions,
+    /// `measured` when every estimated axis took a measured value, else `estimated`.
+    public func itemSizing(_ index: Int) -> Sizing {
+        let estimated = itemEstimatedAxes(index)
+        if estimated.isEmpty { return .fixed }
+        return Sizing(estimated: estimated, measured: measuredItems[index] ?? [])
+    }
+
+    /// The axes of item `index` that are estimated: where a measurement applies (§7).
+    public func itemEstimatedAxes(_ index: Int) -> SizingAxes {
+        guard slotsPerGroup > 0, index >= 0, index < itemFrames.count, !slotEstimatedAxes.isEmpty else { return [] }
+        return slotEstimatedAxes[index % slotsPerGroup]
+    }
 }
 
 /// A laid-out boundary supplementary, badge or group supplementary.
@@ -49,6 +67,16 @@ public struct SupplementaryFrame: Sendable, Hashable {
     /// A pinned header's y is `clamp(visibleTop, min, max)`; a pinned footer's y is
     /// `clamp(visibleBottom − height, min, max)`. Along x when the layout scrolls horizontally.
     public var pinRange: PinRange?
+    /// The axes of its size that are estimated (§7).
+    public var estimatedAxes: SizingAxes = []
+    /// The estimated axes that took a measurement (§7.1); group supplementaries take none.
+    public var measuredAxes: SizingAxes = []
+
+    /// Whether the frame is final (§7.1).
+    public var sizing: Sizing { Sizing(estimated: estimatedAxes, measured: measuredAxes) }
+
+    /// A boundary item: neither a badge nor a group supplementary.
+    public var isBoundary: Bool { item == nil && group == nil }
 }
 
 /// The range a pinned supplementary's origin is clamped to along the scroll axis (§6.3).

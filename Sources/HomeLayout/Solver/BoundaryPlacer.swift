@@ -52,6 +52,36 @@ struct BoundaryPlacer {
         return items.map { grid.resolve($0.size, in: container) }
     }
 
+    /// §7.1: measured sizes replace the estimates of the items they name (by element kind), on
+    /// estimated axes only; the bands, pin ranges and later sections follow from the sizes.
+    ///
+    /// - Returns: the axes each item took a measurement on, in declaration order.
+    static func measure(
+        _ items: [BoundarySupplementaryItem],
+        sizes: inout [Size],
+        with measured: [String: MeasuredSize],
+        warnings: inout MeasurementWarnings,
+        path: String
+    ) -> [SizingAxes] {
+        var applied = [SizingAxes](repeating: [], count: items.count)
+        var used = 0
+        for (index, item) in items.enumerated() {
+            guard let size = measured[item.elementKind] else { continue }
+            used += 1
+            let estimated = SizingAxes(estimatedIn: item.size)
+            sizes[index] = size.applied(to: sizes[index], on: estimated)
+            applied[index] = size.axes.intersection(estimated)
+            warnings.ignoredAxes(size.axes.subtracting(estimated), at: path + "[\(item.elementKind)]")
+        }
+        if used < measured.count {
+            let kinds = Set(items.map(\.elementKind))
+            for kind in measured.keys.sorted() where !kinds.contains(kind) {
+                warnings.noSuchElement(at: path + "[\(kind)]")
+            }
+        }
+        return applied
+    }
+
     /// The header (`top`) or footer band: the tallest extending item on that edge (§5.5).
     static func bandHeight(_ items: [BoundarySupplementaryItem], _ sizes: [Size], top: Bool) -> Double {
         var height = 0.0
@@ -67,12 +97,13 @@ struct BoundaryPlacer {
     func place(
         _ items: [BoundarySupplementaryItem],
         sizes: [Size],
+        measured: [SizingAxes]? = nil,
         in span: Span,
         bands: Bands
     ) -> [SupplementaryFrame] {
         var frames: [SupplementaryFrame] = []
         frames.reserveCapacity(items.count)
-        for (item, size) in zip(items, sizes) {
+        for (index, (item, size)) in zip(items, sizes).enumerated() {
             let alignment = item.alignment
             var x = span.x + (span.width - size.width) / 2
             if alignment.isLeading {
@@ -120,7 +151,9 @@ struct BoundaryPlacer {
                     frame: frame,
                     zIndex: item.zIndex,
                     pinToVisibleBounds: item.pinToVisibleBounds,
-                    pinRange: pinRange
+                    pinRange: pinRange,
+                    estimatedAxes: SizingAxes(estimatedIn: item.size),
+                    measuredAxes: measured?[index] ?? []
                 )
             )
         }

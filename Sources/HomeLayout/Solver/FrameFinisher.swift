@@ -39,7 +39,13 @@ struct FrameFinisher {
             for i in section.decorations.indices {
                 section.decorations[i].frame = try finish(section.decorations[i].frame)
             }
-            if isHorizontal { section.orthogonal?.axis = .vertical }
+            if isHorizontal {
+                section.orthogonal?.axis = .vertical
+                section.slotEstimatedAxes = section.slotEstimatedAxes.map(\.transposed)
+                if !section.measuredItems.isEmpty {
+                    section.measuredItems = section.measuredItems.mapValues(\.transposed)
+                }
+            }
         } catch {
             var located = error
             located.sectionIndex = section.index
@@ -52,6 +58,10 @@ struct FrameFinisher {
         for i in frames.indices {
             let unrounded = transpose ? frames[i].frame.transposed : frames[i].frame
             frames[i].frame = try finish(frames[i].frame)
+            if transpose {
+                frames[i].estimatedAxes = frames[i].estimatedAxes.transposed
+                frames[i].measuredAxes = frames[i].measuredAxes.transposed
+            }
             if var range = frames[i].pinRange {
                 // The clamp runs along the scroll axis; it mirrors only when that axis is x.
                 if transpose, let mirrorWidth {

@@ -5,8 +5,9 @@
 /// per item. Each declared subitem is resolved once per pass and copied for every repetition.
 struct GroupSolver {
     let grid: PixelGrid
-    /// Leaves of the last solved group, relative to its origin, in depth-first order.
-    private(set) var leaves: [LeafSlot] = []
+    /// Leaves of the last solved group, relative to its origin, in depth-first order. Written
+    /// only by the solver itself (here and in `GroupSolver+Measured.swift`).
+    var leaves: [LeafSlot] = []
     /// Supplementary lists of items and groups that have any, referenced by ``LeafSlot/badges``
     /// and ``GroupBox/supplementaries``.
     private(set) var badgeLists: [[ItemSupplementary]] = []
@@ -24,7 +25,7 @@ struct GroupSolver {
     }
 
     /// A declared subitem resolved in one pass's container.
-    private struct Template {
+    struct Template {
         var extent: Size
         /// The subitem's leaves; nil for a nested group of fixed size whose leaves are only
         /// needed once the pass is known to be final (see ``materialize``).
@@ -46,8 +47,18 @@ struct GroupSolver {
     /// Solves `group`, already resolved to `size` in its parent's container, appending its
     /// leaves (relative to the group's origin) to ``leaves``.
     ///
+    /// - Parameters:
+    ///   - measured: self-sizing (§7.1): measured sizes of the root group's leaves; `firstLeaf`
+    ///     is the index of this group's first leaf among them. Which subitems a group holds is
+    ///     decided without them (as estimated); they change extents and positions only.
     /// - Returns: the group's extent: its resolved size, or content-fit on estimated axes (§4.8).
-    mutating func solve(_ group: LayoutGroup, size: Size, depth: Int) throws(GroupFailure) -> Size {
+    mutating func solve(
+        _ group: LayoutGroup,
+        size: Size,
+        depth: Int,
+        measured: MeasuredLeaves? = nil,
+        firstLeaf: Int = 0
+    ) throws(GroupFailure) -> Size {
         guard depth <= HomeLayout.Limits.maxGroupDepth else {
             throw GroupFailure(
                 kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth)
@@ -122,13 +133,21 @@ struct GroupSolver {
 
         if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
         try materialize(&pass.templates, subitems, depth: depth)
+        // §7.1: placements holding a measured leaf get templates of their own.
+        var specialized: [Template?] = []
+        if let measured {
+            specialized = try specialize(pass, subitems, measured: measured, firstLeaf: firstLeaf, depth: depth)
+        }
+        func placement(_ n: Int, _ index: Int) -> Template? {
+            specialized.isEmpty ? pass.templates[index] : specialized[n] ?? pass.templates[index]
+        }
 
         // §4.6: arrangement along the axis, in the spec's order of arithmetic:
         // total = Σ (e_i + p_i + q_i) + s × (n − 1).
         var total = 0.0
         var flexibleCount = spacingIsFlexible ? pass.placed.count - 1 : 0
-        for index in pass.placed {
-            guard let t = pass.templates[index] else { continue }
+        for (n, index) in pass.placed.enumerated() {
+            guard let t = placement(n, index) else { continue }
             total += (axis == .horizontal ? t.extent.width : t.extent.height) + t.pre + t.post
             flexibleCount += (t.preFlexible ? 1 : 0) + (t.postFlexible ? 1 : 0)
         }
@@ -142,7 +161,7 @@ struct GroupSolver {
         // Boxes of the solved subitems, each found by the leaf it starts at.
         let subitemBoxes = boxBase..<boxes.count
         for (n, index) in pass.placed.enumerated() {
-            guard let t = pass.templates[index] else { continue }
+            guard let t = placement(n, index) else { continue }
             if n > 0 {
                 cursor += spacing
                 if spacingIsFlexible { cursor += extra }
@@ -351,7 +370,14 @@ struct GroupSolver {
                 badges = Int32(truncatingIfNeeded: badgeLists.count)
                 badgeLists.append(item.supplementaryItems)
             }
-            leaves.append(LeafSlot(slot: slot, visible: slot.inset(by: insets), badges: badges))
+            leaves.append(
+                LeafSlot(
+                    slot: slot,
+                    visible: slot.inset(by: insets),
+                    badges: badges,
+                    estimated: SizingAxes(estimatedIn: item.size)
+                )
+            )
             extent = size
             leafRange = start..<leaves.count
         case .group(let nested) where !nested.size.width.isEstimated && !nested.size.height.isEstimated:

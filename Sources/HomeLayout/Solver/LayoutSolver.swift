@@ -10,15 +10,21 @@ public enum LayoutSolver {
     /// - Parameters:
     ///   - itemCounts: items per section, in section order; a missing entry uses the
     ///     section's `itemCount`.
+    ///   - measurements: measured sizes of items, boundary items and badges (self-sizing,
+    ///     §7.1): each replaces the estimate on the element's estimated axes, and everything
+    ///     after it re-fits. A measurement of an axis that is not estimated, or of an element
+    ///     the layout does not have, is a warning.
     /// - Returns: frames plus the warnings UIKit would log.
     /// - Throws: ``LayoutSolveError`` for everything UIKit raises (§9) and for values no
     ///   container can use (non-finite, non-positive sizes, limits).
     public static func solve(
         _ spec: LayoutSpec,
         in environment: LayoutEnvironment,
-        itemCounts: [Int]? = nil
+        itemCounts: [Int]? = nil,
+        measurements: LayoutMeasurements = LayoutMeasurements()
     ) throws(LayoutSolveError) -> LayoutResult {
         try validate(environment)
+        try validate(measurements)
         guard spec.sections.count <= HomeLayout.Limits.maxSections else {
             throw LayoutSolveError(
                 .limitExceeded(what: "number of sections", limit: HomeLayout.Limits.maxSections),
@@ -83,7 +89,21 @@ public enum LayoutSolver {
         // §5.6: the global header band, then the sections.
         let boundary = BoundaryPlacer(environment: solvingEnvironment, grid: grid, platform: platform)
         let globalSpan = boundary.globalContainer()
-        let globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
+        var globalSizes = boundary.sizes(globalItems, in: globalSpan, height: solvingEnvironment.height)
+        var warnings = MeasurementWarnings(transposed: isHorizontal)
+        var globalMeasured: [SizingAxes]?
+        if !measurements.global.isEmpty {
+            globalMeasured = BoundaryPlacer.measure(
+                globalItems,
+                sizes: &globalSizes,
+                with: isHorizontal ? measurements.global.mapValues(\.transposed) : measurements.global,
+                warnings: &warnings,
+                path: MeasurementWarnings.boundaryPath(section: nil)
+            )
+        }
+        for section in measurements.sections.keys.sorted() where section < 0 || section >= sections.count {
+            warnings.noSuchElement(at: "sections[\(section)]")
+        }
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
         let globalFooter = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: false)
 
@@ -101,7 +121,8 @@ public enum LayoutSolver {
             )
         }
 
-        let solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
+        var solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
+        solver.transposed = isHorizontal
         var layouts: [SectionLayout] = []
         layouts.reserveCapacity(sections.count)
         var y = globalHeader
@@ -109,6 +130,7 @@ public enum LayoutSolver {
         for (index, declared) in sections.enumerated() {
             let section = isHorizontal ? declared.transposed : declared
             let count = itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
+            let measured = measurements.sections[index].map { isHorizontal ? $0.transposed : $0 }
             let output: SectionSolver.Output
             let producesFrames: Bool
             if let listConfiguration = section.list {
@@ -126,7 +148,8 @@ public enum LayoutSolver {
                     index: index,
                     itemCount: count,
                     y0: y,
-                    group: groupOrigins[index]
+                    group: groupOrigins[index],
+                    measurements: measured
                 )
                 list.decorate(&listOutput.layout)
                 output = listOutput
@@ -135,17 +158,27 @@ public enum LayoutSolver {
                 if Self.spaced(index, producesFrames, after: previousProducedFrames, on: platform) {
                     y += configuration.interSectionSpacing
                 }
-                output = try solver.solve(section, index: index, itemCount: count, y0: y, group: groupOrigins[index])
+                output = try solver.solve(
+                    section,
+                    index: index,
+                    itemCount: count,
+                    y0: y,
+                    group: groupOrigins[index],
+                    measurements: measured
+                )
             }
+            diagnostics += output.diagnostics
             layouts.append(output.layout)
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
         }
         let sectionsEnd = y
         let contentLength = sectionsEnd + globalFooter
+        diagnostics += warnings.diagnostics
         let globalFrames = boundary.place(
             globalItems,
             sizes: globalSizes,
+            measured: globalMeasured,
             in: globalSpan,
             bands: BoundaryPlacer.Bands(
                 start: 0,
@@ -220,6 +253,39 @@ public enum LayoutSolver {
         ] {
             for value in [insets.top, insets.leading, insets.bottom, insets.trailing] {
                 try check(value, "\(name) inset", positive: false)
+            }
+        }
+    }
+
+    /// Measured values are sizes: finite, greater than 0, within ``HomeLayout/Limits/maxMagnitude``.
+    private static func validate(_ measurements: LayoutMeasurements) throws(LayoutSolveError) {
+        guard measurements.count <= HomeLayout.Limits.maxMeasurements else {
+            throw LayoutSolveError(
+                .limitExceeded(what: "measurements (\(measurements.count))", limit: HomeLayout.Limits.maxMeasurements),
+                path: "measurements"
+            )
+        }
+        func check(_ size: MeasuredSize, _ path: @autoclosure () -> String) throws(LayoutSolveError) {
+            for (value, axis) in [(size.width, "width"), (size.height, "height")] {
+                guard let value else { continue }
+                guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                    throw LayoutSolveError(.invalidValue(what: "measured \(axis)", value: value), path: path())
+                }
+            }
+        }
+        for (kind, size) in measurements.global { try check(size, "measurements: supplementaries[\(kind)]") }
+        for (index, section) in measurements.sections {
+            for (item, size) in section.items {
+                try check(size, "measurements: " + MeasurementWarnings.itemPath(section: index, item: item))
+            }
+            for (kind, size) in section.boundary {
+                try check(size, "measurements: sections[\(index)].supplementaries[\(kind)]")
+            }
+            for (item, byKind) in section.itemSupplementaries {
+                for (kind, size) in byKind {
+                    let path = MeasurementWarnings.itemPath(section: index, item: item) + ".supplementaries[\(kind)]"
+                    try check(size, "measurements: " + path)
+                }
             }
         }
     }

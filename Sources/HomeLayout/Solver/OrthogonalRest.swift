@@ -3,6 +3,8 @@
 /// `visibleWidth` is the scroller's visible width V (the container width W), `contentWidth` the
 /// orthogonal content width C,
 /// g the stride (group extent plus interGroupSpacing). All offsets are rounded to the pixel grid.
+/// With measurements (§7.1) groups may differ in width: group boundaries then come from where
+/// each group starts, and `stride` stays that of a group without measurements.
 enum OrthogonalRest {
     static func metadata(
         behavior: OrthogonalScrollingBehavior,
@@ -10,9 +12,15 @@ enum OrthogonalRest {
         groupWidth: Double,
         stride g: Double,
         groups: Int,
+        groupStarts: [Double]? = nil,
         visibleWidth: Double,
         grid: PixelGrid
     ) throws(LayoutSolveError) -> OrthogonalScrolling {
+        // Group k's leading boundary: k·g, or where it starts once measured groups re-fitted (§7.1).
+        func start(_ k: Int) -> Double {
+            if let groupStarts, k < groupStarts.count { return groupStarts[k] }
+            return Double(k) * g
+        }
         var minOffset = 0.0
         var maxOffset = max(0, contentWidth - visibleWidth)
         var centeringInset = 0.0
@@ -24,7 +32,7 @@ enum OrthogonalRest {
             break
         case .continuousGroupLeadingBoundary, .groupPaging:
             offsets.reserveCapacity(max(groups, 1))
-            for k in 0..<max(groups, 1) { offsets.append(clamp(Double(k) * g)) }
+            for k in 0..<max(groups, 1) { offsets.append(clamp(start(k))) }
         case .paging:
             // Pages of the visible width, the last clamped to the end; as many as the content
             // needs, not one per group (a group can be wider than the screen).
@@ -41,7 +49,7 @@ enum OrthogonalRest {
             minOffset = -centeringInset
             maxOffset = max(minOffset, contentWidth + centeringInset - visibleWidth)
             offsets.reserveCapacity(max(groups, 1))
-            for k in 0..<max(groups, 1) { offsets.append(clamp(-centeringInset + Double(k) * g)) }
+            for k in 0..<max(groups, 1) { offsets.append(clamp(-centeringInset + start(k))) }
         }
 
         var rest: [Double] = []

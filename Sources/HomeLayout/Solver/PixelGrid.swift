@@ -48,7 +48,7 @@ extension PixelGrid {
     @inline(__always)
     func resolve(_ dimension: Dimension, in container: Container) -> Double {
         switch dimension {
-        case .absolute(let v), .estimated(let v): v
+        case .absolute(let v), .estimated(let v), .uniformAcrossSiblings(let v): v
         case .fractionalWidth(let f): floor(container.effectiveWidth * f)
         case .fractionalHeight(let f): floor(container.effectiveHeight * f)
         }

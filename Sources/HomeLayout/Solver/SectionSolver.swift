@@ -4,11 +4,15 @@ struct SectionSolver {
     let environment: LayoutEnvironment
     let grid: PixelGrid
     let platform: LayoutPlatform
+    /// Whether the layout scrolls horizontally and is solved transposed (for warnings' axis names).
+    var transposed = false
 
     /// The unrounded section and its length along the scroll axis.
     struct Output {
         var layout: SectionLayout
         var length: Double
+        /// Measurements that could not be used (§7.1).
+        var diagnostics: [LayoutDiagnostic] = []
     }
 
     /// Whether the section lays anything out: items, boundary items, or on iOS 14 the
@@ -29,7 +33,8 @@ struct SectionSolver {
         index: Int,
         itemCount: Int,
         y0: Double,
-        group origin: GroupOrigin
+        group origin: GroupOrigin,
+        measurements: LayoutMeasurements.Section? = nil
     ) throws(LayoutSolveError) -> Output {
         let containerWidth = environment.width
         let containerHeight = environment.height
@@ -80,6 +85,22 @@ struct SectionSolver {
         }
         let leaves = solver.leaves
         let slotsPerGroup = leaves.count
+        var warnings = MeasurementWarnings(transposed: transposed)
+        // §7.1: repetitions that hold a measured item are solved again with the measurements.
+        var measured = MeasuredRepetitions()
+        if let items = measurements?.items, !items.isEmpty {
+            measured = try measuredRepetitions(
+                items,
+                root: root,
+                rootSize: rootSize,
+                base: leaves,
+                itemCount: itemCount,
+                section: index,
+                sectionID: section.id,
+                origin: origin,
+                warnings: &warnings
+            )
+        }
 
         // §5.3: root edge spacing. Along the section axis only fixed values (flexible minimums)
         // count; across it, the spacing positions the group in the section container.
@@ -93,18 +114,23 @@ struct SectionSolver {
         let groupAlong = isOrthogonal ? extent.width : extent.height
         let groupCross = isOrthogonal ? extent.height : extent.width
         let groupExtent = groupAlong + alongPre + alongPost
-        var crossOffset = crossPre?.value ?? 0
-        var crossExtent = groupCross
+        /// Where a repetition `groupCross` wide sits across the section axis.
+        func crossOffset(_ groupCross: Double) -> Double {
+            var offset = crossPre?.value ?? 0
+            let flexible = (crossPre?.isFlexible == true ? 1 : 0) + (crossPost?.isFlexible == true ? 1 : 0)
+            if !isOrthogonal, flexible > 0, crossPre?.isFlexible == true {
+                let free =
+                    sectionContainer.effectiveWidth - groupCross - (crossPre?.value ?? 0) - (crossPost?.value ?? 0)
+                offset += free / Double(flexible)
+            }
+            return offset
+        }
+        let baseCrossOffset = crossOffset(groupCross)
+        // §7.1: an orthogonal row is as tall as its tallest repetition.
+        var crossExtent = max(groupCross, measured.largestExtent(along: isOrthogonal ? .vertical : .horizontal))
         if isOrthogonal {
             // [L] Across an orthogonal row (y), edge spacing is taken as fixed and adds to its height.
             crossExtent += (crossPre?.value ?? 0) + (crossPost?.value ?? 0)
-        } else {
-            let flexible = (crossPre?.isFlexible == true ? 1 : 0) + (crossPost?.isFlexible == true ? 1 : 0)
-            if flexible > 0, crossPre?.isFlexible == true {
-                let free =
-                    sectionContainer.effectiveWidth - groupCross - (crossPre?.value ?? 0) - (crossPost?.value ?? 0)
-                crossOffset += free / Double(flexible)
-            }
         }
 
         // §5.2, §5.4: repetitions and the primary length P with the partial last group trimmed.
@@ -114,25 +140,47 @@ struct SectionSolver {
         let partialCount = slotsPerGroup == 0 ? 0 : itemCount % slotsPerGroup
         var primary =
             Double(fullRepetitions) * groupExtent + section.interGroupSpacing * Double(max(repetitions - 1, 0))
-        if partialCount > 0 {
-            var lastLength = groupExtent
-            if !root.size.fillsContainer {
-                var maxAll = -Double.infinity
-                var maxFirst = -Double.infinity
-                for (n, leaf) in leaves.enumerated() {
-                    let far = isOrthogonal ? leaf.slot.maxX : leaf.slot.maxY
-                    maxAll = max(maxAll, far)
-                    if n < partialCount { maxFirst = max(maxFirst, far) }
-                }
-                lastLength = groupExtent - (maxAll - maxFirst)
+        /// §5.4: the length of a repetition that holds only its first `partialCount` slots.
+        func trimmed(_ leaves: [LeafSlot], extent: Double) -> Double {
+            guard !root.size.fillsContainer else { return extent }
+            var maxAll = -Double.infinity
+            var maxFirst = -Double.infinity
+            for (n, leaf) in leaves.enumerated() {
+                let far = isOrthogonal ? leaf.slot.maxX : leaf.slot.maxY
+                maxAll = max(maxAll, far)
+                if n < partialCount { maxFirst = max(maxFirst, far) }
             }
-            primary += lastLength
+            return extent - (maxAll - maxFirst)
+        }
+        /// A repetition's length along the section axis, root edge spacing included (§5.3).
+        func sectionAxisExtent(_ extent: Size) -> Double {
+            (isOrthogonal ? extent.width : extent.height) + alongPre + alongPost
+        }
+        for (repetition, solution) in measured.solutions where repetition < fullRepetitions {
+            primary += sectionAxisExtent(solution.extent) - groupExtent
+        }
+        if partialCount > 0 {
+            if let last = measured.solutions[repetitions - 1] {
+                primary += trimmed(last.leaves, extent: sectionAxisExtent(last.extent))
+            } else {
+                primary += trimmed(leaves, extent: groupExtent)
+            }
         }
 
         // §6.1–6.2: boundary supplementaries, header band and footer band.
         let boundary = BoundaryPlacer(environment: environment, grid: grid, platform: platform)
         let supplementaryFrame = boundary.container(for: section, reference: reference)
-        let sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: containerHeight)
+        var sized = boundary.sizes(section.boundarySupplementaryItems, in: supplementaryFrame, height: containerHeight)
+        var boundaryMeasured: [SizingAxes]?
+        if let byKind = measurements?.boundary, !byKind.isEmpty {
+            boundaryMeasured = BoundaryPlacer.measure(
+                section.boundarySupplementaryItems,
+                sizes: &sized,
+                with: byKind,
+                warnings: &warnings,
+                path: MeasurementWarnings.boundaryPath(section: index)
+            )
+        }
         let headerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: true)
         let footerHeight = BoundaryPlacer.bandHeight(section.boundarySupplementaryItems, sized, top: false)
 
@@ -159,39 +207,67 @@ struct SectionSolver {
         let stepY: Double
         if isOrthogonal {
             originX = reference.leading + insets.leading + alongPre
-            originY = contentTop + crossOffset
+            originY = contentTop + baseCrossOffset
             (stepX, stepY) = (stride, 0)
         } else {
-            originX = reference.leading + insets.leading + crossOffset
+            originX = reference.leading + insets.leading + baseCrossOffset
             originY = contentTop + alongPre
             (stepX, stepY) = (0, stride)
         }
-        var remaining = itemCount
-        var repetition = 0.0
-        while remaining > 0 {
-            let dx = originX + repetition * stepX
-            let dy = originY + repetition * stepY
-            let count = min(remaining, slotsPerGroup)
-            for slot in 0..<count {
-                let leaf = leaves[slot]
-                let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
-                if leaf.badges >= 0 {
-                    appendBadges(
-                        solver.badgeLists[Int(leaf.badges)],
-                        of: visible,
-                        item: itemFrames.count,
-                        to: &badgeFrames
-                    )
+        let badgeSizes = measurements?.itemSupplementaries ?? [:]
+        // Repetition origins, only when some repetition re-fitted (§7.1).
+        var origins: [Point] = []
+        if measured.solutions.isEmpty && badgeSizes.isEmpty {
+            var remaining = itemCount
+            var repetition = 0.0
+            while remaining > 0 {
+                let dx = originX + repetition * stepX
+                let dy = originY + repetition * stepY
+                let count = min(remaining, slotsPerGroup)
+                for slot in 0..<count {
+                    let leaf = leaves[slot]
+                    let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
+                    if leaf.badges >= 0 {
+                        appendBadges(
+                            solver.badgeLists[Int(leaf.badges)],
+                            of: visible,
+                            item: itemFrames.count,
+                            to: &badgeFrames
+                        )
+                    }
+                    itemFrames.append(visible)
                 }
-                itemFrames.append(visible)
+                remaining -= count
+                repetition += 1
             }
-            remaining -= count
-            repetition += 1
+        } else {
+            let placement = RepetitionPlacement(
+                origin: Point(x: originX, y: originY),
+                isOrthogonal: isOrthogonal,
+                stride: stride,
+                spacing: section.interGroupSpacing,
+                alongExtent: sectionAxisExtent,
+                crossOffset: { crossOffset(isOrthogonal ? $0.height : $0.width) },
+                baseExtent: extent
+            )
+            origins = placement.origins(repetitions, measured: measured)
+            placeItems(
+                count: itemCount,
+                base: solver,
+                measured: measured,
+                origins: origins,
+                badgeSizes: badgeSizes,
+                section: index,
+                itemFrames: &itemFrames,
+                badgeFrames: &badgeFrames,
+                warnings: &warnings
+            )
         }
 
         var supplementaries = boundary.place(
             section.boundarySupplementaryItems,
             sizes: sized,
+            measured: boundaryMeasured,
             in: supplementaryFrame,
             bands: BoundaryPlacer.Bands(
                 start: y0,
@@ -206,9 +282,12 @@ struct SectionSolver {
         if !solver.boxes.isEmpty {
             appendGroupSupplementaries(
                 of: solver,
+                measured: measured,
                 itemCount: itemCount,
-                origin: Point(x: originX, y: originY),
-                step: Point(x: stepX, y: stepY),
+                origin: {
+                    origins.isEmpty
+                        ? Point(x: originX + Double($0) * stepX, y: originY + Double($0) * stepY) : origins[$0]
+                },
                 to: &supplementaries
             )
         }
@@ -232,6 +311,7 @@ struct SectionSolver {
                     groupWidth: groupExtent,
                     stride: stride,
                     groups: repetitions,
+                    groupStarts: origins.isEmpty ? nil : origins.map { $0.x - originX },
                     visibleWidth: containerWidth,
                     grid: grid
                 )
@@ -255,67 +335,13 @@ struct SectionSolver {
                 slotsPerGroup: slotsPerGroup,
                 supplementaries: supplementaries,
                 decorations: decorations,
-                orthogonal: orthogonal
+                orthogonal: orthogonal,
+                // Only sections with estimated slots pay for the array.
+                slotEstimatedAxes: leaves.contains { !$0.estimated.isEmpty } ? leaves.map(\.estimated) : [],
+                measuredItems: measured.applied
             ),
-            length: length
+            length: length,
+            diagnostics: warnings.diagnostics
         )
-    }
-
-    /// Group supplementaries: in every repetition, each group instance that holds an item, with
-    /// its supplementaries anchored to its frame inside its insets (§6.5 applied to groups).
-    @inline(never)
-    private func appendGroupSupplementaries(
-        of solver: GroupSolver,
-        itemCount: Int,
-        origin: Point,
-        step: Point,
-        to frames: inout [SupplementaryFrame]
-    ) {
-        let slotsPerGroup = solver.leaves.count
-        var repetition = 0
-        while repetition * slotsPerGroup < itemCount {
-            let count = min(itemCount - repetition * slotsPerGroup, slotsPerGroup)
-            let dx = origin.x + Double(repetition) * step.x
-            let dy = origin.y + Double(repetition) * step.y
-            for box in solver.boxes where box.firstLeaf < count {
-                for supplementary in solver.badgeLists[Int(box.supplementaries)] {
-                    frames.append(
-                        SupplementaryFrame(
-                            elementKind: supplementary.elementKind,
-                            item: nil,
-                            group: repetition,
-                            frame: grid.anchoredFrame(supplementary, in: box.content.offsetBy(dx: dx, dy: dy)),
-                            zIndex: supplementary.zIndex,
-                            pinToVisibleBounds: false,
-                            pinRange: nil
-                        )
-                    )
-                }
-            }
-            repetition += 1
-        }
-    }
-
-    /// §6.5: badges anchored inside the item's visible frame, in declaration order. Kept out of
-    /// line: most items have none, and the per-item loop stays small.
-    @inline(never)
-    private func appendBadges(
-        _ badges: [ItemSupplementary],
-        of visible: Rect,
-        item: Int,
-        to frames: inout [SupplementaryFrame]
-    ) {
-        for badge in badges {
-            frames.append(
-                SupplementaryFrame(
-                    elementKind: badge.elementKind,
-                    item: item,
-                    frame: grid.anchoredFrame(badge, in: visible),
-                    zIndex: badge.zIndex,
-                    pinToVisibleBounds: false,
-                    pinRange: nil
-                )
-            )
-        }
     }
 }

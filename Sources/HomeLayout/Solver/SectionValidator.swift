@@ -73,10 +73,15 @@ struct SectionValidator {
         }
     }
 
-    mutating func size(_ size: LayoutSize) throws(LayoutSolveError) {
+    /// `uniformAcrossSiblings` compares an item with its siblings, so only items may use it.
+    mutating func size(_ size: LayoutSize, allowsUniform: Bool = false) throws(LayoutSolveError) {
         try at(.key("size")) { (v: inout Self) throws(LayoutSolveError) in
             try v.dimension(size.width, "width")
             try v.dimension(size.height, "height")
+            if !allowsUniform, size.width.isUniformAcrossSiblings || size.height.isUniformAcrossSiblings {
+                let key: StaticString = size.width.isUniformAcrossSiblings ? "width" : "height"
+                throw v.fail(.unsupported("uniformAcrossSiblings sizes items only"), at: .key(key))
+            }
         }
     }
 
@@ -160,7 +165,7 @@ struct SectionValidator {
     }
 
     mutating func item(_ item: LayoutItem) throws(LayoutSolveError) {
-        try size(item.size)
+        try size(item.size, allowsUniform: true)
         try insets(item.contentInsets)
         warnAboutEstimatedInsets(item.contentInsets, item.size)
         try edgeSpacing(item.edgeSpacing)
@@ -308,7 +313,7 @@ extension SectionValidator {
             guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
                 throw fail(.invalidValue(what: "dimension", value: value), at: .key("itemHeight"))
             }
-        case .fractionalWidth, .fractionalHeight:
+        case .fractionalWidth, .fractionalHeight, .uniformAcrossSiblings:
             throw fail(.unsupported("a list row height is absolute or estimated"), at: .key("itemHeight"))
         }
         try at(.key("separatorInsets")) { (v: inout Self) throws(LayoutSolveError) in

@@ -7,6 +7,8 @@ struct LeafSlot: Sendable {
     var visible: Rect
     /// Index into ``GroupSolver/badgeLists`` when the item has supplementaries, else -1.
     var badges: Int32
+    /// The item's estimated axes, which measurements may change (§7.1).
+    var estimated: SizingAxes
 }
 
 /// Where a solve failed, relative to the group handed to ``GroupSolver/solve(_:size:depth:)``.

@@ -1,8 +1,10 @@
 /// §6.5: where a supplementary anchored to a rectangle goes. The rectangle is an item's visible
 /// frame (badges) or a group's frame inside its contentInsets (group supplementaries).
 extension PixelGrid {
-    func anchoredFrame(_ supplementary: ItemSupplementary, in container: Rect) -> Rect {
-        let size = resolve(supplementary.size, in: Container(width: container.width, height: container.height))
+    /// - Parameter measured: the supplementary's measured size, used on its estimated axes (§7.1).
+    func anchoredFrame(_ supplementary: ItemSupplementary, in container: Rect, measured: MeasuredSize? = nil) -> Rect {
+        var size = resolve(supplementary.size, in: Container(width: container.width, height: container.height))
+        if let measured { size = measured.applied(to: size, on: SizingAxes(estimatedIn: supplementary.size)) }
         let anchor = supplementary.anchor
         let edges = anchor.edges
         var x: Double

@@ -22,7 +22,7 @@ extension Dimension: Transposable {
         switch self {
         case .fractionalWidth(let f): .fractionalHeight(f)
         case .fractionalHeight(let f): .fractionalWidth(f)
-        case .absolute, .estimated: self
+        case .absolute, .estimated, .uniformAcrossSiblings: self
         }
     }
 }

@@ -13,6 +13,11 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// A tombstone is forgotten once its entry has not been seen in its feed for this long.
     /// Default 30 days.
     public var tombstoneGrace: Duration = .seconds(30 * 86_400)
+    /// Most measured sizes kept per target (a profile or a container); the oldest go first.
+    /// Default 2 000.
+    public var maxMeasurementsPerTarget = 2_000
+    /// Most measured sizes kept in all; the oldest go first. Default 20 000.
+    public var maxMeasurements = 20_000
 
     /// The defaults documented on each property.
     public init() {}

@@ -1,0 +1,122 @@
+/// UTF-8 well-formedness (Unicode 15 §3.9, table 3-7), 16 bytes at a time and one sequence at
+/// a time.
+extension UTF8Sanitizer {
+    /// The index of the first byte from `start` that needs the byte-by-byte path: a control
+    /// character other than tab, LF and CR, a byte that may start an ill-formed sequence, a
+    /// sequence this fast path does not know (E0 and EF leads, 4-byte sequences), or `end`.
+    ///
+    /// Runs of printable ASCII (markup) go eight bytes at a time. Text goes byte by byte in an
+    /// inner loop that takes well-formed 2-byte sequences and 3-byte sequences with leads
+    /// E1–EE (most of the BMP's scripts: Hangul, CJK, kana, Thai…) one at a time, spaces and
+    /// line feeds (counted) included; it hands back to the 8-byte loop at each `<`. Korean
+    /// text with spaces thus never leaves the inner loop.
+    @inline(__always)
+    static func skipClean(
+        _ base: UnsafePointer<UInt8>,
+        from start: Int,
+        to end: Int,
+        line: inout Int,
+        lastLineFeed: inout Int?,
+        sawMultibyte: inout Bool
+    ) -> Int {
+        var index = start
+        var lineFeeds = 0
+        var lastFeed = -1
+        var multibyte = false
+        outer: while index < end {
+            while index + 8 <= end {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                // A high bit, or a byte below 0x20 (subtracting 0x20 borrows into its high bit).
+                if (word | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080 != 0 { break }
+                index += 8
+            }
+            while index < end {
+                let byte = base[index]
+                if byte < 0x80 {
+                    if byte >= 0x20 {
+                        index += 1
+                        if byte == UInt8(ascii: "<") { continue outer }
+                        continue
+                    }
+                    if byte == 0x0A {
+                        lineFeeds += 1
+                        lastFeed = index
+                    } else if byte != 0x09 && byte != 0x0D {
+                        break outer
+                    }
+                    index += 1
+                    continue
+                }
+                // E1–EE; ED's second byte stops at 0x9F (no surrogates).
+                if byte &- 0xE1 < 0x0E && index + 2 < end {
+                    let second = base[index + 1]
+                    if (second ^ 0x80) | (base[index + 2] ^ 0x80) < 0x40 && (byte != 0xED || second < 0xA0) {
+                        multibyte = true
+                        index += 3
+                        continue
+                    }
+                }
+                if byte &- 0xC2 < 0x1E && index + 1 < end && base[index + 1] ^ 0x80 < 0x40 {
+                    multibyte = true
+                    index += 2
+                    continue
+                }
+                break outer
+            }
+        }
+        line += lineFeeds
+        if lastFeed >= 0 { lastLineFeed = lastFeed }
+        if multibyte { sawMultibyte = true }
+        return index
+    }
+
+    enum Sequence {
+        /// A well-formed sequence of this many bytes, and a character XML allows.
+        case valid(Int)
+        /// Well-formed UTF-8 of a character XML forbids (U+FFFE, U+FFFF), to replace.
+        case forbidden(Int)
+        /// The maximal subpart of an ill-formed sequence, to replace.
+        case invalid(Int)
+        /// A well-formed start cut by the end of the buffer.
+        case incomplete(Int)
+    }
+
+    /// The sequence at `index`, whose lead byte is not ASCII (Unicode table 3-7).
+    static func sequence(_ input: UnsafeRawBufferPointer, at index: Int) -> Sequence {
+        let lead = input[index]
+        let length: Int
+        var low: UInt8 = 0x80
+        var high: UInt8 = 0xBF
+        switch lead {
+        case 0x00..<0x80: return .valid(1)
+        case 0xC2...0xDF: length = 2
+        case 0xE0:
+            length = 3
+            low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED:
+            length = 3
+            high = 0x9F
+        case 0xF0:
+            length = 4
+            low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4:
+            length = 4
+            high = 0x8F
+        default: return .invalid(1)
+        }
+        var position = 1
+        while position < length {
+            guard index + position < input.count else { return .incomplete(position) }
+            let byte = input[index + position]
+            guard byte >= low && byte <= high else { return .invalid(position) }
+            low = 0x80
+            high = 0xBF
+            position += 1
+        }
+        // U+FFFE and U+FFFF are not XML characters.
+        if lead == 0xEF && input[index + 1] == 0xBF && input[index + 2] >= 0xBE { return .forbidden(3) }
+        return .valid(length)
+    }
+}

@@ -1,0 +1,82 @@
+internal import CLibXML2
+
+/// What the builder hears about besides elements and text: libxml2's errors, entity lookups,
+/// and the positions warnings are reported at.
+extension XMLFeedBuilder {
+    /// Records a libxml2 error or warning for this parse only (the `serror` hook). Errors
+    /// (level ≥ `XML_ERR_ERROR`) mean libxml2 recovered from a broken document.
+    func record(_ error: UnsafePointer<xmlError>) {
+        let code = Int(error.pointee.code)
+        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
+        while message.last == "\n" || message.last == " " { message.removeLast() }
+        let line = Int(error.pointee.line)
+        let column = Int(error.pointee.int2)
+        if firstError == nil { firstError = (code, line, column, message) }
+        // XML_ERR_TAG_NAME_MISMATCH: str2 is the end tag as written.
+        if code == 76, let written = error.pointee.str2 {
+            written.withMemoryRebound(to: UInt8.self, capacity: 1) { closeOpenElements(named: $0) }
+        }
+        let isError = error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue
+        if isError { isWellFormed = false }
+        warnings.add(
+            line: line > 0 ? line : nil,
+            column: column > 0 ? column : nil,
+            // libxml2 quotes names from the document, which may be long.
+            (isError ? "recovered: " : "") + excerpt(message, maxCharacters: 200)
+        )
+    }
+
+    /// The HTML5 entity `name` names, or nil; the last one found is kept, since a feed tends
+    /// to repeat the same few (`&nbsp;` in every title), which skips making a String and
+    /// hashing it per reference.
+    func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
+        if let recentEntity, strcmpUInt8(recentEntity.name, name) { return recentEntity.entity }
+        guard let entity = EntityCache.shared.entity(named: name) else { return nil }
+        // The cache's own copy of the name: libxml2's may be freed after the call.
+        if let cachedName = entity.pointee.name {
+            recentEntity = (cachedName, entity)
+        }
+        return entity
+    }
+
+    /// A bare `&` (`AmpersandRepair`'s marker reached `getEntity`): read as a literal `&`.
+    func recordBareAmpersand() {
+        isWellFormed = false
+        // libxml2 stands after the marker `&_amp;`; the `&` was where the marker starts.
+        let (line, column) = position(back: 6)
+        warnings.add(line: line, column: column, "recovered: a bare '&' (no entity or character reference) read as '&'")
+    }
+
+    /// A reference to an entity that is neither XML's nor HTML5's: dropped. One the document
+    /// declares is well-formed XML, but document-declared entities are never expanded (§5.2).
+    func recordUnknownEntity(_ name: UnsafePointer<UInt8>) {
+        // Before the root element, references are inside the DTD's own declarations.
+        guard root != nil else { return }
+        let length = strlenUInt8(name)
+        let shown = String(decoding: UnsafeBufferPointer(start: name, count: min(length, 40)), as: UTF8.self)
+        let (line, column) = position(back: length + 2)
+        if declaredEntities.contains(shown) {
+            warnings.add(line: line, column: column, "entity &\(shown); declared by the document not expanded")
+        } else {
+            isWellFormed = false
+            warnings.add(line: line, column: column, "recovered: undefined entity &\(shown); dropped")
+        }
+    }
+
+    /// Notes the name of an entity the document declares (at most 1 000 names are kept).
+    func noteDeclaredEntity(_ name: UnsafePointer<UInt8>) {
+        guard declaredEntities.count < 1000 else { return }
+        declaredEntities.insert(
+            String(decoding: UnsafeBufferPointer(start: name, count: min(strlenUInt8(name), 40)), as: UTF8.self)
+        )
+    }
+
+    /// libxml2's current line and column (less `back` characters on the same line), for
+    /// warnings raised from the builder.
+    func position(back: Int = 0) -> (line: Int?, column: Int?) {
+        guard let context else { return (nil, nil) }
+        let line = Int(xmlSAX2GetLineNumber(context))
+        let column = Int(xmlSAX2GetColumnNumber(context))
+        return (line > 0 ? line : nil, column > 0 ? max(1, column - back) : nil)
+    }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// A size a client measured for one element of its home screen, kept so later versions are
+/// laid out with it (`io.homefeed.ReportSizes`).
+public struct StoredMeasurement: Sendable, Hashable {
+    /// Whose layout it belongs to: `profile:NAME` or `container:W×H@S` (the daemon's keys).
+    public var target: String
+    /// The manifest element id it measures.
+    public var elementID: String
+    /// The fingerprint of the element's content when it was measured; a different fingerprint
+    /// now means the measurement is stale.
+    public var fingerprint: UInt64
+    /// At least one of the two is set; both are > 0.
+    public var width: Double?
+    public var height: Double?
+    /// Read back in whole seconds.
+    public var reportedAt: Date
+
+    /// Creates a measurement record.
+    public init(
+        target: String,
+        elementID: String,
+        fingerprint: UInt64,
+        width: Double?,
+        height: Double?,
+        reportedAt: Date
+    ) {
+        self.target = target
+        self.elementID = elementID
+        self.fingerprint = fingerprint
+        self.width = width
+        self.height = height
+        self.reportedAt = reportedAt
+    }
+
+    /// The target and element a measurement is for.
+    public var key: MeasurementKey { MeasurementKey(target: target, elementID: elementID) }
+}
+
+/// Which measurement: a target and an element id. Sendable: a plain value.
+public struct MeasurementKey: Sendable, Hashable {
+    public var target: String
+    public var elementID: String
+
+    public init(target: String, elementID: String) {
+        self.target = target
+        self.elementID = elementID
+    }
+}

@@ -1,0 +1,155 @@
+import Testing
+
+@testable import HomeFeeds
+
+/// A recovered parse is visible: `isWellFormed`, `warnings` with positions, a bounded list;
+/// and a document cut short before any content is an error.
+@Suite struct RecoveryTests {
+    @Test("a clean document is well-formed, with no warnings")
+    func clean() throws {
+        let feed = try parseFeed(try Fixture.bytes("atom.xml"))
+        #expect(feed.isWellFormed)
+        #expect(feed.warnings.isEmpty)
+        #expect(feed.warningCount == 0)
+    }
+
+    @Test("a bare ampersand is read as '&', at the position it was written")
+    func bareAmpersand() throws {
+        // Line 2: `<item>` 6 + `<guid>` 6 + `1` 1 + `</guid>` 7 + `<title>` 7 + `AT` 2 = 29
+        // characters before the '&', so it is column 30.
+        let feed = try parseFeed(
+            "<rss version=\"2.0\"><channel><title>T</title>\n<item><guid>1</guid><title>AT&T</title></item></channel></rss>"
+        )
+        #expect(feed.entries.first?.title == "AT&T")
+        #expect(!feed.isWellFormed)
+        #expect(
+            feed.warnings == [
+                FeedParseWarning(
+                    line: 2,
+                    column: 30,
+                    message: "recovered: a bare '&' (no entity or character reference) read as '&'"
+                )
+            ]
+        )
+    }
+
+    @Test("an undefined entity is dropped with a warning; HTML5 entities are not warnings")
+    func undefinedEntity() throws {
+        let feed = try parseFeed(rss("<item><guid>1</guid><title>a&nosuch;b &hellip;</title></item>"))
+        #expect(feed.entries.first?.title == "ab …")
+        #expect(feed.warnings.map(\.message) == ["recovered: undefined entity &nosuch; dropped"])
+        #expect(!feed.isWellFormed)
+    }
+
+    @Test("libxml2's recoveries are listed with their positions")
+    func brokenXML() throws {
+        let feed = try parseFeed(try Fixture.bytes("malformed-recoverable.xml"))
+        #expect(!feed.isWellFormed)
+        let mismatch = try #require(feed.warnings.first { $0.message.contains("Opening and ending tag mismatch") })
+        #expect(mismatch.line == 2)
+        #expect(mismatch.message.hasPrefix("recovered: "))
+        #expect(feed.warnings.contains { $0.message == "recovered: the document ends inside <title> (truncated?)" })
+    }
+
+    @Test(
+        "a body that ends inside its root before any feed content is an error with a position",
+        arguments: [
+            // libxml2 reports where it stopped reading markup, before trailing white space.
+            ("<rss version=\"2.0\">", 1), ("<rss version=\"2.0\">\n<channel>\n", 2),
+            ("<feed xmlns=\"http://www.w3.org/2005/Atom\">", 1),
+            ("<opml version=\"2.0\"><head>", 1), ("<rss version=\"2.0\"><chan", 1),
+        ]
+    )
+    func truncatedBeforeContent(_ body: String, _ line: Int) throws {
+        let error = try #require(parseError(Array(body.utf8)))
+        #expect(error.kind == .malformedXML(code: 77))
+        #expect(error.line == line)
+        #expect(error.column != nil)
+        #expect(error.message.contains("before any feed content (truncated?)"))
+        #expect(error.jsonString(pretty: false).contains("\"line\":\(line)"))
+    }
+
+    @Test("a body cut short after some content is a recovered feed, not an error")
+    func truncatedAfterContent() throws {
+        let feed = try parseFeed(
+            "<rss version=\"2.0\"><channel><title>Kept</title><item><guid>1</guid><title>Also kept</title>"
+        )
+        #expect(feed.title == "Kept")
+        #expect(feed.entries.map(\.title) == ["Also kept"])
+        #expect(!feed.isWellFormed)
+        // An empty but complete feed is fine: no content is no error.
+        let empty = try parseFeed("<rss version=\"2.0\"><channel></channel></rss>")
+        #expect(empty.entries.isEmpty)
+        #expect(empty.isWellFormed)
+    }
+
+    @Test("dropped entries are warnings that say why")
+    func droppedEntries() throws {
+        let feed = try parseFeed(
+            rss(
+                "<item><pubDate>Sun, 29 Nov 2026 12:00:00 GMT</pubDate></item>"
+                    + "<item><guid>1</guid><title>A</title></item><item><guid>1</guid><title>A</title></item>"
+            )
+        )
+        #expect(feed.entries.map(\.id) == ["1"])
+        #expect(
+            feed.warnings.map(\.message) == [
+                "entry dropped: it has no id, link, title or summary",
+                "entry \"1\" dropped: it repeats an earlier entry exactly",
+            ]
+        )
+        // Dropping an entry is no recovery from broken XML.
+        #expect(feed.isWellFormed)
+    }
+
+    @Test("the entry limit is a warning on the bounded result")
+    func entryLimit() throws {
+        let items = (1...5).map { "<item><guid>\($0)</guid></item>" }.joined()
+        let feed = try parseFeed(rss(items), limits: FeedParseLimits(maxEntries: 3))
+        #expect(feed.entries.count == 3)
+        #expect(feed.warnings.map(\.message) == ["stopped after 3 entries (the entry limit)"])
+    }
+
+    @Test("warnings are bounded: the first 20 are listed, all are counted")
+    func bounded() throws {
+        // 100 bare ampersands, one warning each.
+        let feed = try parseFeed(
+            rss("<item><guid>1</guid><title>\(String(repeating: "a & ", count: 100))</title></item>")
+        )
+        #expect(feed.warnings.count == WarningLog.limit)
+        #expect(feed.warningCount == 100)
+        #expect(feed.jsonString(pretty: false).utf8.count < 4000)
+        // Bad bytes past the listed warnings are counted without positions being computed.
+        let bytes =
+            Array("<rss><channel><title>".utf8) + [UInt8](repeating: 0x01, count: 500)
+            + Array("</title></channel></rss>".utf8)
+        let noisy = try parseFeed(bytes)
+        #expect(noisy.warningCount == 500)
+        #expect(noisy.warnings.count == WarningLog.limit)
+    }
+
+    @Test("OPML documents carry wellFormed and warnings too")
+    func opml() throws {
+        let document = try HomeFeeds.parse(
+            Array(
+                "<opml version=\"2.0\"><body><outline text=\"A&B\" xmlUrl=\"https://example.test/f\"/></body></opml>"
+                    .utf8
+            ),
+            url: feedURL
+        )
+        guard case .opml(let opml) = document else {
+            Issue.record("not OPML")
+            return
+        }
+        #expect(opml.outlines.map(\.text) == ["A&B"])
+        #expect(!opml.isWellFormed)
+        #expect(opml.warnings.count == 1)
+        // `<opml version="2.0">` 20 + `<body>` 6 + `<outline text="A` 16 = 42 characters before the '&'.
+        #expect(opml.diagnostics == ["1:43: recovered: a bare '&' (no entity or character reference) read as '&'"])
+        #expect(document.jsonString(pretty: false).contains(#""wellFormed":false"#))
+    }
+}
+
+extension ParsedFeed {
+    func jsonString(pretty: Bool) -> String { FeedDocument.feed(self).jsonString(pretty: pretty) }
+}
