@@ -44,30 +44,41 @@ enum HomefeedBench {
                         "store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3",
                         IngestBenchmark.run
                     ),
-                    benchmark(
+                    Command(
                         "varlink",
-                        "small-call round trips through the Varlink server and client, beside a raw Unix-socket echo",
-                        VarlinkBenchmark.run
+                        abstract:
+                            "small-call round trips through the Varlink server and client, beside a raw Unix-socket echo",
+                        options: [callsOption],
+                        body: { arguments throws(UsageError) in
+                            VarlinkBenchmark.run(calls: arguments.integer("--calls") ?? VarlinkBenchmark.calls)
+                            return ExitStatus.ok
+                        }
                     ),
                     Command(
                         "serve",
                         abstract: """
-                            GetManifest through the daemon's service and socket (small and full), push to 1 000 \
-                            subscribers, idle CPU and RSS, beside a raw echo
+                            GetManifest through the daemon's service and socket (small and full; quiet and beside a \
+                            busy loop), push to 1 000 subscribers, idle CPU and RSS, beside a raw echo and a raw \
+                            fan-out; then the RSS of a separate homefeedd idle with 100 000 notices stored
                             """,
-                        options: [
-                            .value("--calls", "N", .integer(1...Int.max), help: "GetManifest calls (default 100000)"),
-                            .value(
-                                "--idle-seconds",
-                                "N",
-                                .integer(0...Int.max),
-                                help: "how long idle CPU and RSS are watched (default 60)"
-                            ),
-                        ],
+                        options: [callsOption, idleSecondsOption, daemonOption],
                         body: { arguments throws(UsageError) in
                             ServeBenchmark.run(
                                 calls: arguments.integer("--calls") ?? 100_000,
-                                idleSeconds: arguments.integer("--idle-seconds") ?? 60
+                                idleSeconds: arguments.integer("--idle-seconds") ?? 60,
+                                daemon: arguments.string("--daemon")
+                            )
+                            return ExitStatus.ok
+                        }
+                    ),
+                    Command(
+                        "memory",
+                        abstract: "the RSS of a separate homefeedd idle with 100 000 notices stored (the end of serve)",
+                        options: [idleSecondsOption, daemonOption],
+                        body: { arguments throws(UsageError) in
+                            DaemonMemoryBenchmark.run(
+                                idleSeconds: arguments.integer("--idle-seconds") ?? 60,
+                                daemon: arguments.string("--daemon")
                             )
                             return ExitStatus.ok
                         }
@@ -114,13 +125,13 @@ enum HomefeedBench {
                     Command(
                         "all",
                         abstract: "every benchmark (not corpus, which needs the corpora)",
-                        options: [specOption],
+                        options: [specOption, daemonOption],
                         body: { arguments throws(UsageError) in
                             LayoutBenchmark.run(specPath: spec(arguments))
                             ParseBenchmark.run()
                             IngestBenchmark.run()
                             VarlinkBenchmark.run()
-                            ServeBenchmark.run()
+                            ServeBenchmark.run(daemon: arguments.string("--daemon"))
                             FetchBenchmark.run()
                             ImagesBenchmark.run()
                             return ExitStatus.ok
@@ -139,6 +150,22 @@ enum HomefeedBench {
         "FILE",
         .file,
         help: "the home screen's layout spec (default feeds/layout.json)"
+    )
+
+    static let callsOption = Option.value("--calls", "N", .integer(1...Int.max), help: "calls to make (default 100000)")
+
+    static let idleSecondsOption = Option.value(
+        "--idle-seconds",
+        "N",
+        .integer(0...Int.max),
+        help: "how long idle CPU and RSS are watched (default 60)"
+    )
+
+    static let daemonOption = Option.value(
+        "--daemon",
+        "PATH",
+        .file,
+        help: "the homefeedd to start for the memory figure (default: the one next to this executable)"
     )
 
     static func spec(_ arguments: ParsedArguments) -> String {
@@ -224,5 +251,39 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return result
+    }
+}
+
+extension Measure {
+    /// User + system CPU seconds of this process so far (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// User + system CPU seconds of this process's threads named `name` (at most 15 bytes, as the
+    /// kernel keeps it), from /proc/self/task/TID/stat: the server side of a round trip alone.
+    static func threadCPUSeconds(named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var total = 0.0
+        for task in tasks {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { continue }
+            // Fields after the command name: state is the first; utime and stime are 12th and 13th.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            total += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        return total
     }
 }

@@ -16,6 +16,8 @@ public struct DaemonRunner: Sendable {
 
     /// - Returns: the process exit status.
     public func run() async -> Int32 {
+        // Before most threads exist: arenas they would make are capped (MemoryRelief).
+        MemoryRelief.tuneAllocator()
         // libxml2's process-wide state (deny-all entity loader) before any thread parses.
         HomeFeeds.prepare()
         let logger = Logger(label: "homefeedd", level: options.logLevel)
