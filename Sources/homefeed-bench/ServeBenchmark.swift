@@ -2,6 +2,7 @@ import CSystem
 import Dispatch
 import Foundation
 import HomeDaemon
+import LogCore
 import Varlink
 
 #if canImport(Glibc)

@@ -149,10 +149,7 @@ public struct DaemonRunner: Sendable {
         configuration.streamingLimitError = HomefeedInterface.tooManySubscriptions
         configuration.maxMessageSize = settings.maxMessageBytes
         configuration.idleTimeout = .milliseconds(Int(settings.idleTimeout * 1000))
-        let log = logger.child("varlink")
-        let varlinkLogger: VarlinkLogger = { level, message in
-            log.log(Logger.Level(rawValue: level.rawValue) ?? .info, message())
-        }
+        let varlinkLogger = logger.child("varlink").handler
         if case .socket(let fd) = activation {
             return try VarlinkServer(
                 adopting: fd,

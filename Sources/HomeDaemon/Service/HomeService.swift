@@ -114,7 +114,6 @@ public actor HomeService {
         schedule.defaultInterval = configuration.settings.refreshInterval
         schedule.maxConcurrentFetches = configuration.settings.fetch.concurrency
         schedule.limits = configuration.settings.fetch.limits
-        let log = logger.child("fetch")
         scheduler = FetchScheduler(
             sources: configuration.sources.sources,
             states: states,
@@ -122,7 +121,7 @@ public actor HomeService {
             sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
             persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
-            log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
+            log: logger.child("fetch").handler
         )
         changed.connect { [weak self] in await self?.requestPublish() }
         images?.connect { [weak self] in await self?.requestPublish() }
