@@ -5,10 +5,34 @@ public import HomeLayout
 import HomeStore
 
 /// The daemon's state and everything it does, transport aside: the configuration, the store,
-/// the fetch scheduler, the manifest versions and who to tell about new ones.
+/// the fetch scheduler, and the manifest versions (made by a ``VersionPublisher``).
 ///
 /// `io.homefeed` calls map one to one onto its methods; the Varlink layer only encodes.
 /// Sendable: an actor. Store work runs on the store's own queue, never on this actor's.
+///
+/// ## The event path
+///
+/// How a fetched notice reaches a client, each step with one owner:
+///
+/// 1. Fetch: the `FetchScheduler` (HomeFetch), run by ``startFetching()``, polls each source on
+///    its schedule and hands every fetched document to its sink.
+/// 2. Scheduler → store: ``PublishingSink`` stores the document in one transaction
+///    (``StoreIngestion``, HomeStore) and, when the store changed, raises the change signal.
+///    New images, `RecordHistory`, `Reload` and `ReportSizes` ask for a version the same way.
+/// 3. Change signal: ``VersionPublisher/request()`` counts the change and yields into the
+///    publisher's one `AsyncStream`; one task, owned here and awaited by ``stop()``, consumes it.
+///    Changes that come while a version is being made are coalesced into the next one.
+/// 4. Service: ``makeVersion()`` reads the store, lays out and encodes every profile
+///    (``ManifestCache/prepare(content:bindings:spec:profiles:measurements:images:at:)``),
+///    stores the manifests in one transaction, then commits them: what clients get is what a
+///    restart serves again. Callers waiting on a change get that version's failure, or nil.
+/// 5. Manifest cache: ``ManifestCache`` answers `GetManifest` with the encoded bytes, no work
+///    per call.
+/// 6. Hub: the version number goes to every ``versions()`` stream. The daemon's runner follows
+///    one in one task it awaits at shutdown: ``HomefeedInterface/pushCurrentVersion()`` has the
+///    `SubscriptionHub` frame each target's reply once, then `STATUS=` is updated.
+/// 7. Connection: the Varlink server's connections write those bytes to every `GetManifest`
+///    subscriber from its event loop, coalescing for a slow one.
 public actor HomeService {
     public let startedAt: Date
     public internal(set) var configuration: LoadedConfiguration
