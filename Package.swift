@@ -30,6 +30,8 @@ let package = Package(
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // The JSON lexer shared by layout specs and Varlink messages (standard library only).
         .target(name: "JSONCore"),
+        // The one log level type, shared by every target that logs (standard library only).
+        .target(name: "LogCore"),
         // The release version, written once: the User-Agent, GetInfo and every `--version`.
         .target(name: "HomefeedVersion"),
         // Declarative command tables: parsing, help, usage errors, exit statuses and bash
@@ -47,20 +49,20 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion", "LogCore"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         // Release builds skip dynamic exclusivity checks on the event loop's per-call path (1 500
         // instructions a call, callgrind); debug builds and tests keep them.
         .target(
             name: "Varlink",
-            dependencies: ["CSystem", "JSONCore"],
+            dependencies: ["CSystem", "JSONCore", "LogCore"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(
             name: "HomeDaemon",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
-                "CommandTable", "HomefeedVersion",
+                "CommandTable", "HomefeedVersion", "LogCore",
             ]
         ),
 
@@ -79,7 +81,7 @@ let package = Package(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion", "CSystem",
+                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion", "CSystem", "LogCore",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
@@ -105,11 +107,11 @@ let package = Package(
             name: "HomeDaemonTests",
             dependencies: [
                 "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "ThumbnailProtocol",
-                "CommandTable", "homefeed-thumbnail",
+                "CommandTable", "homefeed-thumbnail", "LogCore",
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "LogCore"]),
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",

@@ -1,38 +1,23 @@
 import Glibc
+public import LogCore
 
 /// A small logger in the shape of swift-log: a label, a minimum level, lazy messages.
 ///
 /// Writes one line per event to stderr with `write(2)` (never `print`: stdout is block-buffered
-/// on a pipe, swift-on-linux.md §10), prefixed with the sd-daemon priority `<N>` so journald
-/// keeps levels (varlink-and-systemd.md §10). On a terminal (no `$JOURNAL_STREAM`) the prefix
+/// on a pipe, swift-on-linux.md §10), prefixed with the sd-daemon priority `<N>` of its level
+/// (``LogLevel/syslogPriority``) so journald keeps levels (varlink-and-systemd.md §10). On a terminal (no `$JOURNAL_STREAM`) the prefix
 /// is dropped. Sendable: immutable.
 public struct Logger: Sendable {
-    public enum Level: Int, Sendable, Comparable, CaseIterable {
-        /// The daemon lost data it cannot fetch again or had to rebuild its store.
-        case critical = 2
-        case error = 3
-        case warning = 4
-        case notice = 5
-        case info = 6
-        case debug = 7
-
-        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
-
-        /// `error`, `warning`, `notice`, `info`, `debug` (`critical` is always shown, so it is
-        /// not a threshold one can choose).
-        public init?(name: String) {
-            guard let level = Self.allCases.first(where: { "\($0)" == name }), level != .critical else { return nil }
-            self = level
-        }
-    }
-
     public let label: String
-    public let level: Level
+    public let level: LogLevel
     /// Where lines go; tests install an in-memory sink.
     public let sink: @Sendable (String) -> Void
 
-    public init(label: String, level: Level = .info, sink: @escaping @Sendable (String) -> Void = Logger.standardError)
-    {
+    public init(
+        label: String,
+        level: LogLevel = .info,
+        sink: @escaping @Sendable (String) -> Void = Logger.standardError
+    ) {
         self.label = label
         self.level = level
         self.sink = sink
@@ -41,9 +26,23 @@ public struct Logger: Sendable {
     /// A logger for a component, sharing level and sink.
     public func child(_ label: String) -> Logger { Logger(label: label, level: level, sink: sink) }
 
-    public func log(_ level: Level, _ message: @autoclosure () -> String) {
-        guard level <= self.level else { return }
-        sink("<\(level.rawValue)>\(label): \(message())")
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level >= self.level else { return }
+        sink("<\(level.syslogPriority)>\(label): \(message())")
+    }
+
+    /// This logger as a library's ``LogHandler`` (the fetch scheduler, the Varlink server).
+    public var handler: LogHandler {
+        { level, message in log(level, message()) }
+    }
+
+    /// The levels `--log-level` takes, most severe first (`critical` is always shown, so it is
+    /// no threshold one can choose; nothing logs at `trace`).
+    public static let thresholds: [LogLevel] = [.error, .warning, .notice, .info, .debug]
+
+    /// The threshold called `name` (`error`, `warning`, `notice`, `info`, `debug`).
+    public static func threshold(named name: String) -> LogLevel? {
+        thresholds.first { "\($0)" == name }
     }
 
     public func critical(_ message: @autoclosure () -> String) { log(.critical, message()) }

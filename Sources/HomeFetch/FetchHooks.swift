@@ -23,27 +23,3 @@ public protocol FetchStatePersisting: Sendable {
     /// - Throws: anything; the scheduler logs it and keeps the state in memory.
     func persist(_ state: SourceFetchState, of source: FeedSource) async throws
 }
-
-/// One line for the daemon's log; the scheduler never logs by itself (style.md §3.2).
-public struct FetchLogMessage: Sendable, Equatable, CustomStringConvertible {
-    /// The sd-daemon priorities the scheduler uses.
-    public enum Level: Int, Sendable, Comparable {
-        case error = 3
-        case warning = 4
-        case notice = 5
-        case info = 6
-        case debug = 7
-
-        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
-    }
-
-    public var level: Level
-    public var message: String
-
-    public init(level: Level, message: String) {
-        self.level = level
-        self.message = message
-    }
-
-    public var description: String { "<\(level.rawValue)>fetch: \(message)" }
-}

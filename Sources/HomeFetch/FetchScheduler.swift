@@ -1,5 +1,6 @@
 public import Foundation
 import HomeFeeds
+public import LogCore
 
 /// Polls sources politely: each on its own interval with jitter, at most
 /// `maxConcurrentFetches` at once and one per host, with exponential backoff on errors,
@@ -29,7 +30,7 @@ public actor FetchScheduler {
     private let sink: any FetchedDocumentSink
     private let persistence: any FetchStatePersisting
     private let clock: any FetchClock
-    private let log: @Sendable (FetchLogMessage) -> Void
+    private let log: LogHandler
     private let policy: SchedulePolicy
     private let slots: FetchSlots
     private var generator: SplitMix64
@@ -48,7 +49,8 @@ public actor FetchScheduler {
     ///   - clock: time for the schedule; `SystemFetchClock` unless testing.
     ///   - configuration: intervals, backoff, concurrency and fetch limits.
     ///   - jitterSeed: seeds the jitter generator.
-    ///   - log: receives one line per notable event.
+    ///   - log: receives one line per notable event (the scheduler never writes a log itself,
+    ///     style.md §3.2).
     public init(
         sources: [FeedSource],
         states: [SourceFetchState] = [],
@@ -58,7 +60,7 @@ public actor FetchScheduler {
         clock: any FetchClock = SystemFetchClock(),
         configuration: FetchSchedulerConfiguration = FetchSchedulerConfiguration(),
         jitterSeed: UInt64 = UInt64.random(in: 0...UInt64.max),
-        log: @escaping @Sendable (FetchLogMessage) -> Void = { _ in }
+        log: @escaping LogHandler = { _, _ in }
     ) {
         self.fetcher = fetcher
         self.sink = sink
@@ -271,7 +273,7 @@ public actor FetchScheduler {
         entry.state.validators = response.validators
         if let target = response.permanentRedirectURL {
             entry.state.permanentRedirectURL = target == entry.source.url ? nil : target
-            log(FetchLogMessage(level: .notice, message: "\(entry.source.url): moved permanently to \(target)"))
+            log(.notice) { "\(entry.source.url): moved permanently to \(target)" }
         }
         entry.state.lastSuccess = now
         entry.state.consecutiveFailures = 0
@@ -292,7 +294,7 @@ public actor FetchScheduler {
         )
         entry.state.nextAttempt = now.addingTimeInterval(interval)
         entries[url] = entry
-        log(FetchLogMessage(level: .info, message: "\(entry.source.url): \(what), next in \(Int(interval)) s"))
+        log(.info) { "\(entry.source.url): \(what), next in \(Int(interval)) s" }
     }
 
     private func recordFailure(_ url: String, error: FetchError?, message: String, now: Date) {
@@ -303,7 +305,7 @@ public actor FetchScheduler {
             state.isGone = true
             state.nextAttempt = nil
             state.lastError = message + "; polling stopped"
-            log(FetchLogMessage(level: .warning, message: "\(message); polling stopped"))
+            log(.warning) { "\(message); polling stopped" }
         } else {
             var delay = policy.jittered(policy.backoff(failures: state.consecutiveFailures), using: &generator)
             if let retryAfter = error?.retryAfter {
@@ -311,7 +313,7 @@ public actor FetchScheduler {
                 delay = max(delay, policy.retryDelay(retryAfter, nowSecondsSince1970: now.timeIntervalSince1970))
             }
             state.nextAttempt = now.addingTimeInterval(delay)
-            log(FetchLogMessage(level: .warning, message: "\(message), next attempt in \(Int(delay)) s"))
+            log(.warning) { "\(message), next attempt in \(Int(delay)) s" }
         }
         entries[url]?.state = state
     }
@@ -321,7 +323,7 @@ public actor FetchScheduler {
         do {
             try await persistence.persist(entry.state, of: entry.source)
         } catch {
-            log(FetchLogMessage(level: .error, message: "\(entry.source.url): cannot save fetch state: \(error)"))
+            log(.error) { "\(entry.source.url): cannot save fetch state: \(error)" }
         }
     }
 }

@@ -1,3 +1,5 @@
+public import LogCore
+
 /// Varlink: the wire protocol alone, reusable and knowing nothing of homefeed.
 ///
 /// NUL-framed JSON messages (``VarlinkFrameSplitter``, ``VarlinkCall``, ``VarlinkReply``), a
@@ -11,24 +13,9 @@
 /// constructs a logger (the application passes a ``VarlinkLogger``), never installs signal
 /// handlers (ignoring SIGPIPE is the application's job; every send here uses `MSG_NOSIGNAL`).
 
-/// Severity of a library log line, numbered like syslog / sd-daemon priorities.
-public enum VarlinkLogLevel: Int, Sendable, Comparable, CaseIterable {
-    case error = 3
-    case warning = 4
-    case notice = 5
-    case info = 6
-    case debug = 7
-
-    public static func < (lhs: VarlinkLogLevel, rhs: VarlinkLogLevel) -> Bool {
-        // Lower numbers are more severe; "less than" means "less severe" here.
-        lhs.rawValue > rhs.rawValue
-    }
-}
-
-/// Where the library's log lines go. The message is built only if the logger calls the
-/// closure, so a logger that filters by level makes disabled levels free (swift-log style).
-/// Libraries receive a logger, they never construct one (style.md §3.2).
-public typealias VarlinkLogger = @Sendable (_ level: VarlinkLogLevel, _ message: () -> String) -> Void
+/// Where the library's log lines go (``LogHandler``): the message is built only if the logger
+/// calls the closure. Libraries receive a logger, they never construct one (style.md §3.2).
+public typealias VarlinkLogger = LogHandler
 
 /// A logger that discards everything.
 public let varlinkSilentLogger: VarlinkLogger = { _, _ in }

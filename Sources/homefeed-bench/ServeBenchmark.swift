@@ -2,6 +2,7 @@ import CSystem
 import Dispatch
 import Foundation
 import HomeDaemon
+import LogCore
 import Varlink
 
 #if canImport(Glibc)
@@ -178,7 +179,11 @@ enum ServeBenchmark {
                 )
                 _ = try await service.refresh(url: nil)
                 let interface = HomefeedInterface(service: service)
-                await interface.connect()
+                let versions = await service.versions()
+                // Follows the versions as homefeedd does, for as long as the bench process runs.
+                Task {
+                    for await _ in versions { await interface.pushCurrentVersion() }
+                }
                 let server = try VarlinkServer(
                     binding: .path(socket),
                     service: interface.varlinkService(version: "bench")

@@ -1,6 +1,7 @@
 import CommandTable
 import Foundation
 import HomeDaemon
+import LogCore
 import Testing
 
 /// `homefeedd`'s flags and environment, parsed by its command table.

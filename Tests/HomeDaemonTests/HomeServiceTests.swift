@@ -1,7 +1,7 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
-import Synchronization
+import LogCore
 import TestSupport
 import Testing
 
@@ -95,14 +95,13 @@ struct HomeServiceTests {
     func historyEvent() async throws {
         let service = try await start()
         defer { Task { await service.stop() } }
-        let seen = Mutex<[Int]>([])
-        let token = await service.subscribe { version in seen.withLock { $0.append(version) } }
+        var versions = await service.versions().makeAsyncIterator()
         let recorded = try await service.recordHistory(title: "도서관 좌석 예약", link: nil, kind: "open", at: nil)
-        #expect(seen.withLock { $0 }.contains(recorded.version))
+        // The version is in the stream before the call returns.
+        #expect(await versions.next() == recorded.version)
         #expect(titles(try sections(await service.manifest(profile: "tablet"))[0]) == ["도서관 좌석 예약"])
         let first = try #require(items(try sections(await service.manifest(profile: "phone"))[0]).first)
         #expect(first["id"] as? String == "history:\(recorded.id)")
-        await service.unsubscribe(token)
         await #expect(throws: ServiceError.self) {
             _ = try await service.recordHistory(title: "  ", link: nil, kind: nil, at: nil)
         }

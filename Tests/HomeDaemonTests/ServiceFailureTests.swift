@@ -1,5 +1,6 @@
 import Foundation
 import HomeDaemon
+import LogCore
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
+import LogCore
 import TestSupport
 import Testing
 

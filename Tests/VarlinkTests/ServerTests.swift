@@ -1,4 +1,5 @@
 import Foundation
+import LogCore
 import Synchronization
 import Testing
 import Varlink
@@ -366,7 +367,7 @@ struct ServerTests {
     func logging() async throws {
         let directory = try SocketDirectory()
         defer { directory.remove() }
-        let lines = Mutex<[(VarlinkLogLevel, String)]>([])
+        let lines = Mutex<[(LogLevel, String)]>([])
         let server = try VarlinkServer(
             binding: directory.socket(),
             service: makeTestService(hub: Hub()),

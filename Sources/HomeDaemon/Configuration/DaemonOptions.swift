@@ -1,6 +1,7 @@
 public import CommandTable
 public import Foundation
 import HomefeedVersion
+public import LogCore
 
 /// `homefeedd`'s command line and environment, resolved to paths (weakest first: built-in
 /// defaults, systemd's directory variables, flags).
@@ -9,7 +10,7 @@ public struct DaemonOptions: Sendable, Equatable {
     public var stateDirectory: URL
     public var cacheDirectory: URL
     public var socketPath: String
-    public var logLevel: Logger.Level
+    public var logLevel: LogLevel
     public var checkConfig: Bool
     /// `--no-fetch`: serve what the store holds without polling (tests, `make run` variants).
     public var fetching: Bool
@@ -78,8 +79,8 @@ public struct DaemonOptions: Sendable, Equatable {
         ]
     )
 
-    /// The levels `--log-level` takes (`critical` is always shown, so it is no threshold).
-    static let levelNames = Logger.Level.allCases.map { "\($0)" }.filter { Logger.Level(name: $0) != nil }
+    /// The levels `--log-level` takes (``Logger/thresholds``).
+    static let levelNames = Logger.thresholds.map { "\($0)" }
 
     /// Parses and resolves a command line (no `--help` or `--version` here: see ``command``).
     ///
@@ -104,7 +105,7 @@ public struct DaemonOptions: Sendable, Equatable {
             arguments.string("--socket") ?? firstPath("RUNTIME_DIRECTORY").map { $0 + "/homefeed.sock" }
             ?? "/run/homefeed/homefeed.sock"
         // A choice of ``levelNames``, checked while parsing.
-        let level = arguments.string("--log-level").flatMap(Logger.Level.init(name:)) ?? .info
+        let level = arguments.string("--log-level").flatMap(Logger.threshold(named:)) ?? .info
         guard socket.utf8.count <= 107 else {
             throw UsageError("--socket: longer than the 107 bytes a Unix socket path may have")
         }

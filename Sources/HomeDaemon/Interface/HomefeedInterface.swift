@@ -36,12 +36,10 @@ public struct HomefeedInterface: Sendable {
         get async { await hub.count }
     }
 
-    /// Starts pushing new versions to `GetManifest` subscribers.
-    public func connect() async {
-        let hub = self.hub
-        _ = await service.subscribe { _ in
-            Task { await hub.publish() }
-        }
+    /// Pushes the current version to every `GetManifest` subscriber that does not have it yet;
+    /// whoever follows ``HomeService/versions()`` calls it for each new version.
+    public func pushCurrentVersion() async {
+        await hub.publish()
     }
 
     /// Sends every subscriber its final reply; call before shutting the server down.

@@ -77,7 +77,8 @@ public struct DaemonRunner: Sendable {
         let manager = ServiceManager(notifier: notifier, service: service, logger: logger)
         let interface = HomefeedInterface(service: service, reload: { try await manager.reload(reason: "Reload()") })
         await manager.countSubscribers { await interface.subscriberCount }
-        await interface.connect()
+        // Taken before the socket is served, so no version made meanwhile is missed.
+        let versions = await service.versions()
         let server: VarlinkServer
         do throws(SystemError) {
             server = try makeServer(interface, configuration.settings, activation, logger)
@@ -96,9 +97,15 @@ public struct DaemonRunner: Sendable {
         logger.notice(
             "serving version \(version) on \(server.boundAddress?.description ?? "the socket passed by systemd")"
         )
-        // STATUS= follows every new version.
-        _ = await service.subscribe { _ in Task { await manager.updateStatus() } }
         await manager.ready()
+        // One task follows the versions: each new one goes to the GetManifest subscribers, then
+        // to STATUS=. It ends when the service stops (the stream ends with the publisher).
+        let following = Task {
+            for await _ in versions {
+                await interface.pushCurrentVersion()
+                await manager.updateStatus()
+            }
+        }
         // Health checks run with or without the watchdog; they ping only when it is on.
         let watchdogInterval = ServiceManager.watchdogInterval(environment: environment)
         let watchdog = Task {
@@ -123,6 +130,7 @@ public struct DaemonRunner: Sendable {
         await interface.finishSubscriptions()
         await server.shutdown()
         await service.stop()
+        await following.value
         logger.notice("stopped")
         return 0
     }
@@ -149,10 +157,7 @@ public struct DaemonRunner: Sendable {
         configuration.streamingLimitError = HomefeedInterface.tooManySubscriptions
         configuration.maxMessageSize = settings.maxMessageBytes
         configuration.idleTimeout = .milliseconds(Int(settings.idleTimeout * 1000))
-        let log = logger.child("varlink")
-        let varlinkLogger: VarlinkLogger = { level, message in
-            log.log(Logger.Level(rawValue: level.rawValue) ?? .info, message())
-        }
+        let varlinkLogger = logger.child("varlink").handler
         if case .socket(let fd) = activation {
             return try VarlinkServer(
                 adopting: fd,

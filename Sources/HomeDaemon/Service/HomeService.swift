@@ -5,10 +5,34 @@ public import HomeLayout
 import HomeStore
 
 /// The daemon's state and everything it does, transport aside: the configuration, the store,
-/// the fetch scheduler, the manifest versions and who to tell about new ones.
+/// the fetch scheduler, and the manifest versions (made by a ``VersionPublisher``).
 ///
 /// `io.homefeed` calls map one to one onto its methods; the Varlink layer only encodes.
 /// Sendable: an actor. Store work runs on the store's own queue, never on this actor's.
+///
+/// ## The event path
+///
+/// How a fetched notice reaches a client, each step with one owner:
+///
+/// 1. Fetch: the `FetchScheduler` (HomeFetch), run by ``startFetching()``, polls each source on
+///    its schedule and hands every fetched document to its sink.
+/// 2. Scheduler → store: ``PublishingSink`` stores the document in one transaction
+///    (``StoreIngestion``, HomeStore) and, when the store changed, raises the change signal.
+///    New images, `RecordHistory`, `Reload` and `ReportSizes` ask for a version the same way.
+/// 3. Change signal: ``VersionPublisher/request()`` counts the change and yields into the
+///    publisher's one `AsyncStream`; one task, owned here and awaited by ``stop()``, consumes it.
+///    Changes that come while a version is being made are coalesced into the next one.
+/// 4. Service: ``makeVersion()`` reads the store, lays out and encodes every profile
+///    (``ManifestCache/prepare(content:bindings:spec:profiles:measurements:images:at:)``),
+///    stores the manifests in one transaction, then commits them: what clients get is what a
+///    restart serves again. Callers waiting on a change get that version's failure, or nil.
+/// 5. Manifest cache: ``ManifestCache`` answers `GetManifest` with the encoded bytes, no work
+///    per call.
+/// 6. Hub: the version number goes to every ``versions()`` stream. The daemon's runner follows
+///    one in one task it awaits at shutdown: ``HomefeedInterface/pushCurrentVersion()`` has the
+///    `SubscriptionHub` frame each target's reply once, then `STATUS=` is updated.
+/// 7. Connection: the Varlink server's connections write those bytes to every `GetManifest`
+///    subscriber from its event loop, coalescing for a slow one.
 public actor HomeService {
     public let startedAt: Date
     public internal(set) var configuration: LoadedConfiguration
@@ -29,17 +53,14 @@ public actor HomeService {
     /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
     let images: ImageService?
 
-    /// Change requests not yet covered by a published version; see ``requestPublish()``.
-    private var changeGeneration = 0
-    private var publishedGeneration = 0
-    private var isPublishing = false
-    /// Each waiter gets the failure of the publication that covered its change, or nil.
-    private var publishWaiters: [(generation: Int, continuation: CheckedContinuation<ServiceError?, Never>)] = []
-    private var subscribers: [UUID: @Sendable (Int) -> Void] = [:]
+    /// Makes the versions (``HomeService+Publishing.swift``), run by ``publishing``.
+    let publisher: VersionPublisher
+    /// The one task that makes versions; ``stop()`` ends it after the version in flight.
+    private var publishing: Task<Void, Never>?
     /// After a store recovery: changes wait to be published until every source in here has
     /// been attempted once (or a caller asks for a version), so the salvaged manifests keep
     /// serving instead of a half-empty home screen.
-    private var awaitingRefetch: Set<String>?
+    var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
     /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
@@ -75,6 +96,8 @@ public actor HomeService {
         authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
         let persisted = try await store.loadManifests()
+        let holdsVersions = store.recovery != nil && !persisted.isEmpty
+        publisher = VersionPublisher(held: holdsVersions)
         // Versions only increase, even when the profiles were renamed since the last run.
         cache = ManifestCache(
             spec: configuration.spec,
@@ -114,7 +137,6 @@ public actor HomeService {
         schedule.defaultInterval = configuration.settings.refreshInterval
         schedule.maxConcurrentFetches = configuration.settings.fetch.concurrency
         schedule.limits = configuration.settings.fetch.limits
-        let log = logger.child("fetch")
         scheduler = FetchScheduler(
             sources: configuration.sources.sources,
             states: states,
@@ -122,10 +144,11 @@ public actor HomeService {
             sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
             persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
-            log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
+            log: logger.child("fetch").handler
         )
-        changed.connect { [weak self] in await self?.requestPublish() }
-        images?.connect { [weak self] in await self?.requestPublish() }
+        let publisher = self.publisher
+        changed.connect { publisher.request() }
+        images?.connect { publisher.request() }
         try await loadMeasurements()
         attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
         reportClientGroup()
@@ -136,11 +159,21 @@ public actor HomeService {
                     + "history events salvaged; every source is fetched again"
             )
         }
-        if store.recovery != nil, !persisted.isEmpty {
+        publishing = Task { [weak self] in
+            await publisher.run {
+                guard let self else { return .failure(VersionPublisher.stopped) }
+                return await self.makeVersion()
+            }
+        }
+        if holdsVersions {
             awaitingRefetch = Set(configuration.sources.sources.map(\.url))
-        } else if let failure = await publish() {
+        } else if let failure = await publisher.publish() {
             logger.error("start-up: \(failure)")
         }
+    }
+
+    deinit {
+        publisher.finish()
     }
 
     // MARK: Fetching
@@ -152,11 +185,16 @@ public actor HomeService {
         schedulerTask = Task { await scheduler.run() }
     }
 
-    /// Stops polling and waits for fetches in flight; their documents are stored first.
+    /// Stops polling and waits for fetches in flight (their documents are stored first), then
+    /// for the version in flight (and the one a pending change asks for); no version is made
+    /// after. The image pipeline stops last, so that version's images are not asked for again.
     public func stop() async {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
+        publisher.finish()
+        await publishing?.value
+        publishing = nil
         await images?.stop()
         await fetcher.shutdown()
     }
@@ -171,137 +209,6 @@ public actor HomeService {
         await images.waitUntilIdle()
         return await awaitPublished()
     }
-
-    // MARK: Versions
-
-    /// The version clients currently get.
-    public var version: Int {
-        get async { await cache.version }
-    }
-
-    /// Asks for a new version; changes that arrive while one is being made are coalesced into
-    /// the next one. While the store is being refilled after a recovery, the change waits.
-    public func requestPublish() {
-        changeGeneration += 1
-        guard !isPublishing, awaitingRefetch == nil else { return }
-        isPublishing = true
-        Task { await self.publishLoop() }
-    }
-
-    /// Makes a version that includes every change requested so far, and waits for it.
-    ///
-    /// - Throws: ``ServiceError/storeUnavailable(_:)`` or ``ServiceError/internalError(reason:cause:)``
-    ///   when that version could not be made; the previous one keeps serving.
-    public func publishNow() async throws(ServiceError) {
-        if let failure = await publish() { throw failure }
-    }
-
-    /// ``publishNow()`` returning the failure instead of throwing it.
-    func publish() async -> ServiceError? {
-        releasePublication()
-        requestPublish()
-        return await awaitPublished()
-    }
-
-    /// Waits until the changes requested so far are published, without asking for a version.
-    ///
-    /// - Returns: the failure of the publication that covered them, nil when it succeeded.
-    func awaitPublished() async -> ServiceError? {
-        let target = changeGeneration
-        if publishedGeneration >= target { return nil }
-        return await withCheckedContinuation { continuation in publishWaiters.append((target, continuation)) }
-    }
-
-    /// Publishes until every requested change is covered. Each round's failure goes to the
-    /// callers waiting on it (``awaitPublished()``) and to the log at `<3>`; the previous
-    /// version keeps serving, since a version is served only once it is stored.
-    private func publishLoop() async {
-        while publishedGeneration < changeGeneration {
-            let generation = changeGeneration
-            var failure: ServiceError?
-            do {
-                let content = try await snapshot()
-                let index = try await images?.index(for: content) ?? .empty
-                let prepared = try await cache.prepare(
-                    content: content,
-                    bindings: configuration.settings.bindings,
-                    spec: configuration.spec,
-                    profiles: configuration.settings.profiles,
-                    measurements: measurements,
-                    images: index,
-                    at: Date()
-                )
-                // Stored first, in one transaction, then served: what clients get is always
-                // what a restart serves again.
-                try await store.saveManifests(
-                    prepared.manifests.map { profile, manifest in
-                        StoredManifest(
-                            profile: profile,
-                            version: Int64(manifest.version),
-                            etag: manifest.etag,
-                            bytes: manifest.bytes,
-                            generatedAt: Date()
-                        )
-                    }
-                )
-                await cache.commit(prepared)
-                await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
-                await forgetStaleMeasurements()
-                health.succeeded()
-                let version = await cache.version
-                logger.info("published version \(version) for \(prepared.manifests.count) profiles")
-                for handler in subscribers.values { handler(version) }
-            } catch let error as StoreError {
-                health.failed(error)
-                failure = .storeUnavailable(error)
-            } catch {
-                failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
-            }
-            if let failure { logger.error("cannot publish a new version: \(failure)") }
-            publishedGeneration = generation
-            let ready = publishWaiters.filter { $0.generation <= generation }
-            publishWaiters.removeAll { $0.generation <= generation }
-            for waiter in ready { waiter.continuation.resume(returning: failure) }
-        }
-        isPublishing = false
-        memory.workHappened()
-    }
-
-    /// Ends the hold after a store recovery: changes made meanwhile are published now.
-    func releasePublication() {
-        guard awaitingRefetch != nil else { return }
-        awaitingRefetch = nil
-        if publishedGeneration < changeGeneration, !isPublishing {
-            isPublishing = true
-            Task { await self.publishLoop() }
-        }
-    }
-
-    /// A source's attempt ended (fetched, not modified or failed). Once every source has been
-    /// attempted after a store recovery, the refilled store is published.
-    func sourceAttempted(_ url: String) {
-        memory.workHappened()
-        guard var waiting = awaitingRefetch else { return }
-        waiting.remove(url)
-        awaitingRefetch = waiting
-        if waiting.isEmpty {
-            logger.notice("every source was fetched again after the store recovery; publishing")
-            releasePublication()
-        }
-    }
-
-    /// Calls `handler` with each new version number until ``unsubscribe(_:)``.
-    public func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> UUID {
-        let token = UUID()
-        subscribers[token] = handler
-        return token
-    }
-
-    public func unsubscribe(_ token: UUID) {
-        subscribers[token] = nil
-    }
-
-    public var subscriberCount: Int { subscribers.count }
 
     // MARK: Manifests
 

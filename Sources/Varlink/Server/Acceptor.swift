@@ -1,4 +1,5 @@
 internal import CSystem
+internal import LogCore
 internal import Synchronization
 
 #if canImport(Glibc)

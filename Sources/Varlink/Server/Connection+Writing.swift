@@ -1,3 +1,5 @@
+internal import LogCore
+
 /// Writing, timeouts and closing; all on the loop thread (see ``Connection``).
 extension Connection {
     // MARK: - Writing

@@ -1,3 +1,5 @@
+internal import LogCore
+
 #if canImport(Glibc)
     internal import Glibc
 #endif

@@ -1,3 +1,4 @@
+internal import LogCore
 internal import Synchronization
 
 /// Whether a peer is privileged, i.e. may use ``VarlinkServerConfiguration/reservedConnections``.
@@ -35,7 +36,7 @@ final class ServerContext: Sendable {
         self.admission = Mutex(ConnectionAdmission(configuration: configuration))
     }
 
-    func log(_ level: VarlinkLogLevel, _ message: () -> String) {
+    func log(_ level: LogLevel, _ message: () -> String) {
         logger(level, message)
     }
 

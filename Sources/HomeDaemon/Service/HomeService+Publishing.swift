@@ -1,0 +1,113 @@
+import Foundation
+import HomeStore
+
+/// The version path of ``HomeService``: what a change asks for, how a version is made, and
+/// who hears of it. ``VersionPublisher`` does the counting, waiting and telling.
+extension HomeService {
+    /// The version clients currently get.
+    public var version: Int {
+        get async { await cache.version }
+    }
+
+    /// Asks for a new version; changes that arrive while one is being made are coalesced into
+    /// the next one. While the store is being refilled after a recovery, the change waits.
+    public func requestPublish() {
+        publisher.request()
+    }
+
+    /// Makes a version that includes every change requested so far, and waits for it.
+    ///
+    /// - Throws: ``ServiceError/storeUnavailable(_:)`` or ``ServiceError/internalError(reason:cause:)``
+    ///   when that version could not be made; the previous one keeps serving.
+    public func publishNow() async throws(ServiceError) {
+        awaitingRefetch = nil
+        if let failure = await publisher.publish() { throw failure }
+    }
+
+    /// Waits until the changes requested so far are published, without asking for a version.
+    ///
+    /// - Returns: the failure of the publication that covered them, nil when it succeeded.
+    func awaitPublished() async -> ServiceError? {
+        await publisher.awaitPublished()
+    }
+
+    /// Each new version number, until the service stops (the newest only, when the consumer is
+    /// behind). The daemon's runner follows one to push `GetManifest` subscribers and `STATUS=`.
+    public func versions() -> AsyncStream<Int> {
+        publisher.versions()
+    }
+
+    /// Open ``versions()`` streams.
+    public var subscriberCount: Int { publisher.subscriberCount }
+
+    /// Makes one version: reads the store, lays out and encodes every profile's manifest, stores
+    /// them in one transaction, then serves them. A failure is logged at `<3>` and returned to
+    /// the callers waiting on the version; the previous version keeps serving, since a version
+    /// is served only once it is stored.
+    func makeVersion() async -> Result<Int, ServiceError> {
+        defer { memory.workHappened() }
+        do {
+            let content = try await snapshot()
+            let index = try await images?.index(for: content) ?? .empty
+            let prepared = try await cache.prepare(
+                content: content,
+                bindings: configuration.settings.bindings,
+                spec: configuration.spec,
+                profiles: configuration.settings.profiles,
+                measurements: measurements,
+                images: index,
+                at: Date()
+            )
+            // Stored first, in one transaction, then served: what clients get is always
+            // what a restart serves again.
+            try await store.saveManifests(
+                prepared.manifests.map { profile, manifest in
+                    StoredManifest(
+                        profile: profile,
+                        version: Int64(manifest.version),
+                        etag: manifest.etag,
+                        bytes: manifest.bytes,
+                        generatedAt: Date()
+                    )
+                }
+            )
+            await cache.commit(prepared)
+            await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
+            await forgetStaleMeasurements()
+            health.succeeded()
+            let version = await cache.version
+            logger.info("published version \(version) for \(prepared.manifests.count) profiles")
+            return .success(version)
+        } catch {
+            let failure: ServiceError
+            if let error = error as? StoreError {
+                health.failed(error)
+                failure = .storeUnavailable(error)
+            } else {
+                failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
+            }
+            logger.error("cannot publish a new version: \(failure)")
+            return .failure(failure)
+        }
+    }
+
+    /// Ends the hold after a store recovery: changes made meanwhile are published now.
+    func releasePublication() {
+        guard awaitingRefetch != nil else { return }
+        awaitingRefetch = nil
+        publisher.release()
+    }
+
+    /// A source's attempt ended (fetched, not modified or failed). Once every source has been
+    /// attempted after a store recovery, the refilled store is published.
+    func sourceAttempted(_ url: String) {
+        memory.workHappened()
+        guard var waiting = awaitingRefetch else { return }
+        waiting.remove(url)
+        awaitingRefetch = waiting
+        if waiting.isEmpty {
+            logger.notice("every source was fetched again after the store recovery; publishing")
+            releasePublication()
+        }
+    }
+}
