@@ -117,7 +117,8 @@ public enum LayoutSolver {
         guard emitted + totalItems <= HomeLayout.Limits.maxElementsPerLayout else {
             throw LayoutSolveError(
                 .limitExceeded(
-                    what: "elements of one solve (\(totalItems) items in all sections, \(emitted) global supplementaries)",
+                    what:
+                        "elements of one solve (\(totalItems) items in all sections, \(emitted) global supplementaries)",
                     limit: HomeLayout.Limits.maxElementsPerLayout
                 ),
                 path: "sections"

@@ -177,7 +177,10 @@ struct SectionValidator {
     mutating func supplementaries(_ list: [ItemSupplementary], limit: Int) throws(LayoutSolveError) {
         guard !list.isEmpty else { return }
         guard list.count <= limit else {
-            throw fail(.limitExceeded(what: "\(list.count) supplementary items", limit: limit), at: .key("supplementaryItems"))
+            throw fail(
+                .limitExceeded(what: "\(list.count) supplementary items", limit: limit),
+                at: .key("supplementaryItems")
+            )
         }
         var kinds: Set<String> = []
         try at(.key("supplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
@@ -200,7 +203,10 @@ struct SectionValidator {
     mutating func elementKind(_ kind: String) throws(LayoutSolveError) {
         guard kind.utf8.count <= HomeLayout.Limits.maxElementKindBytes else {
             throw fail(
-                .limitExceeded(what: "element kind of \(kind.utf8.count) bytes", limit: HomeLayout.Limits.maxElementKindBytes),
+                .limitExceeded(
+                    what: "element kind of \(kind.utf8.count) bytes",
+                    limit: HomeLayout.Limits.maxElementKindBytes
+                ),
                 at: .key("elementKind")
             )
         }
