@@ -17,12 +17,23 @@ public enum HomeLayout {
         public static let maxLeavesPerGroup = 100_000
         /// Items in one section.
         public static let maxItemsPerSection = 1_000_000
-        /// Items in all sections of one solve together (a frame is 32 bytes: 64 MiB at most).
-        public static let maxItemsPerLayout = 2_000_000
-        /// Work while solving one section's root group: group solves plus items placed, nested
-        /// repetitions included. Only pathological nesting (chains of estimated groups that each
-        /// re-solve their spacing) comes near it.
+        /// Everything one solve emits, all sections and global boundary items together: items,
+        /// boundary supplementaries, badges, group supplementaries, decorations (list separators
+        /// and cards included) and orthogonal rest offsets. Counted before a section allocates
+        /// its frames, so output and memory follow from it (`docs/layout.md`, "Limits").
+        public static let maxElementsPerLayout = 2_000_000
+        /// Work in one section: solving its root group (group solves plus items placed, nested
+        /// repetitions included) and then the elements the section emits (as counted for
+        /// ``maxElementsPerLayout``). Only pathological nesting (chains of estimated groups that
+        /// each re-solve their spacing) or a section near the element limit comes near it.
         public static let maxSolveWorkPerSection = 2_000_000
+        /// Supplementary items (badges) of one item: each item gets its own copy of each, so
+        /// they multiply the output.
+        public static let maxSupplementariesPerItem = 8
+        /// Supplementary items of one group: each group instance gets its own copy of each.
+        public static let maxSupplementariesPerGroup = 8
+        /// UTF-8 bytes of one element kind, which the output repeats for every element of it.
+        public static let maxElementKindBytes = 64
         /// Rest offsets of one orthogonal section (`.paging` over very wide content).
         public static let maxRestOffsets = 100_000
         /// Nesting depth of groups inside groups.

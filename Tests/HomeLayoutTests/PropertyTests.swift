@@ -60,32 +60,42 @@ import Testing
             ? nil : EdgeSpacing(leading: spacing(&r), top: spacing(&r), trailing: spacing(&r), bottom: spacing(&r))
     }
 
-    static func group(_ r: inout Random, depth: Int) -> LayoutGroup {
+    /// A supplementary item of kind `kind` of any size, anchored anywhere.
+    static func supplementary(_ r: inout Random, kind: String) -> ItemSupplementary {
+        let anchorEdges: [AnchorEdges] = [[], [.top], [.bottom, .trailing], [.leading]]
+        return ItemSupplementary(
+            elementKind: kind,
+            size: LayoutSize(width: dimension(&r), height: .absolute(r.double(1...40))),
+            anchor: SupplementaryAnchor(
+                edges: anchorEdges[r.int(0...3)],
+                fractionalOffset: Point(x: r.double(-1...1), y: r.double(-1...1))
+            ),
+            itemAnchor: r.chance(0.5) ? SupplementaryAnchor(edges: anchorEdges[r.int(0...3)]) : nil
+        )
+    }
+
+    /// A group tree. With `badges`, every item carries that many badges (kinds b0, b1, …) and
+    /// every group up to ``HomeLayout/Limits/maxSupplementariesPerGroup`` supplementaries.
+    static func group(_ r: inout Random, depth: Int, badges: ClosedRange<Int>? = nil) -> LayoutGroup {
         let subitems = (0..<r.int(1...3)).map { _ -> LayoutElement in
-            if depth < 3, r.chance(0.3) { return .group(group(&r, depth: depth + 1)) }
-            return .item(
-                LayoutItem(
-                    size: LayoutSize(width: dimension(&r), height: dimension(&r)),
-                    contentInsets: insets(&r),
-                    edgeSpacing: edges(&r)
-                )
+            if depth < 3, r.chance(0.3) { return .group(group(&r, depth: depth + 1, badges: badges)) }
+            var item = LayoutItem(
+                size: LayoutSize(width: dimension(&r), height: dimension(&r)),
+                contentInsets: insets(&r),
+                edgeSpacing: edges(&r)
             )
+            if let badges {
+                item.supplementaryItems = (0..<r.int(badges)).map { supplementary(&r, kind: "b\($0)") }
+            }
+            return .item(item)
         }
         let count = r.chance(0.2) ? r.int(1...5) : nil
-        let anchorEdges: [AnchorEdges] = [[], [.top], [.bottom, .trailing], [.leading]]
         let supplementaries =
-            r.chance(0.15)
-            ? [
-                ItemSupplementary(
-                    elementKind: "mark",
-                    size: LayoutSize(width: dimension(&r), height: .absolute(r.double(1...40))),
-                    anchor: SupplementaryAnchor(
-                        edges: anchorEdges[r.int(0...3)],
-                        fractionalOffset: Point(x: r.double(-1...1), y: r.double(-1...1))
-                    ),
-                    itemAnchor: r.chance(0.5) ? SupplementaryAnchor(edges: anchorEdges[r.int(0...3)]) : nil
-                )
-            ] : []
+            if badges != nil {
+                (0..<r.int(0...HomeLayout.Limits.maxSupplementariesPerGroup)).map { supplementary(&r, kind: "g\($0)") }
+            } else {
+                r.chance(0.15) ? [supplementary(&r, kind: "mark")] : []
+            }
         return LayoutGroup(
             axis: r.chance(0.5) ? .horizontal : .vertical,
             size: LayoutSize(width: dimension(&r), height: dimension(&r)),
@@ -111,12 +121,14 @@ import Testing
         )
     }
 
-    static func spec(_ r: inout Random) -> LayoutSpec {
+    /// A spec of 1 to 5 sections. With `badges` (``group(_:depth:badges:)``), a section has
+    /// 1 000 000 items one time in five.
+    static func spec(_ r: inout Random, badges: ClosedRange<Int>? = nil) -> LayoutSpec {
         let sections = (0..<r.int(1...5)).map { index in
             LayoutSection(
                 id: "s\(index)",
-                itemCount: r.int(0...40),
-                group: group(&r, depth: 0),
+                itemCount: badges != nil && r.chance(0.2) ? 1_000_000 : r.int(0...40),
+                group: group(&r, depth: 0, badges: badges),
                 contentInsets: insets(&r),
                 interGroupSpacing: r.double(0...16),
                 orthogonalScrollingBehavior: OrthogonalScrollingBehavior.allCases[r.int(0...5)],
@@ -181,9 +193,57 @@ import Testing
                 end = start + length
             }
             #expect((try? LayoutSolver.solve(spec, in: environment)) == result)
+            Self.expectCounted(result)
         }
         // The generator must exercise the solver, not only its errors.
         #expect(solved > 150)
+    }
+
+    /// Each section emitted exactly what was counted against the limits before it was laid out
+    /// (rest offsets at most: duplicates are dropped after counting), and all of it together
+    /// stays within ``HomeLayout/Limits/maxElementsPerLayout``.
+    static func expectCounted(_ result: LayoutResult) {
+        var total = result.globalSupplementaries.count
+        for section in result.sections {
+            let counted = section.elementCount
+            let supplementaries = section.supplementaries
+            #expect(counted.items == section.itemFrames.count)
+            #expect(counted.boundarySupplementaries == supplementaries.count { $0.isBoundary })
+            #expect(counted.badges == supplementaries.count { $0.item != nil })
+            #expect(counted.groupSupplementaries == supplementaries.count { $0.group != nil })
+            #expect(counted.decorations == section.decorations.count)
+            #expect(counted.restOffsets >= section.orthogonal?.restOffsets.count ?? 0)
+            total += counted.total
+        }
+        #expect(total <= HomeLayout.Limits.maxElementsPerLayout)
+    }
+
+    @Test("badge-heavy specs: exactly what was counted, or the element limit before allocating")
+    func badgeHeavySpecs() {
+        var r = Random(state: 0xBAD6E)
+        var solved = 0
+        var limited = 0
+        for _ in 0..<300 {
+            let spec = Self.spec(&r, badges: 2...HomeLayout.Limits.maxSupplementariesPerItem)
+            let environment = Self.environment(&r)
+            do {
+                let result = try LayoutSolver.solve(spec, in: environment)
+                solved += 1
+                Self.expectCounted(result)
+                // A million items with two badges each or more is 3 000 000 elements: no
+                // section that is not a list (whose rows carry no badges) can have solved.
+                #expect(!spec.sections.contains { $0.itemCount == 1_000_000 && $0.list == nil })
+            } catch {
+                if case .limitExceeded(let what, HomeLayout.Limits.maxElementsPerLayout) = error.kind,
+                    what.hasPrefix("elements of one solve")
+                {
+                    limited += 1
+                }
+            }
+        }
+        // Both outcomes must occur, or the test checks nothing.
+        #expect(solved > 40)
+        #expect(limited > 40)
     }
 
     @Test("groups that fit keep every item inside the section band, at every width")

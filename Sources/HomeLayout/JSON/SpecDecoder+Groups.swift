@@ -45,7 +45,11 @@ extension SpecDecoder {
         if let v = object[.contentInsets] { group.contentInsets = try insets(v, at: object.path(.contentInsets)) }
         if let v = object[.edgeSpacing] { group.edgeSpacing = try edgeSpacing(v, at: object.path(.edgeSpacing)) }
         if let v = object[.supplementaryItems] {
-            group.supplementaryItems = try badges(v, at: object.path(.supplementaryItems))
+            group.supplementaryItems = try badges(
+                v,
+                at: object.path(.supplementaryItems),
+                limit: HomeLayout.Limits.maxSupplementariesPerGroup
+            )
         }
         return group
     }
@@ -65,7 +69,11 @@ extension SpecDecoder {
         if let v = object[.contentInsets] { item.contentInsets = try insets(v, at: object.path(.contentInsets)) }
         if let v = object[.edgeSpacing] { item.edgeSpacing = try edgeSpacing(v, at: object.path(.edgeSpacing)) }
         if let v = object[.supplementaryItems] {
-            item.supplementaryItems = try badges(v, at: object.path(.supplementaryItems))
+            item.supplementaryItems = try badges(
+                v,
+                at: object.path(.supplementaryItems),
+                limit: HomeLayout.Limits.maxSupplementariesPerItem
+            )
         }
         return item
     }

@@ -33,9 +33,17 @@ extension SpecDecoder {
         return item
     }
 
-    /// An item's or a group's `supplementaryItems`.
-    func badges(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> [ItemSupplementary] {
+    /// An item's or a group's `supplementaryItems`, at most `limit` of them
+    /// (``HomeLayout/Limits/maxSupplementariesPerItem``, ``HomeLayout/Limits/maxSupplementariesPerGroup``):
+    /// every item or group instance gets its own copy of each.
+    func badges(_ value: JSONValue, at path: String, limit: Int) throws(LayoutSpecError) -> [ItemSupplementary] {
         let values = try array(value, at: path)
+        if values.count > limit {
+            throw LayoutSpecError(
+                path: path,
+                reason: "\(values.count) supplementary items exceed the limit of \(limit)"
+            )
+        }
         var badges: [ItemSupplementary] = []
         badges.reserveCapacity(values.count)
         for (index, element) in values.enumerated() {
@@ -125,6 +133,13 @@ extension SpecDecoder {
     func elementKind(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> String {
         let kind = try string(value, at: path)
         if kind.isEmpty { throw LayoutSpecError(path: path, reason: "expected a non-empty string; found \"\"") }
+        let limit = HomeLayout.Limits.maxElementKindBytes
+        if kind.utf8.count > limit {
+            throw LayoutSpecError(
+                path: path,
+                reason: "an element kind of \(kind.utf8.count) bytes exceeds the limit of \(limit) bytes"
+            )
+        }
         return kind
     }
 }

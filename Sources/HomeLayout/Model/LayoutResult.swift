@@ -37,6 +37,8 @@ public struct SectionLayout: Sendable, Hashable {
     var slotEstimatedAxes: [SizingAxes] = []
     /// Items whose measurements were applied, with the axes they gave (§7.1).
     var measuredItems: [Int: SizingAxes] = [:]
+    /// What the section emits, as counted against the limits before it was laid out.
+    var elementCount = ElementCount()
 
     /// Whether item `index`'s frame is final: `fixed` without estimated dimensions,
     /// `measured` when every estimated axis took a measured value, else `estimated`.

@@ -107,15 +107,19 @@ public enum LayoutSolver {
         let globalHeader = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: true)
         let globalFooter = BoundaryPlacer.bandHeight(globalItems, globalSizes, top: false)
 
+        // Items alone are a lower bound of the elements: fail before laying out any section.
+        // Each section then counts all it emits before allocating it.
         var totalItems = 0
         for (index, section) in sections.enumerated() {
             totalItems += itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
         }
-        guard totalItems <= HomeLayout.Limits.maxItemsPerLayout else {
+        var emitted = globalItems.count
+        guard emitted + totalItems <= HomeLayout.Limits.maxElementsPerLayout else {
             throw LayoutSolveError(
                 .limitExceeded(
-                    what: "items in all sections (\(totalItems))",
-                    limit: HomeLayout.Limits.maxItemsPerLayout
+                    what:
+                        "elements of one solve (\(totalItems) items in all sections, \(emitted) global supplementaries)",
+                    limit: HomeLayout.Limits.maxElementsPerLayout
                 ),
                 path: "sections"
             )
@@ -149,7 +153,9 @@ public enum LayoutSolver {
                     itemCount: count,
                     y0: y,
                     group: groupOrigins[index],
-                    measurements: measured
+                    measurements: measured,
+                    emittedBefore: emitted,
+                    addedDecorations: list.decorationCount(rows: count)
                 )
                 list.decorate(&listOutput.layout)
                 output = listOutput
@@ -164,11 +170,13 @@ public enum LayoutSolver {
                     itemCount: count,
                     y0: y,
                     group: groupOrigins[index],
-                    measurements: measured
+                    measurements: measured,
+                    emittedBefore: emitted
                 )
             }
             diagnostics += output.diagnostics
             layouts.append(output.layout)
+            emitted += output.layout.elementCount.total
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
         }

@@ -127,6 +127,19 @@ struct ListSection {
         return insets
     }
 
+    /// How many decorations ``decorate(_:)`` adds to a section of `rows` rows, known before the
+    /// section is laid out (its elements count against the limits).
+    func decorationCount(rows: Int) -> Int {
+        let first = firstRowIsHeader ? 1 : 0
+        guard first < rows else { return 0 }
+        var count = appearance == .insetGrouped ? 1 : 0
+        guard showsSeparators else { return count }
+        if appearance == .grouped || (isPlain && configuration.headerMode == .supplementary) { count += 1 }
+        count += rows - 1 - first
+        if appearance == .grouped || isPlain { count += 1 }
+        return count
+    }
+
     /// Adds the separators (one decoration per visible separator, with the row it belongs to)
     /// and, for inset grouped lists, the rounded card behind the rows.
     func decorate(_ layout: inout SectionLayout) {

@@ -6,6 +6,28 @@
 /// With measurements (§7.1) groups may differ in width: group boundaries then come from where
 /// each group starts, and `stride` stays that of a group without measurements.
 enum OrthogonalRest {
+    /// How many rest offsets ``metadata(behavior:contentWidth:groupWidth:stride:groups:groupStarts:visibleWidth:grid:)``
+    /// computes at most (before dropping duplicates), known before the section is laid out:
+    /// one per group, or one per page and the end for `.paging` (counted up to
+    /// ``HomeLayout/Limits/maxRestOffsets``, past which `metadata` fails).
+    static func offsetCount(
+        behavior: OrthogonalScrollingBehavior,
+        contentWidth: Double,
+        groups: Int,
+        visibleWidth: Double
+    ) -> Int {
+        switch behavior {
+        case .none, .continuous:
+            return 0
+        case .continuousGroupLeadingBoundary, .groupPaging, .groupPagingCentered:
+            return max(groups, 1)
+        case .paging:
+            let pages = (max(0, contentWidth - visibleWidth) / visibleWidth).rounded(.up)
+            let limit = HomeLayout.Limits.maxRestOffsets
+            return (pages < Double(limit) ? Int(pages) : limit) + 1
+        }
+    }
+
     static func metadata(
         behavior: OrthogonalScrollingBehavior,
         contentWidth: Double,

@@ -34,7 +34,9 @@ struct SectionSolver {
         itemCount: Int,
         y0: Double,
         group origin: GroupOrigin,
-        measurements: LayoutMeasurements.Section? = nil
+        measurements: LayoutMeasurements.Section? = nil,
+        emittedBefore: Int = 0,
+        addedDecorations: Int = 0
     ) throws(LayoutSolveError) -> Output {
         let containerWidth = environment.width
         let containerHeight = environment.height
@@ -196,11 +198,29 @@ struct SectionSolver {
         let contentBottom = contentTop + contentLength
         let sectionEnd = contentBottom + bottomInset + footerHeight
         let length = sectionEnd - y0
+        let orthogonalWidth = isEmpty ? 0 : insets.leading + primary + insets.trailing
+
+        // Count what the section emits and check the limits before allocating any of it.
+        let elements = elements(
+            of: section,
+            solved: solver,
+            itemCount: itemCount,
+            addedDecorations: addedDecorations,
+            restOffsets: isOrthogonal
+                ? OrthogonalRest.offsetCount(
+                    behavior: section.orthogonalScrollingBehavior,
+                    contentWidth: orthogonalWidth,
+                    groups: repetitions,
+                    visibleWidth: containerWidth
+                ) : 0
+        )
+        try checkBudget(elements, work: solver.work, emittedBefore: emittedBefore, section: index, id: section.id)
 
         // Items: slot frames of each repetition, shifted along the section axis.
         var itemFrames: [Rect] = []
         itemFrames.reserveCapacity(itemCount)
         var badgeFrames: [SupplementaryFrame] = []
+        badgeFrames.reserveCapacity(elements.badges)
         let originX: Double
         let originY: Double
         let stepX: Double
@@ -278,6 +298,9 @@ struct SectionSolver {
                 end: sectionEnd
             )
         )
+        supplementaries.reserveCapacity(
+            elements.boundarySupplementaries + elements.badges + elements.groupSupplementaries
+        )
         supplementaries.append(contentsOf: badgeFrames)
         if !solver.boxes.isEmpty {
             appendGroupSupplementaries(
@@ -307,7 +330,7 @@ struct SectionSolver {
             do throws(LayoutSolveError) {
                 orthogonal = try OrthogonalRest.metadata(
                     behavior: section.orthogonalScrollingBehavior,
-                    contentWidth: isEmpty ? 0 : insets.leading + primary + insets.trailing,
+                    contentWidth: orthogonalWidth,
                     groupWidth: groupExtent,
                     stride: stride,
                     groups: repetitions,
@@ -338,7 +361,8 @@ struct SectionSolver {
                 orthogonal: orthogonal,
                 // Only sections with estimated slots pay for the array.
                 slotEstimatedAxes: leaves.contains { !$0.estimated.isEmpty } ? leaves.map(\.estimated) : [],
-                measuredItems: measured.applied
+                measuredItems: measured.applied,
+                elementCount: elements
             ),
             length: length,
             diagnostics: warnings.diagnostics

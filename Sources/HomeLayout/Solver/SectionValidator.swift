@@ -147,7 +147,7 @@ struct SectionValidator {
             throw fail(.limitExceeded(what: "count \(count) (at least 1)", limit: limit), at: .key("count"))
         }
         guard !group.subitems.isEmpty else { throw fail(.emptyGroup, at: .key("subitems")) }
-        try supplementaries(group.supplementaryItems)
+        try supplementaries(group.supplementaryItems, limit: HomeLayout.Limits.maxSupplementariesPerGroup)
         try at(.key("subitems")) { (v: inout Self) throws(LayoutSolveError) in
             for (index, element) in group.subitems.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
@@ -169,16 +169,24 @@ struct SectionValidator {
         try insets(item.contentInsets)
         warnAboutEstimatedInsets(item.contentInsets, item.size)
         try edgeSpacing(item.edgeSpacing)
-        try supplementaries(item.supplementaryItems)
+        try supplementaries(item.supplementaryItems, limit: HomeLayout.Limits.maxSupplementariesPerItem)
     }
 
-    /// The supplementary items of one item or group: kinds unique among them (§9 item 7).
-    mutating func supplementaries(_ list: [ItemSupplementary]) throws(LayoutSolveError) {
+    /// The supplementary items of one item or group: at most `limit`, kinds unique among them
+    /// (§9 item 7).
+    mutating func supplementaries(_ list: [ItemSupplementary], limit: Int) throws(LayoutSolveError) {
         guard !list.isEmpty else { return }
+        guard list.count <= limit else {
+            throw fail(
+                .limitExceeded(what: "\(list.count) supplementary items", limit: limit),
+                at: .key("supplementaryItems")
+            )
+        }
         var kinds: Set<String> = []
         try at(.key("supplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
             for (index, supplementary) in list.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                    try v.elementKind(supplementary.elementKind)
                     guard kinds.insert(supplementary.elementKind).inserted else {
                         throw v.fail(.duplicateElementKind(supplementary.elementKind), at: .key("elementKind"))
                     }
@@ -188,6 +196,19 @@ struct SectionValidator {
                     if let itemAnchor = supplementary.itemAnchor { try v.anchor(itemAnchor, "itemAnchor") }
                 }
             }
+        }
+    }
+
+    /// ``HomeLayout/Limits/maxElementKindBytes``: the output repeats a kind for every element.
+    mutating func elementKind(_ kind: String) throws(LayoutSolveError) {
+        guard kind.utf8.count <= HomeLayout.Limits.maxElementKindBytes else {
+            throw fail(
+                .limitExceeded(
+                    what: "element kind of \(kind.utf8.count) bytes",
+                    limit: HomeLayout.Limits.maxElementKindBytes
+                ),
+                at: .key("elementKind")
+            )
         }
     }
 
@@ -204,6 +225,7 @@ struct SectionValidator {
         try at(.key("boundarySupplementaryItems")) { (v: inout Self) throws(LayoutSolveError) in
             for (index, item) in items.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                    try v.elementKind(item.elementKind)
                     guard kinds.insert(item.elementKind).inserted else {
                         throw v.fail(.duplicateElementKind(item.elementKind), at: .key("elementKind"))
                     }
@@ -281,6 +303,7 @@ extension SectionValidator {
         var decorationKinds: Set<String> = []
         for (index, decoration) in section.decorationItems.enumerated() {
             try at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
+                try v.elementKind(decoration.elementKind)
                 guard decorationKinds.insert(decoration.elementKind).inserted else {
                     throw v.fail(.duplicateElementKind(decoration.elementKind), at: .key("elementKind"))
                 }
