@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPango", pkgConfig: "pangoft2", providers: [.apt(["libpango1.0-dev"])]),
         // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
         .target(name: "CSystem"),
 
@@ -35,20 +36,23 @@ let package = Package(
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore"]),
+        // Text measured with Pango (pangoft2 + fontconfig): the C interop stays in here.
+        .target(name: "TextMeasure", dependencies: ["CPango"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
             name: "HomeDaemon",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink"]
+            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "TextMeasure"]
         ),
 
         // Executables.
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
-        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink"]),
+        .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "TextMeasure"]),
         .executableTarget(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
+                "TextMeasure",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
@@ -71,6 +75,7 @@ let package = Package(
         ),
         .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
         // Runs the built executables as a user would.
         .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport"]),
     ]
