@@ -73,11 +73,14 @@ let package = Package(
             name: "HomeFetchTests",
             dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore"]),
+        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore", "TextMeasure"]),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
         // Runs the built executables as a user would.
-        .testTarget(name: "IntegrationTests", dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport"]),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport", "TextMeasure"]
+        ),
     ]
 )
 

@@ -20,6 +20,15 @@ struct SizeReportTests {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: feeds, to: configDirectory)
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        // Client reports alone: the sample's headline keeps its estimate (25) instead of the
+        // height the daemon computes (ComputedSizingTests).
+        let settings = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        try text.replacingOccurrences(of: "text = 0:headline\n", with: "").write(
+            to: settings,
+            atomically: true,
+            encoding: .utf8
+        )
     }
 
     func start() async throws -> HomeService {

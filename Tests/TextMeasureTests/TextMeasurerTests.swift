@@ -111,6 +111,41 @@ struct TextMeasurerTests {
         }
     }
 
+    @Test(
+        "fontconfig writes the caches it rebuilds into the measurer's cache directory, not its configuration's",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    )
+    func writesCachesToCacheDirectory() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hf-fc-\(UUID().uuidString)")
+        let fonts = root.appendingPathComponent("fonts")
+        let ours = root.appendingPathComponent("cache/fontconfig")
+        let theirs = root.appendingPathComponent("their-cache")
+        try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        // A font directory no cache knows yet, and a configuration with a writable cache
+        // directory of its own: the measurer's is declared first, so fontconfig writes there.
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+            to: fonts.appendingPathComponent("DejaVuSans.ttf")
+        )
+        let config = root.appendingPathComponent("fonts.conf")
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <fontconfig><dir>\(fonts.path)</dir><cachedir>\(theirs.path)</cachedir></fontconfig>
+            """.utf8
+        ).write(to: config)
+        let measurer = TextMeasurer(
+            configuration: TextMeasurer.Configuration(cacheDirectory: ours.path, fontconfigFile: config.path)
+        )
+        let metrics = try measurer.measure("cache", style: TextStyle(font: "DejaVu Sans 13"), width: 100)
+        #expect(metrics.lines == 1)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: ours.path)) ?? []
+        #expect(written.contains { $0.contains(".cache-") }, "\(written)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs.path).isEmpty)
+    }
+
     @Test("the font cache directory is declared before fontconfig's own, escaped")
     func cacheDirectory() {
         #expect(

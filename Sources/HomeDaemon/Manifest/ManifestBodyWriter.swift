@@ -8,9 +8,12 @@ struct ManifestBodyWriter {
     private(set) var elements = ManifestElements()
     /// Which source gave each measured element its size (its `sizing`).
     let sources: [String: MeasurementSource]
+    /// Items whose computed text height was measured at its style's `max-lines` (`truncated`).
+    let truncated: Set<String>
 
-    init(sources: [String: MeasurementSource]) {
+    init(sources: [String: MeasurementSource], truncated: Set<String> = []) {
         self.sources = sources
+        self.truncated = truncated
     }
 
     /// `{"container":…,"platform":…,"contentSize":…,"sections":[…],"globalSupplementaries":[…]}`.
@@ -123,6 +126,10 @@ struct ManifestBodyWriter {
             json.int(section.itemZIndex)
             json.key("sizing")
             json.string(label(section.itemSizing(index), id: id))
+            if truncated.contains(id) {
+                json.key("truncated")
+                json.bool(true)
+            }
             json.key("content")
             json.contentObject(item)
             json.endObject()

@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeLayout
+import TextMeasure
 import Varlink
 
 /// Runs the daemon for a set of options: check or load the configuration, open the store,
@@ -31,6 +32,12 @@ public struct DaemonRunner: Sendable {
             return 1
         }
         if options.checkConfig {
+            // Fonts fontconfig does not have are warnings, not errors: the text is measured in
+            // what it substitutes.
+            let file = options.configDirectory.appendingPathComponent(LoadedConfiguration.settingsFile).path
+            for warning in await HomeService.textStyleWarnings(configuration.settings, measurer: TextMeasurer()) {
+                FileHandle.standardError.write(Data("warning: \(file): \(warning)\n".utf8))
+            }
             let profiles = configuration.settings.profiles.map(\.name).joined(separator: ", ")
             let verdict =
                 "\(options.configDirectory.path): ok (\(configuration.spec.sections.count) sections, "
@@ -55,12 +62,23 @@ public struct DaemonRunner: Sendable {
             return 1
         }
 
+        // Fontconfig and the styles' fonts load on the measurer's queue while the store opens, so
+        // the first version's text is measured without waiting for them.
+        let textMeasurer = TextMeasurer(
+            configuration: TextMeasurer.Configuration(
+                cacheDirectory: options.cacheDirectory.appendingPathComponent("fontconfig").path
+            )
+        )
+        if !configuration.settings.textSlots.isEmpty {
+            textMeasurer.warmUp(configuration.settings.textStyles.map(\.style))
+        }
         let service: HomeService
         do {
             service = try await HomeService(
                 configuration: configuration,
                 stateDirectory: options.stateDirectory,
-                logger: logger
+                logger: logger,
+                textMeasurer: textMeasurer
             )
         } catch {
             logger.error("cannot start: \(error)")

@@ -3,6 +3,7 @@ import HomeFeeds
 import HomeFetch
 public import HomeLayout
 import HomeStore
+public import TextMeasure
 
 /// The daemon's state and everything it does, transport aside: the configuration, the store,
 /// the fetch scheduler, the manifest versions and who to tell about new ones.
@@ -38,22 +39,31 @@ public actor HomeService {
     private var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
-    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`),
+    /// and the text heights computed for the current version (`HomeService+Text.swift`).
     var measurements = MeasurementBook()
+    /// Measures the text of the slots bound to `[text]` styles.
+    let textMeasurer: TextMeasurer
+    var textState = TextMeasuringState()
 
     /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
+    ///
+    /// - Parameter textMeasurer: measures the text of slots bound to `[text]` styles (the
+    ///   daemon's has a fontconfig cache directory and was warmed up while the store opened).
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
         logger: Logger,
-        now: Date = Date()
+        now: Date = Date(),
+        textMeasurer: TextMeasurer = TextMeasurer()
     ) async throws {
         self.startedAt = now
         self.configuration = configuration
         self.logger = logger
+        self.textMeasurer = textMeasurer
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
         storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))
@@ -188,6 +198,7 @@ public actor HomeService {
             var failure: ServiceError?
             do {
                 let content = try await snapshot()
+                await measureText(content: content, at: Date())
                 let prepared = try await cache.prepare(
                     content: content,
                     bindings: configuration.settings.bindings,
