@@ -2,7 +2,7 @@ import Foundation
 
 /// `homefeedctl`: the companion CLI of homefeedd.
 ///
-/// Offline tools (`layout`, `feed`) use the libraries directly; the others talk Varlink to the
+/// Offline tools (`layout`, `feed`, `text`) use the libraries directly; the others talk Varlink to the
 /// daemon. Exit status: 0 ok, 1 invalid input or an error reply, 2 usage error, 69 daemon not
 /// running.
 @main
@@ -27,6 +27,7 @@ enum HomefeedCtl {
           layout sweep SPEC ...   solve at every width in a range, report errors and warnings
           layout check SPEC       validate a spec at common widths
           feed parse FILE ...     parse an RSS/Atom/RDF/JSON Feed/OPML document, print JSON
+          text measure TEXT ...   lines and height of a string in a font at a width (Pango)
 
         Run 'homefeedctl <command> <subcommand> --help' for details and examples.
         """
@@ -50,6 +51,8 @@ enum HomefeedCtl {
             return LayoutCommand.run(rest)
         case "feed":
             return FeedCommand.run(rest)
+        case "text":
+            return TextCommand.run(rest)
         case "status": return DaemonCommands.status(rest)
         case "manifest": return DaemonCommands.manifest(rest)
         case "watch": return DaemonCommands.watch(rest)
