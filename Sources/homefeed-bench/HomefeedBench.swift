@@ -8,7 +8,7 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|corpus|all> [--spec FILE] [--calls N]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|text|corpus|all> [--spec FILE] [--calls N]
                               [--idle-seconds N] [--corpora DIR] [--verbose]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
@@ -20,6 +20,8 @@ enum HomefeedBench {
                    subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
           fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
+          text     Pango text measurement: fontconfig set-up, a title measured and cached, and the
+                   sample home screen's first version with its headline measured and without
           corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
                    beside the raw libxml2 floor, and the agreement with the corpus's expectations
                    (--verbose lists what does not hold)
@@ -53,6 +55,10 @@ enum HomefeedBench {
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
         case "fetch":
             FetchBenchmark.run()
+        case "text":
+            TextBenchmark.run()
+        case "text-probe":
+            TextBenchmark.probeMain(Array(arguments.dropFirst()))
         case "corpus":
             let corpora = arguments.firstIndex(of: "--corpora").flatMap {
                 $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
@@ -65,6 +71,7 @@ enum HomefeedBench {
             VarlinkBenchmark.run()
             ServeBenchmark.run()
             FetchBenchmark.run()
+            TextBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))
             exit(2)
