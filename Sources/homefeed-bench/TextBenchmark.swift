@@ -8,9 +8,9 @@ import TextMeasure
 /// measurement); a title not measured before (`text.measure_cold_us`) and one answered by the
 /// cache (`text.measure_cached_ns`), per title; the sample home screen's first version at start
 /// (the store already filled, as after a restart) with the headline measured and without,
-/// started as homefeedd starts (the measurer warmed up while the store opens). Goal: the first
-/// version with measured text at most 5 ms more than without. Floor: a publish of the same
-/// version without text slots, measured in the same run.
+/// started as homefeedd starts (the measurer warming up while the configuration and the store
+/// are read). Goal: the first version with measured text at most 5 ms more than without.
+/// Floor: the same start without text slots, measured in the same run.
 enum TextBenchmark {
     static let style = TextStyle(font: "NanumGothic Bold 17", lineSpacing: 1.3, maxLines: 2)
 
@@ -42,7 +42,7 @@ enum TextBenchmark {
             )
         )
 
-        let (measured, plain) = firstVersions(runs: 9)
+        let (measured, plain) = firstVersions(runs: 21)
         Measure.report("text.first_version_ms", measured, "ms")
         Measure.report("text.first_version_plain_ms", plain, "ms")
         Measure.report("text.first_version_extra_ms", measured - plain, "ms")
@@ -90,8 +90,9 @@ enum TextBenchmark {
 
     /// `homefeed-bench text-probe init | start CONFIG [refresh]`, run in a new process by
     /// ``run()``: prints the milliseconds of a new measurer's first measurement, or of homefeedd's
-    /// start up to its first version (the measurer warmed up while the store opens, as
-    /// `DaemonRunner` does; `refresh` then fetches the samples into the store).
+    /// start up to its first version (the measurer warming up while the configuration and the
+    /// store are read, as `DaemonRunner.startTextMeasurer` starts it; `refresh` then fetches the
+    /// samples into the store).
     static func probeMain(_ arguments: [String]) {
         let clock = ContinuousClock()
         switch arguments.first {
@@ -103,15 +104,12 @@ enum TextBenchmark {
             let refresh = arguments.count > 2
             let elapsed = Measure.blocking { () -> Double in
                 let begin = clock.now
-                let configuration = try await LoadedConfiguration.load(directory: config)
-                let measurer = TextMeasurer(
-                    configuration: TextMeasurer.Configuration(
-                        cacheDirectory: config.appendingPathComponent("cache").path
-                    )
+                let options = try DaemonOptions(
+                    arguments: ["--config", config.path, "--cache-dir", config.appendingPathComponent("cache").path],
+                    environment: [:]
                 )
-                if !configuration.settings.textSlots.isEmpty {
-                    measurer.warmUp(configuration.settings.textStyles.map(\.style))
-                }
+                let measurer = DaemonRunner.startTextMeasurer(options)
+                let configuration = try await LoadedConfiguration.load(directory: config)
                 let state = config.appendingPathComponent("state")
                 try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
                 let service = try await HomeService(

@@ -26,6 +26,28 @@ import TextMeasure
         #expect(settings.textSlots["mainService"]?.style(forSlot: 1) == nil)
     }
 
+    @Test("the quick read before start finds the bound styles, and nothing in a missing or broken file")
+    func quickRead() throws {
+        let feeds = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("feeds")
+        #expect(
+            DaemonSettings.textStyles(in: feeds) == [
+                TextStyle(font: "NanumGothic Bold 17", lineSpacing: 1.3, maxLines: 2)
+            ]
+        )
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("hf-conf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+        try Data("[text t]\nfont = Sans 12\n[section s]\ntext = t\n[wat]\n".utf8)
+            .write(to: broken.appendingPathComponent("homefeedd.conf"))
+        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+        // Styles no section names are not loaded.
+        try Data("[text t]\nfont = Sans 12\n".utf8).write(to: broken.appendingPathComponent("homefeedd.conf"))
+        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+    }
+
     @Test("every key, styles declared after the sections that name them, one style for every slot")
     func keys() throws {
         let text = """

@@ -1,3 +1,4 @@
+public import Foundation
 public import HomeLayout
 public import TextMeasure
 
@@ -121,6 +122,18 @@ extension BlockReader {
 }
 
 extension DaemonSettings {
+    /// The text styles bound to some section in `homefeedd.conf` of `directory`, or none when
+    /// the file is missing or invalid: a quick read before the configuration is loaded, to warm
+    /// the measurer up.
+    public static func textStyles(in directory: URL) -> [TextStyle] {
+        let url = directory.appendingPathComponent(LoadedConfiguration.settingsFile)
+        guard let data = FileManager.default.contents(atPath: url.path), data.count <= ConfigFile.maxBytes,
+            let settings = try? DaemonSettings(ConfigFile(path: url.path, text: String(decoding: data, as: UTF8.self))),
+            !settings.textSlots.isEmpty
+        else { return [] }
+        return settings.textStyles.map(\.style)
+    }
+
     /// Every style a `text` key names must be declared (in any order in the file).
     func checkTextSlots(file: String) throws(ConfigError) {
         let declared = Set(textStyles.map(\.name))

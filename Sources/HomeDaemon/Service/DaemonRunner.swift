@@ -2,7 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeLayout
-import TextMeasure
+public import TextMeasure
 import Varlink
 
 /// Runs the daemon for a set of options: check or load the configuration, open the store,
@@ -23,6 +23,7 @@ public struct DaemonRunner: Sendable {
         let notifier = SystemdNotifier(environment: environment)
         // Handlers first: SIGHUP's default action kills, and one may come before READY=1.
         let signals = SignalEvents.stream()
+        let textMeasurer = options.checkConfig ? TextMeasurer() : Self.startTextMeasurer(options)
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
             configuration = try await LoadedConfiguration.load(directory: options.configDirectory)
@@ -35,7 +36,7 @@ public struct DaemonRunner: Sendable {
             // Fonts fontconfig does not have are warnings, not errors: the text is measured in
             // what it substitutes.
             let file = options.configDirectory.appendingPathComponent(LoadedConfiguration.settingsFile).path
-            for warning in await HomeService.textStyleWarnings(configuration.settings, measurer: TextMeasurer()) {
+            for warning in await HomeService.textStyleWarnings(configuration.settings, measurer: textMeasurer) {
                 FileHandle.standardError.write(Data("warning: \(file): \(warning)\n".utf8))
             }
             let profiles = configuration.settings.profiles.map(\.name).joined(separator: ", ")
@@ -62,16 +63,6 @@ public struct DaemonRunner: Sendable {
             return 1
         }
 
-        // Fontconfig and the styles' fonts load on the measurer's queue while the store opens, so
-        // the first version's text is measured without waiting for them.
-        let textMeasurer = TextMeasurer(
-            configuration: TextMeasurer.Configuration(
-                cacheDirectory: options.cacheDirectory.appendingPathComponent("fontconfig").path
-            )
-        )
-        if !configuration.settings.textSlots.isEmpty {
-            textMeasurer.warmUp(configuration.settings.textStyles.map(\.style))
-        }
         let service: HomeService
         do {
             service = try await HomeService(
@@ -139,6 +130,22 @@ public struct DaemonRunner: Sendable {
     }
 
     public static let version = "0.1.0"
+
+    /// The daemon's text measurer, its fontconfig caches under `--cache-dir`, already loading
+    /// fontconfig, Pango and the fonts of the configured `[text]` styles on its own queue: they
+    /// load while the configuration and the store are read, so the first version's text is
+    /// measured without waiting for them. The styles come from a first, quick read of
+    /// `homefeedd.conf` (none when it has none, or does not read: the full load reports that).
+    public static func startTextMeasurer(_ options: DaemonOptions) -> TextMeasurer {
+        let measurer = TextMeasurer(
+            configuration: TextMeasurer.Configuration(
+                cacheDirectory: options.cacheDirectory.appendingPathComponent("fontconfig").path
+            )
+        )
+        let styles = DaemonSettings.textStyles(in: options.configDirectory)
+        if !styles.isEmpty { measurer.warmUp(styles) }
+        return measurer
+    }
 
     /// How often the store is checked when no watchdog asks for pings.
     static let healthCheckInterval: Duration = .seconds(30)
