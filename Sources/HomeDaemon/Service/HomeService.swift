@@ -52,7 +52,8 @@ public actor HomeService {
     /// Fetching starts with ``startFetching()``.
     ///
     /// - Parameter textMeasurer: measures the text of slots bound to `[text]` styles (the
-    ///   daemon's has a fontconfig cache directory and was warmed up while the store opened).
+    ///   daemon's writes fontconfig's caches under `--cache-dir` and has been loading its fonts
+    ///   since the daemon started, `DaemonRunner.startTextMeasurer`).
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
