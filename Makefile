@@ -14,10 +14,11 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-# libpango1.0-dev: TextMeasure (pangoft2 + fontconfig); pango1.0-tools: pango-view, which the
-# text tests compare with; the fonts the sample homefeedd.conf measures with.
-DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev pkg-config sqlite3 curl debhelper lintian \
-                libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core
+# libvips-dev: homefeed-thumbnail; libvips-tools: vips and vipsthumbnail, homefeed-bench images'
+# floor. libpango1.0-dev: TextMeasure (pangoft2 + fontconfig); pango1.0-tools: pango-view, which
+# the text tests compare with; the fonts the sample homefeedd.conf measures with.
+DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl \
+                debhelper lintian libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build
@@ -120,7 +121,7 @@ check-units:
 
 ## release: the shipped binaries, release build with --static-swift-stdlib when it links here
 ## (else a plain release build, which needs the Swift runtime at the toolchain's path).
-RELEASE_PRODUCTS := homefeedd homefeedctl
+RELEASE_PRODUCTS := homefeedd homefeedctl homefeed-thumbnail
 # Full RELRO: the GOT is read-only after start-up (lintian's hardening-no-bindnow).
 RELEASE_FLAGS := -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 release:
@@ -132,8 +133,8 @@ release:
 	    for product in $(RELEASE_PRODUCTS); do $(SWIFT) build -c release $(RELEASE_FLAGS) --product $$product || exit 1; done; \
 	fi
 
-## install: the release binaries, units, sysusers.d entry for the socket group, default
-## config, man pages.
+## install: the release binaries (homefeed-thumbnail beside homefeedd), units, sysusers.d
+## entries (the socket's group and the daemon's user), default config, man pages.
 ##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
@@ -144,6 +145,7 @@ install: release
 	@set -e; bin=$$($(SWIFT) build -c release $(RELEASE_FLAGS) --show-bin-path); \
 	install -D -m 0755 $$bin/homefeedd $(DESTDIR)$(PREFIX)/libexec/homefeedd; \
 	install -D -m 0755 $$bin/homefeedctl $(DESTDIR)$(PREFIX)/bin/homefeedctl; \
+	install -D -m 0755 $$bin/homefeed-thumbnail $(DESTDIR)$(PREFIX)/libexec/homefeed-thumbnail; \
 	install -d -m 0755 $(DESTDIR)$(UNITDIR); \
 	for unit in homefeed.service homefeed.socket; do \
 	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" -e "s|/etc/homefeed|$(SYSCONFDIR)/homefeed|g" \
@@ -157,10 +159,13 @@ install: release
 	        $(DESTDIR)$(PREFIX)/share/doc/homefeed/notify-reload.conf; \
 	fi; \
 	if [ -n "$(SYSUSERSDIR)" ]; then install -D -m 0644 systemd/homefeed.sysusers $(DESTDIR)$(SYSUSERSDIR)/homefeed.conf; fi; \
-	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples; \
+	install -d -m 0755 $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images; \
 	install -m 0644 feeds/homefeedd.conf feeds/layout.json feeds/sources.opml $(DESTDIR)$(SYSCONFDIR)/homefeed/; \
-	install -m 0644 feeds/samples/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/*.* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/; \
+	install -m 0644 feeds/samples/icons/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/icons/; \
+	install -m 0644 feeds/samples/images/* $(DESTDIR)$(SYSCONFDIR)/homefeed/samples/images/; \
 	install -D -m 0644 docs/man/homefeedd.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeedd.8; \
+	install -D -m 0644 docs/man/homefeed-thumbnail.8 $(DESTDIR)$(PREFIX)/share/man/man8/homefeed-thumbnail.8; \
 	install -D -m 0644 docs/man/homefeedctl.1 $(DESTDIR)$(PREFIX)/share/man/man1/homefeedctl.1; \
 	echo "installed under $(DESTDIR)$(PREFIX) and $(DESTDIR)$(SYSCONFDIR)"
 
@@ -213,7 +218,7 @@ FUZZ_DIR := $(BUILD_DIR)/fuzz
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	mkdir -p $(FUZZ_DIR) fuzz-artifacts
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz \
+	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz -package-name homefeed \
 	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
 	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \

@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "homefeedd", targets: ["homefeedd"]),
         .executable(name: "homefeedctl", targets: ["homefeedctl"]),
         .executable(name: "homefeed-bench", targets: ["homefeed-bench"]),
+        .executable(name: "homefeed-thumbnail", targets: ["homefeed-thumbnail"]),
     ],
     targets: [
         // C libraries from Debian's -dev packages (swift-on-linux.md §1).
@@ -19,12 +20,19 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangoft2", providers: [.apt(["libpango1.0-dev"])]),
+        // Only homefeed-thumbnail links libvips; the daemon never does (docs/images.md). pkg-config
+        // "gobject-2.0", not "vips": vips.pc's cflags carry -pthread, which SwiftPM refuses with a
+        // warning on every build; GLib's include paths are all the headers need (vips itself is
+        // in /usr/include), and the module map links libvips.
+        .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
         .target(name: "CSystem"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // The JSON lexer shared by layout specs and Varlink messages (standard library only).
         .target(name: "JSONCore"),
+        // The line protocol between homefeedd and homefeed-thumbnail (standard library only).
+        .target(name: "ThumbnailProtocol", dependencies: ["JSONCore"]),
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", dependencies: ["JSONCore"], linkerSettings: [.linkedLibrary("m")]),
         // Release builds skip dynamic exclusivity checks in the parser's per-event hot path
@@ -35,51 +43,63 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomeStore"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds"]),
         // Text measured with Pango (pangoft2 + fontconfig): the C interop stays in here.
         .target(name: "TextMeasure", dependencies: ["CPango"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         .target(name: "Varlink", dependencies: ["CSystem", "JSONCore"]),
         .target(
             name: "HomeDaemon",
-            dependencies: ["HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "TextMeasure"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
+                "TextMeasure",
+            ]
         ),
 
         // Executables.
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon"]),
         .executableTarget(name: "homefeedctl", dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "TextMeasure"]),
+        // Decodes and resizes images with libvips in a resource-limited process of its own.
+        .executableTarget(name: "homefeed-thumbnail", dependencies: ["CVips", "CSystem", "ThumbnailProtocol"]),
         .executableTarget(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "TextMeasure",
+                "ThumbnailProtocol", "homefeed-thumbnail", "TextMeasure",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
         // (HomeFetchTests' resource-bound tests).
-        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch"]),
+        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch", "HomeFeeds"]),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
         // What several test targets share: the loopback HTTP fixture server.
-        .target(name: "TestSupport", path: "Tests/TestSupport", exclude: ["Fixtures/http_fixture_server.py"]),
+        .target(name: "TestSupport", dependencies: ["HomeFetch"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "homefeed-store-crashtest"]),
+        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "HomeStore", "TestSupport", "homefeed-fetch-probe"]
+            dependencies: ["HomeFetch", "HomeFeeds", "TestSupport", "homefeed-fetch-probe"]
         ),
-        .testTarget(name: "HomeDaemonTests", dependencies: ["HomeDaemon", "HomeLayout", "HomeStore", "TextMeasure"]),
+        .testTarget(
+            name: "HomeDaemonTests",
+            dependencies: [
+                "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "TextMeasure",
+                "ThumbnailProtocol", "homefeed-thumbnail",
+            ],
+            exclude: ["Fixtures"]
+        ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
-        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["homefeedctl", "homefeedd", "Varlink", "TestSupport", "TextMeasure"]
+            dependencies: ["homefeedctl", "homefeedd", "homefeed-thumbnail", "Varlink", "TestSupport", "TextMeasure"]
         ),
     ]
 )

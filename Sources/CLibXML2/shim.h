@@ -10,6 +10,7 @@
 #include <libxml/tree.h>
 #include <libxml/SAX2.h>
 #include <libxml/entities.h>         /* xmlNewEntity, for the HTML5 getEntity hook */
+#include <libxml/HTMLparser.h>       /* the HTML push parser, for a service page's <head> */
 
 /* xmlFree is a global function-pointer variable; Swift 6 rejects references to it. */
 static inline void cxml_free(void *p) { xmlFree(p); }

@@ -42,7 +42,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
         public var maxTotalConnections: Int
 
         public init(
-            userAgent: String = HomeFetch.defaultUserAgent,
+            userAgent: String = UserAgent.homefeed,
             maxConnectionsPerHost: Int = 2,
             maxTotalConnections: Int = 16
         ) {
@@ -53,7 +53,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
     }
 
     public let configuration: Configuration
-    private let loop: CurlMultiLoop
+    let loop: CurlMultiLoop
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -94,6 +94,17 @@ public final class FeedFetcher: SourceFetching, Sendable {
 
     private func fetchHTTP(_ request: FetchRequest) async -> Result<FetchOutcome, FetchError> {
         let body = FeedBody(limits: request.limits.effectiveParseLimits, knownDigest: request.validators.contentDigest)
+        return await perform(request, body: body) { exchange in Self.outcome(of: exchange, body: body, request: request)
+        }
+    }
+
+    /// Runs one exchange on the fetch loop; `conclude` reads the result on the loop's thread,
+    /// where the body consumer lives.
+    func perform<Result: Sendable>(
+        _ request: FetchRequest,
+        body: some HTTPBodyConsumer,
+        conclude: @escaping (HTTPExchange) -> Result
+    ) async -> Result {
         let transfer = HTTPTransfer(
             request: request,
             userAgent: configuration.userAgent,
@@ -102,9 +113,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
         )
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfer.completion = { exchange in
-                    continuation.resume(returning: Self.outcome(of: exchange, body: body, request: request))
-                }
+                transfer.completion = { exchange in continuation.resume(returning: conclude(exchange)) }
                 loop.submit(transfer)
             }
         } onCancel: {

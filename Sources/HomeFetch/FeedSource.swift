@@ -23,13 +23,32 @@ public struct FeedSource: Sendable, Hashable {
     public var section: HomeSection?
     /// A per-source poll interval in seconds overriding the configured default, if set.
     public var interval: Double?
+    /// The name of the credential the outline asks for (its `credential` attribute): a file
+    /// in `$CREDENTIALS_DIRECTORY` that the daemon reads into `credential`.
+    public var credentialName: String?
+    /// The secret sent with this source's requests (`FetchRequest.credential`).
+    public var credential: FetchCredential?
+    /// The line of the source's outline in the sources list, for configuration errors.
+    public var line: Int?
 
-    public init(url: String, kind: Kind, title: String? = nil, section: HomeSection? = nil, interval: Double? = nil) {
+    public init(
+        url: String,
+        kind: Kind,
+        title: String? = nil,
+        section: HomeSection? = nil,
+        interval: Double? = nil,
+        credentialName: String? = nil,
+        credential: FetchCredential? = nil,
+        line: Int? = nil
+    ) {
         self.url = url
         self.kind = kind
         self.title = title
         self.section = section
         self.interval = interval
+        self.credentialName = credentialName
+        self.credential = credential
+        self.line = line
     }
 }
 
@@ -68,11 +87,15 @@ public struct ServiceLink: Sendable, Hashable {
     public var section: HomeSection?
     /// The position among the list's service links, from 0, in document order.
     public var order: Int
+    /// The absolute URL of the link's icon (the outline's `icon` attribute), if given; without
+    /// one, the daemon looks for an icon on the linked page.
+    public var icon: String?
 
-    public init(title: String, url: String, section: HomeSection?, order: Int) {
+    public init(title: String, url: String, section: HomeSection?, order: Int, icon: String? = nil) {
         self.title = title
         self.url = url
         self.section = section
         self.order = order
+        self.icon = icon
     }
 }

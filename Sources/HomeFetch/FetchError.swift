@@ -39,6 +39,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         case parse(FeedParseError)
         /// A sources list was expected, but the document is a feed.
         case notOPML
+        /// An image was expected, but the body is something else (HTML, an unsupported format);
+        /// the payload says what.
+        case notAnImage(String)
         /// The fetch was cancelled (shutdown); never counted as a source failure.
         case cancelled
     }
@@ -120,6 +123,8 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
             if let line = error.line { text += " (line \(line))" }
         case .notOPML:
             text += "not an OPML document"
+        case .notAnImage(let reason):
+            text += reason
         case .cancelled:
             text += "cancelled"
         }

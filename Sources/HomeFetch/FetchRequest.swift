@@ -65,11 +65,24 @@ public struct FetchRequest: Sendable, Equatable {
     public var url: String
     /// Sent as `If-None-Match` / `If-Modified-Since` when present.
     public var validators: HTTPValidators
+    /// Sent as `Authorization` to the origin of `url` only (never after a redirect to another
+    /// origin, never to `file:`).
+    public var credential: FetchCredential?
     public var limits: FetchLimits
+    /// The `Accept` header; nil for a feed's (RSS, Atom, JSON Feed, OPML).
+    public var accept: String?
 
-    public init(url: String, validators: HTTPValidators = HTTPValidators(), limits: FetchLimits = FetchLimits()) {
+    public init(
+        url: String,
+        validators: HTTPValidators = HTTPValidators(),
+        credential: FetchCredential? = nil,
+        limits: FetchLimits = FetchLimits(),
+        accept: String? = nil
+    ) {
         self.url = url
         self.validators = validators
+        self.credential = credential
         self.limits = limits
+        self.accept = accept
     }
 }

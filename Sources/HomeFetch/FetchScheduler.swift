@@ -8,7 +8,7 @@ import HomeFeeds
 /// `run()` is the long-running service (style.md, hummingbird's shape): it returns when its
 /// task is cancelled. `refresh(url:)` fetches at once, with or without `run()`. Every attempt
 /// ends with `FetchedDocumentSink.ingest` (for a new document) and
-/// `FetchStatePersisting.persist`; `status()` gives the values `GetStatus` needs.
+/// `FetchStatePersisting.persist`, which is where the daemon's `GetStatus` reads it from.
 ///
 /// A slow or failing source never blocks the others: each attempt is its own task, waiting
 /// only for its host's slot, and every fetch is bounded by `FetchLimits.totalTimeout`.
@@ -19,8 +19,6 @@ public actor FetchScheduler {
     private struct Entry {
         var source: FeedSource
         var state: SourceFetchState
-        var entries = 0
-        var documentTitle: String?
     }
 
     private enum Report {
@@ -161,33 +159,17 @@ public actor FetchScheduler {
 
     // MARK: - Observation
 
-    /// Every source in configuration order.
-    public func status() -> [SourceStatus] {
-        order.compactMap { status(for: $0) }
-    }
-
-    /// One source by configured or current URL.
-    public func status(for url: String) -> SourceStatus? {
-        guard let key = key(for: url), let entry = entries[key] else { return nil }
-        return SourceStatus(
-            url: entry.source.url,
-            kind: entry.source.kind,
-            title: entry.source.title ?? entry.documentTitle,
-            entries: entry.entries,
-            lastAttempt: entry.state.lastAttempt,
-            lastSuccess: entry.state.lastSuccess,
-            nextAttempt: entry.state.nextAttempt,
-            failures: entry.state.consecutiveFailures,
-            lastError: entry.state.lastError,
-            isGone: entry.state.isGone,
-            isFetching: inFlight[key] != nil,
-            fetchURL: entry.state.fetchURL
-        )
-    }
+    /// The configured URLs, in configuration order.
+    public var sourceURLs: [String] { order }
 
     /// The fetch state of one source by configured or current URL.
     public func state(for url: String) -> SourceFetchState? {
         key(for: url).flatMap { entries[$0]?.state }
+    }
+
+    /// True while a fetch of the source (by configured or current URL) runs (tests).
+    package func _isFetching(_ url: String) -> Bool {
+        key(for: url).map { inFlight[$0] != nil } ?? false
     }
 
     /// When `run()` will next start a fetch by itself: the earliest `nextAttempt` of a source
@@ -230,6 +212,8 @@ public actor FetchScheduler {
         let request = FetchRequest(
             url: entry.state.fetchURL,
             validators: entry.state.validators,
+            // Only ever to the configured origin, even after a permanent redirect elsewhere.
+            credential: HTTPTransfer.sameOrigin(entry.state.fetchURL, entry.source.url) ? entry.source.credential : nil,
             limits: policy.configuration.limits
         )
         let host = Self.hostKey(request.url)
@@ -294,15 +278,12 @@ public actor FetchScheduler {
         entry.state.lastError = nil
         entry.state.isGone = false
         var ttl: Double?
+        var what = "not modified"
         if case .fetched(let document) = outcome {
             ttl = document.ttl
             switch document.document {
-            case .feed(let feed):
-                entry.entries = feed.entries.count
-                entry.documentTitle = feed.title
-            case .opml(let opml):
-                entry.entries = opml.outlines.count
-                entry.documentTitle = opml.title
+            case .feed(let feed): what = "fetched \(feed.entries.count) entries"
+            case .opml(let opml): what = "fetched \(opml.outlines.count) outlines"
             }
         }
         let interval = policy.jittered(
@@ -311,7 +292,6 @@ public actor FetchScheduler {
         )
         entry.state.nextAttempt = now.addingTimeInterval(interval)
         entries[url] = entry
-        let what = if case .fetched = outcome { "fetched \(entry.entries) entries" } else { "not modified" }
         log(FetchLogMessage(level: .info, message: "\(entry.source.url): \(what), next in \(Int(interval)) s"))
     }
 

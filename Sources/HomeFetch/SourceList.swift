@@ -59,14 +59,24 @@ public struct SourceList: Sendable, Equatable {
             let title = outline.text.isEmpty ? outline.title : outline.text
             switch type {
             case _ where outline.url == nil && outline.xmlURL == nil:
-                // The parser refused the only URL (an unsupported scheme); it said so in a warning.
-                if let refused = outline.refusedURL {
+                // The parser refused the only URL (an unsupported scheme) and said so in a
+                // warning. A source that cannot be fetched is a configuration error; a shown
+                // link is just left out.
+                if let refused = outline.refusedURL, type != "link" || Self.isOPMLDocument(refused) {
                     unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
                 }
             case "link":
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {
-                    links.append(ServiceLink(title: title ?? url, url: url, section: section, order: links.count))
+                    links.append(
+                        ServiceLink(
+                            title: title ?? url,
+                            url: url,
+                            section: section,
+                            order: links.count,
+                            icon: outline.icon
+                        )
+                    )
                     continue
                 }
                 guard Self.isFetchable(url) else {
@@ -74,7 +84,16 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(url).inserted {
-                    sources.append(FeedSource(url: url, kind: .services, title: title, section: section))
+                    sources.append(
+                        FeedSource(
+                            url: url,
+                            kind: .services,
+                            title: title,
+                            section: section,
+                            credentialName: outline.credential,
+                            line: outline.line
+                        )
+                    )
                 } else {
                     diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
                 }
@@ -88,7 +107,16 @@ public struct SourceList: Sendable, Equatable {
                     continue
                 }
                 if seen.insert(url).inserted {
-                    sources.append(FeedSource(url: url, kind: .notices, title: title, section: section))
+                    sources.append(
+                        FeedSource(
+                            url: url,
+                            kind: .notices,
+                            title: title,
+                            section: section,
+                            credentialName: outline.credential,
+                            line: outline.line
+                        )
+                    )
                 } else {
                     diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
                 }

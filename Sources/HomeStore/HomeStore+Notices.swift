@@ -43,8 +43,9 @@ extension HomeStore {
         -> IngestResult
     {
         let lookup = try database.statement(
-            "SELECT id, content_hash, last_seen_at FROM notices WHERE source_id = ? AND entry_id = ?"
+            "SELECT id, content_hash, last_seen_at, image_url FROM notices WHERE source_id = ? AND entry_id = ?"
         )
+        let setImage = try database.statement("UPDATE notices SET image_url = ? WHERE id = ?")
         let touch = try database.statement("UPDATE notices SET last_seen_at = ? WHERE id = ?")
         let update = try database.statement(
             """
@@ -55,8 +56,8 @@ extension HomeStore {
         let insert = try database.statement(
             """
             INSERT INTO notices (source_id, entry_id, title, link, published_at, summary, first_seen_at, last_seen_at,
-                content_hash)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                content_hash, image_url)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """
         )
         let tombstone = try database.statement(
@@ -83,11 +84,18 @@ extension HomeStore {
 
             try lookup.bind(sourceID, at: 1)
             try lookup.bind(entry.entryID, at: 2)
-            let known: (id: Int64, hash: Int64, lastSeen: Int64)? =
-                try lookup.step() ? (lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0)) : nil
+            let known: (id: Int64, hash: Int64, lastSeen: Int64, imageURL: String?)? =
+                try lookup.step()
+                ? (lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0), lookup.column(3)) : nil
             lookup.reset()
 
             if let known {
+                if known.imageURL != entry.imageURL {
+                    try setImage.bind(entry.imageURL, at: 1)
+                    try setImage.bind(known.id, at: 2)
+                    try run(setImage)
+                    if known.hash == hash { result.updated += 1 }
+                }
                 if known.hash == hash {
                     // lastSeen moves on at most once per resolution step: rewriting every row of
                     // a large unchanged feed on each poll would rewrite the whole table.
@@ -96,7 +104,7 @@ extension HomeStore {
                         try touch.bind(known.id, at: 2)
                         try run(touch)
                     }
-                    result.unchanged += 1
+                    if known.imageURL == entry.imageURL { result.unchanged += 1 }
                 } else {
                     try update.bind(entry.title, at: 1)
                     try update.bind(entry.link, at: 2)
@@ -142,6 +150,7 @@ extension HomeStore {
             try insert.bind(now, at: 7)
             try insert.bind(now, at: 8)
             try insert.bind(hash, at: 9)
+            try insert.bind(entry.imageURL, at: 10)
             try run(insert)
             result.inserted += 1
         }
@@ -203,7 +212,7 @@ extension HomeStore {
 
     static let noticeColumns = """
         n.id, n.source_id, s.url, s.title, n.entry_id, n.title, n.link, n.published_at, n.summary,
-        n.first_seen_at, n.last_seen_at, n.content_hash, n.sort_at
+        n.first_seen_at, n.last_seen_at, n.content_hash, n.sort_at, n.image_url
         """
 
     static func notice(_ row: Statement) -> Notice {
@@ -220,7 +229,8 @@ extension HomeStore {
             firstSeen: row.column(9, or: Date(timeIntervalSince1970: 0)),
             lastSeen: row.column(10, or: Date(timeIntervalSince1970: 0)),
             contentHash: row.column(11, or: 0),
-            sortDate: row.column(12, or: Date(timeIntervalSince1970: 0))
+            sortDate: row.column(12, or: Date(timeIntervalSince1970: 0)),
+            imageURL: row.column(13)
         )
     }
 }

@@ -10,7 +10,7 @@ enum Schema {
     /// The migrator over all migrations, oldest first.
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
-    static let migrations: [Migration] = [initial, retention, contentDigest, measurements]
+    static let migrations: [Migration] = [initial, retention, contentDigest, measurements, images]
 
     /// Sources, notices, service links, history and the last manifest per profile.
     static let initial = Migration(

@@ -8,8 +8,8 @@ import Foundation
 @main
 enum HomefeedBench {
     static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|text|corpus|all> [--spec FILE] [--calls N]
-                              [--idle-seconds N] [--corpora DIR] [--verbose]
+        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|images|text|corpus|all> [--spec FILE]
+                              [--calls N] [--idle-seconds N] [--corpora DIR] [--verbose]
 
           layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
                    two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
@@ -20,6 +20,8 @@ enum HomefeedBench {
                    subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
           fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
                    CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
+          images   100 JPEG and PNG originals of 1-4 MP to a phone and a tablet rendition each through
+                   homefeed-thumbnail, beside vipsthumbnail making the same renditions
           text     Pango text measurement: fontconfig set-up, a title measured and cached, and the
                    sample home screen's first version with its headline measured and without
           corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
@@ -55,6 +57,8 @@ enum HomefeedBench {
             ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
         case "fetch":
             FetchBenchmark.run()
+        case "images":
+            ImagesBenchmark.run()
         case "text":
             TextBenchmark.run()
         case "text-probe":
@@ -71,6 +75,7 @@ enum HomefeedBench {
             VarlinkBenchmark.run()
             ServeBenchmark.run()
             FetchBenchmark.run()
+            ImagesBenchmark.run()
             TextBenchmark.run()
         default:
             FileHandle.standardError.write(Data(usage.utf8))

@@ -111,10 +111,14 @@ enum TextBenchmark {
                 let measurer = DaemonRunner.startTextMeasurer(options)
                 let configuration = try await LoadedConfiguration.load(directory: config)
                 let state = config.appendingPathComponent("state")
-                try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+                for directory in [state, options.cacheDirectory] {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                }
+                // Images on, as homefeedd runs: the first version must not wait for them.
                 let service = try await HomeService(
                     configuration: configuration,
                     stateDirectory: state,
+                    cacheDirectory: options.cacheDirectory,
                     logger: Logger(label: "bench", level: .error, sink: { _ in }),
                     textMeasurer: measurer
                 )

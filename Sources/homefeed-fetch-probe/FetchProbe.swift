@@ -1,11 +1,14 @@
 import Foundation
 import Glibc
+import HomeFeeds
 import HomeFetch
 
-/// `homefeed-fetch-probe URL [--max-body BYTES] [--timeout SECONDS] [--low-speed-time SECONDS]`:
-/// the child process of HomeFetchTests' resource-bound tests. Not for use outside the tests.
+/// `homefeed-fetch-probe URL [--max-body BYTES] [--timeout SECONDS] [--low-speed-time SECONDS]
+/// [--mode feed|page|image]`: the child process of HomeFetchTests' resource-bound tests. Not for
+/// use outside the tests.
 ///
-/// Fetches one URL with a fresh `FeedFetcher` and prints one JSON line with what happened and
+/// Fetches one URL with a fresh `FeedFetcher` (as a feed, as a service page read for its icons,
+/// or as an image stored in a temporary directory) and prints one JSON line with what happened and
 /// what it cost this process, measured with its own counters around the fetch alone:
 /// `{"outcome", "bytes", "hwmBeforeKiB", "hwmAfterKiB", "cpuMs", "fetchThreadCPUMs"}`. A
 /// process of its own keeps other tests' allocations out of the peak (`VmHWM`).
@@ -28,9 +31,11 @@ enum FetchProbe {
         }
         arguments.removeFirst()
         var limits = FetchLimits()
+        var mode = "feed"
         while arguments.count >= 2 {
             let value = Double(arguments[1]) ?? 0
             switch arguments[0] {
+            case "--mode": mode = arguments[1]
             case "--max-body": limits.maxBodyBytes = Int(value)
             case "--timeout": limits.totalTimeout = value
             case "--low-speed-time": limits.lowSpeedTime = value
@@ -53,9 +58,23 @@ enum FetchProbe {
             fetchThreadCPUMs: 0
         )
         do {
-            let outcome = try await fetcher.fetch(FetchRequest(url: url, limits: limits))
-            report.outcome = if case .fetched = outcome { "fetched" } else { "notModified" }
-            report.bytes = outcome.response.bodyBytes
+            switch mode {
+            case "page":
+                let icons = try await fetcher.fetchPageIcons(FetchRequest(url: url, limits: limits))
+                report.outcome = icons.isHeadComplete ? "headComplete" : "headIncomplete"
+            case "image":
+                let directory = "/tmp/hf-probe-\(getpid())"
+                mkdir(directory, 0o700)
+                defer { rmdir(directory) }
+                let download = try await fetcher.fetchImage(FetchRequest(url: url, limits: limits), into: directory)
+                if case .fetched(let file, _) = download { unlink(file.path) }
+                report.outcome = "fetched"
+                report.bytes = download.response.bodyBytes
+            default:
+                let outcome = try await fetcher.fetch(FetchRequest(url: url, limits: limits))
+                report.outcome = if case .fetched = outcome { "fetched" } else { "notModified" }
+                report.bytes = outcome.response.bodyBytes
+            }
         } catch {
             report.outcome = String(describing: error.kind)
             report.bytes = error.bytesReceived

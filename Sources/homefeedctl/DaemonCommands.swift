@@ -52,6 +52,18 @@ enum DaemonCommands {
                     )
                 }
             }
+            if let images = reply["images"], !images.isNull {
+                let errors = images["errors"]?.arrayValue ?? []
+                lines += [
+                    "",
+                    "images: \(images["originals"]?.intValue ?? 0) originals · "
+                        + "\(images["renditions"]?.intValue ?? 0) renditions · "
+                        + "\(images["cacheBytes"]?.intValue ?? 0) bytes cached · \(errors.count) errors",
+                ]
+                for error in errors {
+                    lines.append("  \(error["url"]?.stringValue ?? "?"): \(error["error"]?.stringValue ?? "")")
+                }
+            }
             Console.out(lines.joined(separator: "\n"))
             return ExitStatus.ok
         }

@@ -10,7 +10,8 @@ enum PreviewCommand {
 
         Draws the manifest the daemon serves: in the terminal, every item and header as a box
         with its title, scaled to the terminal width (orthogonal rows are cut at the screen
-        edge); with --svg, an SVG of the first screen and beyond with the real titles.
+        edge); with --svg, an SVG of the first screen and beyond with the real titles and the
+        items' images (read from the files the manifest names, embedded in the SVG).
         \(DaemonClient.socketHelp)
           --columns N     text width (default: the terminal's, else $COLUMNS, else 80)
 
@@ -24,6 +25,16 @@ enum PreviewCommand {
         var x, y, width, height: Double
         var label: String
         var isHeader: Bool
+        var image: Picture? = nil
+    }
+
+    /// An item's `content.image`: a rendition file and its pixel size, or its average colour
+    /// alone while the rendition is being made.
+    struct Picture {
+        var url: String?
+        var pixelWidth: Double
+        var pixelHeight: Double
+        var averageColor: String?
     }
 
     static func run(_ words: [String]) -> Int32 {
@@ -38,8 +49,9 @@ enum PreviewCommand {
             let height = manifest["contentSize"]?["height"]?.doubleValue ?? 0
             let boxes = Self.boxes(manifest)
             if let path = arguments.string("--svg") {
+                let scale = manifest["container"]?["scale"]?.doubleValue ?? 2
                 do {
-                    try Data(svg(boxes, width: width, height: height).utf8).write(
+                    try Data(svg(boxes, width: width, height: height, scale: scale).utf8).write(
                         to: URL(fileURLWithPath: path),
                         options: .atomic
                     )
@@ -86,7 +98,16 @@ enum PreviewCommand {
             for item in section["items"]?.arrayValue ?? [] {
                 guard let (x, y, w, h) = frame(item["frame"]) else { continue }
                 let label = item["content"]?["title"]?.stringValue ?? item["kind"]?.stringValue ?? ""
-                boxes.append(Box(x: x, y: y, width: w, height: h, label: label, isHeader: false))
+                var picture: Picture?
+                if let image = item["content"]?["image"] {
+                    picture = Picture(
+                        url: image["url"]?.stringValue,
+                        pixelWidth: image["pixelWidth"]?.doubleValue ?? 0,
+                        pixelHeight: image["pixelHeight"]?.doubleValue ?? 0,
+                        averageColor: image["averageColor"]?.stringValue
+                    )
+                }
+                boxes.append(Box(x: x, y: y, width: w, height: h, label: label, isHeader: false, image: picture))
             }
         }
         return boxes
@@ -134,7 +155,7 @@ enum PreviewCommand {
         .joined(separator: "\n")
     }
 
-    static func svg(_ boxes: [Box], width: Double, height: Double) -> String {
+    static func svg(_ boxes: [Box], width: Double, height: Double, scale: Double = 2) -> String {
         let canvasWidth = max(width, boxes.map { $0.x + $0.width }.max() ?? width) + 16
         var svg = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(canvasWidth))" height="\(Int(height + 16))" \
@@ -148,12 +169,48 @@ enum PreviewCommand {
             let fill = box.isHeader ? "#fff1cc" : "#d8e5ff"
             svg +=
                 "<rect x=\"\(box.x)\" y=\"\(box.y)\" width=\"\(box.width)\" height=\"\(box.height)\" fill=\"\(fill)\" stroke=\"#3366cc\"/>\n"
-            let characters = max(Int(box.width / 7), 1)
+            var textX = box.x + 4
+            if let picture = box.image {
+                let (drawn, side) = image(picture, in: box, scale: scale)
+                svg += drawn
+                textX += side + 4
+            }
+            let characters = max(Int((box.x + box.width - textX) / 7), 1)
             let label =
                 box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
-            svg += "<text x=\"\(box.x + 4)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
+            svg += "<text x=\"\(textX)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
         }
         return svg + "</g>\n</svg>\n"
+    }
+
+    /// An item's image at the leading edge of its box: the rendition at its point size
+    /// (pixels ÷ scale), at most the box's height less a margin, embedded as a data URL when
+    /// the file can be read (else linked), or a square of its average colour.
+    static func image(_ picture: Picture, in box: Box, scale: Double) -> (svg: String, side: Double) {
+        let factor = scale > 0 ? scale : 1
+        let limit = max(box.height - 4, 4)
+        let width = min(limit, picture.pixelWidth / factor)
+        let height = min(limit, picture.pixelHeight / factor)
+        let side = max(width, height, min(limit, 16))
+        // Centred in a row, near the top of a card.
+        let y = box.y + max(2, min((box.height - side) / 2, 4))
+        if let url = picture.url, let fileURL = URL(string: url), fileURL.isFileURL {
+            let href: String
+            if let data = FileManager.default.contents(atPath: fileURL.path), data.count <= 4 << 20 {
+                let type = fileURL.pathExtension == "webp" ? "image/webp" : "image/png"
+                href = "data:\(type);base64,\(data.base64EncodedString())"
+            } else {
+                href = url
+            }
+            let svg =
+                "<image x=\"\(box.x + 2)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" "
+                + "preserveAspectRatio=\"xMidYMid meet\" href=\"\(escape(href))\"/>\n"
+            return (svg, side)
+        }
+        guard let color = picture.averageColor else { return ("", 0) }
+        let svg =
+            "<rect x=\"\(box.x + 2)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" fill=\"\(escape(color))\"/>\n"
+        return (svg, side)
     }
 
     static func escape(_ text: String) -> String {

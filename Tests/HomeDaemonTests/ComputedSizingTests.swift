@@ -2,15 +2,18 @@ import Foundation
 import HomeDaemon
 import HomeLayout
 import Synchronization
+import TestSupport
 import Testing
 import TextMeasure
 
 /// A home screen built from the sample configuration in a directory of its own: the headline
 /// measured or not (`text = 0:headline`), with the newest notice's title replaced.
 struct SampleHome {
-    let root: URL
-    let config: URL
-    let state: URL
+    /// The copy of `feeds/` and the state directory, removed once the last copy of this value
+    /// (and of the services ``stop(_:)`` stops) is gone.
+    let sample: SampleConfiguration
+    var config: URL { sample.configDirectory }
+    var state: URL { sample.stateDirectory }
 
     /// The newest notice of `feeds/samples/notices-ko.xml`: the mainService headline.
     static let sampleHeadline = "2026학년도 겨울 계절학기 수강신청 안내"
@@ -18,15 +21,7 @@ struct SampleHome {
     static let headlineStyle = TextStyle(font: "NanumGothic Bold 17", lineSpacing: 1.3, maxLines: 2)
 
     init(measured: Bool = true, headline: String? = nil, replacing: [(String, String)] = []) throws {
-        root = URL(fileURLWithPath: "/tmp/hf-text-\(UUID().uuidString.prefix(8))")
-        config = root.appendingPathComponent("config")
-        state = root.appendingPathComponent("state")
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: feeds, to: config)
-        try FileManager.default.createDirectory(at: state, withIntermediateDirectories: true)
+        sample = try SampleConfiguration(prefix: "hf-text")
         if let headline {
             try Self.replace(
                 in: config.appendingPathComponent("samples/notices-ko.xml"),
@@ -60,6 +55,14 @@ struct SampleHome {
         )
         _ = try await service.refresh(url: nil)
         return service
+    }
+
+    /// Stops `service` in the background; the directory it uses stays until it has stopped.
+    func stop(_ service: HomeService) {
+        Task {
+            await service.stop()
+            withExtendedLifetime(sample) {}
+        }
     }
 
     /// The manifest of a profile, decoded.
@@ -123,14 +126,12 @@ struct ComputedSizingTests {
         // baseline is 1.3 lines further: 19.55 + 1.3 × 19.55 = 44.96, + 6 = 50.96 → 153/3 = 51.
         try #require(metrics.lines == 2 && !metrics.isTruncated, "the title must take exactly two lines: \(metrics)")
         #expect(abs(height - 51) < 1)
-        let measured = try await SampleHome(headline: title).start()
-        let plain = try await SampleHome(measured: false, headline: title).start()
-        defer {
-            Task {
-                await measured.stop()
-                await plain.stop()
-            }
-        }
+        let measuredHome = try SampleHome(headline: title)
+        let plainHome = try SampleHome(measured: false, headline: title)
+        let measured = try await measuredHome.start()
+        defer { measuredHome.stop(measured) }
+        let plain = try await plainHome.start()
+        defer { plainHome.stop(plain) }
         let after = try await SampleHome.manifest(measured)
         let before = try await SampleHome.manifest(plain)
         let headline = try SampleHome.headline(after)
@@ -174,8 +175,9 @@ struct ComputedSizingTests {
         let (height, metrics) = try Self.expectedHeight(title)
         #expect(metrics.lines == 2)
         #expect(metrics.isTruncated)
-        let service = try await SampleHome(headline: title).start()
-        defer { Task { await service.stop() } }
+        let home = try SampleHome(headline: title)
+        let service = try await home.start()
+        defer { home.stop(service) }
         let manifest = try await SampleHome.manifest(service)
         let headline = try SampleHome.headline(manifest)
         #expect(headline["sizing"] as? String == "computed")
@@ -189,8 +191,9 @@ struct ComputedSizingTests {
 
     @Test("every profile measures at its own width and pixel grid; the sample's one-line headline")
     func profiles() async throws {
-        let service = try await SampleHome().start()
-        defer { Task { await service.stop() } }
+        let home = try SampleHome()
+        let service = try await home.start()
+        defer { home.stop(service) }
         // tablet: 820 − 2 × 32 insets = 756 points wide, scale 2; kiosk: 1280 − 64, scale 1.
         for (profile, width, scale) in [("phone", 335.0, 3.0), ("tablet", 756, 2), ("kiosk", 1216, 1)] {
             let metrics = try TextMeasurer().measure(
@@ -209,8 +212,9 @@ struct ComputedSizingTests {
 
     @Test("a client's report beats the computed height; clearing it brings the computed one back")
     func reportedWins() async throws {
-        let service = try await SampleHome().start()
-        defer { Task { await service.stop() } }
+        let home = try SampleHome()
+        let service = try await home.start()
+        defer { home.stop(service) }
         let computed = try SampleHome.headline(try await SampleHome.manifest(service))
         let id = try #require(computed["id"] as? String)
         let report = try await service.reportSizes([ReportedSize(id: id, height: 80)], for: .profile("phone"))
@@ -231,7 +235,7 @@ struct ComputedSizingTests {
         let lines = Mutex<[String]>([])
         let home = try SampleHome(replacing: [("font = NanumGothic Bold 17", "font = Nanum Gothicc Bold 17")])
         let service = try await home.start(log: { line in lines.withLock { $0.append(line) } })
-        defer { Task { await service.stop() } }
+        defer { home.stop(service) }
         try await service.publishNow()
         let warnings = lines.withLock { $0 }.filter { $0.contains("Nanum Gothicc") }
         #expect(warnings.count == 1)
@@ -249,14 +253,14 @@ struct TextFallbackTests {
     @Test("without fonts the headline keeps its estimate, and the log says so once")
     func noFonts() async throws {
         let home = try SampleHome()
-        let empty = home.root.appendingPathComponent("empty-fonts.conf")
+        let empty = home.sample.root.url.appendingPathComponent("empty-fonts.conf")
         try Data("<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n".utf8).write(to: empty)
         let lines = Mutex<[String]>([])
         let service = try await home.start(
             measurer: TextMeasurer(configuration: TextMeasurer.Configuration(fontconfigFile: empty.path)),
             log: { line in lines.withLock { $0.append(line) } }
         )
-        defer { Task { await service.stop() } }
+        defer { home.stop(service) }
         try await service.publishNow()
         _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
         let headline = try SampleHome.headline(try await SampleHome.manifest(service))

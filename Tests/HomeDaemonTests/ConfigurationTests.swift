@@ -1,7 +1,9 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
+import TestSupport
 import Testing
+import ThumbnailProtocol
 
 @Suite struct ConfigurationTests {
     @Test("the sample homefeedd.conf reads into four profiles and four bindings")
@@ -55,6 +57,16 @@ import Testing
             BadCase(text: "[section s]\nempty = never\n", message: "c.conf:2: empty: expected header-only"),
             BadCase(text: "[daemon]\nuser-name = a\nuser-name = b\n", message: "c.conf:3: user-name: given twice"),
             BadCase(text: "[daemon\n", message: "c.conf:1: expected ']'"),
+            BadCase(text: "[section s]\nimage = cover\n", message: "c.conf:2: image: expected fill, fit or none"),
+            BadCase(text: "[section s]\nimage-size = 48\n", message: "c.conf:2: image-size: expected WIDTHxHEIGHT"),
+            BadCase(text: "[images]\nformat = jpeg\n", message: "c.conf:2: format: expected auto, png or webp"),
+            BadCase(text: "[images]\nhelper = bin/h\n", message: "c.conf:2: helper: expected an absolute path"),
+            BadCase(
+                text: "[images]\nmax-megapixels = 0\n",
+                message: "c.conf:2: max-megapixels: expected a whole number"
+            ),
+            BadCase(text: "[images]\nenabled = maybe\n", message: "c.conf:2: enabled: expected yes or no"),
+            BadCase(text: "[images x]\n", message: "c.conf:1: [images] takes no name"),
             BadCase(text: "[daemon]\njust words\n", message: "c.conf:2: expected key = value"),
             BadCase(
                 text: "[daemon]\nmax-connections = 20\nreserved-connections = 20\n",
@@ -81,6 +93,34 @@ import Testing
         }
     }
 
+    @Test("[images] and the image keys of [section ID] are read")
+    func images() throws {
+        let settings = try DaemonSettings(
+            ConfigFile(
+                path: "c.conf",
+                text: """
+                    [images]
+                    format = png
+                    max-image-size = 2M
+                    max-megapixels = 12
+                    max-cache-size = 64M
+                    helper-timeout = 10s
+                    [section mainService]
+                    items = notices:1
+                    image = fit
+                    image-size = 64x40
+                    """
+            )
+        )
+        #expect(settings.images.format == .png)
+        #expect(settings.images.maxImageBytes == 2 << 20)
+        #expect(settings.images.maxPixels == 12_000_000)
+        #expect(settings.images.maxCacheBytes == 64 << 20)
+        #expect(settings.images.helperTimeout == 10)
+        let main = try #require(settings.bindings.first { $0.sectionID == "mainService" })
+        #expect(main.image == ImageSlot(mode: .fit, width: 64, height: 40))
+    }
+
     @Test("connection limits not given follow max-connections")
     func derivedLimits() throws {
         let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: "[daemon]\nmax-connections = 40\n"))
@@ -101,12 +141,8 @@ import Testing
 
     @Test("a sources.opml with a source nothing can fetch is refused, naming its line")
     func unsupportedSource() async throws {
-        let directory = URL(fileURLWithPath: "/tmp/hf-cfg-\(UUID().uuidString.prefix(8))")
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.copyItem(at: feeds, to: directory)
+        let sample = try SampleConfiguration(prefix: "hf-cfg")
+        let directory = sample.configDirectory
         let opml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0"><head><title>t</title></head><body>

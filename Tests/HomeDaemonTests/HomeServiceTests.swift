@@ -2,25 +2,20 @@ import Foundation
 import HomeDaemon
 import HomeLayout
 import Synchronization
+import TestSupport
 import Testing
 
 /// The daemon's service on the sample configuration of `feeds/`, offline, with a real store.
 @Suite(.timeLimit(.minutes(1)))
 struct HomeServiceTests {
-    let configDirectory: URL
-    let stateDirectory: URL
+    /// A copy of `feeds/` (so tests may edit it) and an empty state directory, removed after
+    /// the test.
+    let sample: SampleConfiguration
+    var configDirectory: URL { sample.configDirectory }
+    var stateDirectory: URL { sample.stateDirectory }
 
-    /// A copy of `feeds/` (so tests may edit it) and an empty state directory.
     init() throws {
-        let root = URL(fileURLWithPath: "/tmp/hf-svc-\(UUID().uuidString.prefix(8))")
-        configDirectory = root.appendingPathComponent("config")
-        stateDirectory = root.appendingPathComponent("state")
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: feeds, to: configDirectory)
-        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        sample = try SampleConfiguration(prefix: "hf-svc")
     }
 
     func start() async throws -> HomeService {

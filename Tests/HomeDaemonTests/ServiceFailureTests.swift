@@ -1,5 +1,6 @@
 import Foundation
 import HomeDaemon
+import TestSupport
 import Testing
 
 @testable import HomeStore
@@ -9,19 +10,14 @@ import Testing
 /// way another process could.
 @Suite(.timeLimit(.minutes(1)))
 struct ServiceFailureTests {
-    let configDirectory: URL
-    let stateDirectory: URL
+    /// A copy of `feeds/` (so tests may edit it) and an empty state directory, removed after
+    /// the test.
+    let sample: SampleConfiguration
+    var configDirectory: URL { sample.configDirectory }
+    var stateDirectory: URL { sample.stateDirectory }
 
     init() throws {
-        let root = URL(fileURLWithPath: "/tmp/hf-fail-\(UUID().uuidString.prefix(8))")
-        configDirectory = root.appendingPathComponent("config")
-        stateDirectory = root.appendingPathComponent("state")
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: feeds, to: configDirectory)
-        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        sample = try SampleConfiguration(prefix: "hf-fail")
     }
 
     func start() async throws -> HomeService {

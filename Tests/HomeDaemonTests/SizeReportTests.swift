@@ -1,25 +1,21 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
+import TestSupport
 import Testing
 
 /// Self-sizing through the service: reports make versions only when frames move, persist,
 /// apply to later versions, and go stale when their element's content changes.
 @Suite(.timeLimit(.minutes(1)))
 struct SizeReportTests {
-    let configDirectory: URL
-    let stateDirectory: URL
+    /// A copy of `feeds/` (so tests may edit it) and an empty state directory, removed after
+    /// the test.
+    let sample: SampleConfiguration
+    var configDirectory: URL { sample.configDirectory }
+    var stateDirectory: URL { sample.stateDirectory }
 
     init() throws {
-        let root = URL(fileURLWithPath: "/tmp/hf-size-\(UUID().uuidString.prefix(8))")
-        configDirectory = root.appendingPathComponent("config")
-        stateDirectory = root.appendingPathComponent("state")
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: feeds, to: configDirectory)
-        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        sample = try SampleConfiguration(prefix: "hf-size")
         // Client reports alone: the sample's headline keeps its estimate (25) instead of the
         // height the daemon computes (ComputedSizingTests).
         let settings = configDirectory.appendingPathComponent("homefeedd.conf")

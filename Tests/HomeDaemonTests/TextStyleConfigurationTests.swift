@@ -1,16 +1,16 @@
 import Foundation
 import HomeDaemon
 import HomeLayout
+import TestSupport
 import Testing
 import TextMeasure
+import ThumbnailProtocol
 
 /// `[text NAME]` blocks and the `text` key of `[section ID]` (`docs/configuration.md`).
 @Suite struct TextStyleConfigurationTests {
     @Test("the sample measures the mainService headline in NanumGothic Bold 17")
     func sample() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds/homefeedd.conf")
+        let url = PackageRoot.url.appendingPathComponent("feeds/homefeedd.conf")
         let settings = try DaemonSettings(
             ConfigFile(path: "homefeedd.conf", text: String(decoding: try Data(contentsOf: url), as: UTF8.self))
         )
@@ -28,24 +28,20 @@ import TextMeasure
 
     @Test("the quick read before start finds the bound styles, and nothing in a missing or broken file")
     func quickRead() throws {
-        let feeds = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds")
+        let feeds = PackageRoot.url.appendingPathComponent("feeds")
         #expect(
             DaemonSettings.textStyles(in: feeds) == [
                 TextStyle(font: "NanumGothic Bold 17", lineSpacing: 1.3, maxLines: 2)
             ]
         )
-        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("hf-conf-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: broken, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: broken) }
-        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+        let broken = try TemporaryDirectory(prefix: "hf-conf")
+        #expect(DaemonSettings.textStyles(in: broken.url).isEmpty)
         try Data("[text t]\nfont = Sans 12\n[section s]\ntext = t\n[wat]\n".utf8)
-            .write(to: broken.appendingPathComponent("homefeedd.conf"))
-        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+            .write(to: URL(fileURLWithPath: broken.file("homefeedd.conf")))
+        #expect(DaemonSettings.textStyles(in: broken.url).isEmpty)
         // Styles no section names are not loaded.
-        try Data("[text t]\nfont = Sans 12\n".utf8).write(to: broken.appendingPathComponent("homefeedd.conf"))
-        #expect(DaemonSettings.textStyles(in: broken).isEmpty)
+        try Data("[text t]\nfont = Sans 12\n".utf8).write(to: URL(fileURLWithPath: broken.file("homefeedd.conf")))
+        #expect(DaemonSettings.textStyles(in: broken.url).isEmpty)
     }
 
     @Test("every key, styles declared after the sections that name them, one style for every slot")
@@ -86,6 +82,28 @@ import TextMeasure
         #expect(settings.textSlots["appService"]?.style(forSlot: 7) == "card")
         // Without any [text] block nothing is measured.
         #expect(try DaemonSettings(ConfigFile(path: "c.conf", text: "[daemon]\n")).textSlots.isEmpty)
+    }
+
+    @Test("text and image keys share a [section ID]; [text NAME] and [images] blocks sit side by side")
+    func besideImages() throws {
+        let text = """
+            [images]
+            format = png
+            [section mainService]
+            items = notices:1! services/main-service:3
+            text = 0:headline
+            image = fit
+            image-size = 48x48
+            [text headline]
+            font = NanumGothic Bold 17
+            """
+        let settings = try DaemonSettings(ConfigFile(path: "c.conf", text: text))
+        #expect(settings.textSlots["mainService"]?.style(forSlot: 0) == "headline")
+        #expect(settings.textStyles.map(\.name) == ["headline"])
+        let slot = settings.bindings.first { $0.sectionID == "mainService" }?.image
+        #expect(slot?.mode == .fit)
+        #expect(slot?.width == 48 && slot?.height == 48)
+        #expect(settings.images.format == .png)
     }
 
     struct BadCase: Sendable, CustomTestStringConvertible {
@@ -136,6 +154,11 @@ import TextMeasure
             BadCase(text: "[section s]\ntext = 0:\n", message: "c.conf:2: text: 0:: expected SLOT:STYLE"),
             BadCase(text: "[section s]\ntext = 0:a 0:b\n", message: "c.conf:2: text: slot 0 is given twice"),
             BadCase(text: "[section s]\ntext = a b\n", message: "c.conf:2: text: a: expected SLOT:STYLE"),
+            BadCase(
+                text: "[txt t]\nfont = Sans 12\n",
+                message: "c.conf:1: unknown block [txt]; expected [daemon], [fetch], [images], [profile NAME], "
+                    + "[section ID] or [text NAME]"
+            ),
         ]
     )
     func errors(_ c: BadCase) {

@@ -49,8 +49,8 @@ struct FeedFetcherTests {
         #expect(seen.first?.ifNoneMatch == nil)
         #expect(seen.last?.ifNoneMatch == "\"v1\"")
         #expect(seen.last?.ifModifiedSince == "Sat, 01 Jan 2033 00:00:00 GMT")
-        #expect(seen.last?.userAgent == HomeFetch.defaultUserAgent)
-        #expect(HomeFetch.defaultUserAgent.hasPrefix("homefeed/\(HomeFetch.version) (+"))
+        #expect(seen.last?.userAgent == UserAgent.homefeed)
+        #expect(UserAgent.homefeed.hasPrefix("homefeed/\(UserAgent.version) (+"))
     }
 
     @Test("gzip bodies arrive decoded and are counted after decompression")

@@ -33,7 +33,7 @@ struct RedirectTests {
         // The conditional-GET headers and the User-Agent travel with every hop.
         let seen = try await server.requests(key)
         #expect(seen.count == 2)
-        #expect(seen.allSatisfy { $0.userAgent == HomeFetch.defaultUserAgent })
+        #expect(seen.allSatisfy { $0.userAgent == UserAgent.homefeed })
     }
 
     @Test("a permanent redirect after a temporary one is not permanent")

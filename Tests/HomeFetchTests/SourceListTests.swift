@@ -1,6 +1,7 @@
 import Foundation
 import HomeFeeds
 import HomeFetch
+import TestSupport
 import Testing
 
 /// The sources list (OPML) and `file:` sources.
@@ -40,21 +41,24 @@ struct SourceListTests {
         }
         let list = SourceList(opml: opml)
         #expect(list.title == "Sources")
+        // Lines count from the XML declaration (line 1); each source keeps its outline's line.
         #expect(
             list.sources == [
                 FeedSource(
                     url: "file:///etc/homefeed/feeds/samples/notices.xml",
                     kind: .notices,
-                    title: "Relative notices"
+                    title: "Relative notices",
+                    line: 3
                 ),
-                FeedSource(url: "file:///srv/feeds/other.xml", kind: .notices, title: "Absolute file"),
-                FeedSource(url: "https://example.test/feed.xml", kind: .notices, title: "Remote"),
-                FeedSource(url: "file:///etc/homefeed/up.xml", kind: .notices, title: "Untyped"),
+                FeedSource(url: "file:///srv/feeds/other.xml", kind: .notices, title: "Absolute file", line: 4),
+                FeedSource(url: "https://example.test/feed.xml", kind: .notices, title: "Remote", line: 5),
+                FeedSource(url: "file:///etc/homefeed/up.xml", kind: .notices, title: "Untyped", line: 7),
                 FeedSource(
                     url: "file:///etc/homefeed/feeds/samples/links.opml",
                     kind: .services,
                     title: "Links doc",
-                    section: .appService
+                    section: .appService,
+                    line: 10
                 ),
             ]
         )
@@ -85,8 +89,8 @@ struct SourceListTests {
 
     @Test("a list on disk loads, and its relative file sources fetch, then come back not modified")
     func loadAndFetchLocal() async throws {
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         let samples = directory.appendingPathComponent("samples", isDirectory: true)
         try FileManager.default.createDirectory(at: samples, withIntermediateDirectories: true)
         try Data(Self.rss.utf8).write(to: samples.appendingPathComponent("notices.xml"))
@@ -115,8 +119,8 @@ struct SourceListTests {
 
     @Test("file sources obey the byte cap and report missing files")
     func localErrors() async throws {
-        let directory = try FetchTesting.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        let directory = scratch.url
         let big = directory.appendingPathComponent("big.xml")
         try Data(repeating: UInt8(ascii: " "), count: 10_000).write(to: big)
         var limits = FetchLimits()

@@ -1,5 +1,6 @@
 import Foundation
 import HomeStore
+import TestSupport
 import Testing
 
 /// A child process (`homefeed-store-crashtest`) is killed with SIGKILL during or after a

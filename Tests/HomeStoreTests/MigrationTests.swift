@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import HomeStore
@@ -78,7 +79,9 @@ import Testing
     @Test("shipped migrations are never edited")
     func shippedMigrationsAreFrozen() {
         #expect(
-            Schema.migrations.map(\.identifier) == ["1-initial", "2-retention", "3-content-digest", "4-measurements"]
+            Schema.migrations.map(\.identifier) == [
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
+            ]
         )
         #expect(Schema.initial.sql == Self.version1)
     }
@@ -88,7 +91,7 @@ import Testing
         let test = try await TestStore()
         #expect(
             try await test.store.appliedMigrations() == [
-                "1-initial", "2-retention", "3-content-digest", "4-measurements",
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
             ]
         )
         #expect(try await test.store.integrityCheck() == ["ok"])
@@ -123,10 +126,15 @@ import Testing
         configuration.maxEntriesPerSource = 1
         let store = try await HomeStore(path: path, configuration: configuration, now: Clock.t0)
         #expect(
-            try await store.appliedMigrations() == ["1-initial", "2-retention", "3-content-digest", "4-measurements"]
+            try await store.appliedMigrations() == [
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
+            ]
         )
         let source = try #require(try await store.source(url: "https://example.org/feed.xml"))
-        #expect(source.validators == Validators(etag: "\"v1\"", lastModified: "Sat, 19 Sep 2026 10:00:00 GMT"))
+        // 5-images forgets the validators, so the next fetch reads the whole document again and
+        // the stored notices gain their images (`Schema.images`).
+        #expect(source.validators == Validators())
+        #expect(source.title == "공지")
         #expect(source.maxEntries == nil)
         #expect(try await store.recentHistory(limit: 10).map(\.title) == ["메일"])
         #expect(try await store.noticeCount(sourceURL: source.url) == 1)
@@ -146,8 +154,29 @@ import Testing
         #expect(try Schema.migrator.appliedIdentifiers(db) == ["1-initial"])
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'notice_tombstones'") == 0)
         #expect(try Schema.migrator.migrate(db, upTo: "2-retention", appliedAt: 2) == ["2-retention"])
-        #expect(try Schema.migrator.migrate(db, appliedAt: 3) == ["3-content-digest", "4-measurements"])
+        #expect(
+            try Schema.migrator.migrate(db, appliedAt: 3) == ["3-content-digest", "4-measurements", "5-images"]
+        )
         #expect(try Schema.migrator.migrate(db, appliedAt: 4) == [])
+    }
+
+    @Test("5-images forgets every source's validators and body digest, so the next fetch reads it whole")
+    func imagesRefetchAll() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.file("db.sqlite"))
+        #expect(try Schema.migrator.migrate(db, upTo: "4-measurements", appliedAt: 1).count == 4)
+        try db.executeScript(
+            """
+            INSERT INTO sources (url, kind, etag, last_modified, content_digest, created_at)
+                VALUES ('https://example.org/feed.xml', 'notices', '"v4"', 'Sat, 19 Sep 2026 10:00:00 GMT',
+                'sha-256=:AAAA:', 1780000000);
+            """
+        )
+        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["5-images"])
+        let cleared = try db.scalar(
+            "SELECT count(*) FROM sources WHERE etag IS NULL AND last_modified IS NULL AND content_digest IS NULL"
+        )
+        #expect(cleared == 1)
     }
 
     @Test("a file written by a newer homefeed is refused with a clear message and left byte-for-byte unchanged")

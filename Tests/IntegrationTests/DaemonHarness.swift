@@ -28,9 +28,13 @@ final class DaemonHarness: @unchecked Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Starts the daemon and waits (bounded) until it answers on its socket.
-    func start(_ extra: [String] = ["--no-fetch"]) throws {
+    /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until
+    /// it answers on its socket.
+    func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
         let process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = CommandRunner.productsDirectory.appendingPathComponent("homefeedd")
         process.arguments =
             [
@@ -79,6 +83,20 @@ final class DaemonHarness: @unchecked Sendable {
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
+        return nil
+    }
+
+    /// The running daemon's process id.
+    var pid: Int32? { process?.processIdentifier }
+
+    /// A line of the daemon's `/proc/<pid>/status` in KiB (`VmHWM`, `VmRSS`).
+    func memoryKiB(_ field: String) -> Int? {
+        guard let pid, let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else {
+            return nil
+        }
+        for line in status.split(separator: "\n") where line.hasPrefix(field + ":") {
+            return Int(line.split(separator: " ").dropFirst().first ?? "")
+        }
         return nil
     }
 

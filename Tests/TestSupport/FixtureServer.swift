@@ -25,13 +25,14 @@ public final class FixtureServer: @unchecked Sendable {
     /// One server shared by the tests that need no server-wide counters.
     public static let shared = Task { try await FixtureServer.start() }
 
-    /// Starts a new server process listening on `ports` ports and waits for them.
-    public static func start(ports count: Int = 1) async throws -> FixtureServer {
+    /// Starts a new server process listening on `ports` ports and waits for them; with
+    /// `favicon: false`, `/favicon.ico` is a 404.
+    public static func start(ports count: Int = 1, favicon: Bool = true) async throws -> FixtureServer {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/http_fixture_server.py")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--ports", String(count)]
+        process.arguments = ["python3", script.path, "--ports", String(count)] + (favicon ? [] : ["--no-favicon"])
         let stdout = Pipe()
         let stdin = Pipe()
         process.standardOutput = stdout
@@ -142,6 +143,7 @@ public final class FixtureServer: @unchecked Sendable {
         public var ifModifiedSince: String?
         public var userAgent: String?
         public var acceptEncoding: String?
+        public var authorization: String?
     }
 
     private struct Stats: Decodable {

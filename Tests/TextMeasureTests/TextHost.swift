@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import TextMeasure
 
 /// What this machine has for the text tests: pango-view (Debian `pango1.0-tools`) and the fonts
@@ -27,8 +28,9 @@ enum TextHost {
     /// - Parameter width: whole points (pango-view's `--width` takes an integer).
     static func pangoViewHeight(_ text: String, style: TextStyle, width: Int) throws -> Int {
         guard let pangoView else { throw HostError("pango-view is not installed") }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("hf-pv-\(UUID().uuidString).pgm")
-        defer { try? FileManager.default.removeItem(at: output) }
+        let scratch = try TemporaryDirectory(prefix: "hf-pv")
+        defer { withExtendedLifetime(scratch) {} }
+        let output = URL(fileURLWithPath: scratch.file("text.pgm"))
         var arguments = [
             "--backend=ft2", "--pixels", "--margin=0", "--width=\(width)", "--wrap=\(style.wrap.rawValue)",
             "--font=\(style.font)", "-q", "-o", output.path, "--text=\(text)",

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import TextMeasure
@@ -91,12 +92,11 @@ struct TextMeasurerTests {
 
     @Test("without fonts every call fails as unavailable, and stays failed")
     func noFonts() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hf-fc-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let empty = directory.appendingPathComponent("fonts.conf")
-        try Data("<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n".utf8).write(to: empty)
-        for file in [empty.path, directory.appendingPathComponent("missing.conf").path] {
+        let directory = try TemporaryDirectory(prefix: "hf-fc")
+        defer { withExtendedLifetime(directory) {} }
+        let empty = directory.file("fonts.conf")
+        try Data("<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n".utf8).write(to: URL(fileURLWithPath: empty))
+        for file in [empty, directory.file("missing.conf")] {
             let measurer = TextMeasurer(configuration: TextMeasurer.Configuration(fontconfigFile: file))
             let results = await measurer.measure([
                 TextMeasurer.Request(text: "안내", style: TextStyle(font: "NanumGothic 17"), width: 100),
@@ -116,20 +116,18 @@ struct TextMeasurerTests {
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
     )
     func writesCachesToCacheDirectory() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("hf-fc-\(UUID().uuidString)")
-        let fonts = root.appendingPathComponent("fonts")
-        let ours = root.appendingPathComponent("cache/fontconfig")
-        let theirs = root.appendingPathComponent("their-cache")
-        try FileManager.default.createDirectory(at: fonts, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: theirs, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: root) }
+        let root = try TemporaryDirectory(prefix: "hf-fc")
+        defer { withExtendedLifetime(root) {} }
+        let fonts = try root.directory("fonts")
+        let ours = root.url.appendingPathComponent("cache/fontconfig")
+        let theirs = try root.directory("their-cache")
         // A font directory no cache knows yet, and a configuration with a writable cache
         // directory of its own: the measurer's is declared first, so fontconfig writes there.
         try FileManager.default.copyItem(
             at: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
             to: fonts.appendingPathComponent("DejaVuSans.ttf")
         )
-        let config = root.appendingPathComponent("fonts.conf")
+        let config = root.url.appendingPathComponent("fonts.conf")
         try Data(
             """
             <?xml version="1.0"?>

@@ -18,6 +18,16 @@ int csystem_accept4(int fd, int flags);
  * Returns 0, or -1 with errno set. */
 int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 
+/* Closes every descriptor from `first` up: close_range(2), or a loop up to the soft
+ * RLIMIT_NOFILE where the kernel lacks it. homefeed-thumbnail calls it first thing, so the
+ * helper holds nothing of the daemon's but its pipes. */
+void csystem_close_from(int first);
+
+/* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
+ * input, output and error and no other descriptor of the caller (posix_spawn with dup2 file
+ * actions and closefrom). Returns 0 and sets *pid, or the error number. */
+int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, pid_t *pid);
+
 /* The peer's supplementary groups of a connected AF_UNIX socket, from
  * getsockopt(SO_PEERGROUPS) (Linux 4.13): the groups it had when it called connect, as the
  * kernel recorded them, so no group database is consulted. Fills up to `capacity` gids and

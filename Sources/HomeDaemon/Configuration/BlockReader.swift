@@ -1,4 +1,5 @@
 import HomeLayout
+import ThumbnailProtocol
 
 /// Typed reading of one configuration block, remembering which keys were read so unknown
 /// keys can be reported.
@@ -165,7 +166,33 @@ struct BlockReader {
             }
         }
         if let text = string("placeholder") { binding.placeholder = text }
+        binding.image = try imageSlot()
         return binding
+    }
+
+    /// `image = fill | fit | none` and `image-size = WxH` (points) of a `[section ID]`.
+    private mutating func imageSlot() throws(ConfigError) -> ImageSlot {
+        var slot = ImageSlot()
+        if let entry = entry("image") {
+            switch entry.value {
+            case "fill": slot.mode = .fill
+            case "fit": slot.mode = .fit
+            case "none": slot.isEnabled = false
+            default: throw error(entry, reason: "expected fill, fit or none, got \"\(entry.value)\"")
+            }
+        }
+        if let entry = entry("image-size") {
+            let parts = entry.value.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+            guard parts.count == 2, let width = Double(parts[0].trimmingWhitespace()),
+                let height = Double(parts[1].trimmingWhitespace()), width >= 1, height >= 1, width <= 4096,
+                height <= 4096
+            else {
+                throw error(entry, reason: "expected WIDTHxHEIGHT in points (1 to 4096), got \"\(entry.value)\"")
+            }
+            slot.width = width
+            slot.height = height
+        }
+        return slot
     }
 
     /// `history[:N]`, `notices[:N][!]`, `notices@URL[:N][!]`, `services/CATEGORY[:N][!]`.

@@ -105,16 +105,6 @@ public struct DaemonOptions: Sendable, Equatable {
         }
     }
 
-    /// The contents of credential `name` (trailing newline removed), or nil when there is no
-    /// credentials directory, the name is not a plain file name, or the file cannot be read.
-    public func credential(_ name: String) -> String? {
-        guard let directory = credentialsDirectory, !name.isEmpty, !name.contains("/"), name != ".", name != ".."
-        else { return nil }
-        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(name).path) else {
-            return nil
-        }
-        var text = String(decoding: data, as: UTF8.self)
-        while text.hasSuffix("\n") { text.removeLast() }
-        return text
-    }
+    /// The secrets for authenticated sources (`credential` attributes in the sources list).
+    public var credentials: CredentialStore { CredentialStore(directory: credentialsDirectory) }
 }

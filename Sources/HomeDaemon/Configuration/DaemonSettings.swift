@@ -35,6 +35,8 @@ public struct DaemonSettings: Sendable, Equatable {
     public var historyLimit = 200
     /// How feeds are fetched (`[fetch]`).
     public var fetch = FetchSettings()
+    /// How images are fetched, checked, sized and kept (`[images]`).
+    public var images = ImageSettings()
     public var profiles: [Profile] = Profile.defaults
     public var bindings: [SectionBinding] = SectionBinding.defaults
     /// Text styles the daemon measures section slots in (`[text NAME]`), and which slots of
@@ -72,6 +74,9 @@ public struct DaemonSettings: Sendable, Equatable {
             case "fetch":
                 guard block.name == nil else { throw reader.error(reason: "[fetch] takes no name") }
                 fetch = try FetchSettings(&reader)
+            case "images":
+                guard block.name == nil else { throw reader.error(reason: "[images] takes no name") }
+                images = try ImageSettings(&reader)
             case "profile":
                 guard let name = block.name else { throw reader.error(reason: "expected [profile NAME]") }
                 guard !profiles.contains(where: { $0.name == name }) else {
@@ -94,7 +99,7 @@ public struct DaemonSettings: Sendable, Equatable {
             default:
                 throw reader.error(
                     reason:
-                        "unknown block [\(block.kind)]; expected [daemon], [fetch], [profile NAME], [section ID] or [text NAME]"
+                        "unknown block [\(block.kind)]; expected [daemon], [fetch], [images], [profile NAME], [section ID] or [text NAME]"
                 )
             }
             try reader.rejectUnread()

@@ -12,6 +12,8 @@ public struct LoadedConfiguration: Sendable {
     public var settings: DaemonSettings
     public var spec: LayoutSpec
     public var sources: SourceList
+    /// Where the sources' credentials were read from; a reload reads them again.
+    public var credentials: CredentialStore
 
     public static let settingsFile = "homefeedd.conf"
 
@@ -19,8 +21,12 @@ public struct LoadedConfiguration: Sendable {
     ///
     /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout
     ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list,
-    ///   a source whose URL scheme cannot be fetched (with the outline's line).
-    public static func load(directory: URL) async throws(ConfigError) -> LoadedConfiguration {
+    ///   a source whose URL scheme cannot be fetched or whose credential cannot be read (with the
+    ///   outline's line).
+    public static func load(
+        directory: URL,
+        credentials: CredentialStore = CredentialStore()
+    ) async throws(ConfigError) -> LoadedConfiguration {
         let settingsURL = directory.appendingPathComponent(settingsFile)
         var settings = DaemonSettings()
         if FileManager.default.fileExists(atPath: settingsURL.path) {
@@ -52,7 +58,7 @@ public struct LoadedConfiguration: Sendable {
         }
 
         let sourcesURL = directory.appendingPathComponent(settings.sourcesFile)
-        let sources: SourceList
+        var sources: SourceList
         do throws(FetchError) {
             sources = try await SourceList.load(path: sourcesURL.path)
         } catch {
@@ -62,7 +68,36 @@ public struct LoadedConfiguration: Sendable {
         if let unsupported = sources.unsupported.first {
             throw ConfigError(file: sourcesURL.path, line: unsupported.line, reason: unsupported.description)
         }
-        return LoadedConfiguration(directory: directory, settings: settings, spec: spec, sources: sources)
+        for index in sources.sources.indices {
+            guard let name = sources.sources[index].credentialName else { continue }
+            let source = sources.sources[index]
+            func refuse(_ reason: String) -> ConfigError {
+                ConfigError(
+                    file: sourcesURL.path,
+                    line: source.line,
+                    reason: "outline \(source.url): credential \"\(name)\" \(reason)"
+                )
+            }
+            guard !source.url.lowercased().hasPrefix("file:") else { throw refuse("cannot be sent to a file: source") }
+            guard let text = credentials.read(name) else {
+                throw refuse(
+                    credentials.directory == nil
+                        ? "needs $CREDENTIALS_DIRECTORY (LoadCredential= in the unit)"
+                        : "is not a readable file in $CREDENTIALS_DIRECTORY"
+                )
+            }
+            guard let credential = FetchCredential(name: name, text: text) else {
+                throw refuse("is not \"bearer TOKEN\", \"basic USER:PASSWORD\" or a bare token on one line")
+            }
+            sources.sources[index].credential = credential
+        }
+        return LoadedConfiguration(
+            directory: directory,
+            settings: settings,
+            spec: spec,
+            sources: sources,
+            credentials: credentials
+        )
     }
 
     private static func read(_ url: URL, limit: Int) throws(ConfigError) -> [UInt8] {

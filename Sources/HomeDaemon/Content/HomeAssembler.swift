@@ -13,6 +13,9 @@ public struct ItemContent: Sendable, Equatable {
     public var date: Date?
     public var source: String?
     public var icon: String?
+    /// Where the item's picture comes from (a notice's image, a link's icon or its page), if
+    /// anywhere; the manifest shows its rendition once one is ready.
+    public var image: ImageSubject?
 
     public init(
         kind: String,
@@ -22,7 +25,8 @@ public struct ItemContent: Sendable, Equatable {
         link: String? = nil,
         date: Date? = nil,
         source: String? = nil,
-        icon: String? = nil
+        icon: String? = nil,
+        image: ImageSubject? = nil
     ) {
         self.kind = kind
         self.id = id
@@ -32,6 +36,7 @@ public struct ItemContent: Sendable, Equatable {
         self.date = date
         self.source = source
         self.icon = icon
+        self.image = image
     }
 }
 
@@ -43,6 +48,8 @@ public struct AssembledSection: Sendable, Equatable {
     public var header: ItemContent?
     /// Drop the section's boundary items too (empty state `hide` with no items).
     public var isHidden: Bool
+    /// How the items show their images.
+    public var imageSlot = ImageSlot()
 }
 
 /// Fills the layout's sections from a content snapshot, following the section bindings.
@@ -122,7 +129,13 @@ public enum HomeAssembler {
         case .title(let title):
             header = ItemContent(kind: "title", id: "header:\(binding.sectionID)", title: title)
         }
-        return AssembledSection(id: binding.sectionID, items: items, header: header, isHidden: isHidden)
+        return AssembledSection(
+            id: binding.sectionID,
+            items: items,
+            header: header,
+            isHidden: isHidden,
+            imageSlot: binding.image
+        )
     }
 
     static func items(of source: SectionBinding.Source.Content, in content: HomeContent) -> [ItemContent] {
@@ -139,15 +152,16 @@ public enum HomeAssembler {
                 )
             }
         case .notices(let sourceURL):
-            return content.notices.lazy.filter { sourceURL == nil || $0.sourceURL == sourceURL }.map {
+            return content.notices.lazy.filter { sourceURL == nil || $0.sourceURL == sourceURL }.map { notice in
                 ItemContent(
                     kind: "notice",
-                    id: "notice:\(StableID.hash($0.sourceURL)):\($0.entryID)",
-                    title: $0.title,
-                    subtitle: $0.summary,
-                    link: $0.link,
-                    date: $0.published,
-                    source: $0.sourceTitle ?? $0.sourceURL
+                    id: "notice:\(StableID.hash(notice.sourceURL)):\(notice.entryID)",
+                    title: notice.title,
+                    subtitle: notice.summary,
+                    link: notice.link,
+                    date: notice.published,
+                    source: notice.sourceTitle ?? notice.sourceURL,
+                    image: notice.imageURL.map { ImageSubject.image(url: $0, source: notice.sourceURL) }
                 )
             }
         case .services(let category):
@@ -158,7 +172,8 @@ public enum HomeAssembler {
                     title: $0.title,
                     subtitle: $0.description,
                     link: $0.url,
-                    icon: $0.icon
+                    icon: $0.icon,
+                    image: ImageSubject.of(link: $0)
                 )
             }
         }

@@ -62,6 +62,8 @@ public struct Notice: Sendable, Equatable {
     public var link: String?
     public var published: Date?
     public var summary: String?
+    /// The entry's image (`docs/images.md`), if it names one.
+    public var imageURL: String?
 
     public init(
         sourceURL: String,
@@ -70,7 +72,8 @@ public struct Notice: Sendable, Equatable {
         title: String? = nil,
         link: String? = nil,
         published: Date? = nil,
-        summary: String? = nil
+        summary: String? = nil,
+        imageURL: String? = nil
     ) {
         self.sourceURL = sourceURL
         self.sourceTitle = sourceTitle
@@ -79,6 +82,7 @@ public struct Notice: Sendable, Equatable {
         self.link = link
         self.published = published
         self.summary = summary
+        self.imageURL = imageURL
     }
 }
 
@@ -88,11 +92,14 @@ public struct ServiceLink: Sendable, Equatable {
     public var url: String
     public var icon: String?
     public var description: String?
+    /// The document the link came from (its source URL): image caps count per source.
+    public var sourceURL: String?
 
-    public init(title: String, url: String, icon: String? = nil, description: String? = nil) {
+    public init(title: String, url: String, icon: String? = nil, description: String? = nil, sourceURL: String? = nil) {
         self.title = title
         self.url = url
         self.icon = icon
         self.description = description
+        self.sourceURL = sourceURL
     }
 }

@@ -54,6 +54,8 @@ public struct SectionBinding: Sendable, Equatable {
     public var empty: EmptyState
     /// Text of placeholder items (exact runs and the `placeholder` empty state).
     public var placeholder: String
+    /// How the section's items show their images (`image`, `image-size`).
+    public var image = ImageSlot()
 
     public init(
         sectionID: String,

@@ -140,7 +140,7 @@ public struct HomefeedInterface: Sendable {
                 "warnings": .int(source.warnings),
             ])
         }
-        return .parameters([
+        var parameters: [String: JSONValue] = [
             "version": .int(status.version),
             "startedAt": .string(ISO8601.string(status.startedAt)),
             "notices": .int(status.notices),
@@ -150,7 +150,18 @@ public struct HomefeedInterface: Sendable {
             "sources": .array(sources),
             "store": .string(status.store),
             "storeReason": Self.optional(status.storeReason),
-        ])
+        ]
+        if let images = status.images {
+            parameters["images"] = .object([
+                "originals": .int(images.originals),
+                "renditions": .int(images.renditions),
+                "cacheBytes": .int(images.cacheBytes),
+                "errors": .array(
+                    images.errors.map { .object(["url": .string($0.url), "error": .string($0.error)]) }
+                ),
+            ])
+        }
+        return .parameters(parameters)
     }
 
     func refresh(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {

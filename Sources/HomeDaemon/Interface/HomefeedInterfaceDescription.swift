@@ -50,6 +50,17 @@ enum HomefeedInterfaceDescription {
         # A measured size kept for a target: profile:NAME or container:WxH@S.
         type StoredSize (target: string, id: string, width: ?float, height: ?float, reportedAt: string)
 
+        # Images (docs/images.md): originals and renditions in the cache, their bytes, and the
+        # last error of each image URL or service page that has one, newest first (at most 50).
+        type ImageStatus (
+          originals: int,
+          renditions: int,
+          cacheBytes: int,
+          errors: []ImageError
+        )
+
+        type ImageError (url: string, error: string)
+
         # Returns the manifest laid out for one container: a named profile from the
         # configuration, or an explicit width/height/scale. Profiles are precomputed on
         # every change; any other container is computed on first use and cached.
@@ -81,7 +92,8 @@ enum HomefeedInterfaceDescription {
           subscribers: int,
           sources: []SourceStatus,
           store: (ok, recovered, failing),
-          storeReason: ?string
+          storeReason: ?string,
+          images: ?ImageStatus
         )
 
         # Fetches one source (or all) now and returns when done. Fails with StoreUnavailable

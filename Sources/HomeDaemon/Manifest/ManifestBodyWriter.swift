@@ -10,10 +10,13 @@ struct ManifestBodyWriter {
     let sources: [String: MeasurementSource]
     /// Items whose computed text height was measured at its style's `max-lines` (`truncated`).
     let truncated: Set<String>
+    /// The items' `content.image`, and the renditions the manifest needs.
+    let pictures: ManifestPictures
 
-    init(sources: [String: MeasurementSource], truncated: Set<String> = []) {
+    init(sources: [String: MeasurementSource], truncated: Set<String> = [], pictures: ManifestPictures) {
         self.sources = sources
         self.truncated = truncated
+        self.pictures = pictures
     }
 
     /// `{"container":…,"platform":…,"contentSize":…,"sections":[…],"globalSupplementaries":[…]}`.
@@ -113,6 +116,7 @@ struct ManifestBodyWriter {
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let item = content.flatMap { index < $0.items.count ? $0.items[index] : nil }
             let id = itemIDs[index]
+            let picture = pictures.picture(for: item, slot: content?.imageSlot, frame: itemFrame)
             json.beginObject()
             json.key("id")
             json.string(id)
@@ -131,14 +135,15 @@ struct ManifestBodyWriter {
                 json.bool(true)
             }
             json.key("content")
-            json.contentObject(item)
+            json.contentObject(item, picture: picture)
             json.endObject()
             elements.append(
                 ManifestElements.Element(
                     id: id,
                     frame: itemFrame,
                     fingerprint: ContentFingerprint.of(item),
-                    measurable: section.itemEstimatedAxes(index)
+                    measurable: section.itemEstimatedAxes(index),
+                    picture: picture?.fingerprint
                 )
             )
         }

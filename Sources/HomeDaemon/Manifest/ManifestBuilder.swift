@@ -10,6 +10,8 @@ public struct EncodedManifest: Sendable, Equatable {
     public var environment: LayoutEnvironment
     /// The manifest JSON (compact, deterministic key order).
     public var bytes: [UInt8]
+    /// The renditions this manifest's items need (made or not); not persisted.
+    public var imageRequirements: [ImageRequirement] = []
     /// The parameters of the `io.homefeed.GetManifest` reply carrying this manifest, encoded
     /// once here so requests and pushes only send bytes:
     /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
@@ -80,6 +82,8 @@ public enum ManifestBuilder {
 
     /// - Parameter measurements: measured sizes of this container's elements (self-sizing):
     ///   applied where the element's content still has the fingerprint they were measured for.
+    /// - Parameter images: the renditions ready; a profile's manifest shows exactly its
+    ///   boxes, an ad-hoc container's (no `profile`) the nearest of the same mode.
     /// - Throws: ``LayoutSolveError`` when the layout cannot be solved for this container.
     public static func build(
         spec: LayoutSpec,
@@ -88,7 +92,8 @@ public enum ManifestBuilder {
         version: Int,
         profile: String?,
         generatedAt: Date,
-        measurements: TargetSizes = .none
+        measurements: TargetSizes = .none,
+        images: ImageIndex = .empty
     ) throws(LayoutSolveError) -> EncodedManifest {
         try built(
             spec: spec,
@@ -97,7 +102,8 @@ public enum ManifestBuilder {
             version: version,
             profile: profile,
             generatedAt: generatedAt,
-            measurements: measurements
+            measurements: measurements,
+            images: images
         ).manifest
     }
 
@@ -114,7 +120,8 @@ public enum ManifestBuilder {
         version: Int,
         profile: String?,
         generatedAt: Date,
-        measurements: TargetSizes
+        measurements: TargetSizes,
+        images: ImageIndex = .empty
     ) throws(LayoutSolveError) -> Built {
         let (result, applied) = try solve(
             spec: spec,
@@ -122,7 +129,8 @@ public enum ManifestBuilder {
             environment: environment,
             measurements: measurements
         )
-        var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated)
+        let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
+        var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
         body.write(result, environment: environment, sections: assembled)
 
         let etag = "\"" + String(StableID.hash(body.json.bytes), radix: 16) + "\""
@@ -143,6 +151,7 @@ public enum ManifestBuilder {
         let bytes = manifest.bytes + [UInt8(ascii: ",")] + body.json.bytes.dropFirst()
         var encoded = EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
         encoded.elements = body.elements
+        encoded.imageRequirements = pictures.requirements
         return Built(manifest: encoded, stale: applied.stale)
     }
 
@@ -185,8 +194,8 @@ public enum ManifestBuilder {
 }
 
 extension JSONWriter {
-    /// An item's or header's `content`: what the client draws in it.
-    mutating func contentObject(_ item: ItemContent?) {
+    /// An item's or header's `content`: what the client draws in it, with the item's `image`.
+    mutating func contentObject(_ item: ItemContent?, picture: ManifestPictures.Picture? = nil) {
         beginObject()
         if let item {
             if let title = item.title {
@@ -213,6 +222,10 @@ extension JSONWriter {
             if let icon = item.icon {
                 key("icon")
                 string(icon)
+            }
+            if let picture {
+                key("image")
+                self.picture(picture)
             }
         }
         endObject()

@@ -24,6 +24,8 @@ public actor ManifestCache {
     private var spec: LayoutSpec
     private var profiles: [Profile]
     private var sections: [AssembledSection] = []
+    /// The renditions the current version shows (`docs/images.md`).
+    private var images = ImageIndex.empty
     private var generatedAt = Date(timeIntervalSince1970: 0)
     private var byProfile: [String: EncodedManifest] = [:]
     /// The measured sizes the current version was laid out with (self-sizing).
@@ -56,6 +58,7 @@ public actor ManifestCache {
     ///
     /// Atomic: if any profile cannot be solved, nothing changes and the error is thrown.
     /// - Parameter measurements: the measured sizes to lay out with; `nil` keeps the current ones.
+    /// - Parameter images: the renditions ready to show; `nil` keeps the current ones.
     /// - Returns: the new version's manifests by profile name.
     @discardableResult
     public func publish(
@@ -64,6 +67,7 @@ public actor ManifestCache {
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
         measurements newMeasurements: MeasurementBook? = nil,
+        images newImages: ImageIndex? = nil,
         at time: Date
     ) throws(LayoutSolveError) -> [String: EncodedManifest] {
         let prepared = try prepare(
@@ -72,6 +76,7 @@ public actor ManifestCache {
             spec: newSpec,
             profiles: newProfiles,
             measurements: newMeasurements,
+            images: newImages,
             at: time
         )
         commit(prepared)
@@ -82,6 +87,7 @@ public actor ManifestCache {
     /// only what is stored: a restart then never goes back to an older version number.
     ///
     /// - Parameter measurements: the measured sizes to lay out with; `nil` keeps the current ones.
+    /// - Parameter images: the renditions ready to show; `nil` keeps the current ones.
     /// - Throws: the first profile that cannot be solved; nothing changes.
     public func prepare(
         content: HomeContent,
@@ -89,11 +95,13 @@ public actor ManifestCache {
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
         measurements newMeasurements: MeasurementBook? = nil,
+        images newImages: ImageIndex? = nil,
         at time: Date
     ) throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
         let profiles = newProfiles ?? self.profiles
         let measurements = newMeasurements ?? self.measurements
+        let images = newImages ?? self.images
         let sections = HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings)
         let next = version + 1
         var built: [String: EncodedManifest] = [:]
@@ -107,7 +115,8 @@ public actor ManifestCache {
                 version: next,
                 profile: profile.name,
                 generatedAt: time,
-                measurements: measurements.sizes(for: target)
+                measurements: measurements.sizes(for: target),
+                images: images
             )
             built[profile.name] = result.manifest
             stale += result.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
@@ -119,6 +128,7 @@ public actor ManifestCache {
             profiles: profiles,
             sections: sections,
             measurements: measurements,
+            images: images,
             stale: stale,
             generatedAt: time
         )
@@ -134,6 +144,7 @@ public actor ManifestCache {
         profiles = prepared.profiles
         sections = prepared.sections
         measurements = prepared.measurements
+        images = prepared.images
         stale += prepared.stale
         generatedAt = prepared.generatedAt
         version = prepared.version
@@ -174,7 +185,8 @@ public actor ManifestCache {
             version: version,
             profile: profile,
             generatedAt: generatedAt,
-            measurements: measurements.sizes(for: target)
+            measurements: measurements.sizes(for: target),
+            images: images
         )
         return candidate.manifest.elements?.geometry != current.elements?.geometry
     }
@@ -206,7 +218,8 @@ public actor ManifestCache {
             version: version,
             profile: nil,
             generatedAt: generatedAt,
-            measurements: measurements.sizes(for: target)
+            measurements: measurements.sizes(for: target),
+            images: images
         )
         let manifest = built.manifest
         stale += built.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
@@ -226,6 +239,7 @@ public struct PreparedVersion: Sendable {
     let profiles: [Profile]
     let sections: [AssembledSection]
     let measurements: MeasurementBook
+    let images: ImageIndex
     let stale: [StaleMeasurement]
     let generatedAt: Date
 }

@@ -1,7 +1,7 @@
 public import HomeLayout
 
-/// What a manifest shows, element by element, kept beside its bytes: the ids with their frames
-/// and content fingerprints (for `changes` between versions), the axes each one has estimated
+/// What a manifest shows, element by element, kept beside its bytes: the ids with their frames,
+/// content fingerprints and pictures (for `changes` between versions), the axes each one has estimated
 /// (for `ReportSizes`), and a hash of every frame (does a report change anything?).
 ///
 /// Items and supplementaries with ids are listed in manifest order; decorations only count in
@@ -13,6 +13,10 @@ public struct ManifestElements: Sendable, Equatable {
         public var fingerprint: UInt64
         /// The axes a measurement applies to; empty for a fixed size or a group supplementary.
         public var measurable: SizingAxes
+        /// What the item's `content.image` shows (rendition, size, average colour), nil without
+        /// one. Apart from `fingerprint`: a rendition's box follows the item's frame, which a
+        /// measurement changes, so a measurement must not go stale when its picture arrives.
+        public var picture: UInt64? = nil
     }
 
     public private(set) var elements: [Element] = []
@@ -45,7 +49,7 @@ public struct ManifestElements: Sendable, Equatable {
 
     /// What changed from `old` to this manifest (`docs/manifest.md`, "Changes"): ids only here
     /// (new order), only there (old order), here and there with another frame, with another
-    /// content fingerprint.
+    /// content fingerprint or picture (an image that became ready counts as new content).
     public func changes(since old: ManifestElements) -> ManifestChanges {
         var changes = ManifestChanges()
         for element in elements {
@@ -54,7 +58,9 @@ public struct ManifestElements: Sendable, Equatable {
                 continue
             }
             if before.frame != element.frame { changes.moved.append(element.id) }
-            if before.fingerprint != element.fingerprint { changes.updated.append(element.id) }
+            if before.fingerprint != element.fingerprint || before.picture != element.picture {
+                changes.updated.append(element.id)
+            }
         }
         for element in old.elements where positions[element.id] == nil { changes.deleted.append(element.id) }
         return changes

@@ -26,7 +26,10 @@ public struct DaemonRunner: Sendable {
         let textMeasurer = options.checkConfig ? TextMeasurer() : Self.startTextMeasurer(options)
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
-            configuration = try await LoadedConfiguration.load(directory: options.configDirectory)
+            configuration = try await LoadedConfiguration.load(
+                directory: options.configDirectory,
+                credentials: options.credentials
+            )
         } catch {
             logger.error("invalid configuration: \(error)")
             notifier.status("Invalid configuration: \(error)")
@@ -68,6 +71,7 @@ public struct DaemonRunner: Sendable {
             service = try await HomeService(
                 configuration: configuration,
                 stateDirectory: options.stateDirectory,
+                cacheDirectory: options.cacheDirectory,
                 logger: logger,
                 textMeasurer: textMeasurer
             )

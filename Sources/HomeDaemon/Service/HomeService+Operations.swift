@@ -32,6 +32,23 @@ public struct DaemonStatus: Sendable, Equatable {
     public var store: String = "ok"
     /// Why the store is not ok; nil when it is.
     public var storeReason: String?
+    /// Nil when images are off.
+    public var images: ImageHealth?
+}
+
+/// The image side of `GetStatus`.
+public struct ImageHealth: Sendable, Equatable {
+    public var originals: Int
+    public var renditions: Int
+    public var cacheBytes: Int
+    /// The last error of each image URL or page that has one, newest first.
+    public var errors: [ImageErrorLine]
+}
+
+/// One image's error: the image or page URL and one line saying what went wrong.
+public struct ImageErrorLine: Sendable, Equatable {
+    public var url: String
+    public var error: String
 }
 
 /// A notice as `ListNotices` returns it.
@@ -93,14 +110,24 @@ extension HomeService {
                     title: $0.title,
                     link: $0.link,
                     published: $0.published,
-                    summary: $0.summary
+                    summary: $0.summary,
+                    imageURL: $0.imageURL
                 )
             }
         var services: [String: [ServiceLink]] = [:]
-        let configuredIDs = Set(try await store.sources().filter { configured.contains($0.url) }.map(\.id))
-        for link in try await store.serviceLinks() where configuredIDs.contains(link.sourceID) {
+        let configuredSources = Dictionary(
+            try await store.sources().filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
+            uniquingKeysWith: { first, _ in first }
+        )
+        for link in try await store.serviceLinks() where configuredSources[link.sourceID] != nil {
             services[link.section, default: []].append(
-                ServiceLink(title: link.title, url: link.url, icon: link.icon, description: link.description)
+                ServiceLink(
+                    title: link.title,
+                    url: link.url,
+                    icon: link.icon,
+                    description: link.description,
+                    sourceURL: configuredSources[link.sourceID]
+                )
             )
         }
         return HomeContent(user: settings.user, history: history, notices: notices, services: services)
@@ -148,6 +175,15 @@ extension HomeService {
             status.serviceLinks = counts.serviceLinks
             status.history = counts.historyEvents
             status.sources = sources
+            if images != nil {
+                let imageCounts = try await store.imageCounts()
+                status.images = ImageHealth(
+                    originals: imageCounts.originals,
+                    renditions: imageCounts.renditions,
+                    cacheBytes: try await store.imageCacheBytes(),
+                    errors: try await store.imageErrors(limit: 50).map { ImageErrorLine(url: $0.url, error: $0.error) }
+                )
+            }
             lastStatus = status
         } catch {
             health.failed(error)
@@ -176,8 +212,10 @@ extension HomeService {
         }
         // An explicit refresh ends the wait after a store recovery.
         releasePublication()
-        // Documents that changed the store already asked for a version: wait for it.
+        // Documents that changed the store already asked for a version: wait for it, then for
+        // the images it shows.
         if let failure = await awaitPublished() { throw failure }
+        if let failure = await awaitImages() { throw failure }
         if health.totalFailures > failuresBefore, let error = health.lastError { throw .storeUnavailable(error) }
         return (summary.attempted, summary.changed, await cache.version)
     }
@@ -256,13 +294,20 @@ extension HomeService {
     public func reload() async throws(ServiceError) -> Int {
         let next: LoadedConfiguration
         do throws(ConfigError) {
-            next = try await LoadedConfiguration.load(directory: configuration.directory)
+            next = try await LoadedConfiguration.load(
+                directory: configuration.directory,
+                credentials: configuration.credentials
+            )
         } catch {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             throw .configuration(error)
         }
         let states = try await withStore("cannot apply the new configuration", isWrite: true) {
-            let ingestion = StoreIngestion(store: store)
+            let ingestion = StoreIngestion(
+                store: store,
+                maxImageBytes: next.settings.images.maxImageBytes,
+                maxImagePixels: next.settings.images.maxPixels
+            )
             let states = try await ingestion.register(next.sources)
             _ = try await ingestion.storeListLinks(next.sources)
             return states

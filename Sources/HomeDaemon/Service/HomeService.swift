@@ -25,6 +25,8 @@ public actor HomeService {
     /// Warnings of each source's last parsed document, for `GetStatus`.
     let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
+    /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
+    let images: ImageService?
 
     /// Change requests not yet covered by a published version; see ``requestPublish()``.
     private var changeGeneration = 0
@@ -51,12 +53,14 @@ public actor HomeService {
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
     ///
+    /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
     /// - Parameter textMeasurer: measures the text of slots bound to `[text]` styles (the
     ///   daemon's writes fontconfig's caches under `--cache-dir` and has been loading its fonts
     ///   since the daemon started, `DaemonRunner.startTextMeasurer`).
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
+        cacheDirectory: URL? = nil,
         logger: Logger,
         now: Date = Date(),
         textMeasurer: TextMeasurer = TextMeasurer()
@@ -96,7 +100,18 @@ public actor HomeService {
             )
         }
         await cache.restore(restored)
-        let ingestion = StoreIngestion(store: store)
+        let ingestion = StoreIngestion(
+            store: store,
+            maxImageBytes: configuration.settings.images.maxImageBytes,
+            maxImagePixels: configuration.settings.images.maxPixels
+        )
+        images = ImageService.make(
+            settings: configuration.settings,
+            cacheDirectory: cacheDirectory,
+            store: store,
+            fetcher: fetcher,
+            logger: logger.child("images")
+        )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
         let changed = ServiceSignal<Void>()
@@ -116,6 +131,7 @@ public actor HomeService {
             log: { message in log.log(Logger.Level(rawValue: message.level.rawValue) ?? .info, message.message) }
         )
         changed.connect { [weak self] in await self?.requestPublish() }
+        images?.connect { [weak self] in await self?.requestPublish() }
         try await loadMeasurements()
         attempted.connect { [weak self] url in await self?.sourceAttempted(url) }
         reportClientGroup()
@@ -147,7 +163,19 @@ public actor HomeService {
         schedulerTask?.cancel()
         await schedulerTask?.value
         schedulerTask = nil
+        await images?.stop()
         await fetcher.shutdown()
+    }
+
+    /// Returns once the image pipeline has nothing left to do for the current version, and
+    /// the version that shows its results is published.
+    ///
+    /// - Returns: the failure of that publication, nil when it succeeded.
+    @discardableResult
+    public func awaitImages() async -> ServiceError? {
+        guard let images else { return nil }
+        await images.waitUntilIdle()
+        return await awaitPublished()
     }
 
     // MARK: Versions
@@ -199,13 +227,18 @@ public actor HomeService {
             var failure: ServiceError?
             do {
                 let content = try await snapshot()
+                // The stored images are looked up while the text is measured.
+                let images = self.images
+                async let stored = images?.index(for: content) ?? .empty
                 await measureText(content: content, at: Date())
+                let index = try await stored
                 let prepared = try await cache.prepare(
                     content: content,
                     bindings: configuration.settings.bindings,
                     spec: configuration.spec,
                     profiles: configuration.settings.profiles,
                     measurements: measurements,
+                    images: index,
                     at: Date()
                 )
                 // Stored first, in one transaction, then served: what clients get is always
@@ -222,6 +255,7 @@ public actor HomeService {
                     }
                 )
                 await cache.commit(prepared)
+                await images?.needs(prepared.manifests.values.flatMap(\.imageRequirements))
                 await forgetStaleMeasurements()
                 health.succeeded()
                 let version = await cache.version

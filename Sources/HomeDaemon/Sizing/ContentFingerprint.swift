@@ -2,12 +2,12 @@ import Foundation
 
 /// A 64-bit fingerprint of what an element shows: its kind and every content field a client
 /// draws. A measured size is kept with the fingerprint it was measured for, so a changed title
-/// makes it stale; `changes.updated` lists the elements whose fingerprint changed.
+/// makes it stale; `changes.updated` lists the elements whose fingerprint (or picture) changed.
 ///
 /// FNV-1a over a tagged encoding (each field: a presence byte, its UTF-8, a 0xFF terminator), so
 /// `("ab", nil)` and `("a", "b")` differ. Stored in the database: the function must never change
-/// for content it already covers. A new content field (an image) is added at the end and only
-/// when present, so older fingerprints stay valid.
+/// for content it already covers. A new content field is added at the end and only when
+/// present, so older fingerprints stay valid: the item's image came that way.
 enum ContentFingerprint {
     /// The fingerprint of an element without content (a footer, a badge's own frame …).
     static let empty = of(nil)
@@ -35,6 +35,10 @@ enum ContentFingerprint {
         field(content.date.map(ISO8601.string))
         field(content.source)
         field(content.icon)
+        // Added after the fields above, and only for content with an image, so fingerprints
+        // stored before images existed stay valid. The image's identity (`image:URL` or
+        // `page:URL`), not its rendition: the rendition's box follows the measured frame.
+        if let image = content.image { field(image.key) }
         return hash
     }
 }

@@ -1,3 +1,7 @@
+// `struct timespec` reaches HomeDaemon through both Glibc and CSystem's <sys/types.h>; Clang
+// merges the two and Swift may credit either module with its members (release builds did),
+// so MemberImportVisibility needs both imported.
+import CSystem
 import Glibc
 
 /// The sd_notify(3) protocol without libsystemd (varlink-and-systemd.md §6, §11): one

@@ -1,65 +1,59 @@
-/// SHA-256 (FIPS 180-4), for the `sha256:` fallback ids of `feed-parsing.md` §3.
+/// SHA-256 (FIPS 180-4), for the `sha256:` fallback ids of `feed-parsing.md` §3 and for
+/// naming fetched images by their content (HomeFetch, `package`).
 ///
 /// Hand-written because HomeFeeds may not depend on swift-crypto and Foundation on Linux has no
-/// CryptoKit. Only hashes short titles and summaries, so clarity beats speed here.
-enum SHA256 {
-    static func hexDigest(_ message: some Collection<UInt8>) -> String {
-        var state: [UInt32] = [
-            0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-        ]
-        var data = Array(message)
-        let bitLength = UInt64(data.count) &* 8
-        data.append(0x80)
-        while data.count % 64 != 56 { data.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            data.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
-        }
+/// CryptoKit. Incremental, so an image is hashed chunk by chunk as it arrives.
+package struct SHA256 {
+    private var state: [UInt32] = [
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
+    ]
+    /// Bytes of a block not yet complete.
+    private var block: [UInt8] = []
+    private var length: UInt64 = 0
+    private var schedule = [UInt32](repeating: 0, count: 64)
 
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: data.count, by: 64) {
-            for word in 0..<16 {
-                let offset = blockStart + word * 4
-                schedule[word] =
-                    UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8
-                    | UInt32(data[offset + 3])
+    package init() {
+        block.reserveCapacity(64)
+    }
+
+    static func hexDigest(_ message: some Collection<UInt8>) -> String {
+        var hasher = SHA256()
+        Array(message).withUnsafeBytes { hasher.update($0) }
+        return hasher.finalizeHex()
+    }
+
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        var index = 0
+        if !block.isEmpty {
+            let take = min(64 - block.count, bytes.count)
+            block.append(contentsOf: bytes[0..<take])
+            index = take
+            if block.count == 64 {
+                block.withUnsafeBytes { compress($0) }
+                block.removeAll(keepingCapacity: true)
             }
-            for word in 16..<64 {
-                let s0 = rotr(schedule[word - 15], 7) ^ rotr(schedule[word - 15], 18) ^ (schedule[word - 15] >> 3)
-                let s1 = rotr(schedule[word - 2], 17) ^ rotr(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
-                schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
+        }
+        while index + 64 <= bytes.count {
+            compress(UnsafeRawBufferPointer(rebasing: bytes[index..<(index + 64)]))
+            index += 64
+        }
+        if index < bytes.count { block.append(contentsOf: bytes[index...]) }
+    }
+
+    /// The digest in lowercase hex; the hasher is spent afterwards.
+    package mutating func finalizeHex() -> String {
+        let bitLength = length &* 8
+        var tail = block
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        }
+        tail.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: raw[start..<(start + 64)]))
             }
-            var a = state[0]
-            var b = state[1]
-            var c = state[2]
-            var d = state[3]
-            var e = state[4]
-            var f = state[5]
-            var g = state[6]
-            var h = state[7]
-            for round in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = h &+ s1 &+ choice &+ roundConstants[round] &+ schedule[round]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                h = g
-                g = f
-                f = e
-                e = d &+ t1
-                d = c
-                c = b
-                b = a
-                a = t1 &+ t2
-            }
-            state[0] &+= a
-            state[1] &+= b
-            state[2] &+= c
-            state[3] &+= d
-            state[4] &+= e
-            state[5] &+= f
-            state[6] &+= g
-            state[7] &+= h
         }
         let hex = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
@@ -70,6 +64,53 @@ enum SHA256 {
             }
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// One 64-byte block into the state.
+    private mutating func compress(_ data: UnsafeRawBufferPointer) {
+        for word in 0..<16 {
+            let offset = word * 4
+            schedule[word] =
+                UInt32(data[offset]) << 24 | UInt32(data[offset + 1]) << 16 | UInt32(data[offset + 2]) << 8
+                | UInt32(data[offset + 3])
+        }
+        for word in 16..<64 {
+            let s0 = Self.rotr(schedule[word - 15], 7) ^ Self.rotr(schedule[word - 15], 18) ^ (schedule[word - 15] >> 3)
+            let s1 = Self.rotr(schedule[word - 2], 17) ^ Self.rotr(schedule[word - 2], 19) ^ (schedule[word - 2] >> 10)
+            schedule[word] = schedule[word - 16] &+ s0 &+ schedule[word - 7] &+ s1
+        }
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
+        for round in 0..<64 {
+            let s1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let t1 = h &+ s1 &+ choice &+ Self.roundConstants[round] &+ schedule[round]
+            let s0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let t2 = s0 &+ majority
+            h = g
+            g = f
+            f = e
+            e = d &+ t1
+            d = c
+            c = b
+            b = a
+            a = t1 &+ t2
+        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
     }
 
     private static func rotr(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -96,10 +96,11 @@ struct JSONFeedReader {
                 published: published,
                 enclosures: enclosures
             )
-            guard let entry else {
+            guard var entry else {
                 warnings.add(line: nil, column: nil, "items[\(index)] dropped: it has no id, url, title or content")
                 continue
             }
+            entry.images = Self.images(of: item, base: url) { allowed($0, .resource, "items[\(index)].\($1)") }
             let id = entry.id
             if !disambiguator.append(entry, to: &entries) {
                 warnings.add(
@@ -177,9 +178,12 @@ struct JSONFeedItem: Decodable {
     var datePublished: String?
     var dateModified: String?
     var attachments: [JSONFeedAttachment]
+    var image: String?
+    var bannerImage: String?
 
     private enum CodingKeys: String, CodingKey {
-        case id, url, title, summary, attachments
+        case id, url, title, summary, attachments, image
+        case bannerImage = "banner_image"
         case contentHTML = "content_html"
         case contentText = "content_text"
         case datePublished = "date_published"
@@ -204,6 +208,8 @@ struct JSONFeedItem: Decodable {
         contentText = try? container.decodeIfPresent(String.self, forKey: .contentText)
         datePublished = try? container.decodeIfPresent(String.self, forKey: .datePublished)
         dateModified = try? container.decodeIfPresent(String.self, forKey: .dateModified)
+        image = try? container.decodeIfPresent(String.self, forKey: .image)
+        bannerImage = try? container.decodeIfPresent(String.self, forKey: .bannerImage)
         attachments =
             (try? container.decodeIfPresent(LenientList<JSONFeedAttachment>.self, forKey: .attachments))?
             .elements ?? []

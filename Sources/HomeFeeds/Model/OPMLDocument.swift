@@ -63,6 +63,14 @@ public struct OPMLOutline: Sendable, Equatable {
     /// URL; a warning says so), when the outline has no usable one: a sources list reports it
     /// as a configuration error at `line`. Not part of the output JSON.
     public var refusedURL: String?
+    /// The `credential` attribute: the name of a secret the daemon sends with this source's
+    /// requests (`docs/configuration.md`). Not part of the output JSON.
+    public var credential: String?
+    /// The `icon` attribute (homefeed's extension for service links: the link's icon),
+    /// resolved against the document URL like the other URLs and kept only when the link
+    /// policy allows it as a resource (`http`/`https`, `file:` only in a document read from a
+    /// file; a warning says why otherwise). Not part of the output JSON.
+    public var icon: String?
 
     public init(
         text: String,
@@ -74,7 +82,8 @@ public struct OPMLOutline: Sendable, Equatable {
         categories: [String],
         categoryAttribute: String?,
         line: Int? = nil,
-        refusedURL: String? = nil
+        refusedURL: String? = nil,
+        credential: String? = nil
     ) {
         self.text = text
         self.title = title
@@ -86,6 +95,7 @@ public struct OPMLOutline: Sendable, Equatable {
         self.categoryAttribute = categoryAttribute
         self.line = line
         self.refusedURL = refusedURL
+        self.credential = credential
     }
 }
 

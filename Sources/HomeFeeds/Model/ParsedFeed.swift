@@ -81,6 +81,8 @@ public struct FeedEntry: Sendable, Equatable {
     public var summary: String?
     /// Media attachments in document order, de-duplicated by URL.
     public var enclosures: [FeedEnclosure]
+    /// Images the entry names, in homefeed's order of preference (`FeedImage`).
+    public var images: [FeedImage] = []
 
     public init(
         id: String,

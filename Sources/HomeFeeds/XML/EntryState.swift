@@ -12,6 +12,7 @@ struct EntryState {
     var published: FeedTimestamp?
     var dateRank = FieldRank.none
     var enclosures: [FeedEnclosure] = []
+    var images = ImageCandidates()
 }
 
 /// Which of several elements for the same value wins: the lowest rank present (for dates,

@@ -25,6 +25,7 @@ extension XMLFeedBuilder {
             return beginRSSItemChild(name: name, namespace: namespace, attributes)
         case .mediaGroup:
             if namespace == .media && name == .content { addMediaContent(attributes) }
+            if namespace == .media && name == .thumbnail { addMediaThumbnail(attributes) }
         case .atomFeed:
             switch (namespace, name) {
             case (.atom, .title):
@@ -132,19 +133,26 @@ extension XMLFeedBuilder {
                 addEnclosure(
                     url: attributes.value("url"),
                     type: attributes.value("type"),
-                    length: attributes.byteCount("length")
+                    length: attributes.byteCount("length"),
+                    image: .enclosure
                 )
             default: break
             }
         case .content:
             // content:encoded only counts without a description: `beginSummary` skips capturing
-            // (and normalising a whole article) when a better-ranked summary was already read.
-            if name == .encoded && !isRDF { return beginSummary(rank: FieldRank.content, mode: .html) }
+            // (and normalising a whole article) when a better-ranked summary was already read;
+            // then it is read only for its first image.
+            if name == .encoded && !isRDF {
+                return beginSummary(rank: FieldRank.content, mode: .html, orImagesOf: .html)
+            }
         case .dublinCore, .dcTerms:
             return beginDublinCore(name: name, namespace: namespace, mode: .html)
         case .media:
             if name == .content { addMediaContent(attributes) }
+            if name == .thumbnail { addMediaThumbnail(attributes) }
             if name == .group { return .mediaGroup }
+        case .itunes:
+            if name == .image { addITunesImage(attributes) }
         default: break
         }
         return .other
@@ -169,8 +177,20 @@ extension XMLFeedBuilder {
         return beginCapture(.entryTitle(rank: rank), mode: mode, isBase64: isBase64)
     }
 
-    private func beginSummary(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
-        guard let entry, rank < entry.summaryRank else { return .other }
+    /// - Parameter imageMode: the mode of content whose first `<img>` is a candidate
+    ///   (`FeedImage`) even when a better summary was already read: `.html` for HTML content
+    ///   (not base64, which a bounded scan could not decode), nil otherwise.
+    private func beginSummary(
+        rank: UInt8,
+        mode: TextMode,
+        isBase64: Bool = false,
+        orImagesOf imageMode: TextMode? = nil
+    ) -> Role {
+        guard let entry else { return .other }
+        guard rank < entry.summaryRank else {
+            guard imageMode == .html, mode == .html, !isBase64, !entry.images.hasContentImage else { return .other }
+            return beginCapture(.contentImages, mode: .html)
+        }
         return beginCapture(.summary(rank: rank), mode: mode, isBase64: isBase64)
     }
 
@@ -183,6 +203,7 @@ extension XMLFeedBuilder {
         switch namespace {
         case .media:
             if name == .content { addMediaContent(attributes) }
+            if name == .thumbnail { addMediaThumbnail(attributes) }
             if name == .group { return .mediaGroup }
             return .other
         case .dublinCore, .dcTerms:
@@ -203,7 +224,12 @@ extension XMLFeedBuilder {
         case .content:
             guard attributes.value("src") == nil else { return .other }
             let content = AtomContent(attributes)
-            return beginSummary(rank: FieldRank.content, mode: content.mode, isBase64: content.isBase64)
+            return beginSummary(
+                rank: FieldRank.content,
+                mode: content.mode,
+                isBase64: content.isBase64,
+                orImagesOf: .html
+            )
         // Atom 0.3's issued/created/modified are the dates of Atom 1.0's published/updated.
         case .published, .issued: return beginDate(rank: FieldRank.published)
         case .created: return beginDate(rank: FieldRank.created)
@@ -216,7 +242,8 @@ extension XMLFeedBuilder {
                     url: candidate.href,
                     type: attributes.value("type"),
                     length: attributes.byteCount("length"),
-                    resolved: true
+                    resolved: true,
+                    image: .atomEnclosure
                 )
             case .alternate:
                 entry?.alternates.append(candidate)
@@ -262,19 +289,37 @@ extension XMLFeedBuilder {
         return nil
     }
 
+    /// `media:content`: an enclosure, and an image candidate when it is an image.
     private func addMediaContent(_ attributes: XMLAttributes) {
+        guard entry != nil, let url = attributes.value("url"),
+            let absolute = URIReference.resolve(url, against: bases.last),
+            allowedLink(absolute, purpose: .resource, what: "enclosure") != nil
+        else { return }
         addEnclosure(
-            url: attributes.value("url"),
+            url: absolute,
             type: attributes.value("type"),
-            length: attributes.byteCount("fileSize")
+            length: attributes.byteCount("fileSize"),
+            resolved: true
         )
+        addMediaImage(attributes, url: absolute, isThumbnail: false)
     }
 
     /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
-    func addEnclosure(url: String?, type: String?, length: Int64?, resolved: Bool = false) {
+    ///
+    /// - Parameters:
+    ///   - resolved: `url` is absolute and the link policy already allowed it.
+    ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
+    func addEnclosure(
+        url: String?,
+        type: String?,
+        length: Int64?,
+        resolved: Bool = false,
+        image origin: FeedImage.Origin? = nil
+    ) {
         guard entry != nil, let url else { return }
         guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
         guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
+        if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let trimmedType = type.map { URIReference.trimASCIIAndNBSP($0) }
         let enclosure = FeedEnclosure(
@@ -302,7 +347,7 @@ extension XMLFeedBuilder {
             if outlines.count >= limits.maxEntries {
                 truncate()
             } else {
-                outlines.append(
+                var outline =
                     OPMLOutline(
                         text: text ?? title ?? "",
                         title: title,
@@ -313,9 +358,12 @@ extension XMLFeedBuilder {
                         categories: outlineTexts.compactMap { $0 },
                         categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) },
                         line: currentLine,
-                        refusedURL: refusedURL
+                        refusedURL: refusedURL,
+                        credential: attributes.value("credential").flatMap { plain.normalize($0, mode: .literal) }
                     )
-                )
+                // The link's icon (homefeed's extension): an image the daemon fetches.
+                outline.icon = outlineLink("icon", .resource)
+                outlines.append(outline)
             }
         }
         outlineTexts.append(text ?? title)

@@ -33,11 +33,14 @@ extension XMLFeedBuilder {
         case .atomID:
             if entry?.nativeID == nil { entry?.nativeID = capturedTrimmed() }
         case .summary(let rank):
+            if captureMode == .html { scanCapturedHTMLForImage() }
             guard let current = entry?.summaryRank, rank < current, let value = capturedPlainText(captureMode) else {
                 return
             }
             entry?.summary = value
             entry?.summaryRank = rank
+        case .contentImages:
+            scanCapturedHTMLForImage()
         case .date(let rank):
             guard let current = entry?.dateRank, rank < current, let value = capturedTimestamp() else { return }
             entry?.published = value
@@ -93,10 +96,11 @@ extension XMLFeedBuilder {
             enclosures: state.enclosures
         )
         let (line, column) = position()
-        guard let built else {
+        guard var built else {
             warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
             return
         }
+        built.images = state.images.ordered
         let id = built.id
         if !disambiguator.append(built, to: &entries) {
             warnings.add(

@@ -32,6 +32,8 @@ final class XMLFeedBuilder {
         case entryTitle(rank: UInt8)
         case entryLink, guid, atomID
         case summary(rank: UInt8)
+        /// Content beside a better summary, captured only for its first `<img>` (`FeedImage`).
+        case contentImages
         case date(rank: UInt8)
     }
 
@@ -134,6 +136,7 @@ final class XMLFeedBuilder {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
             // separates words, in whatever mode the field is read (§2 rule 1).
             if HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) { text.append(0x20) }
+            addInlineImage(name: name, attributes: attributes)
             stack.append(Frame(role: .insideField, pushedBase: false, name: name))
             return
         }
@@ -199,7 +202,11 @@ final class XMLFeedBuilder {
     }
 
     func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        guard captureField != nil, !isStopped else { return }
+        guard let field = captureField, !isStopped else { return }
+        if case .contentImages = field {
+            appendScannedText(bytes, count: count)
+            return
+        }
         if text.count + count > limits.maxFieldBytes {
             stop(.limitExceeded(.fieldBytes), "a text field exceeds \(limits.maxFieldBytes) bytes")
             return

@@ -10,6 +10,7 @@ enum XMLNamespace: UInt8 {
     case dublinCore
     case dcTerms
     case media
+    case itunes
     case xml
     case other
 
@@ -26,6 +27,7 @@ enum XMLNamespace: UInt8 {
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss/") { return .media }
         if XMLName.equals(uri, length, "http://search.yahoo.com/mrss") { return .media }
         if XMLName.equals(uri, length, "http://www.w3.org/XML/1998/namespace") { return .xml }
+        if XMLName.equals(uri, length, "http://www.itunes.com/dtds/podcast-1.0.dtd") { return .itunes }
         if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
         if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
         // Atom's names before Atom 0.3 (2003 drafts: Echo, Pie, Necho), still in old feeds.
@@ -47,6 +49,7 @@ enum XMLName: UInt8 {
     /// Atom 0.3 dates (`issued`, `created`, `modified`), also the `dcterms:` names.
     case issued, created, modified
     case head, body, outline
+    case thumbnail, image
 
     /// Classifies a NUL-terminated libxml2 name by length, then bytes: no String is made.
     static func classify(_ name: UnsafePointer<UInt8>) -> XMLName {
@@ -69,6 +72,7 @@ enum XMLName: UInt8 {
             if equals(name, length, "title") { return .title }
             if equals(name, length, "entry") { return .entry }
             if equals(name, length, "group") { return .group }
+            if equals(name, length, "image") { return .image }
         case 6:
             if equals(name, length, "issued") { return .issued }
         case 7:
@@ -85,6 +89,7 @@ enum XMLName: UInt8 {
         case 9:
             if equals(name, length, "enclosure") { return .enclosure }
             if equals(name, length, "published") { return .published }
+            if equals(name, length, "thumbnail") { return .thumbnail }
         case 11: if equals(name, length, "description") { return .description }
         default: break
         }

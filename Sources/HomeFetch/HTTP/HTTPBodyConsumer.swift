@@ -17,4 +17,12 @@ protocol HTTPBodyConsumer: AnyObject {
     ///
     /// - Returns: a failure to end the transfer, else nil.
     func consume(_ bytes: UnsafeRawBufferPointer) -> FetchError.Kind?
+
+    /// True once the consumer has all it needs (a page's `<head>`): the transfer then ends at
+    /// once, as a complete exchange, without reading the rest.
+    var isSatisfied: Bool { get }
+}
+
+extension HTTPBodyConsumer {
+    var isSatisfied: Bool { false }
 }

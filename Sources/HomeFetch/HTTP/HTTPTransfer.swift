@@ -52,6 +52,9 @@ final class HTTPTransfer: @unchecked Sendable {
     private var bodyBytes = 0
     private var discardedBytes = 0
     private var failure: FetchError.Kind?
+    /// The consumer had all it wanted (a page's `<head>`) and the transfer was cut short on
+    /// purpose: a complete exchange, not a failure.
+    private var isSatisfied = false
 
     init(request: FetchRequest, userAgent: String, body: any HTTPBodyConsumer, now: Int64) {
         self.request = request
@@ -85,7 +88,11 @@ final class HTTPTransfer: @unchecked Sendable {
     func makeHandle() -> FetchError.Kind? {
         guard let easy = curl_easy_init() else { return .transport(code: Int(CURLE_FAILED_INIT.rawValue)) }
         self.easy = easy
-        headers = Self.requestHeaders(validators: request.validators)
+        headers = Self.requestHeaders(
+            validators: request.validators,
+            accept: request.accept,
+            authorization: request.credential?.authorization
+        )
         let limits = request.limits
         let context = Unmanaged.passUnretained(self).toOpaque()
         var codes: [CURLcode] = [
@@ -119,11 +126,18 @@ final class HTTPTransfer: @unchecked Sendable {
         return nil
     }
 
-    /// `Accept` and the conditional-GET validators, sent on every hop.
-    private static func requestHeaders(validators: HTTPValidators) -> UnsafeMutablePointer<curl_slist>? {
+    /// `Accept` and the conditional-GET validators, sent on every hop, and `Authorization`
+    /// while the hop stays on the origin of the requested URL.
+    private static func requestHeaders(
+        validators: HTTPValidators,
+        accept: String?,
+        authorization: String?
+    ) -> UnsafeMutablePointer<curl_slist>? {
+        let feedTypes =
+            "application/rss+xml, application/atom+xml, application/feed+json, text/x-opml, "
+            + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
         var lines = [
-            "Accept: application/rss+xml, application/atom+xml, application/feed+json, text/x-opml, "
-                + "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.8, */*;q=0.5"
+            "Accept: " + (accept.flatMap { $0.utf8.contains { $0 == 10 || $0 == 13 } ? nil : $0 } ?? feedTypes)
         ]
         // A header value is one line: a validator with CR or LF (from a hostile server's earlier
         // answer) is not sent rather than let it add headers of its own.
@@ -132,6 +146,7 @@ final class HTTPTransfer: @unchecked Sendable {
         if let lastModified = validators.lastModified, safe(lastModified) {
             lines.append("If-Modified-Since: \(lastModified)")
         }
+        if let authorization, safe(authorization) { lines.append("Authorization: \(authorization)") }
         var list: UnsafeMutablePointer<curl_slist>?
         for line in lines {
             guard let longer = curl_slist_append(list, line) else { break }
@@ -181,6 +196,10 @@ final class HTTPTransfer: @unchecked Sendable {
             self.failure = failure
             return false
         }
+        if body.isSatisfied {
+            isSatisfied = true
+            return false
+        }
         return true
     }
 
@@ -200,6 +219,7 @@ final class HTTPTransfer: @unchecked Sendable {
         // whole head: that is all this code reads of it.
         let cutDiscardedBody = code == CURLE_WRITE_ERROR && failure == nil && !consumesBody
         if let failure { return .complete(exchange(failure: failure)) }
+        if isSatisfied, code == CURLE_WRITE_ERROR || code == CURLE_OK { return .complete(exchange(failure: nil)) }
         guard code == CURLE_OK || cutDiscardedBody else { return .complete(exchange(failure: transportFailure(code))) }
         guard head.isRedirect, let target = redirectTarget() else { return .complete(exchange(failure: nil)) }
         if let refusal = follow(to: target) { return .complete(exchange(failure: refusal)) }
@@ -229,6 +249,12 @@ final class HTTPTransfer: @unchecked Sendable {
         } else {
             chainIsPermanent = false
         }
+        if request.credential != nil, !Self.sameOrigin(target, request.url) {
+            // The secret belongs to the source's origin: a hop elsewhere goes without it.
+            curl_slist_free_all(headers)
+            headers = Self.requestHeaders(validators: request.validators, accept: request.accept, authorization: nil)
+            if let easy { _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers) }
+        }
         currentURL = target
         head = HTTPResponseHead()
         headerBytes = 0
@@ -239,6 +265,29 @@ final class HTTPTransfer: @unchecked Sendable {
             return .redirectRefused(to: target)
         }
         return nil
+    }
+
+    /// Whether two absolute http(s) URLs share scheme, host and port (RFC 6454), compared as
+    /// libcurl parses them; an unparsable URL is another origin.
+    static func sameOrigin(_ a: String, _ b: String) -> Bool {
+        guard let first = origin(a), let second = origin(b) else { return false }
+        return first == second
+    }
+
+    private static func origin(_ url: String) -> String? {
+        guard let handle = curl_url() else { return nil }
+        defer { curl_url_cleanup(handle) }
+        guard curl_url_set(handle, CURLUPART_URL, url, 0) == CURLUE_OK else { return nil }
+        func part(_ which: CURLUPart, _ flags: UInt32 = 0) -> String? {
+            var value: UnsafeMutablePointer<CChar>?
+            guard curl_url_get(handle, which, &value, flags) == CURLUE_OK, let value else { return nil }
+            defer { curl_free(value) }
+            return String(cString: value).lowercased()
+        }
+        guard let scheme = part(CURLUPART_SCHEME), let host = part(CURLUPART_HOST),
+            let port = part(CURLUPART_PORT, UInt32(CURLU_DEFAULT_PORT))
+        else { return nil }
+        return "\(scheme)://\(host):\(port)"
     }
 
     /// The exchange as it stands, ended by `failure` (nil: a final response arrived in full).

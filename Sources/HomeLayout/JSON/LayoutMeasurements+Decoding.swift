@@ -33,25 +33,21 @@ extension LayoutMeasurements {
         var seen: [MeasuredElement: Int] = [:]
         for (position, entry) in entries.enumerated() {
             let path = "[\(position)]"
-            let object = try JSONObjectReader(
-                entry,
-                at: path,
-                allowed: ["section", "item", "elementKind", "width", "height"]
-            )
+            let object = try JSONObjectReader(entry, at: path, keys: MeasurementKey.self)
             var section: Int?
-            if let value = object["section"] {
+            if let value = object[.section] {
                 section = try Self.section(
                     value,
-                    at: object.path("section"),
+                    at: object.path(.section),
                     count: spec.sections.count,
                     ids: indexByID
                 )
             }
-            let item = try object["item"].map { (v) throws(LayoutSpecError) in
-                try decoder.integer(v, at: object.path("item"), in: 0...HomeLayout.Limits.maxItemsPerSection - 1)
+            let item = try object[.item].map { (v) throws(LayoutSpecError) in
+                try decoder.integer(v, at: object.path(.item), in: 0...HomeLayout.Limits.maxItemsPerSection - 1)
             }
-            let kind = try object["elementKind"].map { (v) throws(LayoutSpecError) in
-                try decoder.elementKind(v, at: object.path("elementKind"))
+            let kind = try object[.elementKind].map { (v) throws(LayoutSpecError) in
+                try decoder.elementKind(v, at: object.path(.elementKind))
             }
             let element: MeasuredElement
             switch (section, item, kind) {
@@ -61,13 +57,13 @@ extension LayoutMeasurements {
                 element = .itemSupplementary(section: section, item: item, elementKind: kind)
             case (nil, nil, let kind?): element = .globalBoundary(elementKind: kind)
             case (nil, _?, _):
-                throw LayoutSpecError(path: object.path("item"), reason: "an item needs its \"section\"")
+                throw LayoutSpecError(path: object.path(.item), reason: "an item needs its \"section\"")
             case (_?, nil, nil), (nil, nil, nil):
                 throw LayoutSpecError(path: path, reason: "expected \"item\", \"elementKind\" or both")
             }
             var size = MeasuredSize()
-            if let v = object["width"] { size.width = try Self.size(v, at: object.path("width"), decoder) }
-            if let v = object["height"] { size.height = try Self.size(v, at: object.path("height"), decoder) }
+            if let v = object[.width] { size.width = try Self.size(v, at: object.path(.width), decoder) }
+            if let v = object[.height] { size.height = try Self.size(v, at: object.path(.height), decoder) }
             guard size.width != nil || size.height != nil else {
                 throw LayoutSpecError(path: path, reason: "expected \"width\", \"height\" or both")
             }

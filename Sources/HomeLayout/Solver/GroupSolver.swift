@@ -13,12 +13,13 @@ struct GroupSolver {
     private(set) var badgeLists: [[ItemSupplementary]] = []
     /// Group instances with supplementary items in the last solved group, itself first, then
     /// depth-first. While a group is being solved their ``GroupBox/firstLeaf`` indexes
-    /// ``leaves``; once it is solved, they count from its first leaf.
-    private(set) var boxes: [GroupBox] = []
+    /// ``leaves``; once it is solved, they count from its first leaf. Written only by the
+    /// solver itself (here and in `GroupSolver+Arrangement.swift`).
+    var boxes: [GroupBox] = []
     /// Work so far (group solves plus leaves placed); bounded by
     /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
     /// re-solve (2^depth solves) cannot run for hours.
-    private var work = 0
+    var work = 0
 
     init(grid: PixelGrid) {
         self.grid = grid
@@ -44,6 +45,17 @@ struct GroupSolver {
         var crossPostFlexible: Bool
     }
 
+    /// The space inside a group: its content insets (§3.2) and the lengths along and across
+    /// its axis.
+    struct ContentBox {
+        var insets: EdgeInsets
+        var width: Double
+        var height: Double
+        /// Along the group's axis, and across it.
+        var length: Double
+        var crossLength: Double
+    }
+
     /// Solves `group`, already resolved to `size` in its parent's container, appending its
     /// leaves (relative to the group's origin) to ``leaves``.
     ///
@@ -66,11 +78,51 @@ struct GroupSolver {
         }
         guard !group.subitems.isEmpty else { throw GroupFailure(kind: .emptyGroup) }
         try spend(1)
-        let axis = group.axis
+        let content = try Self.contentBox(of: group, size: size)
+        let subitems = group.countMode == .equal ? group.equalizedSubitems : group.subitems
+        let base = leaves.count
+        let boxBase = boxes.count
+
+        var pass = try fillPasses(subitems, group: group, size: size, content: content, depth: depth)
+        if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
+        try materialize(&pass.templates, subitems, depth: depth)
+        // §7.1: placements holding a measured leaf get templates of their own.
+        var specialized: [Template?] = []
+        if let measured {
+            specialized = try specialize(pass, subitems, measured: measured, firstLeaf: firstLeaf, depth: depth)
+        }
+        let placements = pass.placed.enumerated().map { n, index in
+            specialized.isEmpty ? pass.templates[index] : specialized[n] ?? pass.templates[index]
+        }
+        let arrangedStart = leaves.count
+        let subitemBoxes = boxBase..<boxes.count
+        let far = try arrange(placements, group: group, content: content, subitemBoxes: subitemBoxes)
+        leaves.removeSubrange(base..<arrangedStart)
+
+        // §4.8: declared size, or content-fit on estimated axes.
+        var extent = size
+        if group.size.width.isEstimated { extent.width = group.axis == .horizontal ? far.along : far.cross }
+        if group.size.height.isEstimated { extent.height = group.axis == .vertical ? far.along : far.cross }
+        if boxes.count > boxBase || !group.supplementaryItems.isEmpty {
+            placeBoxes(
+                of: group,
+                in: extent,
+                insets: content.insets,
+                from: boxBase,
+                subitemBoxes,
+                leavesMovedBy: arrangedStart - base,
+                to: base
+            )
+        }
+        return extent
+    }
+
+    /// §3.2: insets are zeroed on estimated axes; values below 0.5 are fractions of the size.
+    ///
+    /// - Throws: `noRoomForGroup` when nothing is left along a fixed axis.
+    static func contentBox(of group: LayoutGroup, size: Size) throws(GroupFailure) -> ContentBox {
         let estimatedWidth = group.size.width.isEstimated
         let estimatedHeight = group.size.height.isEstimated
-
-        // §3.2: insets are zeroed on estimated axes; values below 0.5 are fractions of the size.
         let declared = group.contentInsets
         func inset(_ v: Double, _ length: Double, _ estimated: Bool) -> Double {
             estimated ? 0 : (abs(v) < 0.5 ? v * length : v)
@@ -81,141 +133,68 @@ struct GroupSolver {
             bottom: inset(declared.bottom, size.height, estimatedHeight),
             trailing: inset(declared.trailing, size.width, estimatedWidth)
         )
-        let contentWidth = size.width - insets.leading - insets.trailing
-        let contentHeight = size.height - insets.top - insets.bottom
-        let estimatedAlong = axis == .horizontal ? estimatedWidth : estimatedHeight
-        let length = axis == .horizontal ? contentWidth : contentHeight
-        let crossLength = axis == .horizontal ? contentHeight : contentWidth
-        if (size.width == 0 && size.height == 0) || (length <= 0 && !estimatedAlong) {
+        let width = size.width - insets.leading - insets.trailing
+        let height = size.height - insets.top - insets.bottom
+        let horizontal = group.axis == .horizontal
+        let estimatedAlong = horizontal ? estimatedWidth : estimatedHeight
+        let box = ContentBox(
+            insets: insets,
+            width: width,
+            height: height,
+            length: horizontal ? width : height,
+            crossLength: horizontal ? height : width
+        )
+        if (size.width == 0 && size.height == 0) || (box.length <= 0 && !estimatedAlong) {
             throw GroupFailure(
                 kind: .noRoomForGroup(
                     groupSize: size,
                     contentInsets: insets,
-                    containerSize: Size(width: contentWidth, height: contentHeight)
+                    containerSize: Size(width: width, height: height)
                 )
             )
         }
+        return box
+    }
 
-        let subitems = group.countMode == .equal ? group.equalizedSubitems : group.subitems
+    /// The fill pass (§4.3), and when fractional items must absorb the spacing (§4.4), a
+    /// second pass in a container shrunk by it.
+    private mutating func fillPasses(
+        _ subitems: [LayoutElement],
+        group: LayoutGroup,
+        size: Size,
+        content: ContentBox,
+        depth: Int
+    ) throws(GroupFailure) -> (placed: [Int], templates: [Template?]) {
         let spacing = group.interItemSpacing?.value ?? 0
-        let spacingIsFlexible = group.interItemSpacing?.isFlexible ?? false
         let base = leaves.count
         let boxBase = boxes.count
-
-        var pass = try fill(
+        let pass = try fill(
             subitems,
             group: group,
-            container: Container(width: size.width, height: size.height, insets: insets),
-            length: length,
+            container: Container(width: size.width, height: size.height, insets: content.insets),
+            length: content.length,
             spacing: spacing,
             isResolvePass: false,
             depth: depth
         )
-        // §4.4: fractional items absorb the spacing — solve again in a container shrunk by it.
         let placedCount = pass.placed.count
-        if placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true }) {
-            leaves.removeSubrange(base...)
-            if boxes.count > boxBase { boxes.removeSubrange(boxBase...) }
-            let shrunk = length - spacing * Double(placedCount - 1)
-            let container =
-                axis == .horizontal
-                ? Container(width: shrunk, height: contentHeight) : Container(width: contentWidth, height: shrunk)
-            pass = try fill(
-                subitems,
-                group: group,
-                container: container,
-                length: length,
-                spacing: spacing,
-                isResolvePass: true,
-                depth: depth
-            )
-        }
-
-        if pass.placed.isEmpty { return size }  // only `count: 0`, which validation rejects
-        try materialize(&pass.templates, subitems, depth: depth)
-        // §7.1: placements holding a measured leaf get templates of their own.
-        var specialized: [Template?] = []
-        if let measured {
-            specialized = try specialize(pass, subitems, measured: measured, firstLeaf: firstLeaf, depth: depth)
-        }
-        func placement(_ n: Int, _ index: Int) -> Template? {
-            specialized.isEmpty ? pass.templates[index] : specialized[n] ?? pass.templates[index]
-        }
-
-        // §4.6: arrangement along the axis, in the spec's order of arithmetic:
-        // total = Σ (e_i + p_i + q_i) + s × (n − 1).
-        var total = 0.0
-        var flexibleCount = spacingIsFlexible ? pass.placed.count - 1 : 0
-        for (n, index) in pass.placed.enumerated() {
-            guard let t = placement(n, index) else { continue }
-            total += (axis == .horizontal ? t.extent.width : t.extent.height) + t.pre + t.post
-            flexibleCount += (t.preFlexible ? 1 : 0) + (t.postFlexible ? 1 : 0)
-        }
-        total += spacing * Double(pass.placed.count - 1)
-        let extra = flexibleCount > 0 ? (length - total) / Double(flexibleCount) : 0
-        let crossStart = axis == .horizontal ? insets.top : insets.leading
-        var cursor = axis == .horizontal ? insets.leading : insets.top
-        var farAlong = 0.0
-        var farCross = 0.0
-        let arrangedStart = leaves.count
-        // Boxes of the solved subitems, each found by the leaf it starts at.
-        let subitemBoxes = boxBase..<boxes.count
-        for (n, index) in pass.placed.enumerated() {
-            guard let t = placement(n, index) else { continue }
-            if n > 0 {
-                cursor += spacing
-                if spacingIsFlexible { cursor += extra }
-            }
-            let along = axis == .horizontal ? t.extent.width : t.extent.height
-            let across = axis == .horizontal ? t.extent.height : t.extent.width
-            let position = cursor + t.pre + (t.preFlexible ? extra : 0)
-            cursor = position + along + t.post + (t.postFlexible ? extra : 0)
-            // §4.7: each subitem is placed across the axis on its own.
-            let crossFlexible = (t.crossPreFlexible ? 1 : 0) + (t.crossPostFlexible ? 1 : 0)
-            let crossExtra =
-                crossFlexible > 0 ? (crossLength - (across + t.crossPre + t.crossPost)) / Double(crossFlexible) : 0
-            let cross = crossStart + t.crossPre + (t.crossPreFlexible ? crossExtra : 0)
-            farAlong = max(farAlong, position + along + t.post)
-            farCross = max(farCross, cross + across + t.crossPost)
-            let (dx, dy) = axis == .horizontal ? (position, cross) : (cross, position)
-            let range = t.leafRange ?? 0..<0
-            try spend(range.count)
-            for box in subitemBoxes where range.contains(boxes[box].firstLeaf) {
-                var copy = boxes[box]
-                copy.content = copy.content.offsetBy(dx: dx, dy: dy)
-                copy.firstLeaf += leaves.count - range.lowerBound
-                boxes.append(copy)
-            }
-            for leaf in range {
-                var copy = leaves[leaf]
-                copy.slot = copy.slot.offsetBy(dx: dx, dy: dy)
-                copy.visible = copy.visible.offsetBy(dx: dx, dy: dy)
-                leaves.append(copy)
-            }
-            if leaves.count - arrangedStart > HomeLayout.Limits.maxLeavesPerGroup {
-                throw GroupFailure(
-                    kind: .limitExceeded(what: "items in one group", limit: HomeLayout.Limits.maxLeavesPerGroup)
-                )
-            }
-        }
-        leaves.removeSubrange(base..<arrangedStart)
-
-        // §4.8: declared size, or content-fit on estimated axes.
-        var extent = size
-        if estimatedWidth { extent.width = axis == .horizontal ? farAlong : farCross }
-        if estimatedHeight { extent.height = axis == .vertical ? farAlong : farCross }
-        if boxes.count > boxBase || !group.supplementaryItems.isEmpty {
-            placeBoxes(
-                of: group,
-                in: extent,
-                insets: insets,
-                from: boxBase,
-                subitemBoxes,
-                leavesMovedBy: arrangedStart - base,
-                to: base
-            )
-        }
-        return extent
+        guard placedCount >= 2, spacing != 0, pass.placed.contains(where: { pass.templates[$0]?.dependsOnAxis == true })
+        else { return pass }
+        leaves.removeSubrange(base...)
+        if boxes.count > boxBase { boxes.removeSubrange(boxBase...) }
+        let shrunk = content.length - spacing * Double(placedCount - 1)
+        let container =
+            group.axis == .horizontal
+            ? Container(width: shrunk, height: content.height) : Container(width: content.width, height: shrunk)
+        return try fill(
+            subitems,
+            group: group,
+            container: container,
+            length: content.length,
+            spacing: spacing,
+            isResolvePass: true,
+            depth: depth
+        )
     }
 
     /// Drops the subitems' own boxes (their arranged copies stay), moves the copies' leaves to
@@ -306,7 +285,7 @@ struct GroupSolver {
         return (placed, templates)
     }
 
-    private mutating func spend(_ units: Int) throws(GroupFailure) {
+    mutating func spend(_ units: Int) throws(GroupFailure) {
         work += units
         guard work <= HomeLayout.Limits.maxSolveWorkPerSection else {
             throw GroupFailure(

@@ -12,6 +12,9 @@ public struct NoticeInput: Sendable, Hashable {
     public var published: Date?
     /// The entry's summary text.
     public var summary: String?
+    /// The URL of the entry's image (the first candidate that fits the daemon's limits), if
+    /// any. Not part of the content hash: a changed image updates the row on its own.
+    public var imageURL: String?
 
     /// Creates an entry to ingest.
     public init(
@@ -19,13 +22,15 @@ public struct NoticeInput: Sendable, Hashable {
         title: String? = nil,
         link: String? = nil,
         published: Date? = nil,
-        summary: String? = nil
+        summary: String? = nil,
+        imageURL: String? = nil
     ) {
         self.entryID = entryID
         self.title = title
         self.link = link
         self.published = published
         self.summary = summary
+        self.imageURL = imageURL
     }
 }
 
@@ -59,6 +64,8 @@ public struct Notice: Sendable, Hashable, Identifiable {
     /// The time notices are ordered by: `published`, but never later than `firstSeen`
     /// (a future-dated entry does not stick to the top), `firstSeen` when undated.
     public var sortDate: Date
+    /// The URL of the entry's image, if any.
+    public var imageURL: String?
 }
 
 /// What one ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)`` did. The counts add up

@@ -14,6 +14,8 @@ Cases:
   gzip       the feed, gzip-encoded.
   redirect   code=<3xx>&to=<path or URL>: one redirect.
   chain      n=<hops>&code=<3xx>: a chain of n redirects (to chain/<key>?n=n-1), then the feed.
+  auth       the feed when the request has an Authorization header (tests read the value from
+             _requests), else 401.
   loop       302 to itself, for ever.
   pingpong   side=a: 302 to side=b, which sends 307 back to side=a.
   status     code=<n>[&retry=<Retry-After value>]: that status with a short body.
@@ -33,6 +35,27 @@ Cases:
   malformed  an HTML page with status 200.
   slow       ms=<n>: the feed after n milliseconds; counts requests in flight.
   links      an OPML document of service links.
+
+Image and page cases (HomeFetchTests' image fetches, the daemon's image pipeline):
+  img        name=<file in Fixtures/images> with ETag and 304; cut=<n> sends only the first n
+             bytes (a truncated image); type=<MIME> overrides the Content-Type.
+  bigimg     bytes=<n>: a PNG signature followed by n zero bytes.
+  polyglot   an HTML page served as image/png.
+  svg        an SVG with a script and external references, served as image/svg+xml.
+  hugepng    a valid PNG header claiming 100 000 x 100 000 pixels.
+  frames     a GIF of 10 000 frames of 1 x 1 pixel.
+  page       variant=icons (default): a head with an apple-touch-icon, sized icons and a
+             manifest, all under this key; variant=manifest: only a manifest link;
+             variant=none: a head without icons (then /favicon.ico counts); variant=endless: a
+             head that never ends; variant=links: 10 000 <link rel=icon> tags; variant=redirect:
+             an apple-touch-icon that redirects to file:///etc/passwd.
+  manifest   a web app manifest whose icons point at img under this key.
+  /favicon.ico  Fixtures/images/favicon.ico (404 with --no-favicon).
+  hostilefeed   an RSS feed whose items' enclosures are this server's hostile images (hugepng,
+                a truncated JPEG, frames, svg, polyglot, a redirect to file:///etc/passwd) and one
+                good photo, all under this key.
+  hostilelinks  an OPML document (path /hostilelinks/<key>/links.opml) of service links whose
+                pages are hostile (variants endless and links) or good (icons, manifest).
   _requests  JSON list of the requests seen for <key> (path and the headers tests check).
   _stats     JSON {"active", "maxActive"} of the slow case; reset=1 resets max_active.
   _count     JSON number of requests seen for every key that starts with <key>, whose path
@@ -41,6 +64,7 @@ Cases:
 
 import argparse
 import gzip
+import struct
 import json
 import os
 import sys
@@ -51,6 +75,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 LAST_MODIFIED = "Sat, 01 Jan 2033 00:00:00 GMT"
+IMAGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "images")
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp",
+               ".ico": "image/x-icon"}
 ETAG = '"v1"'
 
 LOCK = threading.Lock()
@@ -59,6 +86,7 @@ ACTIVE = 0
 MAX_ACTIVE = 0
 BOMB = None
 STREAM_BOMBS = {}
+NO_FAVICON = False
 
 
 def feed(ttl=None, title="Loopback feed"):
@@ -114,6 +142,22 @@ def stream_bomb(wbits):
         return STREAM_BOMBS[wbits]
 
 
+def png_chunk(kind, data):
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def huge_png():
+    header = struct.pack(">IIBBBBB", 100000, 100000, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + png_chunk(b"IHDR", header) + png_chunk(b"IDAT", zlib.compress(b"\0" * 1024))
+            + png_chunk(b"IEND", b""))
+
+
+def many_frames_gif(frames=10000):
+    gif = b"GIF89a" + struct.pack("<HHBBB", 1, 1, 0x80, 0, 0) + b"\0\0\0\xff\xff\xff"
+    frame = b"\x21\xf9\x04\x00\x01\x00\x00\x00" + b"\x2c" + struct.pack("<HHHHB", 0, 0, 1, 1, 0) + b"\x02\x02\x44\x01\x00"
+    return gif + frame * frames + b"\x3b"
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.0"
 
@@ -135,6 +179,8 @@ class Handler(BaseHTTPRequestHandler):
         query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
         segments = parts.path.strip("/").split("/")
         case = segments[0] if segments else ""
+        if case == "favicon.ico":
+            case = "favicon"
         key = segments[1] if len(segments) > 1 else ""
         if not case.startswith("_"):
             with LOCK:
@@ -145,6 +191,7 @@ class Handler(BaseHTTPRequestHandler):
                         "ifModifiedSince": self.headers.get("If-Modified-Since"),
                         "userAgent": self.headers.get("User-Agent"),
                         "acceptEncoding": self.headers.get("Accept-Encoding"),
+                        "authorization": self.headers.get("Authorization"),
                     }
                 )
         try:
@@ -183,6 +230,12 @@ class Handler(BaseHTTPRequestHandler):
             return
         code = int(query.get("code", "302"))
         self.send_body(code, b"", "text/plain", headers=[("Location", "/chain/%s?n=%d&code=%d" % (key, hops - 1, code))])
+
+    def case_auth(self, key, query):
+        if self.headers.get("Authorization"):
+            self.case_feed(key, {"noval": "1"})
+        else:
+            self.send_body(401, b"who are you?\n", "text/plain", headers=[("WWW-Authenticate", 'Bearer realm="feeds"')])
 
     def case_pingpong(self, key, query):
         if query.get("side") == "a":
@@ -290,6 +343,116 @@ class Handler(BaseHTTPRequestHandler):
     def case_links(self, key, query):
         self.send_body(200, LINKS, "text/x-opml")
 
+    def case_img(self, key, query):
+        name = os.path.basename(query.get("name", "icon.png"))
+        with open(os.path.join(IMAGES, name), "rb") as file:
+            body = file.read()
+        etag = '"%s-%d"' % (name, len(body))
+        if self.headers.get("If-None-Match") == etag:
+            self.send_response(304)
+            self.send_header("ETag", etag)
+            self.end_headers()
+            return
+        if "cut" in query:
+            body = body[: int(query["cut"])]
+        content_type = query.get("type", IMAGE_TYPES.get(os.path.splitext(name)[1], "application/octet-stream"))
+        self.send_body(200, body, content_type, headers=[("ETag", etag)])
+
+    def case_favicon(self, key, query):
+        if NO_FAVICON:
+            self.send_body(404, b"no favicon\n", "text/plain")
+            return
+        self.case_img(key, {"name": "favicon.ico"})
+
+    def case_hostilefeed(self, key, query):
+        images = [
+            ("huge", "/hugepng/%s-huge" % key, "image/png"),
+            ("truncated", "/img/%s-truncated?name=photo.jpg&amp;cut=400" % key, "image/jpeg"),
+            ("frames", "/frames/%s-frames" % key, "image/gif"),
+            ("svg", "/svg/%s-svg" % key, "image/svg+xml"),
+            ("polyglot", "/polyglot/%s-polyglot" % key, "image/png"),
+            ("passwd", "/redirect/%s-passwd?code=302&amp;to=file:///etc/passwd" % key, "image/png"),
+            ("good", "/img/%s-good?name=photo.jpg" % key, "image/jpeg"),
+        ]
+        items = "".join(
+            '<item><title>%s</title><link>http://127.0.0.1/%s</link><guid>%s</guid>'
+            '<pubDate>Mon, 0%d Nov 2026 10:00:00 GMT</pubDate><enclosure url="%s" type="%s"/></item>'
+            % (name, name, name, index + 1, url, kind) for index, (name, url, kind) in enumerate(images))
+        body = ('<?xml version="1.0"?><rss version="2.0"><channel><title>Hostile</title>%s</channel></rss>\n'
+                % items).encode("utf-8")
+        self.send_body(200, body)
+
+    def case_hostilelinks(self, key, query):
+        links = [("endless", "endless"), ("links", "links"), ("icons", "icons"), ("manifest", "manifest")]
+        outlines = "".join(
+            '<outline type="link" category="/other-service" text="%s" url="/page/%s-%s?variant=%s"/>'
+            % (name, key, name, variant) for name, variant in links)
+        body = ('<?xml version="1.0"?><opml version="2.0"><head><title>Hostile links</title></head><body>%s'
+                "</body></opml>\n" % outlines).encode("utf-8")
+        self.send_body(200, body, "text/x-opml")
+
+    def case_bigimg(self, key, query):
+        remaining = int(query.get("bytes", str(5 << 20)))
+        self.send_response(200)
+        self.send_header("Content-Type", "image/png")
+        self.send_header("Content-Length", str(8 + remaining))
+        self.end_headers()
+        self.wfile.write(b"\x89PNG\r\n\x1a\n")
+        block = b"\0" * 65536
+        while remaining > 0:
+            self.wfile.write(block[: min(remaining, len(block))])
+            remaining -= len(block)
+
+    def case_polyglot(self, key, query):
+        self.send_body(200, b"<!DOCTYPE html><html><body><script>alert(1)</script></body></html>\n", "image/png")
+
+    def case_svg(self, key, query):
+        body = (b'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">'
+                b'<script>fetch("http://127.0.0.1:1/steal")</script>'
+                b'<image xlink:href="file:///etc/passwd" width="10" height="10"/>'
+                b'<image href="http://127.0.0.1:%d/img/%s-svgref?name=icon.png"/></svg>' % (self.server.server_address[1], key.encode()))
+        self.send_body(200, body, "image/svg+xml")
+
+    def case_hugepng(self, key, query):
+        self.send_body(200, huge_png(), "image/png")
+
+    def case_frames(self, key, query):
+        self.send_body(200, many_frames_gif(), "image/gif")
+
+    def case_page(self, key, query):
+        variant = query.get("variant", "icons")
+        head = b"<!DOCTYPE html><html><head><meta charset=utf-8><title>Service</title>"
+        if variant == "icons":
+            head += (b'<link rel="icon" href="/img/%s?name=favicon.ico" sizes="16x16">'
+                     b'<link rel="apple-touch-icon" href="/img/%s?name=icon.png">'
+                     b'<link rel="manifest" href="/manifest/%s">' % (key.encode(), key.encode(), key.encode()))
+        elif variant == "manifest":
+            head += b'<link rel="manifest" href="/manifest/%s">' % key.encode()
+        elif variant == "redirect":
+            head += (b'<link rel="apple-touch-icon" href="/redirect/%s?code=302&to=file:///etc/passwd">' % key.encode())
+        elif variant == "links":
+            # Every one of them a 404: nothing but the bounds can stop reading them.
+            head += b"".join(b'<link rel="icon" href="/status/%s-%d?code=404" sizes="%dx%d">'
+                             % (key.encode(), i, i % 512 + 1, i % 512 + 1) for i in range(10000))
+        elif variant == "endless":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(head)
+            line = b'<meta name="filler" content="' + b"x" * 200 + b'">\n'
+            while True:
+                self.wfile.write(line * 64)
+                time.sleep(0.001)
+        head += b"</head><body>" + b"<p>body text</p>" * 1000 + b"</body></html>\n"
+        self.send_body(200, head, "text/html; charset=utf-8")
+
+    def case_manifest(self, key, query):
+        body = json.dumps({"name": "Service", "icons": [
+            {"src": "/img/%s?name=icon.png" % key, "sizes": "32x32", "type": "image/png"},
+            {"src": "/img/%s-mask?name=icon.png" % key, "sizes": "512x512", "purpose": "maskable"},
+        ]}).encode("utf-8")
+        self.send_body(200, body, "application/manifest+json")
+
     def case__requests(self, key, query):
         with LOCK:
             body = json.dumps(REQUESTS.get(key, [])).encode("utf-8")
@@ -326,9 +489,13 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    arguments = argparse.ArgumentParser()
-    arguments.add_argument("--ports", type=int, default=1)
-    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(arguments.parse_args().ports)]
+    global NO_FAVICON
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--ports", type=int, default=1)
+    parser.add_argument("--no-favicon", action="store_true")
+    arguments = parser.parse_args()
+    NO_FAVICON = arguments.no_favicon
+    servers = [Server(("127.0.0.1", 0), Handler) for _ in range(arguments.ports)]
     threading.Thread(target=exit_when_stdin_closes, daemon=True).start()
     for server in servers[1:]:
         threading.Thread(target=server.serve_forever, daemon=True).start()

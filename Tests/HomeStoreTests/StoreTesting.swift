@@ -1,28 +1,10 @@
 import Foundation
 import HomeStore
-
-/// A fresh directory under /tmp per test, removed when the value is discarded. Tests run in
-/// parallel, so each one works in its own directory and database file.
-final class TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/hf-store-XXXXXX".utf8CString)
-        guard let result = mkdtemp(&template) else {
-            throw CocoaError(.fileWriteUnknown)
-        }
-        path = String(cString: result)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// A path inside the directory.
-    func file(_ name: String) -> String { path + "/" + name }
-}
+import TestSupport
 
 /// Fixed times, so no test depends on the wall clock.
 enum Clock {
-    /// 2026-09-20 12:00:00 UTC.
+    /// 2026-09-21 14:13:20 UTC.
     static let t0 = Date(timeIntervalSince1970: 1_790_000_000)
 
     static func at(_ seconds: Double) -> Date { t0.addingTimeInterval(seconds) }

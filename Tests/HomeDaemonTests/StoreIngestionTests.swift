@@ -5,14 +5,19 @@ import HomeStore
 import TestSupport
 import Testing
 
+@testable import HomeDaemon
+
 /// A directory of sources, local and over loopback HTTP, fetched on schedule into one SQLite
 /// file: the whole ingestion path of issue 4 with real parts (file, HTTP server, WAL file).
 @Suite(.timeLimit(.minutes(1)))
 struct StoreIngestionTests {
-    let directory: URL
+    let scratch: TemporaryDirectory
+    var directory: URL { scratch.url }
+    /// One fetcher for the suite's tests, as the daemon has one.
+    static let fetcher = FeedFetcher()
 
     init() throws {
-        directory = try FetchTesting.temporaryDirectory()
+        scratch = try TemporaryDirectory(prefix: "hf-ingest")
     }
 
     /// sources.opml with a local Korean RSS file, a loopback HTTP feed and a local services OPML.
@@ -53,7 +58,7 @@ struct StoreIngestionTests {
         FetchScheduler(
             sources: list.sources,
             states: states,
-            fetcher: FetchTesting.fetcher,
+            fetcher: Self.fetcher,
             sink: ingestion,
             persistence: ingestion,
             clock: clock,
@@ -66,7 +71,7 @@ struct StoreIngestionTests {
                 backoffCap: 3600,
                 maximumRetryAfter: 86_400,
                 maxConcurrentFetches: 4,
-                limits: FetchTesting.quickLimits()
+                limits: FetchLimits(maxBodyBytes: 1 << 20, totalTimeout: 10)
             ),
             jitterSeed: 1
         )
@@ -74,9 +79,8 @@ struct StoreIngestionTests {
 
     @Test("file and loopback sources land in one SQLite file; a restart keeps validators; the schedule polls again")
     func endToEnd() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
         let server = try await FixtureServer.shared.value
-        let httpFeed = server.url("/feed/\(FetchTesting.key())")
+        let httpFeed = server.url("/feed/\(UUID().uuidString.lowercased())")
         let list = try await SourceList.load(path: try writeConfiguration(httpFeed: httpFeed))
         let databasePath = directory.appendingPathComponent("homefeed.sqlite").path
 

@@ -1,21 +1,28 @@
-public import Foundation
+import Foundation
 import HomeFeeds
-public import HomeStore
+import HomeFetch
+import HomeStore
 
 /// Connects the scheduler to the SQLite store: each fetched document is one ingest
 /// transaction, each attempt's state one row update (so ETag and Last-Modified stay a pair).
 ///
 /// Sendable: it only holds the store actor.
-public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
-    public let store: HomeStore
+struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
+    let store: HomeStore
+    /// A notice's image is the first of its candidates (`FeedEntry.images`) whose declared size
+    /// fits these; undeclared sizes fit until fetched.
+    var maxImageBytes: Int
+    var maxImagePixels: Int
 
-    public init(store: HomeStore) {
+    init(store: HomeStore, maxImageBytes: Int = 4 << 20, maxImagePixels: Int = 40_000_000) {
         self.store = store
+        self.maxImageBytes = maxImageBytes
+        self.maxImagePixels = maxImagePixels
     }
 
     /// Registers the list's sources with the store and returns their saved fetch state, so a
     /// restarted daemon polls with its validators, backoff and redirects intact.
-    public func register(_ list: SourceList, now: Date = Date()) async throws -> [SourceFetchState] {
+    func register(_ list: SourceList, now: Date = Date()) async throws -> [SourceFetchState] {
         let stored = try await store.upsertSources(
             list.sources.map {
                 SourceInput(
@@ -31,7 +38,7 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     }
 
     /// The service links written directly in the list, stored under the list's own URL.
-    public func storeListLinks(_ list: SourceList, now: Date = Date()) async throws -> Bool {
+    func storeListLinks(_ list: SourceList, now: Date = Date()) async throws -> Bool {
         try await store.upsertSource(
             SourceInput(url: list.documentURL, kind: .services, title: list.title),
             now: now
@@ -39,7 +46,7 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         return try await replaceLinks(sourceURL: list.documentURL, list.serviceLinks)
     }
 
-    public func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
+    func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
         switch document.document {
         case .feed(let feed):
             let entries = feed.entries.map {
@@ -48,7 +55,8 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
                     title: $0.title,
                     link: $0.link,
                     published: $0.published.map { Date(timeIntervalSince1970: Double($0.secondsSince1970)) },
-                    summary: $0.summary
+                    summary: $0.summary,
+                    imageURL: Self.imageURL($0.images, maxBytes: maxImageBytes, maxPixels: maxImagePixels)
                 )
             }
             let result = try await store.ingestNotices(sourceURL: source.url, entries: entries)
@@ -58,7 +66,7 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         }
     }
 
-    public func persist(_ state: SourceFetchState, of source: FeedSource) async throws {
+    func persist(_ state: SourceFetchState, of source: FeedSource) async throws {
         // HomeStore's FetchOutcome shares its name with HomeFetch's: build the record with
         // implicit member expressions, which resolve against the store's parameter type.
         let attempted = state.lastAttempt ?? Date()
@@ -84,15 +92,36 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         _ = try await store.recordFetch(sourceURL: source.url, withRedirect)
     }
 
+    /// The first image that fits the limits by what the document declares: ``FeedImage``'s
+    /// order makes this the preferred one, and among media thumbnails the largest that fits.
+    /// Only `http:`, `https:` and `file:` URLs count.
+    static func imageURL(_ images: [FeedImage], maxBytes: Int, maxPixels: Int) -> String? {
+        images.first { image in
+            let scheme = image.url.prefix(while: { $0 != ":" }).lowercased()
+            guard scheme == "http" || scheme == "https" || scheme == "file" else { return false }
+            if let length = image.length, length > Int64(maxBytes) { return false }
+            if let pixels = image.declaredPixels, pixels > maxPixels { return false }
+            return true
+        }?.url
+    }
+
     /// Replaces a source's links only when they differ, so an unchanged document makes no version.
-    private func replaceLinks(sourceURL: String, _ links: [ServiceLink]) async throws -> Bool {
+    private func replaceLinks(sourceURL: String, _ links: [HomeFetch.ServiceLink]) async throws -> Bool {
         let inputs = links.enumerated().map { order, link in
-            ServiceLinkInput(title: link.title, url: link.url, section: link.section?.key ?? "", order: order)
+            ServiceLinkInput(
+                title: link.title,
+                url: link.url,
+                section: link.section?.key ?? "",
+                icon: link.icon,
+                order: order
+            )
         }
         let current = try await store.serviceLinks(sourceURL: sourceURL)
         let unchanged =
             current.count == inputs.count
-            && zip(current, inputs).allSatisfy { $0.title == $1.title && $0.url == $1.url && $0.section == $1.section }
+            && zip(current, inputs).allSatisfy {
+                $0.title == $1.title && $0.url == $1.url && $0.section == $1.section && $0.icon == $1.icon
+            }
         if unchanged { return false }
         _ = try await store.replaceServiceLinks(sourceURL: sourceURL, links: inputs)
         return true
@@ -119,5 +148,5 @@ public struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
 
 extension HomeSection {
     /// The section key stored with service links: the category without its slash (`main-service`).
-    public var key: String { String(rawValue.drop { $0 == "/" }) }
+    var key: String { String(rawValue.drop { $0 == "/" }) }
 }

@@ -1,0 +1,90 @@
+#ifndef HOMEFEED_CVIPS_SHIM_H
+#define HOMEFEED_CVIPS_SHIM_H
+#include <vips/vips.h>
+
+/* libvips' operations take their optional arguments as NULL-terminated name/value lists,
+   which Swift cannot call (swift-on-linux.md §1.5): one wrapper per call homefeed-thumbnail
+   makes, with exactly the options it wants. Only homefeed-thumbnail links this module; the
+   daemon never does. */
+
+/* The loaders, one per format the helper accepts, each reading only the first page or frame
+   ("n" 1, "page" 0), streaming ("access" sequential) and failing on a truncated or corrupt
+   body ("fail_on" truncated) rather than returning the grey rest of a half-decoded image.
+   The buffer must outlive the image: libvips reads it lazily. */
+static inline int cvips_pngload(const void *buffer, size_t length, VipsImage **out) {
+    return vips_pngload_buffer((void *)buffer, length, out, "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+/* shrink: 1, 2, 4 or 8, libjpeg's DCT-domain downscale while decoding ("shrink-on-load"). */
+static inline int cvips_jpegload(const void *buffer, size_t length, int shrink, VipsImage **out) {
+    return vips_jpegload_buffer((void *)buffer, length, out, "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+static inline int cvips_gifload(const void *buffer, size_t length, VipsImage **out) {
+    return vips_gifload_buffer((void *)buffer, length, out, "n", 1, "page", 0,
+        "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+/* scale: libwebp's scaled decode, (0, 1]. */
+static inline int cvips_webpload(const void *buffer, size_t length, double scale, VipsImage **out) {
+    return vips_webpload_buffer((void *)buffer, length, out, "n", 1, "page", 0, "scale", scale,
+        "access", VIPS_ACCESS_SEQUENTIAL, "fail_on", VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+/* Lanczos 3 downscale by hscale horizontally and vscale vertically. */
+static inline int cvips_resize(VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+/* Applies the EXIF orientation and removes the tag. */
+static inline int cvips_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+/* A rendition of at most width x height pixels, never enlarged ("size" down): with crop, the
+   image is scaled to cover the box and its centre cut out (aspect fill); without, scaled to fit
+   inside it (aspect fit). */
+static inline int cvips_thumbnail(VipsImage *in, VipsImage **out, int width, int height, int crop) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+        "crop", crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE, "no_rotate", TRUE, NULL);
+}
+
+/* From the embedded ICC profile to sRGB, when there is one. */
+static inline int cvips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb", "embedded", TRUE, NULL);
+}
+
+static inline int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips_colourspace(in, out, space, NULL);
+}
+
+static inline int cvips_cast_uchar(VipsImage *in, VipsImage **out) { return vips_cast_uchar(in, out, NULL); }
+
+/* Savers: no metadata ("strip": EXIF, XMP, ICC, comments all dropped). */
+static inline int cvips_pngsave(VipsImage *in, const char *path) {
+    return vips_pngsave(in, path, "strip", TRUE, "compression", 6, NULL);
+}
+
+static inline int cvips_webpsave(VipsImage *in, const char *path, int quality) {
+    return vips_webpsave(in, path, "strip", TRUE, "Q", quality, NULL);
+}
+
+static inline int cvips_has_icc_profile(VipsImage *image) {
+    return vips_image_get_typeof(image, VIPS_META_ICC_NAME) != 0;
+}
+
+static inline void cvips_unref(VipsImage *image) { g_object_unref(image); }
+static inline void cvips_retain(VipsImage *image) { g_object_ref(image); }
+static inline void cvips_free(void *memory) { g_free(memory); }
+
+/* Every loader blocked but the four buffer loaders the helper calls, so no other libvips
+   loader (svgload, magickload, pdfload, matload, …) can ever run on fetched bytes. */
+static inline void cvips_allow_only_safe_loaders(void) {
+    vips_block_untrusted_set(TRUE);
+    vips_operation_block_set("VipsForeignLoad", TRUE);
+    vips_operation_block_set("VipsForeignLoadPngBuffer", FALSE);
+    vips_operation_block_set("VipsForeignLoadJpegBuffer", FALSE);
+    vips_operation_block_set("VipsForeignLoadNsgifBuffer", FALSE);
+    vips_operation_block_set("VipsForeignLoadWebpBuffer", FALSE);
+}
+#endif

@@ -1,0 +1,192 @@
+import Dispatch
+import Glibc
+import Synchronization
+public import ThumbnailProtocol
+
+/// Runs batches of images through `homefeed-thumbnail`, one helper process per batch, off the
+/// cooperative pool (a dispatch queue of its own: every helper call blocks).
+///
+/// A helper that crashes, breaks its limits or overruns the per-image timeout fails the image
+/// in flight only: it is killed, and a fresh helper takes the rest of the batch.
+///
+/// Cancelling the calling task (the daemon stopping) kills the running helper at once and
+/// leaves the rest of the batch without results, so a stop never waits for a decode.
+///
+/// Sendable: immutable; the queue serialises the batches.
+public struct ThumbnailRenderer: Sendable {
+    public struct Configuration: Sendable, Equatable {
+        public var helperPath: String
+        public var maxPixels: Int
+        public var maxInputBytes: Int
+        public var maxMemoryBytes: Int
+        public var cpuSecondsPerImage: Int
+        /// Wall seconds per image (and for the helper's start).
+        public var timeout: Double
+        /// libvips worker threads (0: libvips' default, one per core).
+        public var threads: Int
+
+        public init(
+            helperPath: String,
+            maxPixels: Int = 40_000_000,
+            maxInputBytes: Int = 4 << 20,
+            maxMemoryBytes: Int = 1 << 30,
+            cpuSecondsPerImage: Int = 20,
+            timeout: Double = 30,
+            threads: Int = 0
+        ) {
+            self.helperPath = helperPath
+            self.maxPixels = maxPixels
+            self.maxInputBytes = maxInputBytes
+            self.maxMemoryBytes = maxMemoryBytes
+            self.cpuSecondsPerImage = cpuSecondsPerImage
+            self.timeout = timeout
+            self.threads = threads
+        }
+
+        var arguments: [String] {
+            [
+                "--max-pixels", String(maxPixels), "--max-input-bytes", String(maxInputBytes), "--max-memory",
+                String(maxMemoryBytes), "--cpu-per-image", String(cpuSecondsPerImage),
+                // The whole helper: every image of a batch at its full budget, and some.
+                "--max-cpu", String(cpuSecondsPerImage * 64 + 60), "--threads", String(threads),
+            ]
+        }
+    }
+
+    /// What one batch came to.
+    public struct Outcome: Sendable {
+        /// By request id: the response, or why the image failed (one line).
+        public var results: [Int: Result<ThumbnailResponse, ImageFailure>] = [:]
+        /// Helpers started (1, plus one per crash or timeout that left images to do).
+        public var helpersStarted = 0
+        /// The largest peak resident set of the batch's helpers, in KiB.
+        public var helperPeakResidentKiB = 0
+        /// False when a helper said its `setrlimit` calls failed.
+        public var limitsApplied = true
+    }
+
+    /// Why one image got no rendition.
+    public struct ImageFailure: Error, Sendable, Equatable, CustomStringConvertible {
+        public var reason: String
+        /// True when the helper itself failed (could not start), not the image: try again later.
+        public var isTransient: Bool
+
+        public var description: String { reason }
+    }
+
+    public let configuration: Configuration
+    private let queue = DispatchQueue(label: "homefeed.thumbnail")
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// Renders `requests` in order and returns when all are done (or the task is cancelled).
+    public func render(_ requests: [ThumbnailRequest]) async -> Outcome {
+        let configuration = self.configuration
+        let cancellation = Cancellation()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                queue.async {
+                    continuation.resume(returning: Self.renderBlocking(requests, configuration, cancellation))
+                }
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
+    /// Set by the cancelling task; the running helper's pid is killed then.
+    ///
+    /// Sendable: behind a `Mutex`.
+    final class Cancellation: Sendable {
+        private let state = Mutex<(isCancelled: Bool, pid: pid_t?)>((false, nil))
+
+        var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+        func cancel() {
+            let pid = state.withLock { state -> pid_t? in
+                state.isCancelled = true
+                return state.pid
+            }
+            if let pid { kill(pid, SIGKILL) }
+        }
+
+        /// Records the running helper; false when already cancelled (the caller stops).
+        func running(_ pid: pid_t?) -> Bool {
+            state.withLock { state in
+                state.pid = pid
+                return !state.isCancelled
+            }
+        }
+    }
+
+    private static func renderBlocking(
+        _ requests: [ThumbnailRequest],
+        _ configuration: Configuration,
+        _ cancellation: Cancellation
+    ) -> Outcome {
+        var outcome = Outcome()
+        var helper: ThumbnailHelperProcess?
+        func retire(_ process: ThumbnailHelperProcess?) {
+            guard let process else { return }
+            process.finish(timeout: 5)
+            outcome.helperPeakResidentKiB = max(outcome.helperPeakResidentKiB, process.peakResidentKiB)
+        }
+        for request in requests {
+            if cancellation.isCancelled { break }
+            if helper == nil {
+                switch ThumbnailHelperProcess.start(
+                    path: configuration.helperPath,
+                    arguments: configuration.arguments,
+                    timeout: configuration.timeout
+                ) {
+                case .success(let started):
+                    helper = started
+                    outcome.helpersStarted += 1
+                    guard cancellation.running(started.pid) else { break }
+                    outcome.limitsApplied = outcome.limitsApplied && started.hello.limitsApplied
+                case .failure(let failure):
+                    outcome.results[request.id] = .failure(
+                        ImageFailure(
+                            reason: "the thumbnail helper cannot start: \(describe(failure))",
+                            isTransient: true
+                        )
+                    )
+                    continue
+                }
+            }
+            guard let running = helper, !cancellation.isCancelled else { continue }
+            switch running.render(request, timeout: configuration.timeout) {
+            case .success(let response):
+                outcome.results[request.id] = .success(response)
+            case .failure where cancellation.isCancelled:
+                break
+            case .failure(let failure):
+                let reason =
+                    failure == .timedOut
+                    ? "decoding took longer than \(Int(configuration.timeout)) s; the helper was killed"
+                    : "the decoder failed on this image: \(describe(failure))"
+                outcome.results[request.id] = .failure(ImageFailure(reason: reason, isTransient: false))
+                // Forget the pid before the process is reaped: a later cancel must not kill
+                // whatever process gets the number next.
+                _ = cancellation.running(nil)
+                running.kill()
+                retire(running)
+                helper = nil
+            }
+        }
+        _ = cancellation.running(nil)
+        retire(helper)
+        return outcome
+    }
+
+    private static func describe(_ failure: ThumbnailHelperProcess.Failure) -> String {
+        switch failure {
+        case .cannotStart(let reason): reason
+        case .crashed(let how): "the helper \(how)"
+        case .timedOut: "timed out"
+        case .protocolError(let reason): reason
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// One fuzz input run through the parser as `make fuzz` runs it, shared by the libFuzzer entry
+/// (`Fuzz/FuzzEntry.swift`) and the regression replay (`FuzzRegressionTests`), so a crasher
+/// replays exactly as it was found.
+///
+/// The first byte picks the chunk size and the HTTP charset, so the streaming paths (carries
+/// across chunks, encoding decisions) are fuzzed too; the rest is the body. The document (or
+/// the error) is encoded as JSON, and the text-level readers run on the body as a string.
+package enum FuzzInput {
+    static let charsets: [String?] = [nil, nil, "utf-8", "iso-8859-1", "windows-1252", "euc-kr", "utf-16", "x-bogus"]
+    static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
+
+    /// Runs one input.
+    ///
+    /// - Returns: the JSON output, or the error's one-line description; nil for an empty input.
+    @discardableResult
+    package static func run(_ data: UnsafeRawBufferPointer) -> String? {
+        guard let first = data.first else { return nil }
+        let selector = Int(first)
+        let body = UnsafeRawBufferPointer(rebasing: data[1...])
+        let chunk = chunkSizes[selector % chunkSizes.count]
+        var limits = FeedParseLimits(
+            maxBodyBytes: 1 << 20,
+            maxDepth: 64,
+            maxFieldBytes: 64 << 10,
+            maxTotalTextBytes: 256 << 10,
+            maxEntries: 200
+        )
+        limits.chunkSize = 65_536
+        let charset = charsets[(selector >> 3) % charsets.count]
+        let parser = FeedDocumentParser(
+            url: "https://example.test/dir/feed.xml",
+            contentType: charset.map { "application/rss+xml; charset=\($0)" },
+            limits: limits
+        )
+        var result: String
+        do throws(FeedParseError) {
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + chunk, body.count)
+                try parser.append(UnsafeRawBufferPointer(rebasing: body[offset..<end]))
+                offset = end
+            }
+            result = try parser.finish().jsonString(pretty: selector & 1 == 0)
+        } catch {
+            _ = error.jsonString()
+            result = error.description
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        _ = FeedTimestamp(parsing: text)
+        var plain = PlainText()
+        _ = plain.normalize(text, mode: .html)
+        _ = URIReference.resolve(text, against: "https://example.test/a/b/c?q#f")
+        return result
+    }
+}

@@ -1,0 +1,115 @@
+/// An image an entry names, as a plain value: where it came from in the document, its
+/// absolute URL and what the document declares about it.
+///
+/// `FeedEntry.images` lists them in the order homefeed prefers them (`docs/images.md`):
+///
+/// 1. an RSS `<enclosure>` of an image type;
+/// 2. `media:thumbnail` and image `media:content` (also inside `media:group`), largest declared
+///    size first, undeclared sizes after;
+/// 3. `itunes:image`;
+/// 4. an Atom `<link rel="enclosure">` of an image type;
+/// 5. JSON Feed `image`, then `banner_image`;
+/// 6. the first `<img>` of the entry's HTML (summary or content).
+///
+/// A consumer takes the first one that fits its own limits (declared bytes and pixels), so
+/// "largest fitting" falls out of the order. URLs are resolved against `xml:base` and the
+/// feed URL like every other link (`feed-parsing.md` §2); `data:` URLs are never listed.
+///
+/// Sendable: an immutable value.
+public struct FeedImage: Sendable, Equatable {
+    /// The element or member an image came from.
+    public enum Origin: String, Sendable, Equatable, CaseIterable {
+        case enclosure
+        case mediaThumbnail = "media:thumbnail"
+        case mediaContent = "media:content"
+        case itunesImage = "itunes:image"
+        case atomEnclosure = "atom:enclosure"
+        case jsonImage = "image"
+        case jsonBannerImage = "banner_image"
+        case contentImage = "img"
+    }
+
+    public var url: String
+    public var origin: Origin
+    /// The MIME type as written, when given.
+    public var type: String?
+    /// Declared pixel size (`width`/`height` attributes), when both are given and positive.
+    public var width: Int?
+    public var height: Int?
+    /// Declared bytes (`length`, `fileSize`), when given.
+    public var length: Int64?
+
+    public init(
+        url: String,
+        origin: Origin,
+        type: String? = nil,
+        width: Int? = nil,
+        height: Int? = nil,
+        length: Int64? = nil
+    ) {
+        self.url = url
+        self.origin = origin
+        self.type = type
+        self.width = width
+        self.height = height
+        self.length = length
+    }
+
+    /// Declared width × height, or nil.
+    public var declaredPixels: Int? {
+        guard let width, let height else { return nil }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        return overflow ? Int.max : pixels
+    }
+}
+
+/// The images of one entry as the parser meets them, put in the order of ``FeedImage`` at
+/// the end. At most `limit` per entry: a feed that lists thousands of thumbnails per item
+/// costs a bounded list.
+struct ImageCandidates {
+    static let limit = 16
+    private var byOrigin: [FeedImage.Origin: [FeedImage]] = [:]
+    private var count = 0
+
+    var hasContentImage: Bool { byOrigin[.contentImage] != nil }
+
+    mutating func add(_ image: FeedImage) {
+        guard count < Self.limit, !image.url.lowercased().hasPrefix("data:") else { return }
+        if image.origin == .contentImage, hasContentImage { return }
+        byOrigin[image.origin, default: []].append(image)
+        count += 1
+    }
+
+    /// Preference order, each URL once.
+    var ordered: [FeedImage] {
+        let media = (byOrigin[.mediaThumbnail] ?? []) + (byOrigin[.mediaContent] ?? [])
+        // Stable: among equal (or undeclared) sizes, document order.
+        let largestFirst = media.enumerated().sorted { lhs, rhs in
+            let (l, r) = (lhs.element.declaredPixels ?? -1, rhs.element.declaredPixels ?? -1)
+            return l != r ? l > r : lhs.offset < rhs.offset
+        }.map(\.element)
+        var seen: Set<String> = []
+        var result: [FeedImage] = []
+        let sequence =
+            (byOrigin[.enclosure] ?? []) + largestFirst + (byOrigin[.itunesImage] ?? [])
+            + (byOrigin[.atomEnclosure] ?? []) + (byOrigin[.jsonImage] ?? []) + (byOrigin[.jsonBannerImage] ?? [])
+            + (byOrigin[.contentImage] ?? [])
+        for image in sequence where seen.insert(image.url).inserted { result.append(image) }
+        return result
+    }
+
+    /// True for an image MIME type, or, without a type, a URL whose path ends like an image.
+    static func isImage(type: String?, url: String, medium: String? = nil) -> Bool {
+        if let medium, !medium.isEmpty { return medium.lowercased() == "image" }
+        if let type, !type.isEmpty { return type.lowercased().hasPrefix("image/") }
+        var path = Substring(url.lowercased())
+        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
+        return [".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"].contains { path.hasSuffix($0) }
+    }
+
+    /// A positive decimal attribute value, or nil.
+    static func dimension(_ text: String?) -> Int? {
+        guard let text, let value = Int(URIReference.trimASCIIAndNBSP(text)), value > 0 else { return nil }
+        return value
+    }
+}
