@@ -3,6 +3,10 @@
 #include <spawn.h>
 #include <errno.h>
 #include <stddef.h>
+#include <malloc.h>
+#include <pthread.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -34,6 +38,53 @@ int csystem_peergroups(int fd, gid_t *groups, int capacity, int *needed) {
     }
     return (int)(len / sizeof(gid_t));
 }
+
+int csystem_epoll_create(void) { return epoll_create1(EPOLL_CLOEXEC); }
+
+int csystem_epoll_ctl(int epfd, int op, int fd, unsigned int events, unsigned long long token) {
+    struct epoll_event event = {.events = events, .data.u64 = token};
+    return epoll_ctl(epfd, op, fd, &event);
+}
+
+int csystem_epoll_wait(int epfd, struct csystem_event *out, int capacity, int timeout_ms) {
+    struct epoll_event events[256];
+    if (capacity > 256) capacity = 256;
+    int count = epoll_wait(epfd, events, capacity, timeout_ms);
+    for (int i = 0; i < count; i++) {
+        out[i].events = events[i].events;
+        out[i].token = events[i].data.u64;
+    }
+    return count;
+}
+
+int csystem_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
+
+long csystem_sendv(int fd, const struct iovec *iov, int count) {
+    struct msghdr message = {.msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)count};
+    return sendmsg(fd, &message, MSG_NOSIGNAL);
+}
+
+void csystem_set_thread_name(const char *name) {
+    char truncated[16];
+    size_t i = 0;
+    for (; i < sizeof(truncated) - 1 && name[i] != 0; i++) truncated[i] = name[i];
+    truncated[i] = 0;
+    pthread_setname_np(pthread_self(), truncated);
+}
+
+int csystem_malloc_trim(void) { return malloc_trim(0); }
+
+int csystem_malloc_tune(int arenas, int mmap_threshold) {
+    return mallopt(M_ARENA_MAX, arenas) == 1 && mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1;
+}
+
+int csystem_epoll_ctl_add(void) { return EPOLL_CTL_ADD; }
+int csystem_epoll_ctl_mod(void) { return EPOLL_CTL_MOD; }
+int csystem_epoll_ctl_del(void) { return EPOLL_CTL_DEL; }
+unsigned int csystem_epollin(void) { return EPOLLIN; }
+unsigned int csystem_epollout(void) { return EPOLLOUT; }
+unsigned int csystem_epollhup(void) { return EPOLLHUP; }
+unsigned int csystem_epollerr(void) { return EPOLLERR; }
 
 int csystem_sock_nonblock(void) { return SOCK_NONBLOCK; }
 int csystem_sock_cloexec(void) { return SOCK_CLOEXEC; }

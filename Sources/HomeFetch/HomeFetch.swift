@@ -1,3 +1,5 @@
+import HomefeedVersion
+
 // HomeFetch: getting bytes from `file:` and `http(s):` sources, conditional GET, limits, and
 // the polite per-source scheduler with backoff (architecture.md).
 //
@@ -9,15 +11,12 @@
 
 /// What homefeed says it is when it fetches: an honest `User-Agent`, as feed readers send.
 public enum UserAgent {
-    /// The version sent in the `User-Agent`.
-    public static let version = "0.1.0"
-
     /// Where a site operator who sees homefeed in their logs can read about it.
     ///
     /// A placeholder under the reserved `.invalid` TLD until the project has a public home; the
     /// daemon may pass its real URL through `FeedFetcher.Configuration.userAgent`.
     public static let projectURL = "https://homefeed.invalid/"
 
-    /// `homefeed/<version> (+<project URL>)`.
-    public static let homefeed = "homefeed/\(version) (+\(projectURL))"
+    /// `homefeed/<version> (+<project URL>)`, the version from `HomefeedVersion`.
+    public static let homefeed = "homefeed/\(homefeedVersion) (+\(projectURL))"
 }

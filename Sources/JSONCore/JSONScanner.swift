@@ -6,22 +6,22 @@
 /// Strict: no comments, `NaN` or leading zeros; control characters in strings must be escaped;
 /// `\u` escapes must pair surrogates; invalid UTF-8 is an error. It never traps on any input:
 /// every problem is a ``JSONSyntaxError`` at a byte offset.
-package struct JSONScanner {
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index = 0
+public struct JSONScanner {
+    public let bytes: UnsafeBufferPointer<UInt8>
+    public var index = 0
     /// Reused for strings with escapes.
     private var scratch: [UInt8] = []
 
-    package init(bytes: UnsafeBufferPointer<UInt8>) {
+    public init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
     /// Skips a leading UTF-8 byte-order mark (RFC 8259 §8.1 allows a parser to).
-    package mutating func skipByteOrderMark() {
+    public mutating func skipByteOrderMark() {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
-    package mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+    public mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let matches = literal.withUTF8Buffer { expected in
@@ -47,7 +47,7 @@ package struct JSONScanner {
     /// with one multiplication or division (Clinger's fast path); anything else goes through the
     /// standard library's correctly rounded `Double(_:)`. Literals beyond the double range
     /// become ±infinity (the decoder reports them), tiny ones 0.
-    package mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
+    public mutating func parseNumber() throws(JSONSyntaxError) -> JSONNumber {
         let start = index
         var negative = false
         if bytes[index] == UInt8(ascii: "-") {
@@ -136,7 +136,7 @@ package struct JSONScanner {
 
     // MARK: - Strings
 
-    package mutating func parseString() throws(JSONSyntaxError) -> String {
+    public mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // "
         let start = index
         // Fast path: no escapes. Validate as we go; build the String once at the end.
@@ -183,7 +183,7 @@ package struct JSONScanner {
         throw JSONSyntaxError(offset: index, message: "unexpected end of input inside a string")
     }
 
-    package func controlCharacterError(_ byte: UInt8) -> JSONSyntaxError {
+    public func controlCharacterError(_ byte: UInt8) -> JSONSyntaxError {
         JSONSyntaxError(
             offset: index,
             message: "unescaped control character U+\(hex(UInt32(byte), digits: 4)) in a string"
@@ -191,7 +191,7 @@ package struct JSONScanner {
     }
 
     /// Decodes the escape at `index` (a backslash) into `scratch`.
-    package mutating func parseEscape() throws(JSONSyntaxError) {
+    public mutating func parseEscape() throws(JSONSyntaxError) {
         let escapeStart = index
         index += 1
         guard index < bytes.count else {
@@ -250,7 +250,7 @@ package struct JSONScanner {
         }
     }
 
-    package mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+    public mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
         var value: UInt32 = 0
         for _ in 0..<4 {
             guard index < bytes.count else {
@@ -276,7 +276,7 @@ package struct JSONScanner {
 
     /// Length of the well-formed UTF-8 sequence at `i` (a byte ≥ 0x80), per the Unicode
     /// table of well-formed byte sequences (no overlongs, no surrogates, nothing above U+10FFFF).
-    package func utf8SequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
+    public func utf8SequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
         let b0 = bytes[i]
         let length: Int
         var low: UInt8 = 0x80
@@ -321,7 +321,7 @@ package struct JSONScanner {
 
     // MARK: - Bytes
 
-    package mutating func skipWhitespace() {
+    public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -330,15 +330,15 @@ package struct JSONScanner {
         }
     }
 
-    package func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    public func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    package func isIdentifierByte(_ byte: UInt8) -> Bool {
+    public func isIdentifierByte(_ byte: UInt8) -> Bool {
         isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
             || byte == UInt8(ascii: "_") || byte >= 0x80
     }
 
     /// `'x'`, `end of input` or `byte 0xC3` for the byte at `i`.
-    package func describeByte(at i: Int) -> String {
+    public func describeByte(at i: Int) -> String {
         guard i < bytes.count else { return "end of input" }
         let byte = bytes[i]
         if byte >= 0x80 {
@@ -353,25 +353,25 @@ package struct JSONScanner {
     }
 
     /// A printable ASCII byte as itself, anything else as `0xNN`.
-    package func describeByteRaw(_ byte: UInt8) -> String {
+    public func describeByteRaw(_ byte: UInt8) -> String {
         if byte >= 0x21, byte < 0x7F { return String(UnicodeScalar(byte)) }
         return "0x\(hex(UInt32(byte), digits: 2))"
     }
 }
 
 /// A number token: its decimal parts, read once, and where it stands in the input.
-package struct JSONNumber {
-    package var negative: Bool
+public struct JSONNumber {
+    public var negative: Bool
     /// The first 19 significant digits.
-    package var mantissa: UInt64
-    package var significantDigits: Int
+    public var mantissa: UInt64
+    public var significantDigits: Int
     /// The decimal exponent applied to `mantissa`.
-    package var exponent: Int
+    public var exponent: Int
     /// More than 19 significant digits: `mantissa` is not the whole number.
-    package var isTruncated: Bool
+    public var isTruncated: Bool
     /// No fraction and no exponent in the literal.
-    package var isInteger: Bool
-    package var range: Range<Int>
+    public var isInteger: Bool
+    public var range: Range<Int>
 
     /// Exact powers of ten: every one up to 1e22 is a double, which makes the fast path exact.
     static let powersOfTen: [Double] = [
@@ -380,7 +380,7 @@ package struct JSONNumber {
     ]
 
     /// The integer, when the literal is one with at most 18 digits (always within `Int`).
-    package var exactInteger: Int? {
+    public var exactInteger: Int? {
         guard isInteger, !isTruncated, significantDigits <= 18 else { return nil }
         let magnitude = Int(mantissa)
         return negative ? -magnitude : magnitude
@@ -389,7 +389,7 @@ package struct JSONNumber {
     /// The nearest double: Clinger's fast path (up to 15 significant digits, decimal exponent
     /// within ±22, one exact multiplication or division), else the standard library's
     /// correctly rounded `Double(_:)` on the literal. Beyond the double range: ±infinity.
-    package func doubleValue(in bytes: UnsafeBufferPointer<UInt8>) -> Double {
+    public func doubleValue(in bytes: UnsafeBufferPointer<UInt8>) -> Double {
         if mantissa == 0 { return negative ? -0.0 : 0 }
         if !isTruncated, significantDigits <= 15, exponent >= -22, exponent <= 22 {
             let m = Double(mantissa)
@@ -404,18 +404,18 @@ package struct JSONNumber {
 }
 
 /// A syntax error at a byte offset; each parser turns it into its own error type.
-package struct JSONSyntaxError: Error {
-    package var offset: Int
-    package var message: String
+public struct JSONSyntaxError: Error {
+    public var offset: Int
+    public var message: String
 
-    package init(offset: Int, message: String) {
+    public init(offset: Int, message: String) {
         self.offset = offset
         self.message = message
     }
 }
 
 /// Upper-case hex, zero-padded to `digits`.
-package func hex(_ value: UInt32, digits: Int) -> String {
+public func hex(_ value: UInt32, digits: Int) -> String {
     let text = String(value, radix: 16, uppercase: true)
     return String(repeating: "0", count: max(0, digits - text.count)) + text
 }

@@ -4,34 +4,75 @@ private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 /// controls (short forms where JSON has them, `\u00XX` otherwise). A NUL becomes `\u0000`, so
 /// encoded text never contains Varlink's frame byte. Shared by both JSON writers.
 package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    for byte in value.utf8 {
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(byte)
-        case 0x0A:
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "n"))
-        case 0x0D:
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "r"))
-        case 0x09:
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "t"))
-        case 0x08:
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "b"))
-        case 0x0C:
-            bytes.append(UInt8(ascii: "\\"))
-            bytes.append(UInt8(ascii: "f"))
-        case 0x00..<0x20:
-            bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-            bytes.append(hexDigits[Int(byte >> 4)])
-            bytes.append(hexDigits[Int(byte & 0xF)])
-        default:
-            bytes.append(byte)
+    var value = value
+    value.withUTF8 { utf8 in
+        bytes.append(UInt8(ascii: "\""))
+        // Runs of bytes that need no escape are copied at once (most strings are one run).
+        var runStart = 0
+        for index in utf8.indices {
+            let byte = utf8[index]
+            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+            runStart = index + 1
+            appendEscape(byte, to: &bytes)
         }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        bytes.append(UInt8(ascii: "\""))
     }
-    bytes.append(UInt8(ascii: "\""))
+}
+
+/// Writes `utf8` in double quotes, escaped like ``appendJSONString(_:to:)``, at `destination`,
+/// which must have room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`).
+///
+/// - Returns: the bytes written.
+package func writeJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    var out = destination
+    out.pointee = UInt8(ascii: "\"")
+    out += 1
+    var runStart = 0
+    for index in utf8.indices {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        if let base = utf8.baseAddress, index > runStart {
+            out.update(from: base + runStart, count: index - runStart)
+            out += index - runStart
+        }
+        runStart = index + 1
+        out += writeEscape(byte, to: out)
+    }
+    if let base = utf8.baseAddress, utf8.count > runStart {
+        out.update(from: base + runStart, count: utf8.count - runStart)
+        out += utf8.count - runStart
+    }
+    out.pointee = UInt8(ascii: "\"")
+    return out + 1 - destination
+}
+
+/// The escape of one byte that JSON does not allow raw in a string.
+private func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { scratch in
+        guard let base = scratch.baseAddress else { return }
+        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writeEscape(byte, to: base)))
+    }
+}
+
+/// Writes the escape of `byte` (2 or 6 bytes) at `destination`; returns its length.
+private func writeEscape(_ byte: UInt8, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+    destination[0] = UInt8(ascii: "\\")
+    switch byte {
+    case UInt8(ascii: "\""), UInt8(ascii: "\\"): destination[1] = byte
+    case 0x0A: destination[1] = UInt8(ascii: "n")
+    case 0x0D: destination[1] = UInt8(ascii: "r")
+    case 0x09: destination[1] = UInt8(ascii: "t")
+    case 0x08: destination[1] = UInt8(ascii: "b")
+    case 0x0C: destination[1] = UInt8(ascii: "f")
+    default:
+        destination[1] = UInt8(ascii: "u")
+        destination[2] = UInt8(ascii: "0")
+        destination[3] = UInt8(ascii: "0")
+        destination[4] = hexDigits[Int(byte >> 4)]
+        destination[5] = hexDigits[Int(byte & 0xF)]
+        return 6
+    }
+    return 2
 }

@@ -1,6 +1,6 @@
 /// How a parser's own value type is built from JSON: each module keeps its representation
 /// (ordered members for layout specs, dictionaries and exact integers for Varlink).
-package protocol JSONTreeBuilder {
+public protocol JSONTreeBuilder {
     associatedtype Value
     static func null() -> Value
     static func bool(_ value: Bool) -> Value
@@ -17,13 +17,21 @@ package protocol JSONTreeBuilder {
 /// it (a leading byte-order mark is skipped), arrays and objects without trailing commas,
 /// duplicate keys refused, nesting bounded by `maxDepth` so recursion is bounded. Lexing is
 /// ``JSONScanner``'s. It never traps on any input.
-package struct JSONTreeParser<Builder: JSONTreeBuilder> {
-    private var scanner: JSONScanner
-    private let maxDepth: Int
-    private var depth = 0
+///
+/// Inlinable, so each module that parses gets it specialized for its builder: unspecialized, a
+/// Varlink call of 76 bytes cost 18 000 instructions in witness-table calls and generic
+/// metadata look-ups (callgrind, issue 17); the lexer stays an ordinary call into JSONCore.
+/// `public` rather than `package` for that reason alone: this toolchain does not specialize
+/// `@inlinable package` code in other modules (JSONCore is no product, so nothing outside the
+/// package sees it either way).
+public struct JSONTreeParser<Builder: JSONTreeBuilder> {
+    @usableFromInline var scanner: JSONScanner
+    @usableFromInline let maxDepth: Int
+    @usableFromInline var depth = 0
 
     /// Parses one JSON document from `buffer`.
-    package static func parse(
+    @inlinable
+    public static func parse(
         _ buffer: UnsafeBufferPointer<UInt8>,
         maxDepth: Int
     ) throws(JSONSyntaxError) -> Builder.Value {
@@ -31,23 +39,29 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
         return try parser.parseDocument()
     }
 
-    private init(scanner: JSONScanner, maxDepth: Int) {
+    @inlinable
+    init(scanner: JSONScanner, maxDepth: Int) {
         self.scanner = scanner
         self.maxDepth = maxDepth
     }
 
-    private var bytes: UnsafeBufferPointer<UInt8> { scanner.bytes }
+    @inlinable
+    var bytes: UnsafeBufferPointer<UInt8> { scanner.bytes }
 
-    private var index: Int {
+    @inlinable
+    var index: Int {
         get { scanner.index }
         set { scanner.index = newValue }
     }
 
-    private mutating func skipWhitespace() { scanner.skipWhitespace() }
+    @inlinable
+    mutating func skipWhitespace() { scanner.skipWhitespace() }
 
-    private func describeByte(at i: Int) -> String { scanner.describeByte(at: i) }
+    @inlinable
+    func describeByte(at i: Int) -> String { scanner.describeByte(at: i) }
 
-    private mutating func parseDocument() throws(JSONSyntaxError) -> Builder.Value {
+    @inlinable
+    mutating func parseDocument() throws(JSONSyntaxError) -> Builder.Value {
         scanner.skipByteOrderMark()
         skipWhitespace()
         let value = try parseValue()
@@ -58,7 +72,8 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
         return value
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> Builder.Value {
+    @inlinable
+    mutating func parseValue() throws(JSONSyntaxError) -> Builder.Value {
         guard index < bytes.count else {
             throw JSONSyntaxError(offset: index, message: "unexpected end of input; expected a JSON value")
         }
@@ -85,7 +100,8 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
         }
     }
 
-    private mutating func enterContainer() throws(JSONSyntaxError) {
+    @inlinable
+    mutating func enterContainer() throws(JSONSyntaxError) {
         depth += 1
         if depth > maxDepth {
             throw JSONSyntaxError(offset: index, message: "arrays and objects nest deeper than \(maxDepth) levels")
@@ -94,16 +110,18 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
 
     /// After a member or element: `,` (not before the closing bracket) or the closing bracket.
     /// - Returns: true at the closing bracket.
-    private mutating func endOfMember(closing: UInt8, what: String) throws(JSONSyntaxError) -> Bool {
+    @inlinable
+    mutating func endOfMember(closing: UInt8, what: String) throws(JSONSyntaxError) -> Bool {
         skipWhitespace()
-        let close = String(UnicodeScalar(closing))
         guard index < bytes.count else {
+            let close = String(UnicodeScalar(closing))
             throw JSONSyntaxError(offset: index, message: "unexpected end of input; expected ',' or '\(close)'")
         }
         let byte = bytes[index]
         index += 1
         if byte == closing { return true }
         if byte != UInt8(ascii: ",") {
+            let close = String(UnicodeScalar(closing))
             throw JSONSyntaxError(
                 offset: index - 1,
                 message: "unexpected \(describeByte(at: index - 1)); expected ',' or '\(close)' after \(what)"
@@ -111,12 +129,14 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
         }
         skipWhitespace()
         if index < bytes.count, bytes[index] == closing {
+            let close = String(UnicodeScalar(closing))
             throw JSONSyntaxError(offset: index, message: "trailing comma before '\(close)'")
         }
         return false
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> Builder.Value {
+    @inlinable
+    mutating func parseArray() throws(JSONSyntaxError) -> Builder.Value {
         try enterContainer()
         index += 1  // [
         var elements: [Builder.Value] = []
@@ -134,7 +154,8 @@ package struct JSONTreeParser<Builder: JSONTreeBuilder> {
         return Builder.array(elements)
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> Builder.Value {
+    @inlinable
+    mutating func parseObject() throws(JSONSyntaxError) -> Builder.Value {
         try enterContainer()
         index += 1  // {
         var members: [(key: String, value: Builder.Value)] = []

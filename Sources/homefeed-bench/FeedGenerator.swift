@@ -41,7 +41,29 @@ struct FeedGenerator {
 
     private func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    mutating func rss(items: Int) -> [UInt8] {
+    /// `Tue, 01 Dec 2026 15:04:05 +0000` (civil-from-days: Howard Hinnant's algorithm).
+    private func rfc822(secondsSince1970 seconds: Int) -> String {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        // 1970-01-01 was a Thursday (index 3 from Monday).
+        let weekday = ((days % 7) + 7 + 3) % 7
+        return "\(Self.weekdays[weekday]), \(two(day)) \(Self.months[month - 1]) \(year) "
+            + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) +0000"
+    }
+
+    /// - Parameter newest: when given, item `i` is dated `newest` minus `i` minutes (UTC) instead
+    ///   of a random day of 2026, so that a store's age limit keeps every item; the rest of the
+    ///   document is the same either way.
+    mutating func rss(items: Int, newest: Int? = nil) -> [UInt8] {
         var out = """
             <?xml version="1.0" encoding="UTF-8"?>
             <rss version="2.0" xmlns:content="http://purl.org/rss/1.0/modules/content/" xmlns:media="http://search.yahoo.com/mrss/">
@@ -58,8 +80,10 @@ struct FeedGenerator {
             out += "  <guid isPermaLink=\"false\">post-\(index)-\(String(next() & 0xFFFF_FFFF, radix: 16))</guid>\n"
             out += "  <description><![CDATA[<p>\(hangul(16 + below(10)))</p><p><b>\(hangul(4))</b> &amp; "
             out += "<a href=\"https://example.test/x?a=1&b=2\">링크</a> \(hangul(6))</p>]]></description>\n"
-            out += "  <pubDate>\(Self.weekdays[below(7)]), \(two(day)) \(Self.months[below(12)]) 2026 "
-            out += "\(two(below(24))):\(two(below(60))):\(two(below(60))) +0900</pubDate>\n"
+            let random =
+                "\(Self.weekdays[below(7)]), \(two(day)) \(Self.months[below(12)]) 2026 "
+                + "\(two(below(24))):\(two(below(60))):\(two(below(60))) +0900"
+            out += "  <pubDate>\(newest.map { rfc822(secondsSince1970: $0 - 60 * index) } ?? random)</pubDate>\n"
             out +=
                 "  <enclosure url=\"https://example.test/media/\(index).mp3\" type=\"audio/mpeg\" length=\"\(below(90_000_000))\"/>\n"
             out += "</item>\n"

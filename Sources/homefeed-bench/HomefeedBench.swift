@@ -1,86 +1,197 @@
+import CommandTable
 import Foundation
+import HomefeedVersion
 
 /// `homefeed-bench`: measurements, never part of `swift test`.
 ///
 /// Each benchmark prints one line per figure, `figure<TAB>value<TAB>unit`, next to the floor
 /// or peer measured in the same run, then a short human summary. Run in release:
-/// `swift run -c release homefeed-bench layout`.
+/// `swift run -c release homefeed-bench layout`. Each benchmark is a subcommand of ``command``.
 @main
 enum HomefeedBench {
-    static let usage = """
-        usage: homefeed-bench <layout|parse|ingest|varlink|serve|fetch|images|text|corpus|all> [--spec FILE]
-                              [--calls N] [--idle-seconds N] [--corpora DIR] [--verbose]
+    static let command = Command(
+        "homefeed-bench",
+        abstract: "homefeed's benchmarks, each beside its floor measured in the same run",
+        discussion: """
+            Runs one benchmark (or all) and prints one line per figure, figure<TAB>value<TAB>unit, beside \
+            the floor or peer measured in the same run, then a short summary. Build in release: \
+            swift run -c release homefeed-bench NAME.
+            """,
+        version: homefeedVersion,
+        subcommands: [
+            CommandGroup(
+                "benchmarks",
+                [
+                    Command(
+                        "layout",
+                        abstract: """
+                            solve the home screen at 375, 390 and 820 wide, and a two-column grid of 10 000 and \
+                            100 000 items, beside a raw frame-writing floor
+                            """,
+                        options: [specOption],
+                        body: { arguments throws(UsageError) in
+                            LayoutBenchmark.run(specPath: spec(arguments))
+                            return ExitStatus.ok
+                        }
+                    ),
+                    benchmark(
+                        "parse",
+                        "20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor",
+                        ParseBenchmark.run
+                    ),
+                    benchmark(
+                        "ingest",
+                        "store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3",
+                        IngestBenchmark.run
+                    ),
+                    Command(
+                        "varlink",
+                        abstract:
+                            "small-call round trips through the Varlink server and client, beside a raw Unix-socket echo",
+                        options: [callsOption],
+                        body: { arguments throws(UsageError) in
+                            VarlinkBenchmark.run(calls: arguments.integer("--calls") ?? VarlinkBenchmark.calls)
+                            return ExitStatus.ok
+                        }
+                    ),
+                    Command(
+                        "serve",
+                        abstract: """
+                            GetManifest through the daemon's service and socket (small and full; quiet and beside a \
+                            busy loop), push to 1 000 subscribers, idle CPU and RSS, beside a raw echo and a raw \
+                            fan-out; then the RSS of a separate homefeedd idle with 100 000 notices stored
+                            """,
+                        options: [callsOption, idleSecondsOption, daemonOption],
+                        body: { arguments throws(UsageError) in
+                            ServeBenchmark.run(
+                                calls: arguments.integer("--calls") ?? 100_000,
+                                idleSeconds: arguments.integer("--idle-seconds") ?? 60,
+                                daemon: arguments.string("--daemon")
+                            )
+                            return ExitStatus.ok
+                        }
+                    ),
+                    Command(
+                        "memory",
+                        abstract: "the RSS of a separate homefeedd idle with 100 000 notices stored (the end of serve)",
+                        options: [idleSecondsOption, daemonOption],
+                        body: { arguments throws(UsageError) in
+                            DaemonMemoryBenchmark.run(
+                                idleSeconds: arguments.integer("--idle-seconds") ?? 60,
+                                daemon: arguments.string("--daemon")
+                            )
+                            return ExitStatus.ok
+                        }
+                    ),
+                    benchmark(
+                        "fetch",
+                        """
+                        200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl CLI \
+                        with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
+                        """,
+                        FetchBenchmark.run
+                    ),
+                    benchmark(
+                        "images",
+                        """
+                        100 JPEG and PNG originals of 1-4 MP to a phone and a tablet rendition each through \
+                        homefeed-thumbnail, beside vipsthumbnail making the same renditions
+                        """,
+                        ImagesBenchmark.run
+                    ),
+                    benchmark(
+                        "text",
+                        """
+                        Pango text measurement: fontconfig set-up, a title measured and cached, and the sample \
+                        home screen's first version with its headline measured and without
+                        """,
+                        TextBenchmark.run
+                    ),
+                    Command(
+                        "corpus",
+                        abstract: """
+                            every document of the conformance corpora through the parser, the slowest beside the \
+                            raw libxml2 floor, and the agreement with the corpus's expectations
+                            """,
+                        options: [
+                            .value(
+                                "--corpora",
+                                "DIR",
+                                .directory,
+                                help: "where the corpora are (default ../shared/corpora)"
+                            ),
+                            .flag("--verbose", help: "list every expectation that does not hold"),
+                        ],
+                        body: { arguments throws(UsageError) in
+                            CorpusBenchmark.run(
+                                corpora: arguments.string("--corpora") ?? "../shared/corpora",
+                                verbose: arguments.has("--verbose")
+                            )
+                            return ExitStatus.ok
+                        }
+                    ),
+                    Command(
+                        "all",
+                        abstract: "every benchmark (not corpus, which needs the corpora)",
+                        options: [specOption, daemonOption],
+                        body: { arguments throws(UsageError) in
+                            LayoutBenchmark.run(specPath: spec(arguments))
+                            ParseBenchmark.run()
+                            IngestBenchmark.run()
+                            VarlinkBenchmark.run()
+                            ServeBenchmark.run(daemon: arguments.string("--daemon"))
+                            FetchBenchmark.run()
+                            ImagesBenchmark.run()
+                            TextBenchmark.run()
+                            return ExitStatus.ok
+                        }
+                    ),
+                ]
+            ),
+            CommandGroup("run by a benchmark in a new process", [TextBenchmark.probeCommand]),
+        ],
+        examples: [
+            "swift run -c release homefeed-bench layout", "swift run -c release homefeed-bench serve --idle-seconds 10",
+        ]
+    )
 
-          layout   solve the home screen (feeds/layout.json) at 375, 390 and 820 wide, and a
-                   two-column grid of 10 000 and 100 000 items, beside a raw frame-writing floor
-          parse    20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor
-          ingest   store 20 000 notices into a fresh SQLite file, then again unchanged, beside raw sqlite3
-          varlink  small-call round trips through the Varlink server and client, beside a raw Unix-socket echo
-          serve    GetManifest through the daemon's service and socket (small and full), push to 1 000
-                   subscribers, idle CPU and RSS (--idle-seconds N, default 60), beside a raw echo
-          fetch    200 HTTP sources on a loopback server, first fetch and revalidation, beside the curl
-                   CLI with --parallel; peak RSS under a gzip bomb and CPU over a 5 s stall
-          images   100 JPEG and PNG originals of 1-4 MP to a phone and a tablet rendition each through
-                   homefeed-thumbnail, beside vipsthumbnail making the same renditions
-          text     Pango text measurement: fontconfig set-up, a title measured and cached, and the
-                   sample home screen's first version with its headline measured and without
-          corpus   every document of ../shared/corpora (--corpora DIR) through the parser, the slowest
-                   beside the raw libxml2 floor, and the agreement with the corpus's expectations
-                   (--verbose lists what does not hold)
-          all      every benchmark (not corpus, which needs the corpora)
-        """
+    static let specOption = Option.value(
+        "--spec",
+        "FILE",
+        .file,
+        help: "the home screen's layout spec (default feeds/layout.json)"
+    )
+
+    static let callsOption = Option.value("--calls", "N", .integer(1...Int.max), help: "calls to make (default 100000)")
+
+    static let idleSecondsOption = Option.value(
+        "--idle-seconds",
+        "N",
+        .integer(0...Int.max),
+        help: "how long idle CPU and RSS are watched (default 60)"
+    )
+
+    static let daemonOption = Option.value(
+        "--daemon",
+        "PATH",
+        .file,
+        help: "the homefeedd to start for the memory figure (default: the one next to this executable)"
+    )
+
+    static func spec(_ arguments: ParsedArguments) -> String {
+        arguments.string("--spec") ?? "feeds/layout.json"
+    }
+
+    /// A benchmark that takes no options.
+    static func benchmark(_ name: String, _ abstract: String, _ run: @escaping @Sendable () -> Void) -> Command {
+        Command(name, abstract: abstract) { _ throws(UsageError) in
+            run()
+            return ExitStatus.ok
+        }
+    }
 
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first else {
-            FileHandle.standardError.write(Data(usage.utf8))
-            exit(2)
-        }
-        var spec = "feeds/layout.json"
-        if let index = arguments.firstIndex(of: "--spec"), index + 1 < arguments.count { spec = arguments[index + 1] }
-        switch name {
-        case "layout":
-            LayoutBenchmark.run(specPath: spec)
-        case "parse":
-            ParseBenchmark.run()
-        case "ingest":
-            IngestBenchmark.run()
-        case "varlink":
-            VarlinkBenchmark.run()
-        case "serve":
-            let idle = arguments.firstIndex(of: "--idle-seconds").flatMap {
-                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
-            }
-            let calls = arguments.firstIndex(of: "--calls").flatMap {
-                $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil
-            }
-            ServeBenchmark.run(calls: calls ?? 100_000, idleSeconds: idle ?? 60)
-        case "fetch":
-            FetchBenchmark.run()
-        case "images":
-            ImagesBenchmark.run()
-        case "text":
-            TextBenchmark.run()
-        case "text-probe":
-            TextBenchmark.probeMain(Array(arguments.dropFirst()))
-        case "corpus":
-            let corpora = arguments.firstIndex(of: "--corpora").flatMap {
-                $0 + 1 < arguments.count ? arguments[$0 + 1] : nil
-            }
-            CorpusBenchmark.run(corpora: corpora ?? "../shared/corpora", verbose: arguments.contains("--verbose"))
-        case "all":
-            LayoutBenchmark.run(specPath: spec)
-            ParseBenchmark.run()
-            IngestBenchmark.run()
-            VarlinkBenchmark.run()
-            ServeBenchmark.run()
-            FetchBenchmark.run()
-            ImagesBenchmark.run()
-            TextBenchmark.run()
-        default:
-            FileHandle.standardError.write(Data(usage.utf8))
-            exit(2)
-        }
+        exit(command.run(Array(CommandLine.arguments.dropFirst())))
     }
 }
 
@@ -150,5 +261,39 @@ final class ResultBox<T: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return result
+    }
+}
+
+extension Measure {
+    /// User + system CPU seconds of this process so far (`CLOCK_PROCESS_CPUTIME_ID`).
+    static func processCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// CPU seconds of the calling thread (`CLOCK_THREAD_CPUTIME_ID`).
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    }
+
+    /// User + system CPU seconds of this process's threads named `name` (at most 15 bytes, as the
+    /// kernel keeps it), from /proc/self/task/TID/stat: the server side of a round trip alone.
+    static func threadCPUSeconds(named name: String) -> Double {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        var total = 0.0
+        for task in tasks {
+            guard let stat = try? String(contentsOfFile: "/proc/self/task/\(task)/stat", encoding: .utf8),
+                let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+                stat[stat.index(after: open)..<close] == name
+            else { continue }
+            // Fields after the command name: state is the first; utime and stime are 12th and 13th.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
+            total += (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        }
+        return total
     }
 }

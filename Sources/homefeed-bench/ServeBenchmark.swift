@@ -1,3 +1,4 @@
+import CSystem
 import Dispatch
 import Foundation
 import HomeDaemon
@@ -8,22 +9,31 @@ import Varlink
 #endif
 
 /// `homefeed-bench serve`: the daemon's serving path in one process — `HomeService`,
-/// `io.homefeed` and the Varlink server on a temporary socket, on the sample configuration.
+/// `io.homefeed` and the Varlink server on a temporary socket, on the sample configuration —
+/// then a real `homefeedd` process holding 100 000 notices (``DaemonMemoryBenchmark``).
 ///
-/// Figures (issue 5): `GetManifest` p50/p99 for a small reply (`ifNoneMatch` matches: no
-/// manifest) and the full manifest over 100 000 calls each, beside a raw Unix-socket echo of the
-/// same request and reply sizes; the time from `RecordHistory` to the push arriving at 1 000
-/// subscribers; CPU and RSS while idle. Goals: p50 within 1.5× of the floor; 1 000 subscribers
-/// within 50 ms; idle CPU ≈ 0. Issue 10 adds the time from a `ReportSizes` that moves frames to
-/// 100 subscribers holding the re-solved manifest (goal ≤ 10 ms).
+/// Figures, each beside its floor measured in the same run:
+/// - `serve.small.*` / `serve.manifest.*`: `GetManifest` p50/p99 for a small reply
+///   (`ifNoneMatch` matches: no manifest) and the full manifest over `calls` calls each, and the
+///   process CPU per call (client and server) and the server thread's alone, beside a raw
+///   Unix-socket echo of the same request and reply sizes (whose server thread is a blocking loop);
+/// - `serve.call_p50_us_quiet` / `_loaded`: the small call again, the second time with another
+///   process busy-looping (one core of two taken), each beside the echo floor under the same load;
+/// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers
+///   (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
+///   and storing the version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to
+///   1 000 raw sockets, read the same way);
+/// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
+///   subscribers holding the re-solved manifest;
+/// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.
+///
+/// Goals (issue 17): p50 ≤ 1.25× the echo floor, quiet and loaded; 1 000 subscribers ≤ 5 ms;
+/// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB. Issue 10: ReportSizes to 100
+/// subscribers ≤ 10 ms.
 enum ServeBenchmark {
-    static func run(calls: Int = 100_000, idleSeconds: Int = 60) {
+    static func run(calls: Int = 100_000, idleSeconds: Int = 60, daemon: String? = nil) {
         raiseFileLimit()
-        var template = Array("/tmp/hfs.XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
-            fail("mkdtemp: errno \(errno)")
-        }
-        let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = temporaryDirectory("/tmp/hfs.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
         let server = start(directory: directory, socket: socket)
@@ -43,31 +53,87 @@ enum ServeBenchmark {
         )
         let full = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"])
         var summary: [String] = []
+        var manifestSize = 0
         for (name, call) in [("small", small), ("manifest", full)] {
-            let (p50, p99, replySize) = measure(socket: socket, call, calls: calls)
-            let floor = VarlinkBenchmark.measureFloor(
-                requestSize: call.framed.count,
-                replySize: replySize,
-                path: directory + "/floor-\(name).sock"
+            let served = measure(socket: socket, call, calls: calls)
+            let floor = measureFloor(
+                call: call,
+                replySize: served.replySize,
+                path: directory + "/floor-\(name).sock",
+                calls: calls
             )
-            Measure.report("serve.\(name).p50_us", p50, "us")
-            Measure.report("serve.\(name).p99_us", p99, "us")
+            if name == "manifest" { manifestSize = served.replySize }
+            Measure.report("serve.\(name).p50_us", served.p50, "us")
+            Measure.report("serve.\(name).p99_us", served.p99, "us")
             Measure.report("serve.\(name).floor_p50_us", floor.p50, "us")
+            Measure.report("serve.\(name).cpu_us", served.cpu, "us")
+            Measure.report("serve.\(name).floor_cpu_us", floor.cpu, "us")
+            Measure.report("serve.\(name).server_cpu_us", served.serverCPU, "us")
+            Measure.report("serve.\(name).floor_server_cpu_us", floor.serverCPU, "us")
             summary.append(
                 String(
-                    format: "%@ %d B: p50 %.1f µs = %.2f× floor %.1f µs",
+                    format: "%@ %d B: p50 %.1f µs = %.2f× floor %.1f µs, CPU %.1f µs/call = %.2f× floor "
+                        + "(server thread %.1f µs = %.2f× the echo thread's)",
                     name,
-                    replySize,
-                    p50,
-                    p50 / floor.p50,
-                    floor.p50
+                    served.replySize,
+                    served.p50,
+                    served.p50 / floor.p50,
+                    floor.p50,
+                    served.cpu,
+                    served.cpu / floor.cpu,
+                    served.serverCPU,
+                    served.serverCPU / floor.serverCPU
                 )
             )
+            if name == "small" {
+                Measure.report("serve.call_p50_us_quiet", served.p50, "us")
+                Measure.report("serve.call_floor_p50_us_quiet", floor.p50, "us")
+                let busy = BusyLoop()
+                let loaded = measure(socket: socket, call, calls: calls)
+                let loadedFloor = measureFloor(
+                    call: call,
+                    replySize: served.replySize,
+                    path: directory + "/floor-l.sock",
+                    calls: calls
+                )
+                busy.stop()
+                Measure.report("serve.call_p50_us_loaded", loaded.p50, "us")
+                Measure.report("serve.call_floor_p50_us_loaded", loadedFloor.p50, "us")
+                summary.append(
+                    String(
+                        format: "with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs",
+                        loaded.p50,
+                        loaded.p50 / loadedFloor.p50,
+                        loadedFloor.p50
+                    )
+                )
+            }
         }
 
+        let recordHistory = median(
+            (0..<5).map { _ in
+                milliseconds {
+                    do {
+                        _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
+                    } catch {
+                        fail("RecordHistory: \(error)")
+                    }
+                }
+            }
+        )
         let push = pushToSubscribers(count: 1000, socket: socket, client: client)
+        let pushFloor = pushFloor(count: 1000, bytes: manifestSize)
         Measure.report("serve.push_1000.ms", push, "ms")
-        summary.append(String(format: "push to 1000 subscribers %.1f ms", push))
+        Measure.report("serve.record_history.ms", recordHistory, "ms")
+        Measure.report("serve.push_1000.floor_ms", pushFloor, "ms")
+        summary.append(
+            String(
+                format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms, raw fan-out floor %.1f ms)",
+                push,
+                recordHistory,
+                pushFloor
+            )
+        )
         let report = reportToPush(count: 100, socket: socket, client: client)
         Measure.report("serve.report_to_push.ms", report, "ms")
         summary.append(String(format: "ReportSizes to 100 subscribers %.2f ms (median of 21)", report))
@@ -86,10 +152,11 @@ enum ServeBenchmark {
         )
         print("# " + summary.joined(separator: "; "))
         print(
-            "# goals: p50 within 1.5× of the raw round trip; 1 000 subscribers within 50 ms; "
-                + "ReportSizes to 100 subscribers ≤ 10 ms; idle CPU ≈ 0"
+            "# goals (issue 17): p50 ≤ 1.25× the raw round trip, quiet and loaded; 1 000 subscribers ≤ 5 ms; "
+                + "idle CPU ≈ 0; (issue 10) ReportSizes to 100 subscribers ≤ 10 ms"
         )
         Measure.blocking { await server.shutdown() }
+        DaemonMemoryBenchmark.run(idleSeconds: idleSeconds, daemon: daemon)
     }
 
     /// The daemon's service and socket, as `homefeedd` builds them, with the sample feeds fetched.
@@ -127,7 +194,11 @@ enum ServeBenchmark {
     /// Round trips of `call` over a raw socket: write the framed call, read to the reply's NUL.
     /// The client does no JSON work, so the figure is the daemon's serving cost plus the
     /// transport, comparable with the raw echo floor.
-    static func measure(socket: String, _ call: VarlinkCall, calls: Int) -> (Double, Double, Int) {
+    static func measure(
+        socket: String,
+        _ call: VarlinkCall,
+        calls: Int
+    ) -> (p50: Double, p99: Double, cpu: Double, serverCPU: Double, replySize: Int) {
         let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket) else { fail("connect: errno \(errno)") }
         defer { close(fd) }
@@ -136,7 +207,13 @@ enum ServeBenchmark {
         var samples: [UInt64] = []
         samples.reserveCapacity(calls)
         var replySize = 0
+        var cpuStart = 0.0
+        var serverStart = 0.0
         for i in 0..<(calls + 2_000) {
+            if i == 2_000 {
+                cpuStart = Measure.processCPUSeconds()
+                serverStart = Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName)
+            }
             let start = DispatchTime.now().uptimeNanoseconds
             guard VarlinkBenchmark.writeFully(fd, request) else { fail("write \(i)") }
             var received = 0
@@ -149,12 +226,34 @@ enum ServeBenchmark {
             if i == 0 { replySize = received }
             if i >= 2_000 { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
         }
+        let cpu = (Measure.processCPUSeconds() - cpuStart) / Double(calls) * 1e6
+        let serverCPU =
+            (Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName) - serverStart) / Double(calls) * 1e6
         let (p50, p99) = VarlinkBenchmark.percentiles(samples)
-        return (p50, p99, replySize)
+        return (p50, p99, cpu, serverCPU, replySize)
     }
 
-    /// Opens `count` raw subscriptions, reads their first reply, records a history event and
-    /// waits (poll) until every subscriber has the next reply. Milliseconds.
+    /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:)``)
+    /// and its process CPU per round trip, in µs.
+    static func measureFloor(
+        call: VarlinkCall,
+        replySize: Int,
+        path: String,
+        calls: Int
+    ) -> (p50: Double, cpu: Double, serverCPU: Double) {
+        let start = Measure.processCPUSeconds()
+        let floor = VarlinkBenchmark.measureFloor(
+            requestSize: call.framed.count,
+            replySize: replySize,
+            path: path,
+            calls: calls
+        )
+        let rounds = Double(calls + VarlinkBenchmark.warmup)
+        return (floor.p50, (Measure.processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)
+    }
+
+    /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a
+    /// history event and waits until every subscriber has the next reply. The median, in ms.
     static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> Double {
         let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
             .framed
@@ -168,19 +267,66 @@ enum ServeBenchmark {
             fds.append(fd)
         }
         defer { for fd in fds { close(fd) } }
-        waitForOneReply(fds)
-        let start = DispatchTime.now().uptimeNanoseconds
-        do {
-            _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
-        } catch {
-            fail("RecordHistory: \(error)")
+        let reader = SubscriberReader(fds)
+        reader.waitForOneReply()
+        let rounds = (0..<5).map { _ in
+            milliseconds {
+                do {
+                    _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
+                } catch {
+                    fail("RecordHistory: \(error)")
+                }
+                reader.waitForOneReply()
+            }
         }
-        waitForOneReply(fds)
+        return median(rounds)
+    }
+
+    /// The fan-out floor: a thread writes one `bytes`-long message (NUL-terminated) to each of
+    /// `count` socket pairs while this thread reads them as the subscribers are read. The
+    /// median of 5, in ms.
+    static func pushFloor(count: Int, bytes: Int) -> Double {
+        var writers: [Int32] = []
+        var readers: [Int32] = []
+        for _ in 0..<count {
+            var pair: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+                fail("socketpair: errno \(errno)")
+            }
+            writers.append(pair[0])
+            readers.append(pair[1])
+        }
+        defer { for fd in writers + readers { close(fd) } }
+        let reader = SubscriberReader(readers)
+        let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
+        let rounds = (0..<5).map { _ in
+            let go = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            let snapshot = writers
+            Thread {
+                go.wait()
+                for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
+                done.signal()
+            }.start()
+            let elapsed = milliseconds {
+                go.signal()
+                reader.waitForOneReply()
+            }
+            done.wait()
+            return elapsed
+        }
+        return median(rounds)
+    }
+
+    /// Wall time of `body` in ms.
+    static func milliseconds(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
     }
 
     /// Opens `count` raw subscriptions, then reports a new height for the headline 21 times, each
-    /// moving the cards below it, and waits (poll) until every subscriber has the re-solved
+    /// moving the cards below it, and waits until every subscriber has the re-solved
     /// manifest. The median in milliseconds, from the call to the last subscriber's reply.
     static func reportToPush(count: Int, socket: String, client: VarlinkClient) -> Double {
         let headline: String
@@ -204,7 +350,8 @@ enum ServeBenchmark {
             fds.append(fd)
         }
         defer { for fd in fds { close(fd) } }
-        waitForOneReply(fds)
+        let reader = SubscriberReader(fds)
+        reader.waitForOneReply()
         var samples: [Double] = []
         for round in 0..<21 {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -214,26 +361,25 @@ enum ServeBenchmark {
             } catch {
                 fail("ReportSizes: \(error)")
             }
-            waitForOneReply(fds)
+            reader.waitForOneReply()
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         samples.sort()
         return samples[samples.count / 2]
     }
 
-    /// Reads until each fd has delivered one complete (NUL-terminated) message.
-    static func waitForOneReply(_ fds: [Int32]) {
-        var pending = Set(fds.indices)
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while !pending.isEmpty {
-            var polls = pending.map { pollfd(fd: fds[$0], events: Int16(POLLIN), revents: 0) }
-            guard poll(&polls, nfds_t(polls.count), 10_000) > 0 else { fail("subscribers: no push within 10 s") }
-            for entry in polls where entry.revents != 0 {
-                let n = recv(entry.fd, &buffer, buffer.count, 0)
-                guard n > 0 else { fail("subscriber closed") }
-                if buffer[..<n].contains(0), let index = fds.firstIndex(of: entry.fd) { pending.remove(index) }
-            }
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// A fresh directory from a `mkdtemp` template (short, straight under /tmp: `sun_path`).
+    static func temporaryDirectory(_ template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        guard bytes.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+            fail("mkdtemp: errno \(errno)")
         }
+        return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Process CPU (user + system) over wall time while nothing happens, and resident memory.
@@ -267,5 +413,67 @@ enum ServeBenchmark {
     static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("homefeed-bench serve: \(message)\n".utf8))
         exit(1)
+    }
+}
+
+/// Subscriber sockets in one epoll set, registered once (outside any timed region), so that
+/// waiting for a push costs O(ready fds) per wake-up rather than O(all fds) as with poll.
+final class SubscriberReader {
+    let fds: [Int32]
+    private let epoll: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var events = [csystem_event](repeating: csystem_event(), count: 256)
+
+    init(_ fds: [Int32]) {
+        self.fds = fds
+        epoll = csystem_epoll_create()
+        guard epoll >= 0 else { ServeBenchmark.fail("epoll_create1: errno \(errno)") }
+        for (index, fd) in fds.enumerated()
+        where csystem_epoll_ctl(epoll, csystem_epoll_ctl_add(), fd, csystem_epollin(), UInt64(index)) != 0 {
+            ServeBenchmark.fail("epoll_ctl: errno \(errno)")
+        }
+    }
+
+    deinit { close(epoll) }
+
+    /// Reads until each fd has delivered one complete (NUL-terminated) message. A message is
+    /// read whole (it is smaller than the buffer), so a finished fd is quiet until the next one.
+    func waitForOneReply() {
+        var done = [Bool](repeating: false, count: fds.count)
+        var remaining = fds.count
+        while remaining > 0 {
+            let count = csystem_epoll_wait(epoll, &events, Int32(events.count), 10_000)
+            guard count > 0 else { ServeBenchmark.fail("subscribers: no message within 10 s") }
+            for event in events[..<Int(count)] {
+                let index = Int(event.token)
+                let n = recv(fds[index], &buffer, buffer.count, 0)
+                guard n > 0 else { ServeBenchmark.fail("subscriber closed") }
+                if !done[index], buffer[..<n].contains(0) {
+                    done[index] = true
+                    remaining -= 1
+                }
+            }
+        }
+    }
+}
+
+/// Another process spinning on one core (`sh -c 'while :; do :; done'`), for figures measured
+/// "loaded": on this 2-core machine it leaves the benchmark one core, as a busy neighbour would.
+final class BusyLoop {
+    private let process = Process()
+
+    init() {
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "while :; do :; done"]
+        do {
+            try process.run()
+        } catch {
+            ServeBenchmark.fail("busy loop: \(error)")
+        }
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
     }
 }

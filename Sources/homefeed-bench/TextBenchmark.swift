@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import HomeDaemon
 import TextMeasure
@@ -78,7 +79,7 @@ enum TextBenchmark {
         } catch {
             Measure.fatal("copy feeds/: \(error.localizedDescription) (run from the package root)")
         }
-        for config in [measuredConfig, plainConfig] { _ = probe(["start", config.path, "refresh"]) }
+        for config in [measuredConfig, plainConfig] { _ = probe(["start", config.path, "--refresh"]) }
         var measured: [Double] = []
         var plain: [Double] = []
         for _ in 0..<runs {
@@ -88,48 +89,64 @@ enum TextBenchmark {
         return (median(measured), median(plain))
     }
 
-    /// `homefeed-bench text-probe init | start CONFIG [refresh]`, run in a new process by
+    /// `homefeed-bench text-probe init | start CONFIG [--refresh]`, run in a new process by
     /// ``run()``: prints the milliseconds of a new measurer's first measurement, or of homefeedd's
-    /// start up to its first version (the measurer warming up while the configuration and the
-    /// store are read, as `DaemonRunner.startTextMeasurer` starts it; `refresh` then fetches the
-    /// samples into the store).
-    static func probeMain(_ arguments: [String]) {
+    /// start up to its first version.
+    static let probeCommand = Command(
+        "text-probe",
+        abstract: "one cold measurement of homefeed-bench text, in this process (prints milliseconds)",
+        subcommands: [
+            CommandGroup([
+                Command("init", abstract: "a new text measurer's first measurement") { _ throws(UsageError) in
+                    let elapsed = ContinuousClock().measure {
+                        _ = try? TextMeasurer().measure("공지사항", style: style, width: 335)
+                    }
+                    print(milliseconds(elapsed))
+                    return ExitStatus.ok
+                },
+                Command(
+                    "start",
+                    abstract: "homefeedd's start up to its first version, with the configuration in CONFIG",
+                    arguments: [Argument("CONFIG", .directory, help: "a configuration directory (a copy of feeds/)")],
+                    options: [.flag("--refresh", help: "then fetch the samples into the store")],
+                    body: { arguments throws(UsageError) in
+                        print(start(config: arguments.positionals[0], refresh: arguments.has("--refresh")))
+                        return ExitStatus.ok
+                    }
+                ),
+            ])
+        ]
+    )
+
+    /// Milliseconds from homefeedd's start to its first version: the measurer warming up while
+    /// the configuration and the store are read, as `DaemonRunner.startTextMeasurer` starts it.
+    static func start(config path: String, refresh: Bool) -> Double {
         let clock = ContinuousClock()
-        switch arguments.first {
-        case "init":
-            let elapsed = clock.measure { _ = try? TextMeasurer().measure("공지사항", style: style, width: 335) }
-            print(milliseconds(elapsed))
-        case "start" where arguments.count >= 2:
-            let config = URL(fileURLWithPath: arguments[1])
-            let refresh = arguments.count > 2
-            let elapsed = Measure.blocking { () -> Double in
-                let begin = clock.now
-                let options = try DaemonOptions(
-                    arguments: ["--config", config.path, "--cache-dir", config.appendingPathComponent("cache").path],
-                    environment: [:]
-                )
-                let measurer = DaemonRunner.startTextMeasurer(options)
-                let configuration = try await LoadedConfiguration.load(directory: config)
-                let state = config.appendingPathComponent("state")
-                for directory in [state, options.cacheDirectory] {
-                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-                }
-                // Images on, as homefeedd runs: the first version must not wait for them.
-                let service = try await HomeService(
-                    configuration: configuration,
-                    stateDirectory: state,
-                    cacheDirectory: options.cacheDirectory,
-                    logger: Logger(label: "bench", level: .error, sink: { _ in }),
-                    textMeasurer: measurer
-                )
-                let elapsed = milliseconds(clock.now - begin)
-                if refresh { _ = try await service.refresh(url: nil) }
-                await service.stop()
-                return elapsed
+        let config = URL(fileURLWithPath: path)
+        return Measure.blocking { () -> Double in
+            let begin = clock.now
+            let options = try DaemonOptions(
+                arguments: ["--config", config.path, "--cache-dir", config.appendingPathComponent("cache").path],
+                environment: [:]
+            )
+            let measurer = DaemonRunner.startTextMeasurer(options)
+            let configuration = try await LoadedConfiguration.load(directory: config)
+            let state = config.appendingPathComponent("state")
+            for directory in [state, options.cacheDirectory] {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
-            print(elapsed)
-        default:
-            Measure.fatal("usage: homefeed-bench text-probe init | start CONFIG [refresh]")
+            // Images on, as homefeedd runs: the first version must not wait for them.
+            let service = try await HomeService(
+                configuration: configuration,
+                stateDirectory: state,
+                cacheDirectory: options.cacheDirectory,
+                logger: Logger(label: "bench", level: .error, sink: { _ in }),
+                textMeasurer: measurer
+            )
+            let elapsed = milliseconds(clock.now - begin)
+            if refresh { _ = try await service.refresh(url: nil) }
+            await service.stop()
+            return elapsed
         }
     }
 

@@ -1,5 +1,7 @@
 import CVips
+import CommandTable
 import Glibc
+import HomefeedVersion
 import ThumbnailProtocol
 
 /// `homefeed-thumbnail`: decodes and resizes images for `homefeedd`, in a process of its own so
@@ -7,10 +9,7 @@ import ThumbnailProtocol
 /// daemon (`docs/images.md`). The daemon never links libvips; it starts this helper per batch
 /// and talks to it over stdin/stdout (`ThumbnailProtocol`).
 ///
-/// ```
-/// homefeed-thumbnail [--max-pixels N] [--max-input-bytes N] [--max-memory BYTES]
-///                    [--max-cpu SECONDS] [--cpu-per-image SECONDS] [--threads N]
-/// ```
+/// Its options are declared in ``command`` (`homefeed-thumbnail --help`).
 ///
 /// First thing, before libvips is initialised: inherited descriptors above 2 are closed and
 /// `RLIMIT_AS` / `RLIMIT_CPU` set (soft and hard). Only the PNG, JPEG, GIF and WebP buffer
@@ -22,22 +21,82 @@ enum Thumbnail {
         var limits = VipsRenderer.Limits(maxPixels: 40_000_000, maxInputBytes: 8 << 20)
         var resources = ResourceLimits(maxMemory: 1 << 30, maxCPUSeconds: 600, cpuSecondsPerImage: 20)
         var threads = 0
+
+        init() {}
+
+        /// The defaults, overridden by the options given (whole numbers ≥ 0, checked while parsing).
+        init(_ arguments: ParsedArguments) {
+            limits.maxPixels = arguments.integer("--max-pixels") ?? limits.maxPixels
+            limits.maxInputBytes = arguments.integer("--max-input-bytes") ?? limits.maxInputBytes
+            resources.maxMemory = arguments.integer("--max-memory") ?? resources.maxMemory
+            resources.maxCPUSeconds = arguments.integer("--max-cpu") ?? resources.maxCPUSeconds
+            resources.cpuSecondsPerImage = arguments.integer("--cpu-per-image") ?? resources.cpuSecondsPerImage
+            threads = arguments.integer("--threads") ?? threads
+        }
     }
+
+    static let command = Command(
+        "homefeed-thumbnail",
+        abstract: "decode and resize images for homefeedd in a resource-limited process",
+        discussion: """
+            An internal helper of homefeedd, not a command for people: the daemon starts it per batch \
+            of images and speaks a line protocol with it over standard input and output, one JSON \
+            request and one JSON response per line (docs/images.md). Before libvips starts, it closes \
+            every inherited descriptor above 2 and sets RLIMIT_AS and RLIMIT_CPU, soft and hard.
+            """,
+        version: homefeedVersion,
+        options: [
+            .value(
+                "--max-pixels",
+                "N",
+                .integer(0...Int.max),
+                help: "width times height a header may claim (default \(Options().limits.maxPixels))"
+            ),
+            .value(
+                "--max-input-bytes",
+                "N",
+                .integer(0...Int.max),
+                help: "largest original read (default \(Options().limits.maxInputBytes))"
+            ),
+            .value(
+                "--max-memory",
+                "BYTES",
+                .integer(0...Int.max),
+                help: "address space of the process (default \(Options().resources.maxMemory))"
+            ),
+            .value(
+                "--max-cpu",
+                "SECONDS",
+                .integer(0...Int.max),
+                help: "CPU time of the whole process (default \(Options().resources.maxCPUSeconds))"
+            ),
+            .value(
+                "--cpu-per-image",
+                "SECONDS",
+                .integer(0...Int.max),
+                help: "CPU time of one image (default \(Options().resources.cpuSecondsPerImage))"
+            ),
+            .value("--threads", "N", .integer(0...Int.max), help: "libvips worker threads; 0 keeps libvips' default"),
+        ],
+        exitStatuses: [
+            ExitStatusMeaning(ExitStatus.ok, "its input ended"),
+            ExitStatusMeaning(ExitStatus.failure, "libvips cannot start, or the daemon has gone"),
+            ExitStatusMeaning(ExitStatus.usage, "usage error, or a request that is not part of the protocol"),
+        ]
+    )
 
     static func main() {
         // Limits before anything else runs: before libvips starts threads or allocates.
-        guard let options = parse(Array(CommandLine.arguments.dropFirst())) else {
-            writeError(
-                "usage: homefeed-thumbnail [--max-pixels N] [--max-input-bytes N] [--max-memory BYTES] "
-                    + "[--max-cpu SECONDS] [--cpu-per-image SECONDS] [--threads N]\n"
-            )
-            exit(2)
+        let options: Options
+        switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
+        case .exit(let status): exit(status)
+        case .run(let arguments): options = Options(arguments)
         }
         let limitsApplied = options.resources.apply()
         signal(SIGPIPE, SIG_DFL)
         guard vips_init(CommandLine.arguments.first ?? "homefeed-thumbnail") == 0 else {
             writeError("homefeed-thumbnail: libvips failed to start\n")
-            exit(1)
+            exit(ExitStatus.failure)
         }
         cvips_allow_only_safe_loaders()
         vips_cache_set_max(0)
@@ -46,7 +105,7 @@ enum Thumbnail {
         if options.threads > 0 { vips_concurrency_set(Int32(options.threads)) }
         let version = vips_version_string().map { String(cString: $0) } ?? "unknown"
         let hello = ThumbnailHello(vipsVersion: version, limitsApplied: limitsApplied)
-        guard writeAll(hello.line) else { exit(1) }
+        guard writeAll(hello.line) else { exit(ExitStatus.failure) }
 
         let renderer = VipsRenderer(limits: options.limits)
         var reader = LineReader(fd: STDIN_FILENO)
@@ -57,36 +116,17 @@ enum Thumbnail {
                 request = try ThumbnailRequest(line: line)
             } catch {
                 writeError("homefeed-thumbnail: \(error)\n")
-                exit(2)
+                exit(ExitStatus.usage)
             }
             options.resources.startImage()
-            guard writeAll(renderer.render(request).line) else { exit(1) }
+            guard writeAll(renderer.render(request).line) else { exit(ExitStatus.failure) }
         }
         if reader.isOverlong {
             writeError("homefeed-thumbnail: request longer than \(ThumbnailProtocol.maxLineBytes) bytes\n")
-            exit(2)
+            exit(ExitStatus.usage)
         }
         vips_shutdown()
-        exit(0)
-    }
-
-    static func parse(_ arguments: [String]) -> Options? {
-        var options = Options()
-        var index = 0
-        while index < arguments.count {
-            guard index + 1 < arguments.count, let value = Int(arguments[index + 1]), value >= 0 else { return nil }
-            switch arguments[index] {
-            case "--max-pixels": options.limits.maxPixels = value
-            case "--max-input-bytes": options.limits.maxInputBytes = value
-            case "--max-memory": options.resources.maxMemory = value
-            case "--max-cpu": options.resources.maxCPUSeconds = value
-            case "--cpu-per-image": options.resources.cpuSecondsPerImage = value
-            case "--threads": options.threads = value
-            default: return nil
-            }
-            index += 2
-        }
-        return options
+        exit(ExitStatus.ok)
     }
 
     /// Writes all of `bytes` to stdout; false when the daemon has gone.

@@ -1,49 +1,53 @@
+import CommandTable
 import Foundation
 import Varlink
 
-/// The connection to homefeedd for the daemon commands, and how their failures end the process.
+/// The connection to homefeedd for the daemon commands, made at the first call.
 ///
 /// The socket comes from `--socket PATH`, else `$HOMEFEED_SOCKET`, else the default path.
-/// A daemon that is not running exits 69 (`EX_UNAVAILABLE`) with its own message; an error
-/// reply exits 1 naming the error.
-struct DaemonClient {
+/// Connecting late lets a body check its input first, so a usage error never waits for, or
+/// depends on, a running daemon. Confined to the command's one thread.
+final class DaemonClient {
     static let defaultSocket = "/run/homefeed/homefeed.sock"
-    static let socketHelp = """
-          --socket PATH   the daemon's socket (default $HOMEFEED_SOCKET, else \(defaultSocket))
-          --json          print the reply as JSON, for scripts
-        """
 
-    let client: VarlinkClient
+    let socket: String
+    private var client: VarlinkClient?
 
-    static func socketPath(_ arguments: Arguments) -> String {
-        arguments.string("--socket") ?? ProcessInfo.processInfo.environment["HOMEFEED_SOCKET"] ?? defaultSocket
+    init(_ arguments: ParsedArguments) {
+        socket =
+            arguments.string("--socket") ?? ProcessInfo.processInfo.environment["HOMEFEED_SOCKET"] ?? Self.defaultSocket
     }
 
-    /// Connects, or prints why not and returns nil (with the exit status to use).
-    static func connect(_ arguments: Arguments) -> Result<DaemonClient, CommandFailure> {
-        let path = socketPath(arguments)
+    /// The connection, made now if it is not yet.
+    func connected() throws(CommandFailure) -> VarlinkClient {
+        if let client { return client }
         do throws(VarlinkClientError) {
-            return .success(
-                DaemonClient(client: try VarlinkClient(connectingTo: path.hasPrefix("unix:") ? path : "unix:" + path))
-            )
+            let made = try VarlinkClient(connectingTo: socket.hasPrefix("unix:") ? socket : "unix:" + socket)
+            client = made
+            return made
         } catch {
-            return .failure(CommandFailure(error, socket: path))
+            throw CommandFailure(error, socket: socket)
         }
     }
 
+    /// Calls `io.homefeed.METHOD` and returns the reply's parameters.
     func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(CommandFailure) -> [String: JSONValue] {
+        let client = try connected()
         do throws(VarlinkClientError) {
             return try client.call("io.homefeed." + method, parameters: parameters)
         } catch {
-            throw CommandFailure(error, socket: client.address.description)
+            throw CommandFailure(error, socket: socket)
         }
+    }
+
+    func close() {
+        client?.close()
+        client = nil
     }
 }
 
 /// A daemon command that failed, with its exit status.
 struct CommandFailure: Error {
-    static let unavailable: Int32 = 69
-
     var status: Int32
     var message: String
 
@@ -52,19 +56,24 @@ struct CommandFailure: Error {
         self.message = message
     }
 
+    /// A usage mistake found in the body (a malformed `ID=SIZE`): reported with the usage.
+    static func usage(_ message: String) -> CommandFailure {
+        CommandFailure(status: ExitStatus.usage, message: message)
+    }
+
     init(_ error: VarlinkClientError, socket: String) {
         if error.isUnreachable, case .system(let system) = error, system.errno == EACCES || system.errno == EPERM {
             self.init(
-                status: Self.unavailable,
+                status: ExitStatus.unavailable,
                 message: "no permission to connect to \(socket) (members of group homefeed may)"
             )
         } else if error.isUnreachable {
-            self.init(status: Self.unavailable, message: "homefeedd is not running (no answer on \(socket))")
+            self.init(status: ExitStatus.unavailable, message: "homefeedd is not running (no answer on \(socket))")
         } else if case .errorReply(let reply) = error {
             let details = reply.parameters.isEmpty ? "" : " " + JSONValue.object(reply.parameters).encodedString
-            self.init(status: ExitStatus.invalidInput, message: "\(reply.name)\(details)")
+            self.init(status: ExitStatus.failure, message: "\(reply.name)\(details)")
         } else {
-            self.init(status: ExitStatus.invalidInput, message: error.description)
+            self.init(status: ExitStatus.failure, message: error.description)
         }
     }
 
@@ -75,43 +84,36 @@ struct CommandFailure: Error {
     }
 }
 
-/// Runs a daemon command body with the shared plumbing: `--help`, argument errors (exit 2),
-/// connection and call failures (exit 69 or 1).
+/// What every daemon command shares: the `--socket` and `--json` options, and the plumbing
+/// around its body (the connection, failures as exit statuses 69 or 1).
 enum DaemonCommand {
-    static func run(
-        _ words: [String],
-        usage: String,
-        options: Set<String> = [],
-        flags: Set<String> = [],
-        body: (Arguments, DaemonClient) throws(CommandFailure) -> Int32
-    ) -> Int32 {
-        if words.contains("--help") || words.contains("-h") {
-            Console.out(usage)
-            return ExitStatus.ok
-        }
-        let arguments: Arguments
-        do throws(UsageError) {
-            arguments = try Arguments(words, options: options.union(["--socket"]), flags: flags.union(["--json"]))
-        } catch {
-            Console.error("homefeedctl: \(error.description)\n\n\(usage)")
-            return ExitStatus.usage
-        }
-        switch DaemonClient.connect(arguments) {
-        case .failure(let failure):
-            return failure.report()
-        case .success(let client):
-            defer { client.client.close() }
+    static let socketOption = Option.value(
+        "--socket",
+        "PATH",
+        .file,
+        help: "the daemon's socket (default $HOMEFEED_SOCKET, else \(DaemonClient.defaultSocket))"
+    )
+
+    static let jsonFlag = Option.flag("--json", help: "print the reply as JSON, for scripts")
+
+    /// `--socket PATH` and `--json`, which most daemon commands take.
+    static let options = [socketOption, jsonFlag]
+
+    /// The command body around `body`: a lazily connected client, closed afterwards; a
+    /// failure's message on stderr and its status; a usage failure reported with the usage.
+    static func body(
+        _ body: @escaping @Sendable (ParsedArguments, DaemonClient) throws(CommandFailure) -> Int32
+    ) -> Command.Body {
+        { arguments throws(UsageError) in
+            let client = DaemonClient(arguments)
+            defer { client.close() }
             do throws(CommandFailure) {
                 return try body(arguments, client)
             } catch {
+                if error.status == ExitStatus.usage { throw UsageError(error.message) }
                 return error.report()
             }
         }
-    }
-
-    /// A usage problem found inside a body.
-    static func usage(_ message: String, _ usage: String) -> CommandFailure {
-        CommandFailure(status: ExitStatus.usage, message: "\(message)\n\n\(usage)")
     }
 }
 

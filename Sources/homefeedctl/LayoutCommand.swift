@@ -1,46 +1,69 @@
+import CommandTable
 import Foundation
 import HomeLayout
 
-/// `homefeedctl layout solve|sweep|check`.
+/// `homefeedctl layout solve|sweep|check`: the layout engine offline, and what its
+/// subcommands share (the spec, the container options).
 enum LayoutCommand {
-    static let usage = """
-        usage: homefeedctl layout <solve|sweep|check> SPEC [options]
+    static let command = Command(
+        "layout",
+        abstract: "solve or validate a layout spec offline",
+        discussion: """
+            Solves or validates a layout spec offline, with the engine the daemon lays the home screen \
+            out with. SPEC is a layout JSON file (layout-spec-format.md), or - for standard input.
+            """,
+        subcommands: [
+            CommandGroup([LayoutSolveCommand.command, LayoutSweepCommand.command, LayoutCheckCommand.command])
+        ]
+    )
 
-          solve   solve SPEC for one container and print the frames as JSON
-          sweep   solve SPEC at every width in a range and report where it errors or warns
-          check   validate SPEC and print its errors and warnings
+    /// The `SPEC` argument of every layout subcommand.
+    static let specArgument = Argument(
+        "SPEC",
+        .file,
+        help: "a layout JSON file (layout-spec-format.md), or - for standard input"
+    )
 
-        SPEC is a layout JSON file (layout-spec-format.md), or - for standard input.
-        Run 'homefeedctl layout <subcommand> --help' for options and examples.
-        """
-
-    static func run(_ words: [String]) -> Int32 {
-        guard let subcommand = words.first else {
-            Console.error(usage)
-            return ExitStatus.usage
-        }
-        let rest = Array(words.dropFirst())
-        switch subcommand {
-        case "solve": return LayoutSolveCommand.run(rest)
-        case "sweep": return LayoutSweepCommand.run(rest)
-        case "check": return LayoutCheckCommand.run(rest)
-        case "--help", "-h", "help":
-            Console.out(usage)
-            return ExitStatus.ok
-        default:
-            Console.error("homefeedctl layout: unknown subcommand '\(subcommand)'\n\n\(usage)")
-            return ExitStatus.usage
-        }
-    }
-
-    /// Runs a subcommand body, turning usage errors into status 2 with the usage text.
-    static func guarded(_ usage: String, _ body: () throws(UsageError) -> Int32) -> Int32 {
-        do {
-            return try body()
-        } catch {
-            Console.error("homefeedctl: \(error.description)\n\n\(usage)")
-            return ExitStatus.usage
-        }
+    /// What every solve takes: the container and the item counts (`--width` only where the
+    /// command solves at one width).
+    static func solveOptions(width: Bool) -> [Option] {
+        var options: [Option] = []
+        if width { options.append(.value("--width", "W", .number, required: true, help: "container width in points")) }
+        return options + [
+            .value("--height", "H", .number, help: "container height in points (default 812)"),
+            .value("--scale", "S", .number, help: "display scale; 0 = no pixel snapping (default 2)"),
+            .value(
+                "--safe-area",
+                "T,L,B,R",
+                .numbers,
+                help: "safe-area insets (contentInsetsReference automatic/safeArea)"
+            ),
+            .value(
+                "--layout-margins",
+                "T,L,B,R",
+                .numbers,
+                help: "layout margins (contentInsetsReference layoutMargins)"
+            ),
+            .value(
+                "--readable-content",
+                "T,L,B,R",
+                .numbers,
+                help: "readable-content insets (contentInsetsReference readableContent)"
+            ),
+            .flag("--rtl", help: "right-to-left layout direction"),
+            .value(
+                "--platform",
+                LayoutPlatform.allCases.map(\.rawValue).joined(separator: "|"),
+                .choice(LayoutPlatform.allCases.map(\.rawValue)),
+                help: "the client's iOS geometry (default: the spec's configuration.platform)"
+            ),
+            .value(
+                "--items",
+                "N,N,...",
+                .numbers,
+                help: "item counts per section, in order (default: each section's itemCount)"
+            ),
+        ]
     }
 
     /// Reads and decodes a spec; on failure prints the error and returns nil.
@@ -84,51 +107,29 @@ enum LayoutCommand {
         return bytes
     }
 
-    static let environmentOptions: Set<String> = [
-        "--width", "--height", "--scale", "--safe-area", "--layout-margins", "--readable-content", "--platform",
-    ]
-
-    static let environmentHelp = """
-          --width W                 container width in points (required for solve)
-          --height H                container height in points (default 812)
-          --scale S                 display scale; 0 = no pixel snapping (default 2)
-          --rtl                     right-to-left layout direction
-          --safe-area T,L,B,R       safe-area insets (contentInsetsReference automatic/safeArea)
-          --layout-margins T,L,B,R  layout margins (contentInsetsReference layoutMargins)
-          --readable-content T,L,B,R  readable-content insets (readableContent)
-          --platform ios17|ios14    the client's iOS geometry (default: the spec's configuration.platform)
-        """
-
     /// The container described by the shared options, at `width`.
-    static func environment(_ arguments: Arguments, width: Double) throws(UsageError) -> LayoutEnvironment {
+    static func environment(_ arguments: ParsedArguments, width: Double) throws(UsageError) -> LayoutEnvironment {
         func insets(_ name: String) throws(UsageError) -> EdgeInsets {
-            guard let values = try arguments.doubles(name) else { return .zero }
+            guard let values = arguments.doubles(name) else { return .zero }
             guard values.count == 4 else { throw UsageError("\(name): expected four numbers T,L,B,R") }
             return EdgeInsets(top: values[0], leading: values[1], bottom: values[2], trailing: values[3])
         }
-        var platform: LayoutPlatform?
-        if let name = arguments.string("--platform") {
-            guard let value = LayoutPlatform(rawValue: name) else {
-                let names = LayoutPlatform.allCases.map(\.rawValue).joined(separator: " or ")
-                throw UsageError("--platform: expected \(names), got \"\(name)\"")
-            }
-            platform = value
-        }
         return LayoutEnvironment(
             width: width,
-            height: try arguments.double("--height") ?? 812,
-            scale: try arguments.double("--scale") ?? 2,
+            height: arguments.double("--height") ?? 812,
+            scale: arguments.double("--scale") ?? 2,
             safeAreaInsets: try insets("--safe-area"),
             layoutMargins: try insets("--layout-margins"),
             readableContentInsets: try insets("--readable-content"),
             layoutDirection: arguments.has("--rtl") ? .rightToLeft : .leftToRight,
-            platform: platform
+            // A choice of the declared platforms' names, checked while parsing.
+            platform: arguments.string("--platform").flatMap(LayoutPlatform.init(rawValue:))
         )
     }
 
     /// `--items N,N,…`: item counts per section, in order.
-    static func itemCounts(_ arguments: Arguments) throws(UsageError) -> [Int]? {
-        guard let values = try arguments.doubles("--items") else { return nil }
+    static func itemCounts(_ arguments: ParsedArguments) throws(UsageError) -> [Int]? {
+        guard let values = arguments.doubles("--items") else { return nil }
         var counts: [Int] = []
         for value in values {
             guard value >= 0, value == value.rounded(), value <= Double(HomeLayout.Limits.maxItemsPerSection) else {

@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import HomeLayout
 
@@ -5,23 +6,28 @@ import HomeLayout
 /// widths at which it errors or warns. UIKit's "cannot fit" crashes tend to hide at unusual
 /// widths; this finds them before a device does.
 enum LayoutSweepCommand {
-    static let usage = """
-        usage: homefeedctl layout sweep SPEC --from W1 --to W2 [--step S] [--height H] [--scale S]
-                                        [--items N,N,...] [--rtl] [--platform P] [--json]
-
-        Solves SPEC at every width from W1 to W2 (inclusive, step S, default 1) and reports, per
-        section, the width ranges where it raises an error or a warning. A solve stops at its
-        first error, so later sections are only checked at widths where earlier ones solved.
-        Exits 0 when no width errors (warnings allowed), 1 otherwise.
-
-          --from W1, --to W2        the width range in points
-          --step S                  width increment (default 1; at most 100 000 widths)
-          --json                    print the report as JSON
-        \(LayoutCommand.environmentHelp)
-
-        Example:
-          homefeedctl layout sweep feeds/layout.json --from 200 --to 1400
-        """
+    static let command = Command(
+        "sweep",
+        abstract: "solve at every width in a range, report errors and warnings",
+        discussion: """
+            Solves SPEC at every width from W1 to W2 (inclusive, step S, default 1) and reports, per \
+            section, the width ranges where it raises an error or a warning. A solve stops at its first \
+            error, so later sections are only checked at widths where earlier ones solved.
+            """,
+        arguments: [LayoutCommand.specArgument],
+        options: [
+            .value("--from", "W1", .number, required: true, help: "the narrowest width, in points"),
+            .value("--to", "W2", .number, required: true, help: "the widest width, in points"),
+            .value("--step", "S", .number, help: "width increment (default 1; at most 100 000 widths)"),
+        ] + LayoutCommand.solveOptions(width: false) + [.flag("--json", help: "print the report as JSON")],
+        exitStatuses: [
+            ExitStatusMeaning(ExitStatus.ok, "no width errors (warnings allowed)"),
+            ExitStatusMeaning(ExitStatus.failure, "an error at some width, or a spec that cannot be read or decoded"),
+            ExitStatusMeaning(ExitStatus.usage, "usage error"),
+        ],
+        examples: ["homefeedctl layout sweep feeds/layout.json --from 200 --to 1400"],
+        body: run
+    )
 
     /// One finding: a section (or the whole layout), a severity and what went wrong where.
     struct Key: Hashable, Comparable {
@@ -56,82 +62,70 @@ enum LayoutSweepCommand {
         var findings: [Finding]
     }
 
-    static func run(_ words: [String]) -> Int32 {
-        if words.contains("--help") || words.contains("-h") {
-            Console.out(usage)
-            return ExitStatus.ok
+    static func run(_ arguments: ParsedArguments) throws(UsageError) -> Int32 {
+        let from = arguments.requiredDouble("--from")
+        let to = arguments.requiredDouble("--to")
+        let step = arguments.double("--step") ?? 1
+        guard from > 0, to >= from, step > 0, (to - from) / step < 100_000 else {
+            throw UsageError("need 0 < --from ≤ --to, --step > 0 and at most 100 000 widths")
         }
-        return LayoutCommand.guarded(usage) { () throws(UsageError) -> Int32 in
-            let arguments = try Arguments(
-                words,
-                options: LayoutCommand.environmentOptions.union(["--from", "--to", "--step", "--items"]),
-                flags: ["--rtl", "--json"]
-            )
-            guard arguments.positionals.count == 1 else { throw UsageError("expected exactly one SPEC") }
-            let from = try arguments.requiredDouble("--from")
-            let to = try arguments.requiredDouble("--to")
-            let step = try arguments.double("--step") ?? 1
-            guard from > 0, to >= from, step > 0, (to - from) / step < 100_000 else {
-                throw UsageError("need 0 < --from ≤ --to, --step > 0 and at most 100 000 widths")
-            }
-            let counts = try LayoutCommand.itemCounts(arguments)
-            var environments: [LayoutEnvironment] = []
-            var width = from
-            while width <= to + 1e-9 {
-                environments.append(try LayoutCommand.environment(arguments, width: width))
-                width = from + Double(environments.count) * step
-            }
-            guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.invalidInput }
+        let counts = try LayoutCommand.itemCounts(arguments)
+        var environments: [LayoutEnvironment] = []
+        var width = from
+        while width <= to + 1e-9 {
+            environments.append(try LayoutCommand.environment(arguments, width: width))
+            width = from + Double(environments.count) * step
+        }
+        guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.failure }
 
-            var widthsByKey: [Key: [Double]] = [:]
-            var messages: [Key: String] = [:]
-            var failed = 0
-            func record(_ key: Key, _ width: Double, _ message: String) {
-                widthsByKey[key, default: []].append(width)
-                if messages[key] == nil { messages[key] = message }
-            }
-            for environment in environments {
-                do throws(LayoutSolveError) {
-                    let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
-                    for d in result.diagnostics {
-                        record(
-                            Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path),
-                            environment.width,
-                            d.message
-                        )
-                    }
-                } catch {
-                    failed += 1
+        var widthsByKey: [Key: [Double]] = [:]
+        var messages: [Key: String] = [:]
+        var failed = 0
+        func record(_ key: Key, _ width: Double, _ message: String) {
+            widthsByKey[key, default: []].append(width)
+            if messages[key] == nil { messages[key] = message }
+        }
+        for environment in environments {
+            do throws(LayoutSolveError) {
+                let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
+                for d in result.diagnostics {
                     record(
-                        Key(section: error.sectionIndex ?? -1, severity: "error", code: error.code, path: error.path),
+                        Key(section: sectionIndex(of: d.path), severity: "warning", code: "warning", path: d.path),
                         environment.width,
-                        error.message
+                        d.message
                     )
                 }
-            }
-            let findings = widthsByKey.keys.sorted().map { key in
-                let id = key.section >= 0 && key.section < spec.sections.count ? spec.sections[key.section].id : nil
-                return Finding(
-                    section: key.section >= 0 ? key.section : nil,
-                    sectionId: id,
-                    severity: key.severity,
-                    code: key.code,
-                    path: key.path,
-                    widths: ranges(widthsByKey[key] ?? [], step: step),
-                    message: messages[key] ?? ""
+            } catch {
+                failed += 1
+                record(
+                    Key(section: error.sectionIndex ?? -1, severity: "error", code: error.code, path: error.path),
+                    environment.width,
+                    error.message
                 )
             }
-            let report = Report(
-                from: from,
-                to: to,
-                step: step,
-                solves: environments.count,
-                failedSolves: failed,
-                findings: findings
-            )
-            Console.out(arguments.has("--json") ? json(report) : text(report, spec: spec))
-            return failed == 0 ? ExitStatus.ok : ExitStatus.invalidInput
         }
+        let findings = widthsByKey.keys.sorted().map { key in
+            let id = key.section >= 0 && key.section < spec.sections.count ? spec.sections[key.section].id : nil
+            return Finding(
+                section: key.section >= 0 ? key.section : nil,
+                sectionId: id,
+                severity: key.severity,
+                code: key.code,
+                path: key.path,
+                widths: ranges(widthsByKey[key] ?? [], step: step),
+                message: messages[key] ?? ""
+            )
+        }
+        let report = Report(
+            from: from,
+            to: to,
+            step: step,
+            solves: environments.count,
+            failedSolves: failed,
+            findings: findings
+        )
+        Console.out(arguments.has("--json") ? json(report) : text(report, spec: spec))
+        return failed == 0 ? ExitStatus.ok : ExitStatus.failure
     }
 
     /// `sections[3].group…` → 3; anything else → -1 (the layout as a whole).

@@ -1,24 +1,32 @@
+import CommandTable
 import Foundation
 import Varlink
 
 /// `homefeedctl preview`: the served home screen drawn as text in the terminal (boxes with
 /// titles, scaled to the terminal width) or as an SVG with the real titles.
 enum PreviewCommand {
-    static let usage = """
-        usage: homefeedctl preview [--profile P | --width W --height H [--scale S]] [--svg FILE]
-                                   [--columns N] [--socket PATH]
-
-        Draws the manifest the daemon serves: in the terminal, every item and header as a box
-        with its title, scaled to the terminal width (orthogonal rows are cut at the screen
-        edge); with --svg, an SVG of the first screen and beyond with the real titles and the
-        items' images (read from the files the manifest names, embedded in the SVG).
-        \(DaemonClient.socketHelp)
-          --columns N     text width (default: the terminal's, else $COLUMNS, else 80)
-
-        Example:
-          homefeedctl preview --profile phone
-          homefeedctl preview --profile tablet --svg home.svg
-        """
+    static let command = Command(
+        "preview",
+        abstract: "the served home screen as text boxes, or --svg FILE",
+        discussion: """
+            Draws the manifest the daemon serves: in the terminal, every item and header as a box with \
+            its title, scaled to the terminal width (orthogonal rows are cut at the screen edge); with \
+            --svg, an SVG of the first screen and beyond with the real titles and the items' images \
+            (read from the files the manifest names, embedded in the SVG).
+            """,
+        options: ManifestCommand.targetOptions + [
+            .value("--svg", "FILE", .file, help: "write an SVG here instead of drawing text"),
+            .value(
+                "--columns",
+                "N",
+                .integer(20...1000),
+                help: "text width (default: the terminal's, else $COLUMNS, else 80)"
+            ),
+            DaemonCommand.socketOption,
+        ],
+        examples: ["homefeedctl preview --profile phone", "homefeedctl preview --profile tablet --svg home.svg"],
+        body: DaemonCommand.body(run)
+    )
 
     /// A box to draw: frame in points and its label.
     struct Box {
@@ -37,44 +45,32 @@ enum PreviewCommand {
         var averageColor: String?
     }
 
-    static func run(_ words: [String]) -> Int32 {
-        DaemonCommand.run(
-            words,
-            usage: usage,
-            options: ["--profile", "--width", "--height", "--scale", "--svg", "--columns"]
-        ) { (arguments, client) throws(CommandFailure) in
-            let reply = try client.call("GetManifest", try DaemonCommands.manifestParameters(arguments))
-            let manifest = reply["manifest"] ?? .null
-            let width = manifest["container"]?["width"]?.doubleValue ?? 375
-            let height = manifest["contentSize"]?["height"]?.doubleValue ?? 0
-            let boxes = Self.boxes(manifest)
-            if let path = arguments.string("--svg") {
-                let scale = manifest["container"]?["scale"]?.doubleValue ?? 2
-                do {
-                    try Data(svg(boxes, width: width, height: height, scale: scale).utf8).write(
-                        to: URL(fileURLWithPath: path),
-                        options: .atomic
-                    )
-                } catch {
-                    throw CommandFailure(
-                        status: ExitStatus.invalidInput,
-                        message: "\(path): cannot write: \(error.localizedDescription)"
-                    )
-                }
-                Console.out("wrote \(path)")
-                return ExitStatus.ok
+    static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
+        let reply = try client.call("GetManifest", ManifestCommand.targetParameters(arguments))
+        let manifest = reply["manifest"] ?? .null
+        let width = manifest["container"]?["width"]?.doubleValue ?? 375
+        let height = manifest["contentSize"]?["height"]?.doubleValue ?? 0
+        let boxes = Self.boxes(manifest)
+        if let path = arguments.string("--svg") {
+            let scale = manifest["container"]?["scale"]?.doubleValue ?? 2
+            do {
+                try Data(svg(boxes, width: width, height: height, scale: scale).utf8).write(
+                    to: URL(fileURLWithPath: path),
+                    options: .atomic
+                )
+            } catch {
+                throw CommandFailure(
+                    status: ExitStatus.failure,
+                    message: "\(path): cannot write: \(error.localizedDescription)"
+                )
             }
-            var columns = terminalColumns()
-            if let text = arguments.string("--columns") {
-                guard let value = Int(text), (20...1000).contains(value) else {
-                    throw DaemonCommand.usage("--columns: expected 20 to 1000", usage)
-                }
-                columns = value
-            }
-            Console.out(DaemonCommands.summary(reply).split(separator: "\n").first.map(String.init) ?? "")
-            Console.out(text(boxes, width: width, height: height, columns: columns))
+            Console.out("wrote \(path)")
             return ExitStatus.ok
         }
+        let columns = arguments.integer("--columns") ?? terminalColumns()
+        Console.out(ManifestCommand.summary(reply).split(separator: "\n").first.map(String.init) ?? "")
+        Console.out(text(boxes, width: width, height: height, columns: columns))
+        return ExitStatus.ok
     }
 
     static func boxes(_ manifest: JSONValue) -> [Box] {

@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import HomeDaemon
 
@@ -6,16 +7,18 @@ import HomeDaemon
 enum Homefeedd {
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
-        let options: DaemonOptions
-        do throws(ConfigError) {
-            options = try DaemonOptions(
-                arguments: Array(CommandLine.arguments.dropFirst()),
-                environment: ProcessInfo.processInfo.environment
-            )
-        } catch {
-            Logger.standardError("homefeedd: \(error.key ?? ""): \(error.reason)\n\n\(DaemonOptions.usage)")
-            exit(2)
+        let command = DaemonOptions.command
+        switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
+        case .exit(let status):
+            exit(status)
+        case .run(let arguments):
+            let options: DaemonOptions
+            do throws(UsageError) {
+                options = try DaemonOptions(arguments, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                exit(command.reportUsage(error, path: arguments.path))
+            }
+            exit(await DaemonRunner(options: options).run())
         }
-        exit(await DaemonRunner(options: options).run())
     }
 }

@@ -46,6 +46,31 @@ import Testing
         #expect(await cache.version == 1)
     }
 
+    @Test("the served manifests are readable without the actor, and follow commits and restores")
+    func servedWithoutActor() async throws {
+        let cache = ManifestCache(spec: Self.spec, profiles: Self.profiles)
+        // Before any version: the first profile's name, no manifest.
+        #expect(cache.servedManifest(profile: nil).profile == "a")
+        #expect(cache.servedManifest(profile: nil).manifest == nil)
+        let prepared = try await cache.prepare(
+            content: HomeAssemblerTests.content,
+            bindings: SectionBinding.defaults,
+            at: Date()
+        )
+        // Prepared is not served.
+        #expect(cache.servedManifest(profile: "b").manifest == nil)
+        #expect(await cache.commit(prepared))
+        #expect(cache.servedManifest(profile: nil).manifest == prepared.manifests["a"])
+        #expect(cache.servedManifest(profile: "b").manifest == prepared.manifests["b"])
+        #expect(cache.servedManifest(profile: "zzz").profile == "zzz")
+        #expect(cache.servedManifest(profile: "zzz").manifest == nil)
+        // A restarted daemon serves what it restored, before its first version.
+        let restarted = ManifestCache(spec: Self.spec, profiles: Self.profiles)
+        await restarted.restore(["b": try #require(prepared.manifests["b"])])
+        #expect(restarted.servedManifest(profile: "b").manifest == prepared.manifests["b"])
+        #expect(restarted.servedManifest(profile: "a").manifest == nil)
+    }
+
     @Test("other containers are computed once per version and kept in a bounded LRU")
     func lru() async throws {
         let cache = ManifestCache(spec: Self.spec, profiles: Self.profiles, lruCapacity: 2)

@@ -1,6 +1,7 @@
 import Foundation
 import HomeFeeds
 import HomeFetch
+import HomefeedVersion
 import TestSupport
 import Testing
 
@@ -50,7 +51,7 @@ struct FeedFetcherTests {
         #expect(seen.last?.ifNoneMatch == "\"v1\"")
         #expect(seen.last?.ifModifiedSince == "Sat, 01 Jan 2033 00:00:00 GMT")
         #expect(seen.last?.userAgent == UserAgent.homefeed)
-        #expect(UserAgent.homefeed.hasPrefix("homefeed/\(UserAgent.version) (+"))
+        #expect(UserAgent.homefeed.hasPrefix("homefeed/\(homefeedVersion) (+"))
     }
 
     @Test("gzip bodies arrive decoded and are counted after decompression")

@@ -207,6 +207,56 @@ private let sample = LayoutResult(
         )
     }
 
+    /// Compact items are written by a fast path of their own (one token run per item); they
+    /// must be the pretty output's tokens exactly, whitespace aside.
+    @Test("compact items are the pretty output without its whitespace")
+    func compactItemsMatchPretty() {
+        let frames = (0..<1_200).map { index in
+            // Negative, fractional (1/2, 1/3, 1/8) and large coordinates, indexes past 1 000.
+            Rect(x: Double(index) / 3 - 200, y: Double(index) * 1_234.5, width: 161.125, height: -0.5)
+        }
+        let result = LayoutResult(
+            environment: LayoutEnvironment(width: 375, height: 812, scale: 3),
+            contentSize: Size(width: 375, height: 1e6),
+            sections: [
+                SectionLayout(
+                    index: 0,
+                    id: "grid",
+                    frame: .zero,
+                    itemFrames: frames,
+                    itemZIndex: -3,
+                    slotsPerGroup: 2,
+                    supplementaries: [],
+                    decorations: [],
+                    orthogonal: nil
+                )
+            ],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
+        var stripped: [UInt8] = []
+        var inString = false
+        var escaped = false
+        for byte in result.jsonBytes(pretty: true) {
+            if inString {
+                stripped.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+                stripped.append(byte)
+            } else if byte != UInt8(ascii: " "), byte != UInt8(ascii: "\n") {
+                stripped.append(byte)
+            }
+        }
+        #expect(result.jsonBytes(pretty: false) == stripped)
+    }
+
     struct NumberCase: Sendable, CustomTestStringConvertible {
         var value: Double
         var text: String
@@ -268,6 +318,44 @@ private let sample = LayoutResult(
                 let value = scale * (1 + Double(step) * 0.137)
                 let expected =
                     value.description.hasSuffix(".0") ? String(value.description.dropLast(2)) : value.description
+                if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
+    /// The exact shortest-decimal search (JSONCore's ShortestDecimal) over random doubles of
+    /// every binade of the plain range, 1e-4 ≤ |v| < 2^53: same text as Double.description.
+    @Test("shortest round-trip digits agree with Double.description across the plain range")
+    func shortestAgreesWithDescription() {
+        var state: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            // SplitMix64.
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        var mismatches: [String] = []
+        var checked = 0
+        while checked < 50_000 {
+            // Biased exponents 1010…1075: 2^-13 (≈ 1.2e-4) up to 2^52.
+            let exponent = 1010 + next() % 66
+            let bits = (exponent << 52) | (next() & ((1 << 52) - 1)) | (next() & 1) << 63
+            let value = Double(bitPattern: bits)
+            guard value.magnitude >= 1e-4 else { continue }
+            checked += 1
+            var expected = value.description
+            if expected.hasSuffix(".0") { expected.removeLast(2) }
+            if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
+        }
+        // Powers of two (a narrower ulp below) and their neighbours.
+        for exponent in -13...52 {
+            let power = Double(sign: .plus, exponent: exponent, significand: 1)
+            for value in [power, power.nextUp, power.nextDown, -power.nextDown] where value.magnitude >= 1e-4 {
+                var expected = value.description
+                if expected.hasSuffix(".0") { expected.removeLast(2) }
                 if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
             }
         }

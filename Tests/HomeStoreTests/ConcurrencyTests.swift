@@ -50,3 +50,19 @@ import Testing
         #expect(try await test.store.noticeCount(sourceURL: TestStore.feedURL) == 12)
     }
 }
+
+/// What the store holds in memory between uses.
+@Suite struct MemoryTests {
+    @Test("releaseMemory frees the page cache an ingest filled; the store still reads")
+    func releaseMemory() async throws {
+        let test = try await TestStore().withSources()
+        try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 2_000), now: Clock.t0)
+        let filled = await test.store._pageCacheBytes()
+        // 2 000 notices of ~100 bytes are far more than one 4 KiB page.
+        #expect(filled > 64 * 1024)
+        await test.store.releaseMemory()
+        let released = await test.store._pageCacheBytes()
+        #expect(released < filled / 4)
+        #expect(try await test.store.noticeCount(sourceURL: TestStore.feedURL) == 2_000)
+    }
+}

@@ -26,7 +26,8 @@ struct CommandRunner {
     /// A product of this package, or an absolute path.
     let executable: String
 
-    func run(_ arguments: [String], stdin: Data? = nil) throws -> Outcome {
+    /// Runs the executable with `environment` added to the test's own.
+    func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hf-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -40,6 +41,9 @@ struct CommandRunner {
             executable.hasPrefix("/")
             ? URL(fileURLWithPath: executable) : Self.productsDirectory.appendingPathComponent(executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = Self.packageRoot
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)

@@ -35,6 +35,6 @@ import Testing
         #expect(try ctl.run(["feed", "frobnicate"]).status == 2)
         let help = try ctl.run(["feed", "parse", "--help"])
         #expect(help.status == 0)
-        #expect(help.stdout.contains("example:"))
+        #expect(help.stdout.contains("\nexamples:\n  homefeedctl feed parse"))
     }
 }

@@ -154,7 +154,50 @@ import Testing
         let outcome = try ctl.run(arguments)
         #expect(outcome.status == 0)
         #expect(outcome.stdout.contains("usage: homefeedctl"))
-        if arguments.count == 3 { #expect(outcome.stdout.contains("Example:")) }
+        if arguments.count == 3 { #expect(outcome.stdout.contains("\nexamples:\n  homefeedctl layout")) }
+    }
+
+    @Test(
+        "check and sweep refuse the options they would ignore",
+        arguments: [
+            // Both choose their own widths.
+            ["layout", "check", "feeds/layout.json", "--width", "375"],
+            ["layout", "sweep", "feeds/layout.json", "--from", "300", "--to", "400", "--width", "375"],
+            // Neither draws, reads measurements or prints the frames.
+            ["layout", "check", "feeds/layout.json", "--svg", "x.svg"],
+            ["layout", "sweep", "feeds/layout.json", "--from", "300", "--to", "400", "--svg", "x.svg"],
+            ["layout", "check", "feeds/layout.json", "--measurements", "m.json"],
+            ["layout", "sweep", "feeds/layout.json", "--from", "300", "--to", "400", "--measurements", "m.json"],
+            ["layout", "check", "feeds/layout.json", "--compact"],
+            ["layout", "sweep", "feeds/layout.json", "--from", "300", "--to", "400", "--compact"],
+            // check prints no report to format.
+            ["layout", "check", "feeds/layout.json", "--json"],
+        ]
+    )
+    func checkAndSweepRefuseIgnoredOptions(_ arguments: [String]) throws {
+        let outcome = try ctl.run(arguments)
+        #expect(outcome.status == 2)
+        let option = try #require(arguments.first { $0.hasPrefix("--") && !["--from", "--to"].contains($0) })
+        #expect(outcome.stderr.hasPrefix("homefeedctl layout \(arguments[1]): unknown option \(option)\n"))
+        #expect(outcome.stdout.isEmpty)
+    }
+
+    @Test("check and sweep use the container options they take: safe-area insets narrow the content")
+    func checkAndSweepUseInsets() throws {
+        // One 300-wide item: it fits a 320-wide container, and no longer once 20 + 20 points of
+        // safe area leave 320 - 40 = 280 (contentInsetsReference defaults to automatic, which
+        // follows the safe area).
+        let path = try CommandRunner.temporaryFile(
+            #"{"sections": [{"id": "card", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"absolute": 300}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        )
+        #expect(try ctl.run(["layout", "check", path]).status == 0)
+        let check = try ctl.run(["layout", "check", path, "--safe-area", "0,20,0,20"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("error at 320×812@2x"))
+        let sweep = try ctl.run(["layout", "sweep", path, "--from", "320", "--to", "345", "--safe-area", "0,20,0,20"])
+        #expect(sweep.status == 1)
+        // 320…339 leave less than 300 between the insets; 340 leaves exactly 300.
+        #expect(sweep.stdout.contains("error at 320–339"))
     }
 
     @Test("sweep reports the width range where a fixed-width grid cannot fit")

@@ -200,7 +200,7 @@ struct StoreFaultTests {
             return (
                 try ctl.run(["store", "check", "--socket", socket]),
                 try ctl.run(["store", "check", "--json", "--socket", socket]),
-                try ctl.run(["store", "--help"]),
+                try ctl.run(["store", "check", "--help"]),
                 try ctl.run(["store", "wipe", "--socket", socket])
             )
         }
@@ -209,7 +209,7 @@ struct StoreFaultTests {
         #expect(json.stdout == "{\"ok\":true,\"problems\":[]}\n")
         #expect(help.status == 0)
         #expect(help.stdout.contains("usage: homefeedctl store check"))
-        #expect(help.stdout.contains("Example:"))
+        #expect(help.stdout.contains("\nexamples:\n  homefeedctl store check"))
         #expect(wrong.status == 2)
         #expect(await daemon.stop() == 0)
     }

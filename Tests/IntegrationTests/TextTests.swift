@@ -47,13 +47,39 @@ struct TextTests {
         let noSize = try ctl.run(["text", "measure", "abc", "--font", "NanumGothic", "--width", "100"])
         #expect(noSize.status == 1)
         #expect(noSize.stderr.contains("font \"NanumGothic\" has no size"))
-        #expect(try ctl.run(["text", "measure", "abc", "--font", "Sans 12"]).status == 2)
-        #expect(try ctl.run(["text", "measure", "abc", "--font", "Sans 12", "--width", "0"]).status == 2)
-        #expect(
-            try ctl.run(["text", "measure", "abc", "--font", "Sans 12", "--width", "9", "--wrap", "x"]).status == 2
-        )
         #expect(try ctl.run(["text", "measure", "--help"]).stdout.contains("--max-lines N"))
         #expect(try ctl.run(["text", "count"]).status == 2)
+    }
+
+    @Test(
+        "a usage error names the option and what is wrong, then the usage; exit 2",
+        arguments: [
+            (["abc", "--font", "Sans 12"], "missing --width POINTS"),
+            (["abc", "--width", "100"], "missing --font FONT"),
+            (["--font", "Sans 12", "--width", "100"], "missing TEXT"),
+            (
+                ["abc", "--font", "Sans 12", "--width", "0"],
+                "--width: expected a number of points above 0, at most 1000000, got 0"
+            ),
+            (
+                ["abc", "--font", "Sans 12", "--width", "9", "--wrap", "x"],
+                #"--wrap: expected word or word-char, got "x""#
+            ),
+            (
+                ["abc", "--font", "Sans 12", "--width", "9", "--max-lines", "0"],
+                #"--max-lines: expected a whole number from 1 to 1000, got "0""#
+            ),
+            (["abc", "--font", "Sans 12", "--width", "9", "--bold"], "unknown option --bold"),
+        ]
+    )
+    func usageErrors(_ words: [String], _ message: String) throws {
+        let outcome = try ctl.run(["text", "measure"] + words)
+        #expect(outcome.status == 2)
+        #expect(outcome.stdout.isEmpty)
+        #expect(
+            outcome.stderr.hasPrefix("homefeedctl text measure: \(message)\n\nusage: homefeedctl text measure"),
+            "\(outcome.stderr)"
+        )
     }
 
     @Test("--check-config warns about a font family it would substitute, and passes")

@@ -4,11 +4,15 @@
  * (SO_PEERCRED) are invisible to Swift; defining _GNU_SOURCE in a header is too late.
  * CSystem.c defines it before any include and wraps each call (swift-on-linux.md §1.6).
  * SO_PEERGROUPS, the other half of a peer's credentials, is read here too.
+ * The Varlink event loop's epoll, eventfd and gathered sendmsg live here too (swift-on-linux.md §1.6
+ * names epoll among the hidden calls), and the daemon's malloc tuning (malloc.h is not in the
+ * module either).
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors). */
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
 #include <sys/types.h>
+#include <sys/uio.h>
 
 /* accept4(fd, NULL, NULL, flags). Returns the new fd, or -1 with errno set. */
 int csystem_accept4(int fd, int flags);
@@ -34,6 +38,51 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
  * returns how many there are, or -1 with errno set; with ERANGE, `*needed` (if not NULL) is
  * the count that would fit them all. */
 int csystem_peergroups(int fd, gid_t *groups, int capacity, int *needed);
+
+/* One epoll event as the Varlink event loop sees it. struct epoll_event is packed on x86-64,
+ * which Swift imports awkwardly; this plain struct carries the same two fields. */
+struct csystem_event {
+    unsigned int events;
+    unsigned long long token;
+};
+
+/* epoll_create1(EPOLL_CLOEXEC). Returns the fd, or -1 with errno set. */
+int csystem_epoll_create(void);
+
+/* epoll_ctl(epfd, op, fd, {events, token}); op is one of the CSYSTEM_EPOLL_CTL_* values below.
+ * Returns 0, or -1 with errno set. */
+int csystem_epoll_ctl(int epfd, int op, int fd, unsigned int events, unsigned long long token);
+
+/* epoll_wait into `out` (at most `capacity`, and at most 256 per call). Returns the number of
+ * events, or -1 with errno set (EINTR included: the caller retries). */
+int csystem_epoll_wait(int epfd, struct csystem_event *out, int capacity, int timeout_ms);
+
+/* eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC). Returns the fd, or -1 with errno set. */
+int csystem_eventfd(void);
+
+/* sendmsg(fd, {iov, count}, MSG_NOSIGNAL): writev with MSG_NOSIGNAL, so a closed peer is EPIPE
+ * rather than SIGPIPE. Returns the bytes sent, or -1 with errno set. */
+long csystem_sendv(int fd, const struct iovec *iov, int count);
+
+/* Names the calling thread (at most 15 bytes are kept), for top, perf and gdb. */
+void csystem_set_thread_name(const char *name);
+
+/* epoll_ctl operations and event bits. */
+int csystem_epoll_ctl_add(void);
+int csystem_epoll_ctl_mod(void);
+int csystem_epoll_ctl_del(void);
+unsigned int csystem_epollin(void);
+unsigned int csystem_epollout(void);
+unsigned int csystem_epollhup(void);
+unsigned int csystem_epollerr(void);
+
+/* glibc's malloc tuning, which Swift's Glibc module does not show (malloc.h).
+ * csystem_malloc_trim: malloc_trim(0), giving every arena's free pages back to the kernel;
+ * returns 1 if memory was released. csystem_malloc_tune: mallopt(M_ARENA_MAX, arenas) and
+ * mallopt(M_MMAP_THRESHOLD, bytes) (which also stops the threshold's dynamic growth);
+ * returns 1 when both were accepted. */
+int csystem_malloc_trim(void);
+int csystem_malloc_tune(int arenas, int mmap_threshold);
 
 /* The values of flags that need _GNU_SOURCE or that Swift imports awkwardly. */
 int csystem_sock_nonblock(void);

@@ -1,4 +1,6 @@
+public import CommandTable
 public import Foundation
+import HomefeedVersion
 
 /// `homefeedd`'s command line and environment, resolved to paths (weakest first: built-in
 /// defaults, systemd's directory variables, flags).
@@ -16,90 +18,103 @@ public struct DaemonOptions: Sendable, Equatable {
     /// could read them in /proc; nil outside systemd.
     public var credentialsDirectory: URL?
 
-    public static let usage = """
-        usage: homefeedd [--config DIR] [--socket PATH] [--state-dir DIR] [--cache-dir DIR]
-                         [--log-level LEVEL] [--no-fetch]
-               homefeedd --check-config [--config DIR]
+    /// `homefeedd`'s command line: its options, help and usage, and how it is parsed.
+    public static let command = Command(
+        "homefeedd",
+        abstract: "build the home screen from feeds and serve its layout manifests over Varlink",
+        discussion: """
+            Builds the home screen from the feeds and links of the configuration directory, lays it out \
+            for each configured profile and serves the manifests over Varlink (interface io.homefeed). \
+            With --check-config it validates the configuration, prints the verdict and exits.
 
-        Builds the home screen from the feeds and links of DIR (default /etc/homefeed), lays it out
-        for each configured profile and serves the manifests over Varlink (interface io.homefeed).
+            Secrets (feed tokens) come only from $CREDENTIALS_DIRECTORY, set by systemd's \
+            LoadCredential=; never from flags. Under systemd the daemon speaks sd_notify \
+            ($NOTIFY_SOCKET, $WATCHDOG_USEC) and adopts the socket passed as fd 3 ($LISTEN_FDS).
+            """,
+        version: homefeedVersion,
+        options: [
+            .value(
+                "--config",
+                "DIR",
+                .directory,
+                help: "homefeedd.conf, layout.json and sources.opml (default /etc/homefeed)"
+            ),
+            .value(
+                "--socket",
+                "PATH",
+                .file,
+                help: "listen here (default $RUNTIME_DIRECTORY/homefeed.sock, else /run/homefeed/homefeed.sock)"
+            ),
+            .value(
+                "--state-dir",
+                "DIR",
+                .directory,
+                help: "the SQLite database (default $STATE_DIRECTORY, else /var/lib/homefeed)"
+            ),
+            .value(
+                "--cache-dir",
+                "DIR",
+                .directory,
+                help: "caches (default $CACHE_DIRECTORY, else /var/cache/homefeed)"
+            ),
+            .value(
+                "--log-level",
+                "LEVEL",
+                .choice(levelNames),
+                help: levelNames.dropLast().map { $0 == "info" ? "info (default)" : $0 }.joined(separator: ", ")
+                    + " or \(levelNames.last ?? "")"
+            ),
+            .flag("--no-fetch", help: "serve stored content only; never poll sources"),
+            .flag("--check-config", help: "validate the configuration, print the verdict and exit"),
+        ],
+        exitStatuses: [
+            ExitStatusMeaning(ExitStatus.ok, "stopped cleanly (SIGTERM), or a valid configuration (--check-config)"),
+            ExitStatusMeaning(ExitStatus.failure, "an invalid configuration, or it cannot start or listen"),
+            ExitStatusMeaning(ExitStatus.usage, "usage error: an unknown option, a missing or malformed value"),
+        ],
+        examples: [
+            "homefeedd --config feeds --state-dir /tmp/hf/state --socket /tmp/hf/homefeed.sock",
+            "homefeedd --check-config --config /etc/homefeed",
+        ]
+    )
 
-          --config DIR       homefeedd.conf, layout.json and sources.opml (default /etc/homefeed)
-          --socket PATH      listen here (default $RUNTIME_DIRECTORY/homefeed.sock, else
-                             /run/homefeed/homefeed.sock)
-          --state-dir DIR    the SQLite database (default $STATE_DIRECTORY, else /var/lib/homefeed)
-          --cache-dir DIR    caches (default $CACHE_DIRECTORY, else /var/cache/homefeed)
-          --log-level LEVEL  error, warning, notice, info (default) or debug
-          --no-fetch         serve stored content only; never poll sources
-          --check-config     validate the configuration, print the verdict and exit (0 ok, 1 invalid)
+    /// The levels `--log-level` takes (`critical` is always shown, so it is no threshold).
+    static let levelNames = Logger.Level.allCases.map { "\($0)" }.filter { Logger.Level(name: $0) != nil }
 
-        Secrets (feed tokens) come only from $CREDENTIALS_DIRECTORY, set by systemd's
-        LoadCredential=; never from flags. Under systemd the daemon speaks sd_notify
-        ($NOTIFY_SOCKET, $WATCHDOG_USEC) and adopts the socket passed as fd 3 ($LISTEN_FDS).
+    /// Parses and resolves a command line (no `--help` or `--version` here: see ``command``).
+    ///
+    /// - Throws: the usage error, reported with ``command``'s usage (exit status 2).
+    public init(arguments: [String], environment: [String: String]) throws(UsageError) {
+        try self.init(Self.command.parse(arguments), environment: environment)
+    }
 
-        Example:
-          homefeedd --config feeds --state-dir /tmp/hf/state --socket /tmp/hf/homefeed.sock
-        """
-
-    /// - Throws: a message for the usage error (exit status 2).
-    public init(arguments: [String], environment: [String: String]) throws(ConfigError) {
+    /// Resolves parsed options against the environment.
+    ///
+    /// - Throws: a usage error for a socket path too long for `sun_path`.
+    public init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
         func firstPath(_ variable: String) -> String? {
             // systemd passes several directories colon-separated; the first is ours.
             guard let value = environment[variable], !value.isEmpty else { return nil }
             return value.split(separator: ":").first.map(String.init)
         }
-        var config = "/etc/homefeed"
-        var state = firstPath("STATE_DIRECTORY") ?? "/var/lib/homefeed"
-        var cache = firstPath("CACHE_DIRECTORY") ?? "/var/cache/homefeed"
-        var socket = firstPath("RUNTIME_DIRECTORY").map { $0 + "/homefeed.sock" } ?? "/run/homefeed/homefeed.sock"
-        var level = Logger.Level.info
-        var check = false
-        var fetching = true
-        var index = 0
-        func value(_ flag: String) throws(ConfigError) -> String {
-            index += 1
-            guard index < arguments.count, !arguments[index].isEmpty else {
-                throw ConfigError(file: "homefeedd", key: flag, reason: "needs a value")
-            }
-            return arguments[index]
-        }
-        while index < arguments.count {
-            let flag = arguments[index]
-            switch flag {
-            case "--config": config = try value(flag)
-            case "--state-dir": state = try value(flag)
-            case "--cache-dir": cache = try value(flag)
-            case "--socket": socket = try value(flag)
-            case "--log-level":
-                let name = try value(flag)
-                guard let parsed = Logger.Level(name: name) else {
-                    throw ConfigError(
-                        file: "homefeedd",
-                        key: flag,
-                        reason: "expected error, warning, notice, info or debug, got \"\(name)\""
-                    )
-                }
-                level = parsed
-            case "--check-config": check = true
-            case "--no-fetch": fetching = false
-            default: throw ConfigError(file: "homefeedd", key: flag, reason: "unknown option")
-            }
-            index += 1
-        }
+        let config = arguments.string("--config") ?? "/etc/homefeed"
+        let state = arguments.string("--state-dir") ?? firstPath("STATE_DIRECTORY") ?? "/var/lib/homefeed"
+        let cache = arguments.string("--cache-dir") ?? firstPath("CACHE_DIRECTORY") ?? "/var/cache/homefeed"
+        let socket =
+            arguments.string("--socket") ?? firstPath("RUNTIME_DIRECTORY").map { $0 + "/homefeed.sock" }
+            ?? "/run/homefeed/homefeed.sock"
+        // A choice of ``levelNames``, checked while parsing.
+        let level = arguments.string("--log-level").flatMap(Logger.Level.init(name:)) ?? .info
         guard socket.utf8.count <= 107 else {
-            throw ConfigError(
-                file: "homefeedd",
-                key: "--socket",
-                reason: "longer than the 107 bytes a Unix socket path may have"
-            )
+            throw UsageError("--socket: longer than the 107 bytes a Unix socket path may have")
         }
         configDirectory = URL(fileURLWithPath: config, isDirectory: true)
         stateDirectory = URL(fileURLWithPath: state, isDirectory: true)
         cacheDirectory = URL(fileURLWithPath: cache, isDirectory: true)
         socketPath = socket
         logLevel = level
-        checkConfig = check
-        self.fetching = fetching
+        checkConfig = arguments.has("--check-config")
+        fetching = !arguments.has("--no-fetch")
         credentialsDirectory = environment["CREDENTIALS_DIRECTORY"].flatMap { value in
             value.hasPrefix("/") ? URL(fileURLWithPath: value, isDirectory: true) : nil
         }

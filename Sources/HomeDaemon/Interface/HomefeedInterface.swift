@@ -108,12 +108,12 @@ public struct HomefeedInterface: Sendable {
             guard try p.number("height") == nil, try p.number("scale") == nil else {
                 throw Self.invalidContainer("width is missing")
             }
-            let names = await service.profileNames
-            let name = try p.string("profile") ?? names.first ?? ""
-            guard let found = await service.manifest(profile: name) else {
-                throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
+            // No await on this path: answered on the Varlink loop thread without a hop.
+            let served = service.servedManifest(profile: try p.string("profile"))
+            guard let found = served.manifest else {
+                throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(served.profile)])
             }
-            target = .profile(name)
+            target = .profile(served.profile)
             manifest = found
         }
         let parameters = ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters

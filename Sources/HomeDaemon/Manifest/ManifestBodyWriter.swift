@@ -3,7 +3,9 @@ import HomeLayout
 /// Writes a manifest's body (`docs/manifest.md`, "Shape") from a solved layout and its content,
 /// and collects its ``ManifestElements`` on the way: every element with an id gets its frame,
 /// content fingerprint and measurable axes recorded as it is written.
-struct ManifestBodyWriter {
+///
+/// Noncopyable, as the ``JSONWriter`` it owns.
+struct ManifestBodyWriter: ~Copyable {
     var json = JSONWriter(pretty: false, capacity: 4096)
     private(set) var elements = ManifestElements()
     /// Which source gave each measured element its size (its `sizing`).

@@ -133,10 +133,11 @@ public enum ManifestBuilder {
         var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
         body.write(result, environment: environment, sections: assembled)
 
-        let etag = "\"" + String(StableID.hash(body.json.bytes), radix: 16) + "\""
+        let bodyBytes = body.json.bytes
+        let etag = "\"" + String(StableID.hash(bodyBytes), radix: 16) + "\""
         // The header members, then the body's members spliced in without re-encoding:
         // {"schema":…,"profile":…, + "container":…}.
-        var manifest = JSONWriter(pretty: false, capacity: body.json.bytes.count + 256)
+        var manifest = JSONWriter(pretty: false, capacity: 256)
         manifest.beginObject()
         manifest.key("schema")
         manifest.string(schema)
@@ -148,7 +149,10 @@ public enum ManifestBuilder {
         manifest.string(ISO8601.string(generatedAt))
         manifest.key("profile")
         manifest.string(profile)
-        let bytes = manifest.bytes + [UInt8(ascii: ",")] + body.json.bytes.dropFirst()
+        var bytes = manifest.bytes
+        bytes.reserveCapacity(bytes.count + bodyBytes.count)
+        bytes.append(UInt8(ascii: ","))
+        bytes.append(contentsOf: bodyBytes.dropFirst())
         var encoded = EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
         encoded.elements = body.elements
         encoded.imageRequirements = pictures.requirements

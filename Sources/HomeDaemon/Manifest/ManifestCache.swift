@@ -1,11 +1,14 @@
 public import Foundation
 public import HomeLayout
+import Synchronization
 
 /// The manifests of the current version: one per configured profile, encoded once when the
 /// version is made, plus a small LRU of other containers computed on first use.
 ///
-/// Requests and pushes are served from these bytes; nothing is re-encoded per request.
-/// Sendable: an actor.
+/// Requests and pushes are served from these bytes; nothing is re-encoded per request. The
+/// profiles' manifests are also readable without a hop to the actor
+/// (``servedManifest(profile:)``), so a `GetManifest` for a profile is answered on the Varlink
+/// loop thread that read it. Sendable: an actor.
 public actor ManifestCache {
     /// A container asked for by size rather than by profile name.
     struct ContainerKey: Hashable {
@@ -35,12 +38,37 @@ public actor ManifestCache {
     /// Most recently used last; at most ``lruCapacity`` entries.
     private var lru: [(key: ContainerKey, manifest: EncodedManifest)] = []
     public let lruCapacity: Int
+    /// `profiles` and `byProfile` as last committed, for readers on other threads.
+    private let served: Mutex<ServedProfiles>
+
+    private struct ServedProfiles: Sendable {
+        var names: [String]
+        var manifests: [String: EncodedManifest]
+    }
 
     public init(spec: LayoutSpec, profiles: [Profile], version: Int = 0, lruCapacity: Int = 16) {
         self.spec = spec
         self.profiles = profiles
         self.version = version
         self.lruCapacity = lruCapacity
+        self.served = Mutex(ServedProfiles(names: profiles.map(\.name), manifests: [:]))
+    }
+
+    /// The current manifest of a profile (the first configured one for nil), read without
+    /// waiting for the actor: what ``manifest(profile:)`` returns once pending work is done.
+    ///
+    /// - Returns: the profile's name, and its manifest (nil for an unknown name, or before the
+    ///   first version).
+    public nonisolated func servedManifest(profile: String?) -> (profile: String, manifest: EncodedManifest?) {
+        served.withLock { served in
+            let name = profile ?? served.names.first ?? ""
+            return (name, served.manifests[name])
+        }
+    }
+
+    private func updateServed() {
+        let snapshot = ServedProfiles(names: profiles.map(\.name), manifests: byProfile)
+        served.withLock { $0 = snapshot }
     }
 
     /// Seeds the cache with manifests persisted by a previous run, so a restarted daemon
@@ -50,6 +78,7 @@ public actor ManifestCache {
             byProfile[name] = manifest
             version = max(version, manifest.version)
         }
+        updateServed()
     }
 
     /// Makes a new version from `content` (and, on reload, a new layout, bindings and
@@ -150,6 +179,7 @@ public actor ManifestCache {
         version = prepared.version
         byProfile = prepared.manifests
         lru.removeAll()
+        updateServed()
         return true
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeLayout
+import HomefeedVersion
 public import TextMeasure
 import Varlink
 
@@ -16,6 +17,8 @@ public struct DaemonRunner: Sendable {
 
     /// - Returns: the process exit status.
     public func run() async -> Int32 {
+        // Before most threads exist: arenas they would make are capped (MemoryRelief).
+        MemoryRelief.tuneAllocator()
         // libxml2's process-wide state (deny-all entity loader) before any thread parses.
         HomeFeeds.prepare()
         let logger = Logger(label: "homefeedd", level: options.logLevel)
@@ -133,8 +136,6 @@ public struct DaemonRunner: Sendable {
         return 0
     }
 
-    public static let version = "0.1.0"
-
     /// The daemon's text measurer, its fontconfig caches under `--cache-dir`, already loading
     /// fontconfig, Pango and the fonts of the configured `[text]` styles on its own queue: they
     /// load while the configuration and the store are read, so the first version's text is
@@ -163,7 +164,7 @@ public struct DaemonRunner: Sendable {
         _ activation: SocketActivation.Outcome,
         _ logger: Logger
     ) throws(SystemError) -> VarlinkServer {
-        let service = interface.varlinkService(version: Self.version)
+        let service = interface.varlinkService(version: homefeedVersion)
         var configuration = VarlinkServerConfiguration()
         configuration.maxConnections = settings.maxConnections
         configuration.maxConnectionsPerUID = settings.maxConnectionsPerUID

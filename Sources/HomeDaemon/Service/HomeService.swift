@@ -25,6 +25,8 @@ public actor HomeService {
     /// Warnings of each source's last parsed document, for `GetStatus`.
     let parseWarnings = ParseWarningCounts()
     private var schedulerTask: Task<Void, Never>?
+    /// Trims the heap once fetching and publishing go quiet (the idle daemon's memory).
+    let memory: MemoryRelief
     /// Icons and thumbnails (`[images]`); nil without a cache directory or with `enabled = no`.
     let images: ImageService?
 
@@ -77,6 +79,8 @@ public actor HomeService {
             configuration: storeConfiguration,
             recoverIfCorrupt: true
         )
+        let store = self.store
+        memory = MemoryRelief(releaseCaches: { await store.releaseMemory() })
         health = StoreHealth(recovery: store.recovery)
         authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
@@ -274,6 +278,7 @@ public actor HomeService {
             for waiter in ready { waiter.continuation.resume(returning: failure) }
         }
         isPublishing = false
+        memory.workHappened()
     }
 
     /// Ends the hold after a store recovery: changes made meanwhile are published now.
@@ -289,6 +294,7 @@ public actor HomeService {
     /// A source's attempt ended (fetched, not modified or failed). Once every source has been
     /// attempted after a store recovery, the refilled store is published.
     func sourceAttempted(_ url: String) {
+        memory.workHappened()
         guard var waiting = awaitingRefetch else { return }
         waiting.remove(url)
         awaitingRefetch = waiting
@@ -315,6 +321,12 @@ public actor HomeService {
 
     public func manifest(profile: String) async -> EncodedManifest? {
         await cache.manifest(profile: profile)
+    }
+
+    /// The served manifest of a profile (the first one for nil) without a hop to any actor: a
+    /// `GetManifest` for a profile costs no thread switch (``ManifestCache/servedManifest(profile:)``).
+    public nonisolated func servedManifest(profile: String?) -> (profile: String, manifest: EncodedManifest?) {
+        cache.servedManifest(profile: profile)
     }
 
     public func manifest(for environment: LayoutEnvironment) async throws(LayoutSolveError) -> EncodedManifest {

@@ -1,26 +1,115 @@
 import JSONCore
 
-/// Appends JSON text to a byte buffer; the encoder behind ``LayoutResult/jsonString(pretty:)``.
+/// Appends JSON text to one growing byte buffer; the encoder behind ``LayoutResult/jsonString(pretty:)``
+/// and the daemon's manifests.
 ///
-/// Built for large outputs (a 100 000-item section): everything goes into one `[UInt8]`,
-/// integers are printed digit by digit and short decimals (up to three places) without
-/// allocating. Commas are managed by the writer; keys are written in the order called.
+/// Built for large outputs (a 100 000-item section; issue 17 asks ≤ 60 ns an element): the
+/// writer owns a raw buffer grown by doubling, and each token is written straight into it
+/// after one capacity check (``JSONTokens``): no per-byte `Array.append`, no `String` for a
+/// number. Integers are printed two digits at a time; other doubles in their shortest
+/// round-trip form (``ShortestDecimal``), falling back to `Double.description` only where that
+/// form needs an exponent. Commas are managed by the writer; keys are written in the order
+/// called. ``compactValue(reserving:_:)`` writes a whole compact value (a grid item) with one
+/// check and one separator.
 ///
 /// Pretty output indents containers by two spaces, one member or element per line, except
 /// inside a container begun with `inline: true`, which stays on one line (`{"x": 0, "y": 0}`).
 /// Compact output has no whitespace at all.
-package struct JSONWriter {
-    package private(set) var bytes: [UInt8] = []
+///
+/// Noncopyable: it owns its buffer (freed in `deinit`) and ``bytes`` copies the text out; or,
+/// through ``encode(pretty:capacity:_:)``, it writes straight into the array it returns.
+package struct JSONWriter: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+    /// False while writing into memory ``encode(pretty:capacity:_:)`` lent it.
+    private var ownsBuffer: Bool
     package let pretty: Bool
     private var depth = 0
     /// Depth at which the current one-line container began; `Int.max` when not inline.
     private var inlineDepth = Int.max
     /// Whether the current container already holds a value (so the next one needs a comma).
     private var hasValue = false
+    /// Set between a key and its value, so the value writes no separator.
+    private var pendingKey = false
+
+    /// Room for one number token (``JSONCursor/number(_:)``).
+    package static let maxNumberBytes = JSONTokens.maxNumberBytes
 
     package init(pretty: Bool, capacity: Int = 0) {
         self.pretty = pretty
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 256)
+        base = .allocate(capacity: self.capacity)
+        ownsBuffer = true
+    }
+
+    private init(pretty: Bool, lending buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        self.pretty = pretty
+        self.capacity = capacity
+        base = buffer
+        ownsBuffer = false
+    }
+
+    deinit {
+        if ownsBuffer { base.deallocate() }
+    }
+
+    /// The JSON written so far.
+    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Runs `body` with a writer whose buffer is the returned array itself, `capacity` bytes to
+    /// begin with: a large output is written once, into memory touched once, instead of into
+    /// the writer's buffer and then copied (for 8 MB of JSON the second buffer's page faults
+    /// cost as much as the encoding). Past `capacity` the writer moves to a buffer of its own
+    /// and the result is copied out of it, so a low estimate is only slower.
+    package static func encode(pretty: Bool, capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+        var spilled: [UInt8]?
+        let capacity = max(capacity, 256)
+        let direct = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+            initialized = 0
+            guard let start = buffer.baseAddress else { return }
+            var writer = JSONWriter(pretty: pretty, lending: start, capacity: buffer.count)
+            body(&writer)
+            if writer.ownsBuffer {
+                spilled = writer.bytes
+            } else {
+                initialized = writer.count
+            }
+        }
+        return spilled ?? direct
+    }
+
+    // MARK: - The buffer
+
+    /// Reserves `needed` bytes and lets `body` write up to that many through a local pointer,
+    /// returning where it stopped. (A store through `base` could alias `count` as far as the
+    /// compiler knows, so tokens go through a local cursor and `count` is set once.)
+    @inline(__always)
+    private mutating func write(
+        reserving needed: Int,
+        _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
+    ) {
+        if count &+ needed > capacity { grow(to: count + needed) }
+        let start = base + count
+        count &+= body(start) - start
+    }
+
+    private mutating func grow(to needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        newBase.update(from: base, count: count)
+        if ownsBuffer { base.deallocate() }
+        base = newBase
+        capacity = newCapacity
+        ownsBuffer = true
+    }
+
+    private mutating func put(_ byte: UInt8) {
+        write(reserving: 1) { out in
+            out.pointee = byte
+            return out + 1
+        }
     }
 
     // MARK: - Structure
@@ -33,21 +122,25 @@ package struct JSONWriter {
     /// Writes `"name": ` (the value follows with the next call).
     package mutating func key(_ name: StaticString) {
         separator()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
-        if pretty { bytes.append(UInt8(ascii: " ")) }
+        let pretty = self.pretty
+        name.withUTF8Buffer { name in
+            write(reserving: name.count + 4) { start in
+                start.pointee = UInt8(ascii: "\"")
+                let out = JSONTokens.bytes(name, to: start + 1)
+                out[0] = UInt8(ascii: "\"")
+                out[1] = UInt8(ascii: ":")
+                guard pretty else { return out + 2 }
+                out[2] = UInt8(ascii: " ")
+                return out + 3
+            }
+        }
         hasValue = false
         pendingKey = true
     }
 
-    /// Set between a key and its value, so the value writes no separator.
-    private var pendingKey = false
-
     private mutating func begin(_ bracket: UInt8, inline: Bool) {
         separator()
-        bytes.append(bracket)
+        put(bracket)
         depth += 1
         if inline, inlineDepth == Int.max { inlineDepth = depth }
         hasValue = false
@@ -57,7 +150,7 @@ package struct JSONWriter {
         if pretty, hasValue, depth < inlineDepth { newline(indent: depth - 1) }
         if depth == inlineDepth { inlineDepth = Int.max }
         depth -= 1
-        bytes.append(bracket)
+        put(bracket)
         hasValue = true
     }
 
@@ -68,11 +161,11 @@ package struct JSONWriter {
             hasValue = true
             return
         }
-        if hasValue { bytes.append(UInt8(ascii: ",")) }
-        if depth > 0 {
+        if hasValue { put(UInt8(ascii: ",")) }
+        if pretty, depth > 0 {
             if depth >= inlineDepth {
-                if pretty, hasValue { bytes.append(UInt8(ascii: " ")) }
-            } else if pretty {
+                if hasValue { put(UInt8(ascii: " ")) }
+            } else {
                 newline(indent: depth)
             }
         }
@@ -80,25 +173,43 @@ package struct JSONWriter {
     }
 
     private mutating func newline(indent: Int) {
-        bytes.append(UInt8(ascii: "\n"))
-        for _ in 0..<(2 * indent) { bytes.append(UInt8(ascii: " ")) }
+        write(reserving: 1 + 2 * indent) { out in
+            out.pointee = UInt8(ascii: "\n")
+            (out + 1).initialize(repeating: UInt8(ascii: " "), count: 2 * indent)
+            return out + 1 + 2 * indent
+        }
     }
 
-    // MARK: - Scalars
+    // MARK: - Values
+
+    /// One value written as compact tokens in one go: the separator before it, then `body`'s
+    /// tokens within `reserving` bytes (literal lengths, 20 per integer,
+    /// ``maxNumberBytes`` per number). Compact output only: no spaces are added.
+    ///
+    /// - Precondition: the writer is not pretty (a caller's bug otherwise).
+    package mutating func compactValue(reserving needed: Int, _ body: (inout JSONCursor) -> Void) {
+        precondition(!pretty, "compactValue writes compact JSON only")
+        separator()
+        write(reserving: needed) { start in
+            var cursor = JSONCursor(start)
+            body(&cursor)
+            return cursor.position
+        }
+    }
 
     package mutating func null() {
         separator()
-        appendASCII("null")
+        write(reserving: 4) { JSONTokens.literal("null", to: $0) }
     }
 
     package mutating func bool(_ value: Bool) {
         separator()
-        appendASCII(value ? "true" : "false")
+        write(reserving: 5) { JSONTokens.literal(value ? "true" : "false", to: $0) }
     }
 
     package mutating func int(_ value: Int) {
         separator()
-        appendInteger(Int64(value))
+        write(reserving: 20) { JSONTokens.integer(Int64(value), to: $0) }
     }
 
     /// A double as JSON: integers without `.0` (`375`), others in the shortest form that reads
@@ -106,12 +217,17 @@ package struct JSONWriter {
     /// NaN or infinity, which JSON cannot express.
     package mutating func number(_ value: Double) {
         separator()
-        appendNumber(value)
+        write(reserving: JSONTokens.maxNumberBytes) { JSONTokens.number(value, to: $0) }
     }
 
+    /// `value` in double quotes, escaped per RFC 8259 §7 (JSONCore's escaping), straight into
+    /// the buffer: room for the worst case (every byte a 6-byte `\u00XX`) is reserved first.
     package mutating func string(_ value: String) {
         separator()
-        appendString(value)
+        var value = value
+        value.withUTF8 { utf8 in
+            write(reserving: utf8.count * 6 + 2) { $0 + writeJSONString(utf8, to: $0) }
+        }
     }
 
     /// A string value, or `null` when nil.
@@ -120,90 +236,11 @@ package struct JSONWriter {
     }
 
     /// Splices an already-encoded JSON value (an object encoded once and served many times).
-    package mutating func raw(_ json: some Sequence<UInt8>) {
+    package mutating func raw(_ json: [UInt8]) {
         separator()
-        bytes.append(contentsOf: json)
-    }
-
-    // MARK: - Formatting
-
-    private static let decimalScales: [Double] = [10, 100, 1000]
-
-    private mutating func appendNumber(_ value: Double) {
-        guard value.isFinite else {
-            appendASCII("null")
-            return
+        json.withUnsafeBufferPointer { json in
+            write(reserving: json.count) { JSONTokens.bytes(json, to: $0) }
         }
-        // Below 2^53 every integer is exact, and Double.description would print it as "375.0".
-        if value.magnitude < 9_007_199_254_740_992 {
-            if value == value.rounded(.towardZero) {
-                appendInteger(Int64(value))
-                return
-            }
-            // Short decimals (98.5, 0.25, 12.125): the fewest places k ≤ 3 whose scaled value
-            // is an integer m with m / 10^k == value exactly. That decimal reads back to
-            // `value`, and no shorter one does (it would have matched a smaller k), so it is the
-            // shortest round-trip form, which Double.description also prints. Limited to
-            // magnitudes that Double.description prints without an exponent.
-            if value.magnitude >= 1e-4, value.magnitude < 1e12 {
-                for (places, scale) in Self.decimalScales.enumerated() {
-                    let scaled = (value * scale).rounded()
-                    if scaled / scale == value {
-                        appendDecimal(Int64(scaled), places: places + 1)
-                        return
-                    }
-                }
-            }
-        }
-        // Large integers still print as "9007199254740992.0" (up to where an exponent takes over).
-        let text = value.description
-        bytes.append(contentsOf: text.hasSuffix(".0") ? text.utf8.dropLast(2) : text.utf8[...])
-    }
-
-    /// `m / 10^places` in plain decimal notation, e.g. (-985, 1) → `-98.5`, (5, 3) → `0.005`.
-    private mutating func appendDecimal(_ m: Int64, places: Int) {
-        if m < 0 { bytes.append(UInt8(ascii: "-")) }
-        var divisor: UInt64 = 1
-        for _ in 0..<places { divisor *= 10 }
-        appendDigits(m.magnitude / divisor, minimumDigits: 1)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(m.magnitude % divisor, minimumDigits: places)
-    }
-
-    /// A literal's bytes, without the array an `append(contentsOf: [...])` would allocate.
-    private mutating func appendASCII(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    private mutating func appendInteger(_ value: Int64) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude, minimumDigits: 1)
-    }
-
-    /// The decimal digits of `value`, left-padded with zeros to `minimumDigits`.
-    private mutating func appendDigits(_ value: UInt64, minimumDigits: Int) {
-        // Count digits first, then write them right to left into reserved space.
-        var digitCount = 1
-        var probe = value
-        while probe >= 10 {
-            probe /= 10
-            digitCount += 1
-        }
-        digitCount = max(digitCount, minimumDigits)
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount))
-        var rest = value
-        var position = start + digitCount - 1
-        while rest > 0 {
-            bytes[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
-            position -= 1
-        }
-    }
-
-    /// `value` in double quotes, escaped per RFC 8259 §7 (JSONCore's escaping).
-    private mutating func appendString(_ value: String) {
-        appendJSONString(value, to: &bytes)
     }
 }
 

@@ -17,7 +17,10 @@ extension LayoutResult {
     /// The same output as ``jsonString(pretty:)`` as UTF-8 bytes, without the copy into a
     /// `String`.
     public func jsonBytes(pretty: Bool = true) -> [UInt8] {
-        var writer = JSONWriter(pretty: pretty, capacity: estimatedByteCount(pretty: pretty))
+        JSONWriter.encode(pretty: pretty, capacity: estimatedByteCount(pretty: pretty)) { write(to: &$0) }
+    }
+
+    private func write(to writer: inout JSONWriter) {
         writer.beginObject()
 
         writer.key("container")
@@ -52,7 +55,6 @@ extension LayoutResult {
         writer.endArray()
 
         writer.endObject()
-        return writer.bytes
     }
 
     /// A generous guess, so a 100 000-item result is written without regrowing the buffer.
@@ -117,16 +119,43 @@ extension JSONWriter {
 
         key("items")
         beginArray()
+        let zIndex = section.itemZIndex
         for (index, itemFrame) in section.itemFrames.enumerated() {
-            beginObject(inline: true)
-            key("index")
-            int(index)
-            key("frame")
-            frame(itemFrame)
-            key("zIndex")
-            int(section.itemZIndex)
-            sizing(section.itemSizing(index))
-            endObject()
+            let sizing = section.itemSizing(index)
+            guard !pretty else {
+                beginObject(inline: true)
+                key("index")
+                int(index)
+                key("frame")
+                frame(itemFrame)
+                key("zIndex")
+                int(zIndex)
+                self.sizing(sizing)
+                endObject()
+                continue
+            }
+            // The same tokens, compact, in one go: the hot loop of a 100 000-item section.
+            // Room: 86 bytes of literals, two integers (20 each) and four numbers.
+            compactValue(reserving: 126 + 4 * JSONWriter.maxNumberBytes) { item in
+                item.literal(#"{"index":"#)
+                item.int(index)
+                item.literal(#","frame":{"x":"#)
+                item.number(itemFrame.x)
+                item.literal(#","y":"#)
+                item.number(itemFrame.y)
+                item.literal(#","width":"#)
+                item.number(itemFrame.width)
+                item.literal(#","height":"#)
+                item.number(itemFrame.height)
+                item.literal(#"},"zIndex":"#)
+                item.int(zIndex)
+                switch sizing {
+                case .fixed: break
+                case .estimated: item.literal(#","sizing":"estimated""#)
+                case .measured: item.literal(#","sizing":"measured""#)
+                }
+                item.literal("}")
+            }
         }
         endArray()
 

@@ -36,8 +36,11 @@ enum VarlinkValueBuilder: JSONTreeBuilder {
     static func string(_ value: String) -> JSONValue { .string(value) }
     static func array(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
     static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
-        // Keys are unique (the parser refuses duplicates); `uniquingKeysWith` only avoids a trap.
-        .object(Dictionary(members, uniquingKeysWith: { first, _ in first }))
+        // Keys are unique (the parser refuses duplicates), so each is hashed once. A plain loop:
+        // `Dictionary(_:uniquingKeysWith:)` casts the labelled tuples at run time, one by one.
+        var object = [String: JSONValue](minimumCapacity: members.count)
+        for member in members { object[member.key] = member.value }
+        return .object(object)
     }
     static func quoted(key: String) -> String { "\"\(key.prefix(40))\"" }
 }

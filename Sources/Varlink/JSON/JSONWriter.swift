@@ -41,13 +41,13 @@ struct JSONWriter {
             bytes.append(UInt8(ascii: ":"))
             self.value(value)
         } else {
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (i, key) in keys.enumerated() {
+            // The members themselves, sorted: no look-up (and no hashing) per key.
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (i, member) in sorted.enumerated() {
                 if i > 0 { bytes.append(UInt8(ascii: ",")) }
-                string(key)
+                string(member.key)
                 bytes.append(UInt8(ascii: ":"))
-                // Never nil: the key comes from the dictionary.
-                self.value(members[key] ?? .null)
+                self.value(member.value)
             }
         }
         bytes.append(UInt8(ascii: "}"))

@@ -1,49 +1,41 @@
-internal import Dispatch
-
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
-/// One accepted client: its fd, a private serial queue, and the Dispatch sources and buffers
-/// that serve it (swift-on-linux.md §5.1 point 3).
+/// One accepted client: its fd, its input and output buffers, and the call it is running, all
+/// served by the server's ``EventLoop``.
 ///
-/// Life of a call: the read source fills ``input``; ``processInput()`` takes one complete
-/// message at a time, only while no call is active, so replies go out strictly in call order;
-/// the call runs as a task preferring this connection's queue (``QueueTaskExecutor``); its
-/// replies come back through the ``VarlinkReplySink`` (``deliver(_:isFinal:policy:callID:)``),
-/// are appended to ``output`` and written with `MSG_NOSIGNAL`; the final reply clears
-/// ``active`` and the next buffered call starts.
+/// Life of a call: readiness fills ``input`` (``handleEvents(_:)``); ``processInput()`` takes
+/// one complete message at a time, only while no call is active, so replies go out strictly in
+/// call order; the call runs as a task preferring the loop as its executor, so a synchronous
+/// handler runs inline on the loop thread; its replies come back through the
+/// ``VarlinkReplySink`` (``deliver(_:isFinal:policy:callID:)``), are queued in ``output`` and
+/// written at once; the final reply clears ``active`` and the next buffered call starts.
 ///
-/// A `more` call takes a streaming slot from the server's ``ConnectionAdmission`` for as long
-/// as it is active; one the limits refuse is answered with the configured error, and the
-/// connection closes once that is written (``closesAfterFlush``).
+/// The fd is in the loop's epoll set only while the connection wants something: input while it
+/// reads (not after EOF, not while more than a whole message waits), `EPOLLOUT` while output is
+/// pending. A `more` call takes a streaming slot from the server's ``ConnectionAdmission`` for
+/// as long as it is active; one the limits refuse is answered with the configured error, and
+/// the connection closes once that is written (``closesAfterFlush``).
 ///
-/// Concurrency: `@unchecked Sendable` because **every mutable field is touched only on
-/// `queue`**; the sources' handlers, the timer and `deliver`'s hop all run there. The fd is
-/// closed only in the read source's cancel handler, after the write source (if any) has been
-/// cancelled, so no source ever watches a closed or reused fd.
-final class Connection: @unchecked Sendable, ReplyTransport {
+/// Concurrency: `@unchecked Sendable` because **every mutable field is touched only on the
+/// loop thread**; ``deliver(_:isFinal:policy:callID:)``, the one entry point other threads
+/// use, only submits work to the loop.
+final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     let fd: Int32
     let peer: VarlinkPeer
-    let queue: DispatchQueue
     let context: ServerContext
-    let executor: QueueTaskExecutor
-
-    var readSource: (any DispatchSourceRead)?
-    var writeSource: (any DispatchSourceWrite)?
-    var timer: (any DispatchSourceTimer)?
-    var isReadSuspended = false
-    var isWriteSuspended = false
+    let loop: EventLoop
+    /// The loop's token for this connection, 0 until ``start()``.
+    private(set) var token: UInt64 = 0
+    /// The epoll events the fd is registered for (0: not in the epoll set).
+    var interest: UInt32 = 0
 
     var input: VarlinkFrameSplitter
     /// The client shut down its sending side; answer what is buffered, then close.
     var inputEnded = false
 
-    /// Unsent replies, oldest first; `output[outputStart]` is partly sent up to `outputOffset`.
-    var output: [[UInt8]] = []
-    var outputStart = 0
-    var outputOffset = 0
-    var outputBytes = 0
+    var output = OutputQueue()
     /// The held-back push while backlogged (``VarlinkBacklogPolicy/replacePending``).
     var coalesced: VarlinkEncodedReply?
 
@@ -60,60 +52,87 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     /// A refused streaming call's error is being written; the connection closes once it is out
     /// and takes no further input.
     var closesAfterFlush = false
-    /// Uptime (ns) of the last input or finished call, for the idle timeout.
+    /// Monotonic time (ns) of the last input or finished call, for the idle timeout.
     var lastActivity: UInt64
-    /// Uptime (ns) since which pending output has made no progress.
+    /// Monotonic time (ns) since which pending output has made no progress.
     var stalledSince: UInt64?
-    /// The deadline the timer is armed for, if any.
+    /// The deadline a timer is armed for, if any; other timers that fire are stale.
     var timerDeadline: UInt64?
 
-    init(fd: Int32, peer: VarlinkPeer, context: ServerContext) {
+    init(fd: Int32, peer: VarlinkPeer, context: ServerContext, loop: EventLoop) {
         self.fd = fd
         self.peer = peer
         self.context = context
-        self.queue = DispatchQueue(label: "varlink.connection")
-        self.executor = QueueTaskExecutor(queue: queue)
+        self.loop = loop
         self.input = VarlinkFrameSplitter(maxMessageSize: context.configuration.maxMessageSize)
-        self.lastActivity = DispatchTime.now().uptimeNanoseconds
+        self.lastActivity = EventLoop.now()
     }
 
-    /// Creates and resumes the sources. Called once, right after accept.
-    func start() {
-        queue.async { [self] in
-            let read = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-            read.setEventHandler { [self] in executor.drain { handleReadable() } }
-            read.setCancelHandler { [self] in finishClosing() }
-            readSource = read
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.setEventHandler { [self] in executor.drain { handleTimer() } }
-            self.timer = timer
-            timer.resume()
-            read.resume()
-            updateTimer()
-        }
+    /// Registers with the loop and starts reading. Loop thread, once, right after accept.
+    ///
+    /// - Returns: false when the fd cannot be watched (`epoll_ctl` failed); the connection is
+    ///   closed then.
+    @discardableResult
+    func start() -> Bool {
+        token = loop.register(self)
+        updateInterest()
+        guard !isClosed else { return false }
+        updateTimer()
+        return true
     }
 
     /// Closes the connection from any thread (server shutdown).
     func closeSoon() {
-        executor.submit { [self] in close() }
+        loop.submit { [self] in close() }
+    }
+
+    // MARK: - Events
+
+    func handleEvents(_ events: UInt32) {
+        guard !isClosed else { return }
+        // A hang-up or error comes with whatever the fd is watched for: the write or the read
+        // then reports it (EPIPE, EOF or the error).
+        let trouble = EventLoop.hangUp | EventLoop.failed
+        if !output.isEmpty, events & (EventLoop.writable | trouble) != 0 {
+            flush()
+        }
+        if !isClosed, interest & EventLoop.readable != 0, events & (EventLoop.readable | trouble) != 0 {
+            handleReadable()
+        }
+    }
+
+    /// The events the connection wants now: input unless it has ended, a refused call is being
+    /// answered, or more than a whole message is buffered (pipelining backpressure); output
+    /// while some is pending.
+    func updateInterest() {
+        guard !isClosed else { return }
+        var wanted: UInt32 = 0
+        if !inputEnded, !closesAfterFlush, input.bufferedByteCount <= context.configuration.maxMessageSize {
+            wanted |= EventLoop.readable
+        }
+        if !output.isEmpty { wanted |= EventLoop.writable }
+        let code = loop.setInterest(fd, token: token, from: interest, to: wanted)
+        if code != 0 {
+            context.log(.error) { "connection \(self.peer): epoll_ctl: \(SystemError.name(of: code))" }
+            close()
+            return
+        }
+        interest = wanted
     }
 
     // MARK: - Reading
 
-    private static let readChunk = 64 * 1024
-
     private func handleReadable() {
-        guard !isClosed, !inputEnded else { return }
         let limit = context.configuration.maxMessageSize
+        let scratch = loop.scratch
         var failed: Int32?
         readLoop: while input.bufferedByteCount <= limit {
-            let result = withUnsafeTemporaryAllocation(byteCount: Self.readChunk, alignment: 1) { buffer in
-                let result = Socket.receive(fd, into: buffer)
-                if case .done(let n) = result { input.append(UnsafeRawBufferPointer(rebasing: buffer[..<n])) }
-                return result
-            }
-            switch result {
-            case .done: continue
+            switch Socket.receive(fd, into: scratch) {
+            case .done(let n):
+                input.append(UnsafeRawBufferPointer(rebasing: scratch[..<n]))
+                // A short read took everything there was: level-triggered epoll reports the
+                // rest, so skip the recv that would only say EAGAIN.
+                if n < scratch.count { break readLoop }
             case .wouldBlock: break readLoop
             case .endOfFile:
                 inputEnded = true
@@ -136,30 +155,15 @@ final class Connection: @unchecked Sendable, ReplyTransport {
             close()
             return
         }
-        lastActivity = DispatchTime.now().uptimeNanoseconds
-        // The kernel reports EOF as readable for ever; stop listening and answer what we have.
-        // Reading also pauses while more than a whole message is buffered (pipelining
-        // backpressure); processInput resumes it.
-        if inputEnded || input.bufferedByteCount > limit { suspendReading() }
+        lastActivity = EventLoop.now()
         processInput()
-    }
-
-    private func suspendReading() {
-        guard !isReadSuspended, let readSource else { return }
-        readSource.suspend()
-        isReadSuspended = true
-    }
-
-    private func resumeReading() {
-        guard isReadSuspended, !inputEnded, !closesAfterFlush, let readSource else { return }
-        readSource.resume()
-        isReadSuspended = false
     }
 
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     func processInput() {
-        while !isClosed, !closesAfterFlush, active == nil, outputBytes <= context.configuration.outputBacklogLimit {
+        let backlogLimit = context.configuration.outputBacklogLimit
+        while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
             let message: [UInt8]?
             do throws(VarlinkProtocolError) {
                 message = try input.next()
@@ -168,9 +172,9 @@ final class Connection: @unchecked Sendable, ReplyTransport {
                 return
             }
             guard let message else {
-                if inputEnded {
+                if inputEnded, output.isEmpty {
                     // Everything complete has been answered; a partial message cannot complete.
-                    if outputBytes == 0 { close() }
+                    close()
                     return
                 }
                 break
@@ -184,7 +188,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
             }
             start(call)
         }
-        if input.bufferedByteCount <= context.configuration.maxMessageSize { resumeReading() }
+        updateInterest()
         updateTimer()
     }
 
@@ -212,7 +216,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         }
         let service = context.service
         let peer = self.peer
-        Task(executorPreference: executor) {
+        Task(executorPreference: loop) {
             await service.handle(call, peer: peer, replies: sink)
         }
     }
@@ -223,10 +227,9 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         context.count { $0.refusedStreamingCalls += 1 }
         context.logRefusal(refusal, peer: peer)
         if let error = context.configuration.streamingLimitError {
-            append(VarlinkReply(error: error).framed().framedBytes)
+            output.append(VarlinkReply(error: error).framed().framedBytes)
         }
         closesAfterFlush = true
-        suspendReading()
         flush()
     }
 
@@ -240,13 +243,14 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     // MARK: - Replies
 
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
-        // Inline when called on the queue: then it runs after the sink's lock is released.
-        executor.submit { [self] in
-            deliverOnQueue(reply, isFinal: isFinal, policy: policy, callID: callID)
+        // On the loop thread this runs right after the sink's lock is released, before the
+        // loop waits again; from elsewhere at the loop's next wake-up.
+        loop.submit { [self] in
+            deliverOnLoop(reply, isFinal: isFinal, policy: policy, callID: callID)
         }
     }
 
-    private func deliverOnQueue(
+    private func deliverOnLoop(
         _ reply: VarlinkEncodedReply?,
         isFinal: Bool,
         policy: VarlinkBacklogPolicy,
@@ -255,23 +259,23 @@ final class Connection: @unchecked Sendable, ReplyTransport {
         guard !isClosed, let call = active, call.id == callID else { return }
         let configuration = context.configuration
         if let reply {
-            if !isFinal, policy == .replacePending, outputBytes > configuration.outputBacklogLimit {
+            if !isFinal, policy == .replacePending, output.byteCount > configuration.outputBacklogLimit {
                 if coalesced != nil { context.count { $0.coalescedReplies += 1 } }
                 coalesced = reply
             } else {
                 appendCoalesced()
-                append(reply.framedBytes)
+                output.append(reply.framedBytes)
             }
         }
         if isFinal {
             active = nil
             releaseStreamingSlot()
-            lastActivity = DispatchTime.now().uptimeNanoseconds
+            lastActivity = EventLoop.now()
         }
-        if outputBytes > configuration.maxOutputBytes {
+        if output.byteCount > configuration.maxOutputBytes {
             context.count { $0.droppedSlowClients += 1 }
             context.log(.warning) {
-                "dropping client \(self.peer): \(self.outputBytes) bytes unsent, limit \(configuration.maxOutputBytes)"
+                "dropping client \(self.peer): \(self.output.byteCount) bytes unsent, limit \(configuration.maxOutputBytes)"
             }
             close()
             return
@@ -283,35 +287,7 @@ final class Connection: @unchecked Sendable, ReplyTransport {
     func appendCoalesced() {
         if let held = coalesced {
             coalesced = nil
-            append(held.framedBytes)
-        }
-    }
-
-    private func append(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
-        output.append(bytes)
-        outputBytes += bytes.count
-    }
-
-    /// The oldest unsent chunk and how much of it is already sent.
-    var firstOutputChunk: (bytes: [UInt8], offset: Int)? {
-        outputStart < output.count ? (output[outputStart], outputOffset) : nil
-    }
-
-    /// Marks `count` bytes of the oldest chunk as sent, dropping finished chunks.
-    func consumeOutput(_ count: Int) {
-        outputOffset += count
-        outputBytes -= count
-        while outputStart < output.count, outputOffset >= output[outputStart].count {
-            outputOffset -= output[outputStart].count
-            outputStart += 1
-        }
-        if outputStart == output.count {
-            output.removeAll(keepingCapacity: output.capacity <= 64)
-            outputStart = 0
-        } else if outputStart >= 64, outputStart * 2 >= output.count {
-            output.removeSubrange(0..<outputStart)
-            outputStart = 0
+            output.append(held.framedBytes)
         }
     }
 }

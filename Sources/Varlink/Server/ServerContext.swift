@@ -1,14 +1,13 @@
-internal import Dispatch
 internal import Synchronization
 
 /// Whether a peer is privileged, i.e. may use ``VarlinkServerConfiguration/reservedConnections``.
-/// Called on the accept queue, only when the unreserved slots are full; it must not block (no
-/// user or group database look-ups: decide from the peer's credentials).
+/// Called on the server's event-loop thread, only when the unreserved slots are full; it must
+/// not block (no user or group database look-ups: decide from the peer's credentials).
 public typealias VarlinkPeerPredicate = @Sendable (VarlinkPeer) -> Bool
 
 /// What every connection of one server shares.
 ///
-/// Sendable: immutable, except the `Mutex`-protected tables and the thread-safe group.
+/// Sendable: immutable, except the `Mutex`-protected tables.
 final class ServerContext: Sendable {
     let service: VarlinkService
     let configuration: VarlinkServerConfiguration
@@ -16,9 +15,8 @@ final class ServerContext: Sendable {
     private let logger: VarlinkLogger
     let statistics = Mutex(VarlinkServerStatistics())
     let admission: Mutex<ConnectionAdmission>
+    /// Open connections, so that ``VarlinkServer/shutdown()`` can close them.
     let connections = Mutex<[ObjectIdentifier: Connection]>([:])
-    /// Entered per connection, left when its fd is closed; ``VarlinkServer/shutdown()`` waits on it.
-    let group = DispatchGroup()
     /// Refusals come in crowds: one warning per ``refusalReportInterval``, with a count of the
     /// others, instead of a line per refused client.
     private let refusalReports = Mutex<(lastReport: UInt64?, unreported: Int)>((nil, 0))
@@ -56,7 +54,7 @@ final class ServerContext: Sendable {
 
     /// Logs a refused client or streaming call, at most one line per report interval.
     func logRefusal(_ refusal: ConnectionAdmission.Refusal, peer: VarlinkPeer) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = EventLoop.now()
         let others = refusalReports.withLock { state -> Int? in
             if let last = state.lastReport, now &- last < Self.refusalReportInterval {
                 state.unreported += 1
@@ -76,6 +74,5 @@ final class ServerContext: Sendable {
         connections.withLock { $0[ObjectIdentifier(connection)] = nil }
         admission.withLock { $0.releaseConnection(uid: connection.peer.uid) }
         log(.debug) { "client disconnected: \(connection.peer)" }
-        group.leave()
     }
 }

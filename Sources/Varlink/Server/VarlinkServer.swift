@@ -1,5 +1,3 @@
-internal import CSystem
-internal import Dispatch
 internal import Synchronization
 
 #if canImport(Glibc)
@@ -8,12 +6,13 @@ internal import Synchronization
 
 /// A Varlink server on an `AF_UNIX` stream socket.
 ///
-/// Event loop (swift-on-linux.md §5.1): one Dispatch read source on the listening fd, on a
-/// serial accept queue, accepts until `EAGAIN` with `accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)`.
-/// Each client gets a ``Connection`` with its own serial queue, a read source, a write source
-/// only while output is pending, and one timer for the idle and stall timeouts. Calls run as
-/// tasks (``VarlinkService/handle(_:peer:replies:)``) preferring the connection's queue; no
-/// thread per client, no blocking call anywhere on the loop or the cooperative pool.
+/// Event loop: one thread in `epoll_wait` (``EventLoop``) watches the listening socket and
+/// every connection; the ``Acceptor`` admits clients, each ``Connection`` reads, runs calls and
+/// writes replies with gathered `sendmsg` of the bytes the reply was encoded into. Calls run as
+/// tasks (``VarlinkService/handle(_:peer:replies:)``) preferring the loop as their executor, so
+/// a synchronous handler is answered inline, before the loop waits again, and a handler that
+/// awaits an actor hops there and back; no thread per client, no Dispatch source, no blocking
+/// call anywhere on the loop or the cooperative pool.
 ///
 /// Two ways to get the listening socket: ``init(binding:service:configuration:privilegedPeers:logger:)``
 /// binds a path itself (development, tests, standalone runs);
@@ -26,23 +25,23 @@ internal import Synchronization
 /// beyond the streaming limits gets ``VarlinkServerConfiguration/streamingLimitError`` and its
 /// connection is closed once the error is written.
 ///
-/// Sendable: the accept state lives on the accept queue, shared tables behind `Mutex`es.
+/// Sendable: the start and shutdown state is behind a `Mutex`; the loop state lives on the loop
+/// thread, shared tables behind `Mutex`es.
 public final class VarlinkServer: Sendable {
     /// The address the server bound itself, nil for an adopted socket.
     public let boundAddress: UnixAddress?
 
     private let listenFD: Int32
     private let context: ServerContext
-    private let acceptQueue = DispatchQueue(label: "varlink.accept")
-    private let acceptState: Mutex<AcceptState>
+    private let loop: EventLoop
+    private let lifecycle = Mutex(Lifecycle())
     /// Device and inode of the socket file we created, so that shutdown unlinks only our own.
     private let boundFileIdentity: (dev: UInt64, ino: UInt64)?
 
-    private struct AcceptState: ~Copyable {
-        var source: (any DispatchSourceRead)?
+    private struct Lifecycle {
         var isStarted = false
         var isShutDown = false
-        var isSuspended = false
+        var acceptor: Acceptor?
     }
 
     /// Binds `address` itself: checks the length, refuses if another server answers there,
@@ -80,8 +79,10 @@ public final class VarlinkServer: Sendable {
                 if case .path(let path) = address { unlink(path) }
                 throw SystemError(call: "listen", errno: code, path: address.displayPath)
             }
+            self.loop = try EventLoop(name: "server")
         } catch {
             Socket.close(fd)
+            if case .path(let path) = address, identity != nil { unlink(path) }
             throw error
         }
         self.boundAddress = address
@@ -93,7 +94,6 @@ public final class VarlinkServer: Sendable {
             privilegedPeers: privilegedPeers,
             logger: logger
         )
-        self.acceptState = Mutex(AcceptState())
     }
 
     /// Adopts a socket that is already bound and listening, e.g. fd 3 from systemd. The server
@@ -119,6 +119,7 @@ public final class VarlinkServer: Sendable {
         }
         try Socket.setNonBlocking(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        self.loop = try EventLoop(name: "server")
         self.boundAddress = nil
         self.boundFileIdentity = nil
         self.listenFD = fd
@@ -128,53 +129,53 @@ public final class VarlinkServer: Sendable {
             privilegedPeers: privilegedPeers,
             logger: logger
         )
-        self.acceptState = Mutex(AcceptState())
     }
 
     /// Starts accepting connections. Idempotent.
     public func start() {
-        acceptState.withLock { state in
-            guard !state.isStarted, !state.isShutDown else { return }
+        let acceptor = lifecycle.withLock { state -> Acceptor? in
+            guard !state.isStarted, !state.isShutDown else { return nil }
             state.isStarted = true
-            let source = DispatchSource.makeReadSource(fileDescriptor: listenFD, queue: acceptQueue)
-            source.setEventHandler { [self] in acceptAll() }
-            let fd = listenFD
-            source.setCancelHandler { Socket.close(fd) }
-            state.source = source
-            source.resume()
+            state.acceptor = Acceptor(fd: listenFD, context: context, loop: loop)
+            return state.acceptor
         }
+        guard let acceptor else { return }
+        loop.start()
+        loop.submit { acceptor.start() }
     }
 
     /// Stops accepting, closes every connection (their sinks close, so subscriptions end),
     /// closes the listening fd and removes the socket file if this server created it and it is
-    /// still the same file. Returns when every connection's fd is closed. Idempotent.
+    /// still the same file, and stops the loop thread. Returns when every connection's fd is
+    /// closed. Idempotent.
     public func shutdown() async {
-        let source: (any DispatchSourceRead)? = acceptState.withLock { state in
-            if state.isShutDown { return nil }
+        let state = lifecycle.withLock { state -> (first: Bool, acceptor: Acceptor?) in
+            if state.isShutDown { return (false, nil) }
             state.isShutDown = true
-            if state.isSuspended, let source = state.source {
-                source.resume()
-                state.isSuspended = false
-            }
-            if state.source == nil {
-                // Never started: nothing watches the fd, close it here.
-                Socket.close(listenFD)
-            }
-            return state.source
+            return (true, state.acceptor)
         }
-        source?.cancel()
+        guard state.first else { return }
+        if let acceptor = state.acceptor {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                loop.submit { [context] in
+                    acceptor.stop()
+                    for connection in context.connections.withLock({ Array($0.values) }) {
+                        connection.close()
+                    }
+                    continuation.resume()
+                }
+            }
+        } else {
+            // Never started: nothing watches the fd, close it here.
+            Socket.close(listenFD)
+        }
         if let identity = boundFileIdentity, case .path(let path)? = boundAddress {
             var info = stat()
             if stat(path, &info) == 0, UInt64(info.st_dev) == identity.dev, UInt64(info.st_ino) == identity.ino {
                 unlink(path)
             }
         }
-        for connection in context.connections.withLock({ Array($0.values) }) {
-            connection.closeSoon()
-        }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            context.group.notify(queue: acceptQueue) { continuation.resume() }
-        }
+        await loop.stop()
     }
 
     /// A snapshot of the counters.
@@ -184,83 +185,6 @@ public final class VarlinkServer: Sendable {
             ($0.connections, $0.streamingCalls)
         }
         return statistics
-    }
-
-    // MARK: - Accepting
-
-    private func acceptAll() {
-        while true {
-            let fd = csystem_accept4(listenFD, Socket.nonBlock | Socket.closeOnExec)
-            if fd >= 0 {
-                register(fd)
-                continue
-            }
-            let code = errno
-            switch code {
-            case EINTR, ECONNABORTED:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                return
-            case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                // Out of fds or memory: the pending client stays queued and the source would
-                // fire again at once. Pause accepting briefly instead of spinning.
-                context.log(.warning) { "accept: \(SystemError.name(of: code)); pausing for 100 ms" }
-                pauseAccepting()
-                return
-            default:
-                context.log(.error) { "accept: \(SystemError.name(of: code))" }
-                return
-            }
-        }
-    }
-
-    private func pauseAccepting() {
-        let paused = acceptState.withLock { state -> Bool in
-            guard let source = state.source, !state.isSuspended, !state.isShutDown else { return false }
-            source.suspend()
-            state.isSuspended = true
-            return true
-        }
-        guard paused else { return }
-        acceptQueue.asyncAfter(deadline: .now() + .milliseconds(100)) { [self] in
-            acceptState.withLock { state in
-                guard state.isSuspended, let source = state.source else { return }
-                state.isSuspended = false
-                source.resume()
-            }
-        }
-    }
-
-    /// Admits a new client or closes it at once (it reads EOF, never waits on a full backlog).
-    private func register(_ fd: Int32) {
-        let peer = Socket.peerCredentials(fd) ?? .unknown
-        context.count { $0.acceptedConnections += 1 }
-        let isPrivileged = context.privilegedPeers
-        let refusal = context.admission.withLock { admission in
-            admission.admitConnection(uid: peer.uid) { isPrivileged(peer) }
-        }
-        if let refusal {
-            // Counted before the close, so a client that sees EOF sees the count too.
-            context.count { $0.rejectedConnections += 1 }
-            Socket.close(fd)
-            context.logRefusal(refusal, peer: peer)
-            return
-        }
-        let connection = Connection(fd: fd, peer: peer, context: context)
-        // Registered under the accept lock, so shutdown() either sees it or it is refused.
-        let registered = acceptState.withLock { state -> Bool in
-            if state.isShutDown { return false }
-            context.group.enter()
-            context.connections.withLock { $0[ObjectIdentifier(connection)] = connection }
-            return true
-        }
-        guard registered else {
-            Socket.close(fd)
-            context.admission.withLock { $0.releaseConnection(uid: peer.uid) }
-            return
-        }
-        context.log(.debug) { "client connected: \(peer)" }
-        connection.start()
     }
 
     // MARK: - Stale sockets

@@ -1,0 +1,26 @@
+/// The exit statuses of every homefeed executable, defined once.
+///
+/// `0` ok; `1` the work failed (invalid input, an error reply, a failed check, a daemon that
+/// cannot start); `2` the command line itself is wrong; `69` (`EX_UNAVAILABLE` of sysexits.h) the
+/// daemon is not running. README.md and the man pages list the same codes.
+public enum ExitStatus {
+    public static let ok: Int32 = 0
+    /// The input (a spec, a document, a configuration, an option's value) is invalid, the daemon
+    /// replied with an error, or a check found problems.
+    public static let failure: Int32 = 1
+    /// The command line is wrong: an unknown command or option, a missing or malformed value.
+    public static let usage: Int32 = 2
+    /// homefeedd is not running, or refuses the connection (`EX_UNAVAILABLE`).
+    public static let unavailable: Int32 = 69
+}
+
+/// A mistake in the command line: unknown option, missing or malformed value, wrong number of
+/// arguments. Reported with the command's usage, exit status ``ExitStatus/usage``.
+public struct UsageError: Error, Sendable, CustomStringConvertible {
+    /// One line, without the command's name (the report adds it).
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

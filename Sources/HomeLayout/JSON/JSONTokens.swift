@@ -1,0 +1,243 @@
+import JSONCore
+
+/// Writes JSON tokens (numbers, literals) at a raw position with no bounds or state: the layer
+/// under ``JSONWriter``, and the cursor its callers use for compact runs of tokens.
+///
+/// Every function writes at `out`, where the caller has reserved room, and returns the position
+/// after what it wrote. Sizes: an integer ≤ 20 bytes, a number ≤ ``maxNumberBytes``, a literal its
+/// own length.
+enum JSONTokens {
+    /// The longest number text: `-` + 20 digits + `.` + 21 digits (ShortestDecimal's worst case,
+    /// 0.000123… with 17 significant digits) = 43; `description`'s forms are shorter.
+    static let maxNumberBytes = 48
+
+    /// A double as JSON: integers without `.0` (`375`), others in the shortest form that reads
+    /// back to the same double (what `Double.description` prints), `-0` as `0`, and `null` for
+    /// NaN or infinity, which JSON cannot express.
+    @inline(__always)
+    static func number(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        // Below 2^53 every integer is exact, and Double.description would print it as "375.0".
+        // (Conversions, not `rounded()`: without SSE4.1 that is a libm call per number.)
+        if value.magnitude < 9_007_199_254_740_992 {
+            let integer = Int64(value)
+            if Double(integer) == value { return self.integer(integer, to: out) }
+        }
+        return fraction(value, to: out)
+    }
+
+    /// ``number(_:to:)`` for a value that is not an integer below 2^53 (or not finite).
+    @inline(never)
+    static func fraction(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        guard value.isFinite else { return literal("null", to: out) }
+        let magnitude = value.magnitude
+        // Short decimals (98.5, 0.25, 12.125), the usual geometry on a 1/2 or 1/4 grid: the
+        // fewest places k ≤ 3 whose scaled value is an integer m with m / 10^k == value exactly.
+        // That decimal reads back to `value`, and no shorter one does, so it is the shortest
+        // round-trip form; a few multiplications instead of ShortestDecimal's search. (m is the
+        // scaled value rounded half away from zero; a candidate that fails the check only sends
+        // the value on to the search.)
+        if magnitude >= 1e-4, magnitude < 1e12 {
+            let negative = value < 0
+            let tenths = UInt64(magnitude * 10 + 0.5)
+            if Double(tenths) / 10 == magnitude {
+                return short(whole: tenths / 10, fraction: tenths % 10, places: 1, negative: negative, to: out)
+            }
+            let hundredths = UInt64(magnitude * 100 + 0.5)
+            if Double(hundredths) / 100 == magnitude {
+                return short(
+                    whole: hundredths / 100,
+                    fraction: hundredths % 100,
+                    places: 2,
+                    negative: negative,
+                    to: out
+                )
+            }
+            let thousandths = UInt64(magnitude * 1000 + 0.5)
+            if Double(thousandths) / 1000 == magnitude {
+                return short(
+                    whole: thousandths / 1000,
+                    fraction: thousandths % 1000,
+                    places: 3,
+                    negative: negative,
+                    to: out
+                )
+            }
+        }
+        if let (digits, places) = ShortestDecimal.digits(of: value) {
+            return decimal(digits, places: places, negative: value < 0, to: out)
+        }
+        // Outside plain notation (an exponent), and 2^53 and up ("9007199254740992.0").
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        return text.withUTF8 { utf8 in
+            guard let source = utf8.baseAddress else { return out }
+            out.update(from: source, count: utf8.count)
+            return out + utf8.count
+        }
+    }
+
+    @inline(__always)
+    static func integer(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        if value < 0 {
+            out.pointee = UInt8(ascii: "-")
+            return digits(value.magnitude, minimumDigits: 1, to: out + 1)
+        }
+        return digits(UInt64(value), minimumDigits: 1, to: out)
+    }
+
+    /// `whole.fraction` with `places` (1 to 3) fraction digits: the short-decimal fast path.
+    @inline(__always)
+    private static func short(
+        whole: UInt64,
+        fraction: UInt64,
+        places: Int,
+        negative: Bool,
+        to start: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var out = start
+        if negative {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
+        }
+        out = digits(whole, minimumDigits: 1, to: out)
+        out.pointee = UInt8(ascii: ".")
+        return digits(fraction, minimumDigits: places, to: out + 1)
+    }
+
+    /// `digits / 10^places` in plain decimal notation, e.g. (985, 1) → `98.5`, (5, 3) → `0.005`.
+    static func decimal(
+        _ digits: UInt64,
+        places: Int,
+        negative: Bool,
+        to start: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var out = start
+        if negative {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
+        }
+        // Beyond 19 places (0.000123… with 17 digits) 10^places leaves UInt64, and the digits
+        // (< 10^17) are all fraction.
+        var divisor: UInt64 = 1
+        for _ in 0..<min(places, 19) { divisor &*= 10 }
+        let whole = places <= 19 ? digits / divisor : 0
+        let fraction = places <= 19 ? digits % divisor : digits
+        out = self.digits(whole, minimumDigits: 1, to: out)
+        guard places > 0 else { return out }
+        out.pointee = UInt8(ascii: ".")
+        return self.digits(fraction, minimumDigits: places, to: out + 1)
+    }
+
+    /// The decimal digits of `value`, left-padded with zeros to `minimumDigits`. Two digits per
+    /// division, from a literal table (a `static let` array would cost a lazy-initialisation
+    /// check per use).
+    @inline(__always)
+    static func digits(
+        _ value: UInt64,
+        minimumDigits: Int,
+        to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        let digitCount = max(count(of: value), minimumDigits)
+        let pairs: StaticString = """
+            00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+            40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+            8081828384858687888990919293949596979899
+            """
+        return pairs.withUTF8Buffer { table in
+            guard let pair = table.baseAddress else { return out }
+            var rest = value
+            var position = digitCount
+            while rest >= 100 {
+                let index = Int(truncatingIfNeeded: rest % 100) &* 2
+                rest /= 100
+                position &-= 2
+                out[position] = pair[index]
+                out[position &+ 1] = pair[index &+ 1]
+            }
+            if rest >= 10 {
+                let index = Int(truncatingIfNeeded: rest) &* 2
+                position &-= 2
+                out[position] = pair[index]
+                out[position &+ 1] = pair[index &+ 1]
+            } else {
+                position &-= 1
+                out[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
+            while position > 0 {
+                position &-= 1
+                out[position] = UInt8(ascii: "0")
+            }
+            return out + digitCount
+        }
+    }
+
+    /// How many decimal digits `value` has (1 for 0): comparisons, no division.
+    @inline(__always)
+    static func count(of value: UInt64) -> Int {
+        if value < 100_000 {
+            if value < 100 { return value < 10 ? 1 : 2 }
+            return value < 1_000 ? 3 : value < 10_000 ? 4 : 5
+        }
+        if value < 10_000_000_000 {
+            if value < 10_000_000 { return value < 1_000_000 ? 6 : 7 }
+            return value < 100_000_000 ? 8 : value < 1_000_000_000 ? 9 : 10
+        }
+        var count = 11
+        var threshold: UInt64 = 100_000_000_000
+        while count < 20, value >= threshold {
+            count += 1
+            threshold &*= 10
+        }
+        return count
+    }
+
+    /// A literal (keys, punctuation: a few bytes) without a call to memmove.
+    @inline(__always)
+    static func literal(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        text.withUTF8Buffer { bytes($0, to: out) }
+    }
+
+    /// Copies `bytes`; up to 16 of them without a call to memmove.
+    @inline(__always)
+    static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
+        UInt8
+    > {
+        guard let source = bytes.baseAddress else { return out }
+        let length = bytes.count
+        if length >= 8, length <= 16 {
+            // Two overlapping 8-byte moves cover 8…16 bytes.
+            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+            let tail = UnsafeRawPointer(source + length - 8).loadUnaligned(as: UInt64.self)
+            UnsafeMutableRawPointer(out).storeBytes(of: head, as: UInt64.self)
+            UnsafeMutableRawPointer(out + length - 8).storeBytes(of: tail, as: UInt64.self)
+        } else if length < 8 {
+            for index in 0..<length { out[index] = source[index] }
+        } else {
+            out.update(from: source, count: length)
+        }
+        return out + length
+    }
+}
+
+/// Writes a compact run of JSON tokens into room a ``JSONWriter`` reserved
+/// (``JSONWriter/compactValue(reserving:_:)``): for the 100 000 items of a large section, one
+/// capacity check and one separator per item instead of one per token.
+package struct JSONCursor {
+    private(set) var position: UnsafeMutablePointer<UInt8>
+
+    init(_ position: UnsafeMutablePointer<UInt8>) {
+        self.position = position
+    }
+
+    /// Literal JSON text, e.g. `{"index":` (its length must be reserved).
+    @inline(__always)
+    package mutating func literal(_ text: StaticString) { position = JSONTokens.literal(text, to: position) }
+
+    /// An integer (20 bytes must be reserved).
+    @inline(__always)
+    package mutating func int(_ value: Int) { position = JSONTokens.integer(Int64(value), to: position) }
+
+    /// A number as ``JSONWriter/number(_:)`` writes it (``JSONWriter/maxNumberBytes`` reserved).
+    @inline(__always)
+    package mutating func number(_ value: Double) { position = JSONTokens.number(value, to: position) }
+}

@@ -1,0 +1,321 @@
+internal import CSystem
+internal import Dispatch
+internal import Synchronization
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// An object registered with an ``EventLoop`` that is told when its fd is ready.
+protocol EventLoopHandler: AnyObject {
+    /// Called on the loop thread with the epoll event bits (``EventLoop/readable`` and so on).
+    func handleEvents(_ events: UInt32)
+}
+
+/// One thread waiting in `epoll_wait` for every socket of a server, and the task executor the
+/// server's calls prefer.
+///
+/// *Why one thread.* A request then costs one wake-up, the same as a blocking echo server:
+/// the loop thread wakes in `epoll_wait`, reads, runs a synchronous handler inline and writes
+/// the reply before it waits again. Dispatch sources cost two (the manager thread's epoll, then
+/// a worker), and every hop to another queue costs another (docs/varlink.md, "Figures").
+///
+/// *Work from other threads* (a reply from a handler that awaited an actor, a push, a task job)
+/// goes into a locked inbox; the first item after the loop last looked writes the eventfd that
+/// wakes it, later ones only append. *Work from the loop thread itself* goes into a local list
+/// that runs right after the current item, before the loop waits again (``perform(_:)``): a
+/// call's first job and its reply cost no wake-up at all, and an item that runs inside a lock
+/// (a ``VarlinkReplySink`` delivering) is never re-entered while that lock is held.
+///
+/// *Timers* are a deadline heap; `epoll_wait` sleeps until the earliest one.
+///
+/// *Stopping*: ``stop()`` lets the current iteration finish and the thread exit. Work that
+/// arrives later (a task resuming after its connection closed) runs on a serial fallback queue,
+/// in order, so a task executor never drops a job.
+///
+/// Sendable: the inbox and the thread identity are behind `Mutex` and `Atomic`; everything else
+/// (handlers, timers, the local list, the scratch buffer) is touched only on the loop thread.
+final class EventLoop: TaskExecutor, @unchecked Sendable {
+    static let readable = csystem_epollin()
+    static let writable = csystem_epollout()
+    static let hangUp = csystem_epollhup()
+    static let failed = csystem_epollerr()
+
+    enum Work {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+    }
+
+    private struct Inbox: ~Copyable {
+        var items: [Work] = []
+        /// The eventfd was written and the loop has not emptied the inbox since.
+        var isSignalled = false
+        /// The thread has exited (or never started and was stopped): use the fallback queue.
+        var isStopped = false
+        var stopWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    let name: String
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let inbox = Mutex(Inbox())
+    /// `pthread_self()` of the loop thread, 0 before it starts.
+    private let threadID = Atomic<UInt>(0)
+    private let started = Atomic<Bool>(false)
+    private let fallback: DispatchQueue
+
+    // Loop thread only.
+    private var handlers: [UInt64: any EventLoopHandler] = [:]
+    private var nextToken: UInt64 = EventLoop.wakeToken + 1
+    private var pending: [Work] = []
+    private var isPerforming = false
+    private var isStopping = false
+    private var timers = DeadlineHeap()
+    /// The inbox's previous array, kept to swap in so the inbox reuses its capacity.
+    private var spareBatch: [Work] = []
+    /// A receive buffer shared by every connection of the loop (one read at a time).
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+
+    private static let wakeToken: UInt64 = 1
+    private static let eventCapacity: Int32 = 256
+
+    /// - Throws: ``SystemError`` from `epoll_create1` or `eventfd` (out of fds).
+    init(name: String) throws(SystemError) {
+        self.name = name
+        epollFD = csystem_epoll_create()
+        if epollFD < 0 { throw SystemError(call: "epoll_create1", errno: errno) }
+        wakeFD = csystem_eventfd()
+        if wakeFD < 0 {
+            let code = errno
+            Socket.close(epollFD)
+            throw SystemError(call: "eventfd", errno: code)
+        }
+        if csystem_epoll_ctl(epollFD, csystem_epoll_ctl_add(), wakeFD, Self.readable, Self.wakeToken) != 0 {
+            let code = errno
+            Socket.close(wakeFD)
+            Socket.close(epollFD)
+            throw SystemError(call: "epoll_ctl", errno: code)
+        }
+        fallback = DispatchQueue(label: "varlink.\(name).stopped")
+    }
+
+    deinit {
+        scratch.deallocate()
+    }
+
+    /// Starts the loop thread. Call once.
+    func start() {
+        guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(
+            &thread,
+            nil,
+            { raw in
+                guard let raw else { return nil }
+                Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue().runThread()
+                return nil
+            },
+            context
+        )
+        // Out of threads at start-up: nothing can be served; the process cannot go on sensibly.
+        precondition(result == 0, "pthread_create failed: \(SystemError.name(of: result))")
+        pthread_detach(thread)
+    }
+
+    /// Lets the current iteration finish and the thread exit, and returns once it has (at once
+    /// for a loop that never started). Idempotent.
+    func stop() async {
+        if !started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let stopped = inbox.withLock { inbox -> Bool in
+                    if inbox.isStopped { return true }
+                    inbox.stopWaiters.append(continuation)
+                    return false
+                }
+                if stopped {
+                    continuation.resume()
+                } else {
+                    submit { [self] in isStopping = true }
+                }
+            }
+        } else {
+            // Never started: no thread owns the fds.
+            inbox.withLock { $0.isStopped = true }
+            Socket.close(wakeFD)
+            Socket.close(epollFD)
+        }
+    }
+
+    /// True on the loop thread.
+    var isOnLoop: Bool {
+        let id = threadID.load(ordering: .relaxed)
+        return id != 0 && pthread_equal(pthread_self(), pthread_t(id)) != 0
+    }
+
+    // MARK: - Submitting work
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        submit(.job(UnownedJob(job)))
+    }
+
+    /// Runs `work` on the loop thread: after the current item when called there, else at the
+    /// loop's next wake-up, in submission order.
+    func submit(_ work: @escaping @Sendable () -> Void) {
+        submit(.closure(work))
+    }
+
+    private func submit(_ work: Work) {
+        if isOnLoop, isPerforming {
+            pending.append(work)
+            return
+        }
+        let action = inbox.withLock { inbox -> (wake: Bool, stopped: Bool) in
+            if inbox.isStopped { return (false, true) }
+            inbox.items.append(work)
+            if inbox.isSignalled { return (false, false) }
+            inbox.isSignalled = true
+            return (true, false)
+        }
+        if action.stopped {
+            fallback.async { [self] in run(work) }
+        } else if action.wake {
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeFD, &one, 8)
+        }
+    }
+
+    private func run(_ work: Work) {
+        switch work {
+        case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
+        case .closure(let closure): closure()
+        }
+    }
+
+    /// Runs `body`, then everything it (and what it ran) submitted from this thread.
+    private func perform(_ body: () -> Void) {
+        isPerforming = true
+        body()
+        var index = 0
+        while index < pending.count {
+            let work = pending[index]
+            index += 1
+            run(work)
+        }
+        pending.removeAll(keepingCapacity: pending.capacity <= 1024)
+        isPerforming = false
+    }
+
+    // MARK: - Registration (loop thread only)
+
+    /// A token for `handler`, to pass to ``setInterest(_:token:from:to:)``.
+    func register(_ handler: any EventLoopHandler) -> UInt64 {
+        let token = nextToken
+        nextToken += 1
+        handlers[token] = handler
+        return token
+    }
+
+    /// Forgets the handler; events already collected for its token are dropped.
+    func unregister(_ token: UInt64) {
+        handlers[token] = nil
+    }
+
+    /// Changes which events `fd` is watched for: added when `old` was empty, removed when `new`
+    /// is (so a half-closed socket that wants nothing cannot report `EPOLLHUP` for ever).
+    ///
+    /// - Returns: 0, or the errno of `epoll_ctl`.
+    func setInterest(_ fd: Int32, token: UInt64, from old: UInt32, to new: UInt32) -> Int32 {
+        guard old != new else { return 0 }
+        let operation =
+            old == 0 ? csystem_epoll_ctl_add() : new == 0 ? csystem_epoll_ctl_del() : csystem_epoll_ctl_mod()
+        return csystem_epoll_ctl(epollFD, operation, fd, new, token) == 0 ? 0 : errno
+    }
+
+    /// Runs `work` on the loop thread once the monotonic clock reaches `deadline` (ns).
+    func schedule(at deadline: UInt64, _ work: @escaping () -> Void) {
+        timers.schedule(at: deadline, work)
+    }
+
+    /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, as Dispatch's uptime).
+    static func now() -> UInt64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+    }
+
+    // MARK: - The thread
+
+    private func runThread() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
+        csystem_set_thread_name("varlink-\(name)")
+        let events = UnsafeMutablePointer<csystem_event>.allocate(capacity: Int(Self.eventCapacity))
+        defer { events.deallocate() }
+        while !isStopping {
+            let count = csystem_epoll_wait(epollFD, events, Self.eventCapacity, waitTimeout())
+            if count < 0 {
+                // EINTR: a signal; anything else is a bug in how the loop uses epoll.
+                precondition(errno == EINTR, "epoll_wait failed: \(SystemError.name(of: errno))")
+                continue
+            }
+            for index in 0..<Int(count) {
+                let event = events[index]
+                if event.token == Self.wakeToken {
+                    runInbox()
+                } else if let handler = handlers[event.token] {
+                    perform { handler.handleEvents(event.events) }
+                }
+            }
+            let now = Self.now()
+            while let timer = timers.popDue(now: now) {
+                perform(timer.work)
+            }
+        }
+        finishThread()
+    }
+
+    /// Milliseconds until the earliest timer (rounded up), or -1 without timers.
+    private func waitTimeout() -> Int32 {
+        guard let deadline = timers.nextDeadline else { return -1 }
+        let now = Self.now()
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
+    }
+
+    private func runInbox() {
+        var counter: UInt64 = 0
+        _ = Glibc.read(wakeFD, &counter, 8)
+        var batch = spareBatch
+        spareBatch = []
+        inbox.withLock { inbox in
+            inbox.isSignalled = false
+            swap(&batch, &inbox.items)
+        }
+        for work in batch {
+            perform { run(work) }
+        }
+        batch.removeAll(keepingCapacity: batch.capacity <= 1024)
+        spareBatch = batch
+    }
+
+    private func finishThread() {
+        handlers.removeAll()
+        timers.removeAll()
+        let (left, waiters) = inbox.withLock { inbox in
+            inbox.isStopped = true
+            defer {
+                inbox.items = []
+                inbox.stopWaiters = []
+            }
+            return (inbox.items, inbox.stopWaiters)
+        }
+        Socket.close(wakeFD)
+        Socket.close(epollFD)
+        threadID.store(0, ordering: .releasing)
+        for work in left {
+            fallback.async { [self] in run(work) }
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}

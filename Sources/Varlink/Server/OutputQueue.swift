@@ -1,0 +1,113 @@
+internal import CSystem
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// A connection's unsent replies, written with one gathered `sendmsg` (`writev` with
+/// `MSG_NOSIGNAL`) per attempt.
+///
+/// Chunks are the framed replies themselves, never copied: a push queued on a thousand
+/// connections is one array referenced a thousand times, and the kernel reads it from there.
+///
+/// Not thread-safe: a value owned by one ``Connection`` on its loop thread.
+struct OutputQueue {
+    /// Unsent chunks, oldest first; `chunks[start]` is sent up to `offset`.
+    private var chunks: [[UInt8]] = []
+    private var start = 0
+    private var offset = 0
+    /// Unsent bytes in all.
+    private(set) var byteCount = 0
+
+    /// At most this many chunks go into one `sendmsg` (the kernel's `UIO_MAXIOV` is 1024).
+    static let maxVectors = 16
+
+    var isEmpty: Bool { byteCount == 0 }
+
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        chunks.append(bytes)
+        byteCount += bytes.count
+    }
+
+    mutating func removeAll() {
+        chunks = []
+        start = 0
+        offset = 0
+        byteCount = 0
+    }
+
+    enum WriteResult: Equatable {
+        /// Everything was written.
+        case done
+        /// The socket is full; wait for `EPOLLOUT`. `progressed` says whether anything was
+        /// written first.
+        case wouldBlock(progressed: Bool)
+        /// `sendmsg` failed with this errno; the connection is finished.
+        case failed(Int32)
+    }
+
+    /// Writes as much as the socket takes.
+    mutating func write(to fd: Int32) -> WriteResult {
+        var progressed = false
+        while !isEmpty {
+            let sent = withVectors { vectors, count in csystem_sendv(fd, vectors, count) }
+            if sent > 0 {
+                progressed = true
+                consume(sent)
+                continue
+            }
+            // Nothing sent of a non-empty queue without an error: treat the peer as gone.
+            if sent == 0 { return .failed(EPIPE) }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock(progressed: progressed)
+            default: return .failed(errno)
+            }
+        }
+        return .done
+    }
+
+    /// Calls `body` with iovecs for up to ``maxVectors`` unsent chunks, each pinned for the call.
+    private func withVectors(_ body: (UnsafePointer<iovec>, Int32) -> Int) -> Int {
+        withUnsafeTemporaryAllocation(of: iovec.self, capacity: Self.maxVectors) { vectors in
+            guard let base = vectors.baseAddress else { return 0 }
+            let end = min(chunks.count, start + Self.maxVectors)
+            return pin(from: start, to: end, skipping: offset, into: base) { body(base, Int32(end - start)) }
+        }
+    }
+
+    /// Fills `vectors[index - start]` from `chunks[index]` inside its `withUnsafeBytes`, then
+    /// recurses, so every pointer is valid while `body` runs (at most ``maxVectors`` deep).
+    private func pin(
+        from index: Int,
+        to end: Int,
+        skipping skip: Int,
+        into vectors: UnsafeMutablePointer<iovec>,
+        _ body: () -> Int
+    ) -> Int {
+        guard index < end else { return body() }
+        return chunks[index].withUnsafeBytes { raw in
+            let base = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) + skip }
+            vectors[index - start] = iovec(iov_base: base, iov_len: raw.count - skip)
+            return pin(from: index + 1, to: end, skipping: 0, into: vectors, body)
+        }
+    }
+
+    /// Marks `count` bytes as sent, dropping finished chunks.
+    private mutating func consume(_ count: Int) {
+        offset += count
+        byteCount -= count
+        while start < chunks.count, offset >= chunks[start].count {
+            offset -= chunks[start].count
+            start += 1
+        }
+        if start == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.capacity <= 64)
+            start = 0
+        } else if start >= 64, start * 2 >= chunks.count {
+            chunks.removeSubrange(0..<start)
+            start = 0
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `homefeed-bench serve`, last part: the resident memory of a real `homefeedd`, a process of
+/// its own, holding 100 000 notices (issue 17).
+///
+/// 100 local RSS feeds of 1 000 items each (the parse benchmark's generator, ~550 bytes an
+/// item) are listed in a configuration next to the sample layout; the daemon built beside this
+/// benchmark ingests them, then idles. Figures: `serve.idle.daemon_rss_mb` (VmRSS after the
+/// idle period, with its anonymous and file-backed parts and the peak), beside the floor
+/// `serve.idle.daemon_restarted_rss_mb`: the same binary restarted with `--no-fetch` on the
+/// same store, idle for as long, which holds no ingest state at all. Goal: ≤ 30 MB.
+enum DaemonMemoryBenchmark {
+    static let feeds = 100
+    static let itemsPerFeed = 1_000
+
+    struct Memory {
+        var rss = 0.0
+        var anon = 0.0
+        var file = 0.0
+        var peak = 0.0
+        var cpuPercent = 0.0
+    }
+
+    /// - Parameter daemon: the `homefeedd` to run; by default the one next to this executable.
+    static func run(idleSeconds: Int, daemon: String? = nil) {
+        let executable =
+            daemon
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+            .appendingPathComponent("homefeedd").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            print("# serve.idle.daemon_rss_mb: skipped, no homefeedd at \(executable) (make bench builds it)")
+            return
+        }
+        let directory = ServeBenchmark.temporaryDirectory("/tmp/hfm.XXXXXX")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        writeConfiguration(in: directory)
+        let arguments = [
+            "--config", directory + "/config", "--state-dir", directory + "/state", "--cache-dir",
+            directory + "/cache", "--socket", directory + "/d.sock", "--log-level", "warning",
+        ]
+
+        let ingesting = launch(executable, arguments)
+        waitForNotices(socket: directory + "/d.sock", count: feeds * itemsPerFeed, process: ingesting)
+        let afterIngest = idleMemory(of: ingesting, seconds: idleSeconds)
+        stop(ingesting)
+
+        let restarted = launch(executable, arguments + ["--no-fetch"])
+        waitForNotices(socket: directory + "/d.sock", count: feeds * itemsPerFeed, process: restarted)
+        let floor = idleMemory(of: restarted, seconds: idleSeconds)
+        stop(restarted)
+
+        Measure.report("serve.idle.daemon_rss_mb", afterIngest.rss, "MB")
+        Measure.report("serve.idle.daemon_rss_anon_mb", afterIngest.anon, "MB")
+        Measure.report("serve.idle.daemon_rss_file_mb", afterIngest.file, "MB")
+        Measure.report("serve.idle.daemon_hwm_mb", afterIngest.peak, "MB")
+        Measure.report("serve.idle.daemon_cpu_pct", afterIngest.cpuPercent, "%")
+        Measure.report("serve.idle.daemon_restarted_rss_mb", floor.rss, "MB")
+        Measure.report("serve.idle.daemon_restarted_rss_anon_mb", floor.anon, "MB")
+        print(
+            String(
+                format: "# homefeedd with %d notices, idle %d s after ingesting: RSS %.1f MB (anon %.1f + file %.1f, "
+                    + "peak %.1f), CPU %.2f %%; restarted with --no-fetch: RSS %.1f MB (anon %.1f)",
+                feeds * itemsPerFeed,
+                idleSeconds,
+                afterIngest.rss,
+                afterIngest.anon,
+                afterIngest.file,
+                afterIngest.peak,
+                afterIngest.cpuPercent,
+                floor.rss,
+                floor.anon
+            )
+        )
+        print("# goal (issue 17): the idle daemon with 100 000 notices stored ≤ 30 MB")
+    }
+
+    /// The sample layout and settings, and a sources list of 100 generated local feeds.
+    static func writeConfiguration(in directory: String) {
+        let config = directory + "/config"
+        do {
+            try FileManager.default.createDirectory(atPath: config + "/feeds", withIntermediateDirectories: true)
+            for name in ["homefeedd.conf", "layout.json"] {
+                try FileManager.default.copyItem(atPath: "feeds/" + name, toPath: config + "/" + name)
+            }
+            var outlines = ""
+            // Dated from now back, one a minute, so the store's age limit keeps all of them.
+            let now = Int(Date().timeIntervalSince1970)
+            for index in 0..<feeds {
+                var generator = FeedGenerator(seed: 0x5EED_0000 + UInt64(index))
+                let name = "feeds/feed-\(index).xml"
+                let body = generator.rss(items: itemsPerFeed, newest: now)
+                try Data(body).write(to: URL(fileURLWithPath: config + "/" + name))
+                outlines += "    <outline type=\"rss\" text=\"Feed \(index)\" xmlUrl=\"\(name)\"/>\n"
+            }
+            let opml = """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <opml version="2.0"><head><title>bench</title></head><body>
+                \(outlines)</body></opml>
+
+                """
+            try Data(opml.utf8).write(to: URL(fileURLWithPath: config + "/sources.opml"))
+        } catch {
+            ServeBenchmark.fail("daemon configuration: \(error) (run from the package root)")
+        }
+    }
+
+    static func launch(_ executable: String, _ arguments: [String]) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            ServeBenchmark.fail("homefeedd: \(error)")
+        }
+        return process
+    }
+
+    static func stop(_ process: Process) {
+        process.terminate()
+        process.waitUntilExit()
+    }
+
+    /// Polls `GetStatus` until the store holds `count` notices (at most 5 minutes).
+    static func waitForNotices(socket: String, count: Int, process: Process) {
+        let deadline = Date().addingTimeInterval(300)
+        var seen = -1
+        while Date() < deadline {
+            guard process.isRunning else { ServeBenchmark.fail("homefeedd exited (\(process.terminationStatus))") }
+            if let client = try? VarlinkClient(connectingTo: .path(socket)) {
+                seen = (try? client.call("io.homefeed.GetStatus"))?["notices"]?.intValue ?? seen
+                client.close()
+                if seen >= count { return }
+            }
+            usleep(200_000)
+        }
+        stop(process)
+        ServeBenchmark.fail("homefeedd stored \(seen) of \(count) notices in 5 minutes")
+    }
+
+    /// Memory after `seconds` of idleness, and CPU used meanwhile, from /proc/PID.
+    static func idleMemory(of process: Process, seconds: Int) -> Memory {
+        let pid = process.processIdentifier
+        let before = cpuSeconds(pid)
+        sleep(UInt32(max(seconds, 1)))
+        let used = cpuSeconds(pid) - before
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        func megabytes(_ key: String) -> Double {
+            let line = status.split(separator: "\n").first { $0.hasPrefix(key + ":") }
+            return (line?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
+        }
+        return Memory(
+            rss: megabytes("VmRSS"),
+            anon: megabytes("RssAnon"),
+            file: megabytes("RssFile"),
+            peak: megabytes("VmHWM"),
+            cpuPercent: used / Double(max(seconds, 1)) * 100
+        )
+    }
+
+    /// User + system CPU seconds of `pid` (/proc/PID/stat fields 14 and 15).
+    static func cpuSeconds(_ pid: Int32) -> Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+        // The command name (field 2) may contain spaces: count fields after its ')'.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}

@@ -1,0 +1,68 @@
+import CommandTable
+import Varlink
+
+/// `homefeedctl manifest`: the manifest the daemon serves for a profile or a container.
+enum ManifestCommand {
+    static let command = Command(
+        "manifest",
+        abstract: "the manifest served for a profile or container",
+        discussion: """
+            The manifest the daemon serves for a profile (default: the first configured) or for any \
+            container. Human output lists the sections; --json prints the whole reply.
+            """,
+        options: targetOptions + DaemonCommand.options,
+        examples: [
+            "homefeedctl manifest --profile tablet",
+            "homefeedctl manifest --width 360 --height 740 --scale 3 --json",
+        ],
+        body: DaemonCommand.body(run)
+    )
+
+    /// Which manifest: a profile, or a container given by its size (`manifest`, `watch`,
+    /// `preview`, `sizes`).
+    static let targetOptions: [Option] = [
+        .value("--profile", "P", help: "a configured profile (default: the first)"),
+        .value("--width", "W", .number, help: "or a container: its width in points"),
+        .value("--height", "H", .number, help: "the container's height in points"),
+        .value("--scale", "S", .number, help: "the container's display scale"),
+    ]
+
+    /// The `GetManifest` parameters the target options name.
+    static func targetParameters(_ arguments: ParsedArguments) -> [String: JSONValue] {
+        var parameters: [String: JSONValue] = [:]
+        if let profile = arguments.string("--profile") { parameters["profile"] = .string(profile) }
+        if let width = arguments.double("--width") { parameters["width"] = .double(width) }
+        if let height = arguments.double("--height") { parameters["height"] = .double(height) }
+        if let scale = arguments.double("--scale") { parameters["scale"] = .double(scale) }
+        return parameters
+    }
+
+    static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
+        let reply = try client.call("GetManifest", targetParameters(arguments))
+        Console.out(arguments.has("--json") ? JSONValue.object(reply).text : summary(reply))
+        return ExitStatus.ok
+    }
+
+    /// One line per section: id, item count, frame; then the content size.
+    static func summary(_ reply: [String: JSONValue]) -> String {
+        let manifest = reply["manifest"] ?? .null
+        let container = reply["container"] ?? .null
+        var lines = [
+            "version \(reply["version"]?.intValue ?? 0) etag \(reply["etag"]?.stringValue ?? "") · "
+                + "\(Format.number(container["width"]))×\(Format.number(container["height"]))"
+                + "@\(Format.number(container["scale"]))x"
+        ]
+        for section in manifest["sections"]?.arrayValue ?? [] {
+            let frame = section["frame"] ?? .null
+            let items = section["items"]?.arrayValue ?? []
+            var line = "  " + Format.pad(section["id"]?.stringValue ?? "?", 14) + Format.pad("\(items.count) items", 10)
+            let bottom = (frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0)
+            line += "y \(Format.number(frame["y"]))–\(Format.number(bottom))"
+            if let title = section["header"]?["content"]?["title"]?.stringValue { line += "  header \"\(title)\"" }
+            lines.append(line)
+        }
+        let size = manifest["contentSize"] ?? .null
+        lines.append("  content \(Format.number(size["width"]))×\(Format.number(size["height"]))")
+        return lines.joined(separator: "\n")
+    }
+}

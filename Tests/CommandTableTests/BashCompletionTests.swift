@@ -1,0 +1,65 @@
+import CommandTable
+import Foundation
+import Testing
+
+/// The generated completion script, run in a real bash.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
+struct BashCompletionTests {
+    let script = BashCompletion.script(for: SampleTool.root)
+
+    /// Sources the script in `bash -c`, sets COMP_WORDS to `words` (the last one being completed)
+    /// and returns COMPREPLY, one word a line.
+    func complete(_ words: [String]) throws -> [String] {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hf-completion-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("tool.bash")
+        try Data(script.utf8).write(to: file)
+        try Data().write(to: directory.appendingPathComponent("spec.json"))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.currentDirectoryURL = directory
+        process.arguments =
+            [
+                "-c",
+                #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tool; printf '%s\n' "${COMPREPLY[@]}""#,
+                "bash", file.path,
+            ] + words
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+    }
+
+    @Test("bash -n accepts the script")
+    func syntax() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-n"]
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data(script.utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    @Test("completes commands, subcommands, options, choices and file names")
+    func completes() throws {
+        #expect(try complete(["tool", ""]) == ["completion", "help", "layout", "refresh", "report"])
+        #expect(try complete(["tool", "re"]) == ["refresh", "report"])
+        #expect(try complete(["tool", "layout", ""]) == ["help", "solve"])
+        #expect(try complete(["tool", "layout", "solve", "a.json", "--p"]) == ["--platform"])
+        #expect(try complete(["tool", "layout", "solve", "--platform", ""]) == ["ios14", "ios17"])
+        #expect(try complete(["tool", "--"]) == ["--help", "--version"])
+        // SPEC is a file: the directory holds the script and spec.json.
+        #expect(try complete(["tool", "layout", "solve", "sp"]) == ["spec.json"])
+        // A free value (--width W) offers nothing rather than file names.
+        #expect(try complete(["tool", "layout", "solve", "--width", ""]) == [])
+        #expect(try complete(["tool", "completion", ""]) == ["bash"])
+    }
+}

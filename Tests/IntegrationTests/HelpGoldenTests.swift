@@ -1,0 +1,132 @@
+import CommandTable
+import Foundation
+import HomeDaemon
+import Testing
+
+@testable import homefeedctl
+
+/// `--help` of every command and subcommand of homefeedctl, and of homefeedd, run against the
+/// built binaries and compared with the checked-in text in `Tests/IntegrationTests/Goldens/help/`,
+/// one file per command (`homefeedctl_layout_solve.txt`).
+///
+/// The commands come from the tools' command tables, so a new command fails here until its
+/// golden exists. When help changes on purpose (or a command is added), rewrite the goldens
+/// and review the diff before committing:
+///
+///     HOMEFEED_UPDATE_GOLDENS=1 swift test --disable-xctest --filter HelpGoldenTests
+@Suite struct HelpGoldenTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var tool: String
+        var words: [String]
+        var file: String { ([tool] + words).joined(separator: "_") + ".txt" }
+        var testDescription: String { (([tool] + words) + ["--help"]).joined(separator: " ") }
+    }
+
+    static let cases =
+        HomefeedCtl.command.allPaths.map { Case(tool: "homefeedctl", words: $0) }
+        + DaemonOptions.command.allPaths.map { Case(tool: "homefeedd", words: $0) }
+
+    static let directory = CommandRunner.packageRoot.appendingPathComponent("Tests/IntegrationTests/Goldens/help")
+    static let isUpdating = ProcessInfo.processInfo.environment["HOMEFEED_UPDATE_GOLDENS"] == "1"
+
+    @Test("--help matches its golden", arguments: cases)
+    func help(_ command: Case) throws {
+        let outcome = try CommandRunner(executable: command.tool).run(command.words + ["--help"])
+        #expect(outcome.status == 0)
+        #expect(outcome.stderr.isEmpty)
+        let golden = Self.directory.appendingPathComponent(command.file)
+        if Self.isUpdating {
+            try FileManager.default.createDirectory(at: Self.directory, withIntermediateDirectories: true)
+            try Data(outcome.stdout.utf8).write(to: golden)
+            return
+        }
+        let expected = try #require(
+            try? String(contentsOf: golden, encoding: .utf8),
+            "no golden \(command.file): run with HOMEFEED_UPDATE_GOLDENS=1 (see HelpGoldenTests)"
+        )
+        #expect(outcome.stdout == expected, "differs from \(command.file); if meant, HOMEFEED_UPDATE_GOLDENS=1")
+    }
+
+    @Test("every golden belongs to a command that still exists")
+    func noStaleGoldens() throws {
+        let files = Set((try? FileManager.default.contentsOfDirectory(atPath: Self.directory.path)) ?? [])
+        let stale = files.subtracting(Self.cases.map(\.file))
+        if Self.isUpdating {
+            for file in stale { try FileManager.default.removeItem(at: Self.directory.appendingPathComponent(file)) }
+            return
+        }
+        #expect(stale.isEmpty, "goldens of commands that no longer exist; HOMEFEED_UPDATE_GOLDENS=1 removes them")
+    }
+
+    @Test("help COMMAND prints what COMMAND --help prints")
+    func helpCommand() throws {
+        let ctl = CommandRunner(executable: "homefeedctl")
+        for words in [["layout", "solve"], ["history"], []] {
+            let viaWord = try ctl.run(["help"] + words)
+            #expect(viaWord.status == 0)
+            #expect(viaWord.stdout == (try ctl.run(words + ["--help"])).stdout)
+        }
+    }
+
+    struct Mistake: Sendable, CustomTestStringConvertible {
+        var words: [String]
+        var message: String
+        var testDescription: String { words.joined(separator: " ") }
+    }
+
+    @Test(
+        "a usage error names the command and what is wrong, then its usage; exit 2",
+        arguments: [
+            Mistake(words: ["nonsense"], message: #"homefeedctl: unknown command "nonsense""#),
+            Mistake(words: [], message: "homefeedctl: missing command"),
+            Mistake(
+                words: ["layout", "solve", "feeds/layout.json"],
+                message: "homefeedctl layout solve: missing --width W"
+            ),
+            Mistake(
+                words: ["notices", "--limit", "many"],
+                message: #"homefeedctl notices: --limit: expected a whole number, got "many""#
+            ),
+            Mistake(words: ["status", "--socket"], message: "homefeedctl status: --socket needs a value (PATH)"),
+            Mistake(
+                words: ["reload", "now"],
+                message: #"homefeedctl reload: unexpected argument "now" (takes no arguments)"#
+            ),
+            Mistake(
+                words: ["history", "list", "--kind", "open"],
+                message: "homefeedctl history list: unknown option --kind"
+            ),
+            Mistake(words: ["preview", "--json"], message: "homefeedctl preview: unknown option --json"),
+        ]
+    )
+    func usageErrors(_ mistake: Mistake) throws {
+        // No daemon runs on this socket: a usage error is found before connecting.
+        let outcome = try CommandRunner(executable: "homefeedctl").run(
+            mistake.words,
+            environment: ["HOMEFEED_SOCKET": "/nonexistent/hf.sock"]
+        )
+        #expect(outcome.status == ExitStatus.usage)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.hasPrefix(mistake.message + "\n\nusage: homefeedctl"))
+    }
+
+    @Test("homefeedd: an unknown option, a bad level, a socket path too long for sun_path; exit 2")
+    func daemonUsageErrors() throws {
+        let daemon = CommandRunner(executable: "homefeedd")
+        let cases: [([String], String)] = [
+            (["--bogus"], "homefeedd: unknown option --bogus"),
+            (
+                ["--log-level", "loud"],
+                #"homefeedd: --log-level: expected error, warning, notice, info or debug, got "loud""#
+            ),
+            // 108 bytes: one more than sun_path holds without its NUL.
+            (["--socket", "/" + String(repeating: "s", count: 107)], "homefeedd: --socket: longer than the 107 bytes"),
+        ]
+        for (words, message) in cases {
+            let outcome = try daemon.run(words)
+            #expect(outcome.status == ExitStatus.usage)
+            #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("usage: homefeedd"))
+        }
+    }
+}
