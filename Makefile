@@ -14,7 +14,11 @@ export PATH := $(SWIFT_DIR):$(PATH)
 
 SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
-DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl debhelper lintian
+# libvips-dev: homefeed-thumbnail; libvips-tools: vips and vipsthumbnail, homefeed-bench images'
+# floor. libpango1.0-dev: TextMeasure (pangoft2 + fontconfig); pango1.0-tools: pango-view, which
+# the text tests compare with; the fonts the sample homefeedd.conf measures with.
+DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl \
+                debhelper lintian libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core
 # The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
 PYTHON ?= python3
 BUILD_DIR := .build

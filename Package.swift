@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CPango", pkgConfig: "pangoft2", providers: [.apt(["libpango1.0-dev"])]),
         // Only homefeed-thumbnail links libvips; the daemon never does (docs/images.md). pkg-config
         // "gobject-2.0", not "vips": vips.pc's cflags carry -pthread, which SwiftPM refuses with a
         // warning on every build; GLib's include paths are all the headers need (vips itself is
@@ -50,6 +51,8 @@ let package = Package(
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion", "LogCore"]),
+        // Text measured with Pango (pangoft2 + fontconfig): the C interop stays in here.
+        .target(name: "TextMeasure", dependencies: ["CPango"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
         // Release builds skip dynamic exclusivity checks on the event loop's per-call path (1 500
         // instructions a call, callgrind); debug builds and tests keep them.
@@ -62,7 +65,7 @@ let package = Package(
             name: "HomeDaemon",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
-                "CommandTable", "HomefeedVersion", "LogCore",
+                "TextMeasure", "CommandTable", "HomefeedVersion", "LogCore",
             ]
         ),
 
@@ -70,7 +73,7 @@ let package = Package(
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
         .executableTarget(
             name: "homefeedctl",
-            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "CommandTable", "HomefeedVersion"]
+            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion"]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
         .executableTarget(
@@ -81,7 +84,8 @@ let package = Package(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion", "CSystem", "LogCore",
+                "ThumbnailProtocol", "homefeed-thumbnail", "TextMeasure", "CommandTable", "HomefeedVersion", "CSystem",
+                "LogCore",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
@@ -106,19 +110,20 @@ let package = Package(
         .testTarget(
             name: "HomeDaemonTests",
             dependencies: [
-                "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "ThumbnailProtocol",
-                "CommandTable", "homefeed-thumbnail", "LogCore",
+                "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "TextMeasure",
+                "ThumbnailProtocol", "CommandTable", "homefeed-thumbnail", "LogCore",
             ],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "LogCore"]),
+        .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "Varlink", "HomefeedVersion",
                 // The command tables, to list every command whose --help has a golden.
-                "CommandTable", "HomeDaemon", "TestSupport",
+                "CommandTable", "HomeDaemon", "TestSupport", "TextMeasure",
             ],
             // The --help goldens, read from the source tree (HelpGoldenTests).
             exclude: ["Goldens"]

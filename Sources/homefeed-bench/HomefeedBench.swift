@@ -99,6 +99,14 @@ enum HomefeedBench {
                         """,
                         ImagesBenchmark.run
                     ),
+                    benchmark(
+                        "text",
+                        """
+                        Pango text measurement: fontconfig set-up, a title measured and cached, and the sample \
+                        home screen's first version with its headline measured and without
+                        """,
+                        TextBenchmark.run
+                    ),
                     Command(
                         "corpus",
                         abstract: """
@@ -134,11 +142,13 @@ enum HomefeedBench {
                             ServeBenchmark.run(daemon: arguments.string("--daemon"))
                             FetchBenchmark.run()
                             ImagesBenchmark.run()
+                            TextBenchmark.run()
                             return ExitStatus.ok
                         }
                     ),
                 ]
-            )
+            ),
+            CommandGroup("run by a benchmark in a new process", [TextBenchmark.probeCommand]),
         ],
         examples: [
             "swift run -c release homefeed-bench layout", "swift run -c release homefeed-bench serve --idle-seconds 10",

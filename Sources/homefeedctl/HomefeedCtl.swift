@@ -5,7 +5,7 @@ import Varlink
 
 /// `homefeedctl`: the companion CLI of homefeedd.
 ///
-/// Offline tools (`layout`, `feed`) use the libraries directly; the others talk Varlink to the
+/// Offline tools (`layout`, `feed`, `text`) use the libraries directly; the others talk Varlink to the
 /// daemon. Every command is one declaration in ``command``'s table (CommandTable): parsing,
 /// `--help`, usage errors and the bash completion script are generated from it. Adding a
 /// command is adding its `Command` value, with its body, to a group below.
@@ -13,7 +13,7 @@ import Varlink
 enum HomefeedCtl {
     static let command = Command(
         "homefeedctl",
-        abstract: "query and control homefeedd, and run the layout and feed tools offline",
+        abstract: "query and control homefeedd, and run the layout, feed and text tools offline",
         discussion: """
             Queries and controls homefeedd over Varlink, on --socket PATH, else $HOMEFEED_SOCKET, else \
             \(DaemonClient.defaultSocket); connecting requires membership in the group homefeed. The \
@@ -29,7 +29,7 @@ enum HomefeedCtl {
                     PreviewCommand.command, SizesCommand.command,
                 ]
             ),
-            CommandGroup("offline tools", [LayoutCommand.command, FeedCommand.command]),
+            CommandGroup("offline tools", [LayoutCommand.command, FeedCommand.command, TextCommand.command]),
             CommandGroup("shell", [Command.completion(tool: "homefeedctl")]),
         ],
         exitStatuses: [

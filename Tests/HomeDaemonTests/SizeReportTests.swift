@@ -17,6 +17,15 @@ struct SizeReportTests {
 
     init() throws {
         sample = try SampleConfiguration(prefix: "hf-size")
+        // Client reports alone: the sample's headline keeps its estimate (25) instead of the
+        // height the daemon computes (ComputedSizingTests).
+        let settings = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        try text.replacingOccurrences(of: "text = 0:headline\n", with: "").write(
+            to: settings,
+            atomically: true,
+            encoding: .utf8
+        )
     }
 
     func start() async throws -> HomeService {

@@ -57,5 +57,10 @@ struct CompletionTests {
         #expect(try Self.complete(["homefeedctl", "layout", "solve", "x.json", "--w"], with: script) == ["--width"])
         #expect(try Self.complete(["homefeedctl", "history", "add", "--"], with: script).contains("--kind"))
         #expect(try !Self.complete(["homefeedctl", "history", "list", "--"], with: script).contains("--kind"))
+        #expect(
+            try Self.complete(["homefeedctl", "text", "measure", "abc", "--wrap", ""], with: script) == [
+                "word", "word-char",
+            ]
+        )
     }
 }

@@ -152,7 +152,9 @@ struct ServerTests {
     func subscription() async throws {
         try await withServer { server, address, hub in
             let client = try await VarlinkClient.connect(to: address)
-            var iterator = client.replies("org.example.test.Subscribe", timeout: .seconds(10)).makeAsyncIterator()
+            // The timeout bounds each reply, and the pushes wait for this test's own task: with
+            // the whole suite on two cores its cooperative threads can be busy for over 10 s.
+            var iterator = client.replies("org.example.test.Subscribe", timeout: .seconds(60)).makeAsyncIterator()
             #expect(try await iterator.next()?.parameters.object == ["n": 0])
             await hub.waitForSubscribers(1)
             let sink = try #require(await hub.subscribers.first)

@@ -39,6 +39,10 @@ public struct DaemonSettings: Sendable, Equatable {
     public var images = ImageSettings()
     public var profiles: [Profile] = Profile.defaults
     public var bindings: [SectionBinding] = SectionBinding.defaults
+    /// Text styles the daemon measures section slots in (`[text NAME]`), and which slots of
+    /// which section (`text` in `[section ID]`); none by default.
+    public var textStyles: [TextSlotStyle] = []
+    public var textSlots: [String: SectionTextSlots] = [:]
 
     public init() {}
 
@@ -85,14 +89,22 @@ public struct DaemonSettings: Sendable, Equatable {
                     throw reader.error(reason: "section \(name) declared twice")
                 }
                 bindings.append(try reader.binding(name))
+                if let slots = try reader.textSlots() { textSlots[name] = slots }
+            case "text":
+                guard let name = block.name else { throw reader.error(reason: "expected [text NAME]") }
+                guard !textStyles.contains(where: { $0.name == name }) else {
+                    throw reader.error(reason: "text style \(name) declared twice")
+                }
+                textStyles.append(try reader.textStyle(name))
             default:
                 throw reader.error(
                     reason:
-                        "unknown block [\(block.kind)]; expected [daemon], [fetch], [images], [profile NAME] or [section ID]"
+                        "unknown block [\(block.kind)]; expected [daemon], [fetch], [images], [profile NAME], [section ID] or [text NAME]"
                 )
             }
             try reader.rejectUnread()
         }
+        try checkTextSlots(file: file.path)
         if !profiles.isEmpty { self.profiles = profiles }
         // Declared sections replace the defaults of the same id; others keep theirs.
         self.bindings =

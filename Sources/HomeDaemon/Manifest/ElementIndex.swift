@@ -97,6 +97,7 @@ struct ElementIndex {
             guard let (element, fingerprint) = resolve(id) else { continue }
             var size = MeasuredSize()
             var source: MeasurementSource?
+            var isTruncated = false
             for entry in entries {
                 guard entry.fingerprint == fingerprint else {
                     applied.stale.append((id, entry))
@@ -109,21 +110,25 @@ struct ElementIndex {
                 if size.height == nil, let height = entry.height {
                     size.height = height
                     source = source ?? entry.source
+                    isTruncated = entry.source == .computed && entry.isTruncated
                 }
             }
             guard let source else { continue }
             applied.layout[element] = size
             applied.sources[id] = source
+            if isTruncated, source == .computed { applied.truncated.insert(id) }
         }
         return applied
     }
 }
 
 /// What a target's measurements give one build: the sizes for the solver, the source that
-/// gave each measured element its size (its `sizing`), and the entries whose element's content
-/// changed since they were measured (stale).
+/// gave each measured element its size (its `sizing`), the elements whose computed text was cut
+/// at its style's `max-lines` (`truncated`), and the entries whose element's content changed
+/// since they were measured (stale).
 struct AppliedMeasurements {
     var layout = LayoutMeasurements()
     var sources: [String: MeasurementSource] = [:]
+    var truncated: Set<String> = []
     var stale: [(id: String, entry: SizeEntry)] = []
 }

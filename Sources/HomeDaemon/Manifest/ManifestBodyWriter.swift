@@ -10,11 +10,14 @@ struct ManifestBodyWriter: ~Copyable {
     private(set) var elements = ManifestElements()
     /// Which source gave each measured element its size (its `sizing`).
     let sources: [String: MeasurementSource]
+    /// Items whose computed text height was measured at its style's `max-lines` (`truncated`).
+    let truncated: Set<String>
     /// The items' `content.image`, and the renditions the manifest needs.
     let pictures: ManifestPictures
 
-    init(sources: [String: MeasurementSource], pictures: ManifestPictures) {
+    init(sources: [String: MeasurementSource], truncated: Set<String> = [], pictures: ManifestPictures) {
         self.sources = sources
+        self.truncated = truncated
         self.pictures = pictures
     }
 
@@ -129,6 +132,10 @@ struct ManifestBodyWriter: ~Copyable {
             json.int(section.itemZIndex)
             json.key("sizing")
             json.string(label(section.itemSizing(index), id: id))
+            if truncated.contains(id) {
+                json.key("truncated")
+                json.bool(true)
+            }
             json.key("content")
             json.contentObject(item, picture: picture)
             json.endObject()

@@ -123,21 +123,14 @@ public enum ManifestBuilder {
         measurements: TargetSizes,
         images: ImageIndex = .empty
     ) throws(LayoutSolveError) -> Built {
-        var spec = spec
-        var counts: [Int] = []
-        for index in spec.sections.indices {
-            let content = index < assembled.count ? assembled[index] : nil
-            counts.append(content?.items.count ?? 0)
-            if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
-        }
-        let applied =
-            measurements.isEmpty
-            ? AppliedMeasurements()
-            : ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
-        let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
-
+        let (result, applied) = try solve(
+            spec: spec,
+            sections: assembled,
+            environment: environment,
+            measurements: measurements
+        )
         let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
-        var body = ManifestBodyWriter(sources: applied.sources, pictures: pictures)
+        var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
         body.write(result, environment: environment, sections: assembled)
 
         let bodyBytes = body.json.bytes
@@ -164,6 +157,29 @@ public enum ManifestBuilder {
         encoded.elements = body.elements
         encoded.imageRequirements = pictures.requirements
         return Built(manifest: encoded, stale: applied.stale)
+    }
+
+    /// Lays assembled content out for one container with the measurements that still apply:
+    /// the geometry a manifest is written from (and text is measured in).
+    static func solve(
+        spec: LayoutSpec,
+        sections assembled: [AssembledSection],
+        environment: LayoutEnvironment,
+        measurements: TargetSizes
+    ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
+        var spec = spec
+        var counts: [Int] = []
+        for index in spec.sections.indices {
+            let content = index < assembled.count ? assembled[index] : nil
+            counts.append(content?.items.count ?? 0)
+            if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
+        }
+        let applied =
+            measurements.isEmpty
+            ? AppliedMeasurements()
+            : ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
+        let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
+        return (result, applied)
     }
 
     /// A hidden section keeps no header, footer or background, at any width.

@@ -3,6 +3,7 @@ import HomeFeeds
 import HomeFetch
 import HomeLayout
 import HomefeedVersion
+public import TextMeasure
 import Varlink
 
 /// Runs the daemon for a set of options: check or load the configuration, open the store,
@@ -25,6 +26,7 @@ public struct DaemonRunner: Sendable {
         let notifier = SystemdNotifier(environment: environment)
         // Handlers first: SIGHUP's default action kills, and one may come before READY=1.
         let signals = SignalEvents.stream()
+        let textMeasurer = options.checkConfig ? TextMeasurer() : Self.startTextMeasurer(options)
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
             configuration = try await LoadedConfiguration.load(
@@ -37,6 +39,12 @@ public struct DaemonRunner: Sendable {
             return 1
         }
         if options.checkConfig {
+            // Fonts fontconfig does not have are warnings, not errors: the text is measured in
+            // what it substitutes.
+            let file = options.configDirectory.appendingPathComponent(LoadedConfiguration.settingsFile).path
+            for warning in await HomeService.textStyleWarnings(configuration.settings, measurer: textMeasurer) {
+                FileHandle.standardError.write(Data("warning: \(file): \(warning)\n".utf8))
+            }
             let profiles = configuration.settings.profiles.map(\.name).joined(separator: ", ")
             let verdict =
                 "\(options.configDirectory.path): ok (\(configuration.spec.sections.count) sections, "
@@ -67,7 +75,8 @@ public struct DaemonRunner: Sendable {
                 configuration: configuration,
                 stateDirectory: options.stateDirectory,
                 cacheDirectory: options.cacheDirectory,
-                logger: logger
+                logger: logger,
+                textMeasurer: textMeasurer
             )
         } catch {
             logger.error("cannot start: \(error)")
@@ -133,6 +142,22 @@ public struct DaemonRunner: Sendable {
         await following.value
         logger.notice("stopped")
         return 0
+    }
+
+    /// The daemon's text measurer, its fontconfig caches under `--cache-dir`, already loading
+    /// fontconfig, Pango and the fonts of the configured `[text]` styles on its own queue: they
+    /// load while the configuration and the store are read, so the first version's text is
+    /// measured without waiting for them. The styles come from a first, quick read of
+    /// `homefeedd.conf` (none when it has none, or does not read: the full load reports that).
+    public static func startTextMeasurer(_ options: DaemonOptions) -> TextMeasurer {
+        let measurer = TextMeasurer(
+            configuration: TextMeasurer.Configuration(
+                cacheDirectory: options.cacheDirectory.appendingPathComponent("fontconfig").path
+            )
+        )
+        let styles = DaemonSettings.textStyles(in: options.configDirectory)
+        if !styles.isEmpty { measurer.warmUp(styles) }
+        return measurer
     }
 
     /// How often the store is checked when no watchdog asks for pings.

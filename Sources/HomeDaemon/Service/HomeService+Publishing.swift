@@ -48,7 +48,11 @@ extension HomeService {
         defer { memory.workHappened() }
         do {
             let content = try await snapshot()
-            let index = try await images?.index(for: content) ?? .empty
+            // The stored images are looked up while the text is measured.
+            let images = self.images
+            async let stored = images?.index(for: content) ?? .empty
+            await measureText(content: content, at: Date())
+            let index = try await stored
             let prepared = try await cache.prepare(
                 content: content,
                 bindings: configuration.settings.bindings,

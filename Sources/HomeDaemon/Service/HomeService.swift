@@ -3,6 +3,7 @@ import HomeFeeds
 import HomeFetch
 public import HomeLayout
 import HomeStore
+public import TextMeasure
 
 /// The daemon's state and everything it does, transport aside: the configuration, the store,
 /// the fetch scheduler, and the manifest versions (made by a ``VersionPublisher``).
@@ -63,8 +64,12 @@ public actor HomeService {
     var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
-    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`).
+    /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`),
+    /// and the text heights computed for the current version (`HomeService+Text.swift`).
     var measurements = MeasurementBook()
+    /// Measures the text of the slots bound to `[text]` styles.
+    let textMeasurer: TextMeasurer
+    var textState = TextMeasuringState()
 
     /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
@@ -72,16 +77,21 @@ public actor HomeService {
     /// Fetching starts with ``startFetching()``.
     ///
     /// - Parameter cacheDirectory: where image files go; without one, items carry no images.
+    /// - Parameter textMeasurer: measures the text of slots bound to `[text]` styles (the
+    ///   daemon's writes fontconfig's caches under `--cache-dir` and has been loading its fonts
+    ///   since the daemon started, `DaemonRunner.startTextMeasurer`).
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
         cacheDirectory: URL? = nil,
         logger: Logger,
-        now: Date = Date()
+        now: Date = Date(),
+        textMeasurer: TextMeasurer = TextMeasurer()
     ) async throws {
         self.startedAt = now
         self.configuration = configuration
         self.logger = logger
+        self.textMeasurer = textMeasurer
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
         storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))

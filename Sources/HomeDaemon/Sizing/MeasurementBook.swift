@@ -6,11 +6,15 @@ public import HomeLayout
 public enum MeasurementSource: Int, Sendable, Hashable, Comparable, CaseIterable {
     /// Reported by a client (`io.homefeed.ReportSizes`): what the device actually drew.
     case reported = 100
+    /// Computed by the daemon: text measured with Pango in its configured style
+    /// (`HomeService+Text.swift`). Never stored: it is computed again for every version.
+    case computed = 50
 
     /// The manifest's `sizing` of an element that took a measurement from this source.
     var sizing: String {
         switch self {
         case .reported: "measured"
+        case .computed: "computed"
         }
     }
 
@@ -25,19 +29,24 @@ public struct SizeEntry: Sendable, Hashable {
     public var height: Double?
     public var fingerprint: UInt64
     public var reportedAt: Date
+    /// A computed text height measured at the style's `max-lines` (or the measuring cap): the
+    /// manifest says `truncated`, so the client ellipsises instead of overflowing.
+    public var isTruncated: Bool
 
     public init(
         source: MeasurementSource,
         width: Double?,
         height: Double?,
         fingerprint: UInt64,
-        reportedAt: Date
+        reportedAt: Date,
+        isTruncated: Bool = false
     ) {
         self.source = source
         self.width = width
         self.height = height
         self.fingerprint = fingerprint
         self.reportedAt = reportedAt
+        self.isTruncated = isTruncated
     }
 }
 
@@ -103,6 +112,11 @@ public struct MeasurementBook: Sendable, Hashable {
 
     /// One source's entries, by target and id, for listing.
     func entries(_ source: MeasurementSource) -> [String: [String: SizeEntry]] { sources[source] ?? [:] }
+
+    /// Replaces every entry of one source (each version's computed sizes replace the last ones).
+    mutating func replaceAll(_ source: MeasurementSource, with entries: [String: [String: SizeEntry]]) {
+        sources[source] = entries.isEmpty ? nil : entries.filter { !$0.value.isEmpty }
+    }
 }
 
 /// The keys measurements are kept under: one per profile, one per ad-hoc container.

@@ -1,0 +1,100 @@
+import Foundation
+import HomeLayout
+public import TextMeasure
+
+/// What the service remembers about measuring text between versions: the styles it last
+/// checked, and the warnings it logged (each once).
+struct TextMeasuringState {
+    var checkedStyles: [TextSlotStyle]?
+    var warned: Set<String> = []
+}
+
+extension HomeService {
+    /// Measures the text slots of the next version, for every profile, and puts their heights in
+    /// the measurement book as computed sizes, in place of the last version's.
+    ///
+    /// Each profile is solved once with its current measurements to find the slots' widths; the
+    /// strings are measured on the measurer's own queue (cached by string, style and width), so
+    /// neither this actor's thread nor the socket loop waits on Pango. Text that cannot be
+    /// measured (no fonts) keeps its estimate, with one warning in the log. Ad-hoc containers
+    /// get no computed sizes: they are laid out on request, and keep their estimates until a
+    /// client reports.
+    func measureText(content: HomeContent, at time: Date) async {
+        let settings = configuration.settings
+        guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
+            measurements.replaceAll(.computed, with: [:])
+            return
+        }
+        if textState.checkedStyles != settings.textStyles {
+            textState.checkedStyles = settings.textStyles
+            for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
+        }
+        let spec = configuration.spec
+        let sections = HomeAssembler.assemble(
+            sectionIDs: spec.sections.map(\.id),
+            content: content,
+            bindings: settings.bindings
+        )
+        var slots: [TextSlot] = []
+        for profile in settings.profiles {
+            let target = MeasurementTargets.profile(profile.name)
+            do throws(LayoutSolveError) {
+                let (result, _) = try ManifestBuilder.solve(
+                    spec: spec,
+                    sections: sections,
+                    environment: profile.environment,
+                    measurements: measurements.sizes(for: target)
+                )
+                slots += TextSlots.find(
+                    in: result,
+                    sections: sections,
+                    settings: settings,
+                    target: target,
+                    scale: profile.environment.scale
+                )
+            } catch {
+                // The version itself will fail on this profile and say why.
+                continue
+            }
+        }
+        var computed: [String: [String: SizeEntry]] = [:]
+        let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
+        for (slot, result) in zip(slots, results) {
+            switch result {
+            case .success(let metrics):
+                computed[slot.target, default: [:]][slot.id] = slot.entry(metrics, at: time)
+            case .failure(let error):
+                warnOnce("\(error); text cells keep their estimated heights")
+            }
+        }
+        measurements.replaceAll(.computed, with: computed)
+    }
+
+    /// Warnings about the configured text styles, one per style whose font fontconfig does not
+    /// have (naming the family and what it substitutes), or one when nothing can be measured.
+    /// `--check-config` prints them; the daemon logs them at `<4>` when the styles change.
+    public static func textStyleWarnings(_ settings: DaemonSettings, measurer: TextMeasurer) async -> [String] {
+        var warnings: [String] = []
+        for style in settings.textStyles {
+            do throws(TextMeasureError) {
+                let resolution = try await measurer.resolveFont(style.style.font)
+                if let missing = resolution.missingFamily {
+                    warnings.append(
+                        "[text \(style.name)] (line \(style.line)): font family \"\(missing)\" is not installed; "
+                            + "fontconfig substitutes \"\(resolution.loadedFamily)\""
+                    )
+                }
+            } catch .unavailable(let reason) {
+                return ["\(TextMeasureError.unavailable(reason)); text cells keep their estimated heights"]
+            } catch {
+                warnings.append("[text \(style.name)] (line \(style.line)): \(error)")
+            }
+        }
+        return warnings
+    }
+
+    private func warnOnce(_ message: String) {
+        guard textState.warned.insert(message).inserted else { return }
+        logger.warning(message)
+    }
+}

@@ -1,0 +1,65 @@
+/// Measurements by (text, style, width), bounded in entries and in bytes of text.
+///
+/// Two generations: lookups and inserts go to the current one; when it is full it becomes the
+/// previous one and the older generation is dropped, so entries in use survive (a hit in the
+/// previous generation moves the entry forward) and at most two generations are held. O(1)
+/// per operation, without the bookkeeping of an exact LRU. A value; the measurer keeps it
+/// under its lock.
+struct MeasureCache {
+    struct Key: Hashable {
+        var text: String
+        var style: TextStyle
+        /// The width's bit pattern: equal widths are equal keys, and no NaN reaches here.
+        var width: UInt64
+    }
+
+    /// Entries and text bytes of one generation: half of each bound.
+    let generationEntries: Int
+    let generationBytes: Int
+    private var current: [Key: TextMetrics] = [:]
+    private var currentBytes = 0
+    private var previous: [Key: TextMetrics] = [:]
+    private(set) var hits = 0
+    private(set) var misses = 0
+
+    /// - Parameters:
+    ///   - entries: at most this many measurements are kept;
+    ///   - bytes: at most this many bytes of text (keys) are kept.
+    init(entries: Int, bytes: Int) {
+        generationEntries = max(1, entries / 2)
+        generationBytes = max(1, bytes / 2)
+    }
+
+    var count: Int { current.count + previous.count }
+
+    mutating func value(for key: Key) -> TextMetrics? {
+        if let value = current[key] {
+            hits += 1
+            return value
+        }
+        if let value = previous.removeValue(forKey: key) {
+            hits += 1
+            insert(value, for: key)
+            return value
+        }
+        misses += 1
+        return nil
+    }
+
+    mutating func insert(_ value: TextMetrics, for key: Key) {
+        let bytes = key.text.utf8.count + key.style.font.utf8.count
+        if current.count >= generationEntries || currentBytes + bytes > generationBytes {
+            previous = current
+            current = [:]
+            currentBytes = 0
+        }
+        current[key] = value
+        currentBytes += bytes
+    }
+
+    mutating func removeAll() {
+        current = [:]
+        previous = [:]
+        currentBytes = 0
+    }
+}

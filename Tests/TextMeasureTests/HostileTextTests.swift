@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TextMeasure
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Text no title should hold still measures, within bounds, without a crash: the input is
+/// capped at ``TextMeasurer/Limits/maxTextBytes`` (TextInput.swift) before Pango sees it.
+@Suite(.enabled(if: TextHost.hasFonts, "needs fonts-nanum and fonts-dejavu-core"))
+struct HostileTextTests {
+    static let style = TextStyle(font: "NanumGothic 17")
+
+    static let cases: [(String, String)] = [
+        ("100 000 characters", String(repeating: "가나다라 abc ", count: 10_000)),
+        ("control characters", "\u{1}\u{7}\u{8}\t\u{1B}[31mred\u{7F}\u{85}\u{9B}\u{0}end\r\n\u{2028}next\u{FEFF}"),
+        ("combining marks without a base", "\u{301}\u{302}\u{303}" + String(repeating: "\u{0308}", count: 5_000)),
+        ("only zero-width joiners", String(repeating: "\u{200D}", count: 3_000)),
+        (
+            "right-to-left overrides",
+            "\u{202E}abc\u{202D}가나\u{2066}def\u{2069}" + String(repeating: "\u{202E}", count: 500)
+        ),
+    ]
+
+    /// CPU time of this process (user + system), in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let user = Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
+        let system = Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        return user + system
+    }
+
+    @Test("hostile text measures without a crash", arguments: cases.map(\.0))
+    func hostile(_ name: String) throws {
+        let text = try #require(Self.cases.first { $0.0 == name }?.1)
+        for width in [1.0, 120, 335] {
+            let metrics = try TextHost.measurer.measure(text, style: Self.style, width: width)
+            #expect(metrics.height.isFinite)
+            #expect(metrics.height >= 0)
+            #expect(metrics.lines >= 1)
+        }
+    }
+
+    @Test("a 100 000-character title is measured up to the cap, in bounded CPU time")
+    func long() throws {
+        let text = String(repeating: "가나다라 abc ", count: 10_000)
+        #expect(text.utf8.count == 170_000)
+        let before = Self.cpuSeconds()
+        let metrics = try TextHost.measurer.measure(text, style: Self.style, width: 335)
+        let spent = Self.cpuSeconds() - before
+        #expect(metrics.isTruncated)
+        // "가나다라 abc " is 4 × 3 + 5 = 17 bytes: 4 096 bytes hold 240 repetitions (and a part),
+        // some tens of lines at 335 points, never the hundreds of all 10 000 repetitions.
+        #expect(metrics.lines < 200)
+        // Measuring 4 KiB takes milliseconds; a second of CPU would mean the cap did not hold
+        // (laying out all 170 000 bytes takes far longer).
+        #expect(spent < 1.0)
+        let capped = try TextHost.measurer.measure(
+            text,
+            style: TextStyle(font: "NanumGothic 17", maxLines: 3),
+            width: 335
+        )
+        #expect(capped.lines == 3)
+        #expect(capped.isTruncated)
+    }
+}

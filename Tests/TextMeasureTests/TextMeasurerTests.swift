@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import TextMeasure
+
+/// The measurer's own behaviour: styles are checked, measurements are cached within bounds,
+/// fonts are resolved, and without fonts every call fails cleanly.
+@Suite
+struct TextMeasurerTests {
+    @Test(
+        "invalid styles are refused with the reason",
+        arguments: [
+            (TextStyle(font: "NanumGothic"), "has no size"),
+            (TextStyle(font: "17"), "names no family"),
+            (TextStyle(font: "NanumGothic 2000"), "out of range (1 to 1000 points)"),
+            (TextStyle(font: "NanumGothic 17", lineSpacing: 0), "line spacing 0.0 is out of range"),
+            (TextStyle(font: "NanumGothic 17", maxLines: 0), "max lines 0 is out of range"),
+            (TextStyle(font: "NanumGothic 17", language: "en US"), "not a language tag"),
+        ]
+    )
+    func invalidStyles(_ style: TextStyle, reason: String) {
+        #expect {
+            try style.validate()
+        } throws: { error in
+            guard case .invalidStyle(let message) = error as? TextMeasureError else { return false }
+            return message.contains(reason)
+        }
+    }
+
+    @Test("a font description's families and size")
+    func fontDescriptions() {
+        #expect(FontDescription.parse("NanumGothic Bold 17") == FontDescription(families: ["NanumGothic"], size: 17))
+        #expect(
+            FontDescription.parse("DejaVu Sans, NanumGothic 15.5")
+                == FontDescription(families: ["DejaVu Sans", "NanumGothic"], size: 15.5)
+        )
+        #expect(FontDescription.parse("Sans 12px") == FontDescription(families: ["Sans"], size: 12))
+        #expect(FontDescription.sameFamily("Nanum Gothic", "nanumgothic"))
+    }
+
+    @Test("the input is capped at maxTextBytes on a scalar boundary, NUL replaced")
+    func input() {
+        // 'ㄱ' is 3 bytes of UTF-8: 4 096 / 3 = 1 365 whole scalars (4 095 bytes) fit.
+        let long = String(repeating: "ㄱ", count: 100_000)
+        let (bytes, capped) = TextInput.prepare(long, limit: TextMeasurer.Limits.maxTextBytes)
+        #expect(capped)
+        #expect(bytes.count == 4_095)
+        #expect(String(validating: bytes, as: UTF8.self) != nil)
+        let (nul, nulCapped) = TextInput.prepare("a\u{0}b", limit: 100)
+        #expect(!nulCapped)
+        #expect(nul == Array("a\u{FFFD}b".utf8))
+    }
+
+    @Test("the cache keeps at most its bound and answers repeats", .enabled(if: TextHost.hasFonts))
+    func cache() throws {
+        var configuration = TextMeasurer.Configuration()
+        configuration.cacheEntries = 8
+        let measurer = TextMeasurer(configuration: configuration)
+        let style = TextStyle(font: "DejaVu Sans 13")
+        let first = try measurer.measure("도서관 좌석 예약", style: style, width: 200)
+        #expect(try measurer.measure("도서관 좌석 예약", style: style, width: 200) == first)
+        #expect(measurer.cacheStatistics.hits == 1)
+        // Another width is another key.
+        _ = try measurer.measure("도서관 좌석 예약", style: style, width: 201)
+        #expect(measurer.cacheStatistics.misses == 2)
+        for index in 0..<50 { _ = try measurer.measure("title \(index)", style: style, width: 200) }
+        #expect(measurer.cacheStatistics.count <= 8)
+    }
+
+    @Test("the byte bound holds for long titles", .enabled(if: TextHost.hasFonts))
+    func cacheBytes() throws {
+        var configuration = TextMeasurer.Configuration()
+        configuration.cacheBytes = 16 << 10
+        let measurer = TextMeasurer(configuration: configuration)
+        let style = TextStyle(font: "DejaVu Sans 13", maxLines: 2)
+        // Each key is a 4 000-byte title: 8 KiB a generation holds 2, two generations at most 4.
+        for index in 0..<20 {
+            _ = try measurer.measure(String(repeating: "x", count: 3_990) + "\(index)", style: style, width: 200)
+        }
+        #expect(measurer.cacheStatistics.count <= 4)
+    }
+
+    @Test("an unknown family is resolved to what fontconfig substitutes", .enabled(if: TextHost.hasFonts))
+    func substitution() async throws {
+        let missing = try await TextHost.measurer.resolveFont("Nanum Gothicc Bold 17")
+        #expect(missing.missingFamily == "Nanum Gothicc")
+        #expect(!missing.loadedFamily.isEmpty)
+        #expect(try await TextHost.measurer.resolveFont("NanumGothic Bold 17").missingFamily == nil)
+        #expect(try await TextHost.measurer.resolveFont("sans-serif 12").missingFamily == nil)
+    }
+
+    @Test("without fonts every call fails as unavailable, and stays failed")
+    func noFonts() async throws {
+        let directory = try TemporaryDirectory(prefix: "hf-fc")
+        defer { withExtendedLifetime(directory) {} }
+        let empty = directory.file("fonts.conf")
+        try Data("<?xml version=\"1.0\"?>\n<fontconfig></fontconfig>\n".utf8).write(to: URL(fileURLWithPath: empty))
+        for file in [empty, directory.file("missing.conf")] {
+            let measurer = TextMeasurer(configuration: TextMeasurer.Configuration(fontconfigFile: file))
+            let results = await measurer.measure([
+                TextMeasurer.Request(text: "안내", style: TextStyle(font: "NanumGothic 17"), width: 100),
+                TextMeasurer.Request(text: "notice", style: TextStyle(font: "DejaVu Sans 13"), width: 100),
+            ])
+            #expect(results.count == 2)
+            for result in results {
+                #expect(throws: TextMeasureError.self) { try result.get() }
+                if case .failure(.unavailable) = result {} else { Issue.record("expected unavailable, got \(result)") }
+            }
+            #expect(throws: TextMeasureError.self) { try measurer.resolveFontNow("NanumGothic 17") }
+        }
+    }
+
+    @Test(
+        "fontconfig writes the caches it rebuilds into the measurer's cache directory, not its configuration's",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"))
+    )
+    func writesCachesToCacheDirectory() throws {
+        let root = try TemporaryDirectory(prefix: "hf-fc")
+        defer { withExtendedLifetime(root) {} }
+        let fonts = try root.directory("fonts")
+        let ours = root.url.appendingPathComponent("cache/fontconfig")
+        let theirs = try root.directory("their-cache")
+        // A font directory no cache knows yet, and a configuration with a writable cache
+        // directory of its own: the measurer's is declared first, so fontconfig writes there.
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+            to: fonts.appendingPathComponent("DejaVuSans.ttf")
+        )
+        let config = root.url.appendingPathComponent("fonts.conf")
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <fontconfig><dir>\(fonts.path)</dir><cachedir>\(theirs.path)</cachedir></fontconfig>
+            """.utf8
+        ).write(to: config)
+        let measurer = TextMeasurer(
+            configuration: TextMeasurer.Configuration(cacheDirectory: ours.path, fontconfigFile: config.path)
+        )
+        let metrics = try measurer.measure("cache", style: TextStyle(font: "DejaVu Sans 13"), width: 100)
+        #expect(metrics.lines == 1)
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: ours.path)) ?? []
+        #expect(written.contains { $0.contains(".cache-") }, "\(written)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: theirs.path).isEmpty)
+    }
+
+    @Test("the font cache directory is declared before fontconfig's own, escaped")
+    func cacheDirectory() {
+        #expect(
+            PangoEngine.cacheDirectorySnippet("/var/cache/home&feed/fontconfig")
+                == "<fontconfig><cachedir>/var/cache/home&amp;feed/fontconfig</cachedir></fontconfig>"
+        )
+        #expect(PangoEngine.cacheDirectorySnippet("relative/dir") == nil)
+    }
+}
