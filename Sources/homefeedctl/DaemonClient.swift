@@ -62,10 +62,9 @@ struct CommandFailure: Error {
 
     init(_ error: VarlinkClientError, socket: DaemonSocket) {
         if error.isUnreachable, case .system(let system) = error, system.errno == EACCES || system.errno == EPERM {
-            self.init(
-                status: ExitStatus.unavailable,
-                message: "no permission to connect to \(socket) (members of group homefeed may)"
-            )
+            // Only the system socket has a client group; a per-user socket is its user's alone.
+            let who = socket.path == DaemonSocket.systemSocket ? " (members of group homefeed may)" : ""
+            self.init(status: ExitStatus.unavailable, message: "no permission to connect to \(socket)\(who)")
         } else if error.isUnreachable {
             self.init(status: ExitStatus.unavailable, message: "homefeedd is not running: no answer on \(socket)")
         } else if case .errorReply(let reply) = error {

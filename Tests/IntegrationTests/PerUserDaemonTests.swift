@@ -78,7 +78,7 @@ struct PerUserDaemonTests {
         let other = ["--reuid", "65533", "--regid", "65533", "--clear-groups"]
         let refused = try await homefeedctl(other, ["status", "--user"])
         #expect(refused.status == 69)
-        #expect(refused.stderr.contains("no permission to connect to \(socket) (your per-user socket, --user)"))
+        #expect(refused.stderr.hasSuffix("no permission to connect to \(socket) (your per-user socket, --user)\n"))
 
         daemon.signal(SIGTERM)
         #expect(daemon.wait() == 0)
