@@ -19,8 +19,10 @@ SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # the text tests compare with; the fonts the sample homefeedd.conf measures with.
 DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl \
                 debhelper lintian libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core
-# The Python `varlink` client, a real third-party client for VarlinkTests (PyPI).
+# The Python `varlink` client, a real third-party client for VarlinkTests and the consumer example,
+# and `jsonschema`, the validator the integration tests check served manifests with (PyPI).
 PYTHON ?= python3
+PYTHON_PACKAGES := varlink jsonschema
 BUILD_DIR := .build
 BENCH ?= all
 
@@ -28,8 +30,8 @@ BENCH ?= all
 
 all: build
 
-## deps: install the Debian -dev packages the C targets need and the Python varlink client the
-## Varlink interop test uses, when missing and when root.
+## deps: install the Debian -dev packages the C targets need, and the Python packages the tests
+## use (PYTHON_PACKAGES: the varlink client, the jsonschema validator), when missing and when root.
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
@@ -43,17 +45,18 @@ deps:
 	        echo "missing Debian packages:$$missing (run 'sudo apt-get install$$missing')" >&2; exit 1; \
 	    fi; \
 	fi
-	@if ! $(PYTHON) -c 'import varlink' 2>/dev/null; then \
+	@for p in $(PYTHON_PACKAGES); do \
+	    $(PYTHON) -c "import $$p" 2>/dev/null && continue; \
 	    if [ "$$(id -u)" = 0 ]; then \
-	        echo "installing: python varlink"; \
+	        echo "installing: python $$p"; \
 	        export DEBIAN_FRONTEND=noninteractive; \
 	        $(PYTHON) -m pip --version >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq python3-pip; }; \
-	        $(PYTHON) -m pip install --quiet varlink 2>/dev/null \
-	            || $(PYTHON) -m pip install --quiet --break-system-packages varlink; \
+	        $(PYTHON) -m pip install --quiet $$p 2>/dev/null \
+	            || $(PYTHON) -m pip install --quiet --break-system-packages $$p || exit 1; \
 	    else \
-	        echo "missing Python package varlink (run '$(PYTHON) -m pip install --user varlink')" >&2; exit 1; \
+	        echo "missing Python package $$p (run '$(PYTHON) -m pip install --user $$p')" >&2; exit 1; \
 	    fi; \
-	fi
+	done
 
 build: deps
 	$(SWIFT) build $(SWIFT_FLAGS)
@@ -92,7 +95,9 @@ test: deps
 
 ## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
 ## and the offline security score (<= SECURITY_THRESHOLD/10) of systemd/, with ExecStart=
-## pointed at the built homefeedd (verify needs the binary).
+## pointed at the built homefeedd (verify needs the binary); then `systemd-analyze --user verify`
+## of the per-user units in systemd/user/ with a private $XDG_RUNTIME_DIR (SKIPPED, said, when no
+## user manager can be set up). The user service is not scored: it runs with the user's rights.
 SECURITY_THRESHOLD ?= 20
 check-units:
 	@if ! command -v systemd-analyze >/dev/null 2>&1; then \
@@ -117,7 +122,18 @@ check-units:
 	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service \
 	    | tail -n 1; \
 	systemd-analyze security --offline=true --threshold=$(SECURITY_THRESHOLD) $$tmp/homefeed.service >/dev/null \
-	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }
+	    || { echo "check-units: exposure above $(SECURITY_THRESHOLD)/10" >&2; exit 1; }; \
+	mkdir $$tmp/user $$tmp/runtime; chmod 0700 $$tmp/runtime; cp systemd/user/homefeed.socket $$tmp/user/; \
+	sed "s|^ExecStart=/usr/libexec/homefeedd|ExecStart=$$bin|" systemd/user/homefeed.service > $$tmp/user/homefeed.service; \
+	out=$$(XDG_RUNTIME_DIR=$$tmp/runtime systemd-analyze --user verify --man=no \
+	    $$tmp/user/homefeed.socket $$tmp/user/homefeed.service 2>&1) || true; \
+	if echo "$$out" | grep -q 'Failed to initialize manager'; then \
+	    echo "check-units: user units SKIPPED, systemd-analyze --user cannot start a user manager here: $$out"; \
+	elif [ -n "$$out" ]; then \
+	    echo "$$out" >&2; echo "check-units: --user verify of systemd/user/ warned" >&2; exit 1; \
+	else \
+	    echo "check-units: systemd-analyze --user verify of systemd/user/ ok (no warnings)"; \
+	fi
 
 ## release: the shipped binaries, release build with --static-swift-stdlib when it links here,
 ## linked by the toolchain's lld with packed relative relocations when that links too (DT_RELR,
@@ -141,13 +157,14 @@ release:
 	    build || exit 1; \
 	fi
 
-## install: the release binaries (homefeed-thumbnail beside homefeedd), units, sysusers.d
+## install: the release binaries (homefeed-thumbnail beside homefeedd), system and per-user units, sysusers.d
 ## entries (the socket's group and the daemon's user), default config, man pages, and
 ## homefeedctl's bash completion (generated by the built homefeedctl from its command table).
 ##   make install DESTDIR=/tmp/pkg PREFIX=/usr [SYSTEMD_NOTIFY_RELOAD=yes for systemd >= 253]
 PREFIX ?= /usr
 SYSCONFDIR ?= /etc
 UNITDIR ?= $(PREFIX)/lib/systemd/system
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 SYSTEMD_NOTIFY_RELOAD ?= no
@@ -163,6 +180,11 @@ install: release
 	for unit in homefeed.service homefeed.socket; do \
 	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" -e "s|/etc/homefeed|$(SYSCONFDIR)/homefeed|g" \
 	        systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done; \
+	install -d -m 0755 $(DESTDIR)$(USERUNITDIR); \
+	for unit in homefeed.service homefeed.socket; do \
+	    sed -e "s|/usr/libexec/homefeedd|$(PREFIX)/libexec/homefeedd|" \
+	        systemd/user/$$unit > $(DESTDIR)$(USERUNITDIR)/$$unit; chmod 0644 $(DESTDIR)$(USERUNITDIR)/$$unit; \
 	done; \
 	if [ "$(SYSTEMD_NOTIFY_RELOAD)" = yes ]; then \
 	    install -D -m 0644 systemd/homefeed.service.d-notify-reload/notify-reload.conf \

@@ -4,25 +4,24 @@ import Varlink
 
 /// The connection to homefeedd for the daemon commands, made at the first call.
 ///
-/// The socket comes from `--socket PATH`, else `$HOMEFEED_SOCKET`, else the default path.
-/// Connecting late lets a body check its input first, so a usage error never waits for, or
-/// depends on, a running daemon. Confined to the command's one thread.
+/// The socket comes from ``DaemonSocket``. Connecting late lets a body check its input first,
+/// so a usage error never waits for, or depends on, a running daemon. Confined to the
+/// command's one thread.
 final class DaemonClient {
-    static let defaultSocket = "/run/homefeed/homefeed.sock"
-
-    let socket: String
+    /// The socket, with how it was chosen: failures name both.
+    let socket: DaemonSocket
     private var client: VarlinkClient?
 
-    init(_ arguments: ParsedArguments) {
-        socket =
-            arguments.string("--socket") ?? ProcessInfo.processInfo.environment["HOMEFEED_SOCKET"] ?? Self.defaultSocket
+    init(_ socket: DaemonSocket) {
+        self.socket = socket
     }
 
     /// The connection, made now if it is not yet.
     func connected() throws(CommandFailure) -> VarlinkClient {
         if let client { return client }
         do throws(VarlinkClientError) {
-            let made = try VarlinkClient(connectingTo: socket.hasPrefix("unix:") ? socket : "unix:" + socket)
+            let path = socket.path
+            let made = try VarlinkClient(connectingTo: path.hasPrefix("unix:") ? path : "unix:" + path)
             client = made
             return made
         } catch {
@@ -61,14 +60,13 @@ struct CommandFailure: Error {
         CommandFailure(status: ExitStatus.usage, message: message)
     }
 
-    init(_ error: VarlinkClientError, socket: String) {
+    init(_ error: VarlinkClientError, socket: DaemonSocket) {
         if error.isUnreachable, case .system(let system) = error, system.errno == EACCES || system.errno == EPERM {
-            self.init(
-                status: ExitStatus.unavailable,
-                message: "no permission to connect to \(socket) (members of group homefeed may)"
-            )
+            // Only the system socket has a client group; a per-user socket is its user's alone.
+            let who = socket.path == DaemonSocket.systemSocket ? " (members of group homefeed may)" : ""
+            self.init(status: ExitStatus.unavailable, message: "no permission to connect to \(socket)\(who)")
         } else if error.isUnreachable {
-            self.init(status: ExitStatus.unavailable, message: "homefeedd is not running (no answer on \(socket))")
+            self.init(status: ExitStatus.unavailable, message: "homefeedd is not running: no answer on \(socket)")
         } else if case .errorReply(let reply) = error {
             let details = reply.parameters.isEmpty ? "" : " " + JSONValue.object(reply.parameters).encodedString
             self.init(status: ExitStatus.failure, message: "\(reply.name)\(details)")
@@ -84,20 +82,30 @@ struct CommandFailure: Error {
     }
 }
 
-/// What every daemon command shares: the `--socket` and `--json` options, and the plumbing
+/// What every daemon command shares: the socket options and `--json`, and the plumbing
 /// around its body (the connection, failures as exit statuses 69 or 1).
 enum DaemonCommand {
     static let socketOption = Option.value(
         "--socket",
         "PATH",
         .file,
-        help: "the daemon's socket (default $HOMEFEED_SOCKET, else \(DaemonClient.defaultSocket))"
+        help: "the daemon's socket (default $HOMEFEED_SOCKET, else your per-user daemon's, else the system's)"
     )
+
+    static let userFlag = Option.flag(
+        "--user",
+        help: "your per-user daemon (\(DaemonSocket.userSocketPattern), systemctl --user)"
+    )
+
+    static let systemFlag = Option.flag("--system", help: "the system daemon (\(DaemonSocket.systemSocket))")
 
     static let jsonFlag = Option.flag("--json", help: "print the reply as JSON, for scripts")
 
-    /// `--socket PATH` and `--json`, which most daemon commands take.
-    static let options = [socketOption, jsonFlag]
+    /// `--socket PATH`, `--user` and `--system`: which daemon (at most one of them).
+    static let socketOptions = [socketOption, userFlag, systemFlag]
+
+    /// The socket options and `--json`, which most daemon commands take.
+    static let options = socketOptions + [jsonFlag]
 
     /// The command body around `body`: a lazily connected client, closed afterwards; a
     /// failure's message on stderr and its status; a usage failure reported with the usage.
@@ -105,7 +113,7 @@ enum DaemonCommand {
         _ body: @escaping @Sendable (ParsedArguments, DaemonClient) throws(CommandFailure) -> Int32
     ) -> Command.Body {
         { arguments throws(UsageError) in
-            let client = DaemonClient(arguments)
+            let client = DaemonClient(try DaemonSocket(arguments, environment: ProcessInfo.processInfo.environment))
             defer { client.close() }
             do throws(CommandFailure) {
                 return try body(arguments, client)

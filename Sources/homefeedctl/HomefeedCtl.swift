@@ -16,8 +16,10 @@ enum HomefeedCtl {
         abstract: "query and control homefeedd, and run the layout, feed and text tools offline",
         discussion: """
             Queries and controls homefeedd over Varlink, on --socket PATH, else $HOMEFEED_SOCKET, else \
-            \(DaemonClient.defaultSocket); connecting requires membership in the group homefeed. The \
-            offline tools use the libraries directly and need no daemon.
+            your per-user daemon's socket (\(DaemonSocket.userSocketPattern)) when it exists, else the \
+            system daemon's (\(DaemonSocket.systemSocket)); --user or --system chooses one. Connecting to \
+            the system daemon requires membership in the group homefeed. The offline tools use the \
+            libraries directly and need no daemon.
             """,
         version: homefeedVersion,
         subcommands: [

@@ -22,8 +22,7 @@ enum PreviewCommand {
                 .integer(20...1000),
                 help: "text width (default: the terminal's, else $COLUMNS, else 80)"
             ),
-            DaemonCommand.socketOption,
-        ],
+        ] + DaemonCommand.socketOptions,
         examples: ["homefeedctl preview --profile phone", "homefeedctl preview --profile tablet --svg home.svg"],
         body: DaemonCommand.body(run)
     )

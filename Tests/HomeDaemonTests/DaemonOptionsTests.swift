@@ -2,6 +2,7 @@ import CommandTable
 import Foundation
 import HomeDaemon
 import LogCore
+import TestSupport
 import Testing
 
 /// `homefeedd`'s flags and environment, parsed by its command table.
@@ -70,5 +71,70 @@ import Testing
     func longestSocket() throws {
         let path = "/" + String(repeating: "s", count: 106)
         #expect(try DaemonOptions(arguments: ["--socket", path], environment: [:]).socketPath == path)
+    }
+
+    @Test(
+        "per user (not root, $XDG_RUNTIME_DIR set): the XDG base directories, /etc/homefeed until the user has a config"
+    )
+    func perUserDefaults() throws {
+        let home = try TemporaryDirectory(prefix: "hfxdg")
+        let user: [String: String] = ["HOME": home.path, "XDG_RUNTIME_DIR": "/run/user/1000"]
+        let bare = try DaemonOptions(arguments: [], environment: user, userID: 1000)
+        #expect(bare.scope == .user)
+        // No ~/.config/homefeed yet: the shipped configuration.
+        #expect(bare.configDirectory.path == "/etc/homefeed")
+        #expect(bare.stateDirectory.path == home.path + "/.local/state/homefeed")
+        #expect(bare.cacheDirectory.path == home.path + "/.cache/homefeed")
+        #expect(bare.socketPath == "/run/user/1000/homefeed/homefeed.sock")
+
+        try FileManager.default.createDirectory(
+            atPath: home.path + "/.config/homefeed",
+            withIntermediateDirectories: true
+        )
+        #expect(
+            try DaemonOptions(arguments: [], environment: user, userID: 1000).configDirectory.path
+                == home.path + "/.config/homefeed"
+        )
+
+        // The XDG variables win over $HOME; a relative one is ignored (XDG Base Directory spec).
+        var xdg = user
+        xdg["XDG_CONFIG_HOME"] = home.path + "/cfg"
+        xdg["XDG_STATE_HOME"] = "/srv/state"
+        xdg["XDG_CACHE_HOME"] = "relative/cache"
+        let named = try DaemonOptions(arguments: [], environment: xdg, userID: 1000)
+        #expect(named.configDirectory.path == "/etc/homefeed")  // <cfg>/homefeed does not exist
+        #expect(named.stateDirectory.path == "/srv/state/homefeed")
+        #expect(named.cacheDirectory.path == home.path + "/.cache/homefeed")
+
+        // The user unit's systemd variables and flags still win.
+        xdg["STATE_DIRECTORY"] = "/home/u/.local/state/homefeed"
+        let managed = try DaemonOptions(arguments: ["--socket", "/tmp/u.sock"], environment: xdg, userID: 1000)
+        #expect(managed.stateDirectory.path == "/home/u/.local/state/homefeed")
+        #expect(managed.socketPath == "/tmp/u.sock")
+    }
+
+    @Test(
+        "the system defaults for root, and for a user without $XDG_RUNTIME_DIR (the system unit)",
+        arguments: [(0 as uid_t, "/run/user/0"), (998, ""), (998, "run/user/998")]
+    )
+    func systemScope(_ uid: uid_t, _ runtime: String) throws {
+        let options = try DaemonOptions(
+            arguments: [],
+            environment: ["HOME": "/var/lib/homefeed", "XDG_RUNTIME_DIR": runtime],
+            userID: uid
+        )
+        #expect(options.scope == .system)
+        #expect(options.stateDirectory.path == "/var/lib/homefeed")
+        #expect(options.socketPath == "/run/homefeed/homefeed.sock")
+    }
+
+    @Test("per user without $HOME or the XDG variables: a usage error, not a guess")
+    func perUserWithoutHome() {
+        #expect {
+            _ = try DaemonOptions(arguments: [], environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
+        } throws: { error in
+            (error as? UsageError)?.description
+                == "$XDG_CONFIG_HOME and $HOME are unset: give the per-user directories with flags"
+        }
     }
 }

@@ -12,6 +12,8 @@ final class DaemonHarness: @unchecked Sendable {
     var socketPath: String { root.appendingPathComponent("s.sock").path }
     var logPath: String { root.appendingPathComponent("daemon.log").path }
     private var process: Process?
+    /// The parameters of every `GetManifest` reply ``call(_:_:)`` received, for ``ManifestSchema``.
+    private(set) var manifestReplies: [[String: JSONValue]] = []
 
     init() throws {
         var template = Array("/tmp/hfd.XXXXXX".utf8CString)
@@ -107,7 +109,15 @@ final class DaemonHarness: @unchecked Sendable {
     func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws -> [String: JSONValue] {
         let client = try client()
         defer { client.close() }
-        return try client.call(method, parameters: parameters)
+        let reply = try client.call(method, parameters: parameters)
+        if method == "io.homefeed.GetManifest" { manifestReplies.append(reply) }
+        return reply
+    }
+
+    /// The schema violations of the manifests received through ``call(_:_:)`` and of `more`
+    /// (replies a test read from its own subscriptions); empty when all are valid.
+    func manifestSchemaViolations(_ more: [[String: JSONValue]] = []) throws -> [String] {
+        try ManifestSchema.violations(manifestReplies + more)
     }
 
     func log() -> String {

@@ -40,6 +40,8 @@ struct DaemonTests {
             description["description"]?.stringValue?.trimmingCharacters(in: .newlines)
                 == documented.trimmingCharacters(in: .newlines)
         )
+        let violations = try daemon.manifestSchemaViolations()
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
         #expect(daemon.stop() == 0)
     }
 

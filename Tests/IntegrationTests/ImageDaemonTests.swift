@@ -56,6 +56,9 @@ struct ImageDaemonTests {
         let drawn = try String(contentsOfFile: svg, encoding: .utf8)
         // 4 items with images fit the phone's first screen and beyond: every one is drawn.
         #expect(drawn.components(separatedBy: "<image ").count - 1 == 15)
+        // Images ready (url, pixel size, average colour) match docs/manifest.schema.json.
+        let violations = try daemon.manifestSchemaViolations()
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
         #expect(daemon.stop() == 0)
     }
 
@@ -138,6 +141,9 @@ struct ImageDaemonTests {
         // memory is its own (ThumbnailRendererTests bound it).
         #expect(after - before < 24 << 10, "the daemon's peak RSS grew by \(after - before) KiB")
         #expect(try daemon.call("io.homefeed.GetStatus")["version"]?.intValue ?? 0 > 0)
+        // Items whose image failed (no `image`) beside ready ones match the schema.
+        let violations = try daemon.manifestSchemaViolations()
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
         #expect(daemon.stop() == 0)
     }
 }

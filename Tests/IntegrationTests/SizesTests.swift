@@ -73,6 +73,9 @@ struct SizesTests {
             ["profile": "phone", "sizes": [["id": .string(id), "height": 45]]]
         )
         #expect(same["version"]?.intValue == version)
+        // The subscription's replies (estimated, then measured with changes) match the schema.
+        let violations = try daemon.manifestSchemaViolations([first, pushed])
+        #expect(violations.isEmpty, "\(violations.joined(separator: "\n"))")
         daemon.stop()
     }
 

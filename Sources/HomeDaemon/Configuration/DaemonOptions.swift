@@ -4,8 +4,10 @@ import HomefeedVersion
 public import LogCore
 
 /// `homefeedd`'s command line and environment, resolved to paths (weakest first: built-in
-/// defaults, systemd's directory variables, flags).
+/// defaults of its ``DaemonScope``, systemd's directory variables, flags).
 public struct DaemonOptions: Sendable, Equatable {
+    /// Whose daemon this is: the device's (system) or one user's, which picks the defaults.
+    public var scope: DaemonScope
     public var configDirectory: URL
     public var stateDirectory: URL
     public var cacheDirectory: URL
@@ -31,6 +33,10 @@ public struct DaemonOptions: Sendable, Equatable {
             Secrets (feed tokens) come only from $CREDENTIALS_DIRECTORY, set by systemd's \
             LoadCredential=; never from flags. Under systemd the daemon speaks sd_notify \
             ($NOTIFY_SOCKET, $WATCHDOG_USEC) and adopts the socket passed as fd 3 ($LISTEN_FDS).
+
+            Run by a user other than root with $XDG_RUNTIME_DIR set (a login session, or the \
+            systemd user service), its defaults are that user's XDG base directories, and a socket \
+            it binds itself is 0600: only the user's own processes may connect.
             """,
         version: homefeedVersion,
         options: [
@@ -38,25 +44,28 @@ public struct DaemonOptions: Sendable, Equatable {
                 "--config",
                 "DIR",
                 .directory,
-                help: "homefeedd.conf, layout.json and sources.opml (default /etc/homefeed)"
+                help: "homefeedd.conf, layout.json and sources.opml (default /etc/homefeed; "
+                    + "per user $XDG_CONFIG_HOME/homefeed when it exists)"
             ),
             .value(
                 "--socket",
                 "PATH",
                 .file,
-                help: "listen here (default $RUNTIME_DIRECTORY/homefeed.sock, else /run/homefeed/homefeed.sock)"
+                help: "listen here (default $RUNTIME_DIRECTORY/homefeed.sock, else /run/homefeed/homefeed.sock; "
+                    + "per user $XDG_RUNTIME_DIR/homefeed/homefeed.sock)"
             ),
             .value(
                 "--state-dir",
                 "DIR",
                 .directory,
-                help: "the SQLite database (default $STATE_DIRECTORY, else /var/lib/homefeed)"
+                help: "the SQLite database (default $STATE_DIRECTORY, else /var/lib/homefeed; "
+                    + "per user $XDG_STATE_HOME/homefeed)"
             ),
             .value(
                 "--cache-dir",
                 "DIR",
                 .directory,
-                help: "caches (default $CACHE_DIRECTORY, else /var/cache/homefeed)"
+                help: "caches (default $CACHE_DIRECTORY, else /var/cache/homefeed; per user $XDG_CACHE_HOME/homefeed)"
             ),
             .value(
                 "--log-level",
@@ -85,30 +94,36 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Parses and resolves a command line (no `--help` or `--version` here: see ``command``).
     ///
     /// - Throws: the usage error, reported with ``command``'s usage (exit status 2).
-    public init(arguments: [String], environment: [String: String]) throws(UsageError) {
-        try self.init(Self.command.parse(arguments), environment: environment)
+    public init(arguments: [String], environment: [String: String], userID: uid_t = getuid()) throws(UsageError) {
+        try self.init(Self.command.parse(arguments), environment: environment, userID: userID)
     }
 
-    /// Resolves parsed options against the environment.
+    /// Resolves parsed options against the environment and the user running the daemon.
     ///
-    /// - Throws: a usage error for a socket path too long for `sun_path`.
-    public init(_ arguments: ParsedArguments, environment: [String: String]) throws(UsageError) {
+    /// - Throws: a usage error for a socket path too long for `sun_path`, or for a per-user
+    ///   daemon whose XDG directories cannot be found (no `$HOME`).
+    public init(_ arguments: ParsedArguments, environment: [String: String], userID: uid_t = getuid())
+        throws(UsageError)
+    {
         func firstPath(_ variable: String) -> String? {
             // systemd passes several directories colon-separated; the first is ours.
             guard let value = environment[variable], !value.isEmpty else { return nil }
             return value.split(separator: ":").first.map(String.init)
         }
-        let config = arguments.string("--config") ?? "/etc/homefeed"
-        let state = arguments.string("--state-dir") ?? firstPath("STATE_DIRECTORY") ?? "/var/lib/homefeed"
-        let cache = arguments.string("--cache-dir") ?? firstPath("CACHE_DIRECTORY") ?? "/var/cache/homefeed"
+        let scope = DaemonScope(environment: environment, userID: userID)
+        let defaults = try scope.defaults(environment: environment)
+        let config = arguments.string("--config") ?? defaults.config
+        let state = arguments.string("--state-dir") ?? firstPath("STATE_DIRECTORY") ?? defaults.state
+        let cache = arguments.string("--cache-dir") ?? firstPath("CACHE_DIRECTORY") ?? defaults.cache
         let socket =
             arguments.string("--socket") ?? firstPath("RUNTIME_DIRECTORY").map { $0 + "/homefeed.sock" }
-            ?? "/run/homefeed/homefeed.sock"
+            ?? defaults.socket
         // A choice of ``levelNames``, checked while parsing.
         let level = arguments.string("--log-level").flatMap(Logger.threshold(named:)) ?? .info
         guard socket.utf8.count <= 107 else {
             throw UsageError("--socket: longer than the 107 bytes a Unix socket path may have")
         }
+        self.scope = scope
         configDirectory = URL(fileURLWithPath: config, isDirectory: true)
         stateDirectory = URL(fileURLWithPath: state, isDirectory: true)
         cacheDirectory = URL(fileURLWithPath: cache, isDirectory: true)

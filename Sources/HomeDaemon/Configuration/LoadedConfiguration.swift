@@ -14,6 +14,9 @@ public struct LoadedConfiguration: Sendable {
     public var sources: SourceList
     /// Where the sources' credentials were read from; a reload reads them again.
     public var credentials: CredentialStore
+    /// The daemon's scope; a reload keeps it. A per-user daemon has no client group: its socket
+    /// is 0600, so no other user reaches it, and renditions keep the user's own group.
+    public var scope: DaemonScope = .system
 
     public static let settingsFile = "homefeedd.conf"
 
@@ -25,7 +28,8 @@ public struct LoadedConfiguration: Sendable {
     ///   outline's line).
     public static func load(
         directory: URL,
-        credentials: CredentialStore = CredentialStore()
+        credentials: CredentialStore = CredentialStore(),
+        scope: DaemonScope = .system
     ) async throws(ConfigError) -> LoadedConfiguration {
         let settingsURL = directory.appendingPathComponent(settingsFile)
         var settings = DaemonSettings()
@@ -35,6 +39,7 @@ public struct LoadedConfiguration: Sendable {
                 ConfigFile(path: settingsURL.path, text: String(decoding: text, as: UTF8.self))
             )
         }
+        if scope == .user { settings.clientGroup = nil }
 
         let layoutURL = directory.appendingPathComponent(settings.layoutFile)
         let layoutBytes = try read(layoutURL, limit: HomeLayout.Limits.maxSpecBytes)
@@ -96,7 +101,8 @@ public struct LoadedConfiguration: Sendable {
             settings: settings,
             spec: spec,
             sources: sources,
-            credentials: credentials
+            credentials: credentials,
+            scope: scope
         )
     }
 

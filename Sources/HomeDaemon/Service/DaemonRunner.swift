@@ -31,7 +31,8 @@ public struct DaemonRunner: Sendable {
         do throws(ConfigError) {
             configuration = try await LoadedConfiguration.load(
                 directory: options.configDirectory,
-                credentials: options.credentials
+                credentials: options.credentials,
+                scope: options.scope
             )
         } catch {
             logger.error("invalid configuration: \(error)")
@@ -191,6 +192,15 @@ public struct DaemonRunner: Sendable {
                 privilegedPeers: interface.privilegedPeers,
                 logger: varlinkLogger
             )
+        }
+        if options.scope == .user {
+            // Only the user's own processes: the socket 0600 in a directory of the user's alone
+            // ($XDG_RUNTIME_DIR/homefeed, as the user unit's DirectoryMode=0700 makes it).
+            configuration.socketMode = 0o600
+            let directory = (options.socketPath as NSString).deletingLastPathComponent
+            if mkdir(directory, 0o700) != 0, errno != EEXIST {
+                throw SystemError(call: "mkdir", errno: errno, path: directory)
+            }
         }
         return try VarlinkServer(
             binding: .path(options.socketPath),

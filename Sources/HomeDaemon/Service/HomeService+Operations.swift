@@ -296,7 +296,8 @@ extension HomeService {
         do throws(ConfigError) {
             next = try await LoadedConfiguration.load(
                 directory: configuration.directory,
-                credentials: configuration.credentials
+                credentials: configuration.credentials,
+                scope: configuration.scope
             )
         } catch {
             logger.error("reload rejected, keeping the running configuration: \(error)")
