@@ -34,10 +34,31 @@ enum HomefeedBench {
                             return ExitStatus.ok
                         }
                     ),
-                    benchmark(
+                    Command(
                         "parse",
-                        "20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor",
-                        ParseBenchmark.run
+                        abstract:
+                            "20 000-item RSS and Atom feeds (~11 MB each): full parse beside the raw libxml2 SAX2 floor",
+                        options: [
+                            .value(
+                                "--only",
+                                "DOCUMENT",
+                                .choice(ParseBenchmark.documents),
+                                help: "measure one document (for a profiler) instead of both"
+                            ),
+                            .value(
+                                "--runs",
+                                "N",
+                                .integer(1...1_000),
+                                help: "timed runs after the warm-up, of which the median is shown (default 5)"
+                            ),
+                        ],
+                        body: { arguments throws(UsageError) in
+                            ParseBenchmark.run(
+                                only: arguments.string("--only"),
+                                runs: arguments.integer("--runs") ?? ParseBenchmark.runs
+                            )
+                            return ExitStatus.ok
+                        }
                     ),
                     benchmark(
                         "ingest",

@@ -68,21 +68,25 @@ public struct FeedImage: Sendable, Equatable {
 /// costs a bounded list.
 struct ImageCandidates {
     static let limit = 16
-    private var byOrigin: [FeedImage.Origin: [FeedImage]] = [:]
-    private var count = 0
+    /// In document order; at most `limit`, so the scans below stay short. A flat array rather
+    /// than a dictionary by origin: most entries have none or one, and the parse makes one
+    /// `ImageCandidates` per entry (issue 17).
+    private var images: [FeedImage] = []
 
-    var hasContentImage: Bool { byOrigin[.contentImage] != nil }
+    var hasContentImage: Bool { images.contains { $0.origin == .contentImage } }
 
     mutating func add(_ image: FeedImage) {
-        guard count < Self.limit, !image.url.lowercased().hasPrefix("data:") else { return }
+        guard images.count < Self.limit, !image.url.lowercased().hasPrefix("data:") else { return }
         if image.origin == .contentImage, hasContentImage { return }
-        byOrigin[image.origin, default: []].append(image)
-        count += 1
+        images.append(image)
     }
 
     /// Preference order, each URL once.
     var ordered: [FeedImage] {
-        let media = (byOrigin[.mediaThumbnail] ?? []) + (byOrigin[.mediaContent] ?? [])
+        // One image is already in order, and unique.
+        guard images.count > 1 else { return images }
+        let of = { (origin: FeedImage.Origin) in images.filter { $0.origin == origin } }
+        let media = of(.mediaThumbnail) + of(.mediaContent)
         // Stable: among equal (or undeclared) sizes, document order.
         let largestFirst = media.enumerated().sorted { lhs, rhs in
             let (l, r) = (lhs.element.declaredPixels ?? -1, rhs.element.declaredPixels ?? -1)
@@ -91,9 +95,8 @@ struct ImageCandidates {
         var seen: Set<String> = []
         var result: [FeedImage] = []
         let sequence =
-            (byOrigin[.enclosure] ?? []) + largestFirst + (byOrigin[.itunesImage] ?? [])
-            + (byOrigin[.atomEnclosure] ?? []) + (byOrigin[.jsonImage] ?? []) + (byOrigin[.jsonBannerImage] ?? [])
-            + (byOrigin[.contentImage] ?? [])
+            of(.enclosure) + largestFirst + of(.itunesImage) + of(.atomEnclosure) + of(.jsonImage)
+            + of(.jsonBannerImage) + of(.contentImage)
         for image in sequence where seen.insert(image.url).inserted { result.append(image) }
         return result
     }

@@ -1,0 +1,175 @@
+/// The HTML half of ``PlainText``: tags, comments and raw-text elements skipped, character and
+/// named references decoded once (`feed-parsing.md` §2 rules 1 and 4).
+extension PlainText {
+    mutating func stripAndDecode(_ input: UnsafeBufferPointer<UInt8>) {
+        let count = input.count
+        var index = 0
+        while index < count {
+            index = appendPlainRun(input, from: index, isHTML: true)
+            guard index < count else { break }
+            let byte = input[index]
+            if byte == UInt8(ascii: "<") {
+                index = skipMarkup(input, at: index)
+            } else if byte == UInt8(ascii: "&") {
+                index = decodeReference(input, at: index)
+            } else {
+                index = appendScalar(input, at: index)
+            }
+        }
+    }
+
+    /// Handles a `<` at `start`: skips a tag, comment, declaration or processing instruction,
+    /// or emits a literal `<` when none starts here. Returns the index after what was consumed.
+    private mutating func skipMarkup(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+        let count = input.count
+        guard start + 1 < count else {
+            appendVisible(UInt8(ascii: "<"))
+            return start + 1
+        }
+        let next = input[start + 1]
+        if next == UInt8(ascii: "!") {
+            if start + 3 < count && input[start + 2] == UInt8(ascii: "-") && input[start + 3] == UInt8(ascii: "-") {
+                return Self.find(Array("-->".utf8), in: input, from: start + 4).map { $0 + 3 } ?? count
+            }
+            return Self.index(of: UInt8(ascii: ">"), in: input, from: start + 2).map { $0 + 1 } ?? count
+        }
+        if next == UInt8(ascii: "?") {
+            return Self.index(of: UInt8(ascii: ">"), in: input, from: start + 2).map { $0 + 1 } ?? count
+        }
+        let isClosing = next == UInt8(ascii: "/")
+        var nameStart = start + 1
+        if isClosing { nameStart += 1 }
+        guard nameStart < count, input[nameStart].isASCIILetter else {
+            appendVisible(UInt8(ascii: "<"))
+            return start + 1
+        }
+        var nameEnd = nameStart
+        while nameEnd < count, input[nameEnd].isASCIILetter || input[nameEnd].isASCIIDigit { nameEnd += 1 }
+        let name = UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd])
+        guard let tagEnd = Self.endOfTag(input, from: nameEnd) else { return count }
+        if HTMLTagNames.isBlock(name) { pendingSpace = true }
+        if !isClosing, let closer = HTMLTagNames.rawTextCloser(name) {
+            // Script and style contents are dropped up to the matching close tag.
+            guard let close = Self.findCaseInsensitive(closer, in: input, from: tagEnd) else { return count }
+            return (Self.endOfTag(input, from: close + closer.count)) ?? count
+        }
+        return tagEnd
+    }
+
+    /// The index after the `>` that ends a tag whose name ends at `from`, honouring quoted
+    /// attribute values; nil when the tag never ends (the rest is then part of the tag).
+    private static func endOfTag(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var index = from
+        var quote: UInt8 = 0
+        var afterEquals = false
+        while index < input.count {
+            let byte = input[index]
+            if quote != 0 {
+                if byte == quote { quote = 0 }
+            } else if byte == UInt8(ascii: ">") {
+                return index + 1
+            } else if afterEquals && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) {
+                quote = byte
+            }
+            if byte == UInt8(ascii: "=") {
+                afterEquals = true
+            } else if byte != 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D {
+                afterEquals = false
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Decodes `&name;`, `&#n;` or `&#xh;` at `start`; a bare `&` stays a literal `&` (§2 rule 4).
+    private mutating func decodeReference(_ input: UnsafeBufferPointer<UInt8>, at start: Int) -> Int {
+        let count = input.count
+        var index = start + 1
+        if index < count && input[index] == UInt8(ascii: "#") {
+            index += 1
+            var isHex = false
+            if index < count && (input[index] | 0x20) == UInt8(ascii: "x") {
+                isHex = true
+                index += 1
+            }
+            var value: UInt32 = 0
+            var digits = 0
+            while index < count {
+                let byte = input[index]
+                let digit: UInt32
+                if byte.isASCIIDigit {
+                    digit = UInt32(byte - 0x30)
+                } else if isHex && (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "f") {
+                    digit = UInt32((byte | 0x20) - UInt8(ascii: "a") + 10)
+                } else {
+                    break
+                }
+                value = min(value &* (isHex ? 16 : 10) &+ digit, 0x11_0000)
+                digits += 1
+                index += 1
+            }
+            guard digits > 0, index < count, input[index] == UInt8(ascii: ";") else {
+                appendVisible(UInt8(ascii: "&"))
+                return start + 1
+            }
+            appendDecoded(Array(String(Character(HTMLEntities.numericScalar(value))).utf8))
+            return index + 1
+        }
+        let nameStart = index
+        while index < count, index - nameStart < 32, input[index].isASCIILetter || input[index].isASCIIDigit {
+            index += 1
+        }
+        if index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
+            let replacement = HTMLEntities.lookup(UnsafeBufferPointer(rebasing: input[nameStart..<index]))
+        {
+            appendDecoded(replacement)
+            return index + 1
+        }
+        appendVisible(UInt8(ascii: "&"))
+        return start + 1
+    }
+
+    // MARK: Byte search
+
+    private static func index(of byte: UInt8, in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        var index = from
+        while index < input.count {
+            if input[index] == byte { return index }
+            index += 1
+        }
+        return nil
+    }
+
+    private static func find(_ needle: [UInt8], in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let first = needle.first else { return from }
+        var index = from
+        while index + needle.count <= input.count {
+            if input[index] == first {
+                var matches = true
+                for offset in 1..<needle.count where input[index + offset] != needle[offset] {
+                    matches = false
+                    break
+                }
+                if matches { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    /// Finds `needle` (lowercase ASCII) ignoring ASCII case.
+    private static func findCaseInsensitive(_ needle: [UInt8], in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int?
+    {
+        var index = from
+        while index + needle.count <= input.count {
+            var matches = true
+            for offset in 0..<needle.count where (input[index + offset] | 0x20) != needle[offset] {
+                matches = false
+                break
+            }
+            if matches { return index }
+            index += 1
+        }
+        return nil
+    }
+}
