@@ -28,7 +28,9 @@ let package = Package(
         .target(name: "CSystem"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
-        // The JSON lexer shared by layout specs and Varlink messages (standard library only).
+        // JSON for every target that reads or writes it (standard library only): the lexer and
+        // tree parser shared by layout specs, Varlink and the thumbnail protocol, and the one
+        // streaming writer behind the layout output, the manifest, Varlink and the feed output.
         .target(name: "JSONCore"),
         // The release version, written once: the User-Agent, GetInfo and every `--version`.
         .target(name: "HomefeedVersion"),
@@ -43,7 +45,7 @@ let package = Package(
         // (homefeed-bench parse); debug builds and tests keep them.
         .target(
             name: "HomeFeeds",
-            dependencies: ["CLibXML2"],
+            dependencies: ["CLibXML2", "JSONCore"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
@@ -60,7 +62,7 @@ let package = Package(
             name: "HomeDaemon",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
-                "CommandTable", "HomefeedVersion",
+                "CommandTable", "HomefeedVersion", "JSONCore",
             ]
         ),
 
@@ -94,7 +96,7 @@ let package = Package(
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
-        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout"]),
+        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
