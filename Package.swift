@@ -26,6 +26,9 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
         .target(name: "CSystem"),
+        // What every target that makes system calls shares (Glibc only): the EINTR retry loop and
+        // the sockaddr_un builder.
+        .target(name: "SystemCalls"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
         // JSON for every target that reads or writes it (standard library only): the lexer and
@@ -55,14 +58,14 @@ let package = Package(
         // instructions a call, callgrind); debug builds and tests keep them.
         .target(
             name: "Varlink",
-            dependencies: ["CSystem", "JSONCore"],
+            dependencies: ["CSystem", "JSONCore", "SystemCalls"],
             swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release))]
         ),
         .target(
             name: "HomeDaemon",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "Varlink", "ThumbnailProtocol", "CSystem",
-                "CommandTable", "HomefeedVersion", "JSONCore",
+                "CommandTable", "HomefeedVersion", "JSONCore", "SystemCalls",
             ]
         ),
 
@@ -81,7 +84,7 @@ let package = Package(
             name: "homefeed-bench",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "HomeStore", "HomeFetch", "HomeDaemon", "Varlink", "CLibXML2", "CSQLite",
-                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion", "CSystem",
+                "ThumbnailProtocol", "homefeed-thumbnail", "CommandTable", "HomefeedVersion", "CSystem", "SystemCalls",
             ]
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
