@@ -114,7 +114,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "TestSupport"]),
         // Runs the built executables as a user would.
         .testTarget(
             name: "IntegrationTests",
