@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import Testing
 
@@ -30,7 +31,7 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: Data(garbage.stdout.utf8)) as? [String: Any])
         #expect(root["error"] as? Bool == true)
         #expect((root["message"] as? String)?.isEmpty == false)
-        #expect(try ctl.run(["feed", "parse", "-"], stdin: Data()).status == 2)
+        #expect(try ctl.run(["feed", "parse", "-"], stdin: Data()).status == ExitStatus.usage)
         #expect(try ctl.run(["feed", "parse", "a.xml", "--bogus"]).status == 2)
         #expect(try ctl.run(["feed", "frobnicate"]).status == 2)
         let help = try ctl.run(["feed", "parse", "--help"])
