@@ -161,9 +161,10 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Writes `"name": ` for a key known only at run time (a dictionary's), escaped as
-    /// ``string(_:)`` escapes.
+    /// ``string(_:)`` escapes. Labelled, not an overload of ``key(_:)``: a string literal would
+    /// pick the `String` overload and every constant key would pay for escaping.
     @inlinable
-    public mutating func key(_ name: String) {
+    public mutating func key(escaping name: String) {
         string(name)
         let pretty = self.pretty
         write(reserving: 2) { out in

@@ -25,12 +25,12 @@ extension JSONWriter {
     mutating func object(_ members: [String: JSONValue]) {
         beginObject()
         if members.count == 1, let (key, value) = members.first {
-            self.key(key)
+            self.key(escaping: key)
             self.value(value)
         } else {
             // The members themselves, sorted: no look-up (and no hashing) per key.
             for member in members.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                key(member.key)
+                key(escaping: member.key)
                 self.value(member.value)
             }
         }
