@@ -125,7 +125,7 @@ import Testing
     }
 
     @Test(
-        "usage errors exit 2",
+        "usage errors exit 64",
         arguments: [
             ["layout", "solve", "feeds/layout.json"],
             ["layout", "solve", "feeds/layout.json", "--width", "wide"],
