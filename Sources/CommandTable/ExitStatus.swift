@@ -1,15 +1,17 @@
 /// The exit statuses of every homefeed executable, defined once.
 ///
 /// `0` ok; `1` the work failed (invalid input, an error reply, a failed check, a daemon that
-/// cannot start); `2` the command line itself is wrong; `69` (`EX_UNAVAILABLE` of sysexits.h) the
-/// daemon is not running. README.md and the man pages list the same codes.
+/// cannot start); `64` (`EX_USAGE` of sysexits.h, as swift-argument-parser exits) the command
+/// line itself is wrong; `69` (`EX_UNAVAILABLE`) the daemon is not running. README.md, the man
+/// pages and style.md list the same codes.
 public enum ExitStatus {
     public static let ok: Int32 = 0
     /// The input (a spec, a document, a configuration, an option's value) is invalid, the daemon
     /// replied with an error, or a check found problems.
     public static let failure: Int32 = 1
-    /// The command line is wrong: an unknown command or option, a missing or malformed value.
-    public static let usage: Int32 = 2
+    /// The command line is wrong: an unknown command or option, a missing or malformed value
+    /// (`EX_USAGE`).
+    public static let usage: Int32 = 64
     /// homefeedd is not running, or refuses the connection (`EX_UNAVAILABLE`).
     public static let unavailable: Int32 = 69
 }

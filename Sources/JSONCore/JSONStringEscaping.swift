@@ -2,7 +2,8 @@ private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
 /// Appends `value` in double quotes, escaped per RFC 8259 §7: quote, backslash and the C0
 /// controls (short forms where JSON has them, `\u00XX` otherwise). A NUL becomes `\u0000`, so
-/// encoded text never contains Varlink's frame byte. Shared by both JSON writers.
+/// encoded text never contains Varlink's frame byte. For writers that append to an array
+/// (the thumbnail line protocol); ``JSONWriter`` writes in place with ``writeJSONString(_:to:)``.
 package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
     var value = value
     value.withUTF8 { utf8 in
@@ -25,7 +26,7 @@ package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
 /// which must have room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`).
 ///
 /// - Returns: the bytes written.
-package func writeJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
+public func writeJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
     var out = destination
     out.pointee = UInt8(ascii: "\"")
     out += 1
@@ -43,6 +44,40 @@ package func writeJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to destination:
     if let base = utf8.baseAddress, utf8.count > runStart {
         out.update(from: base + runStart, count: utf8.count - runStart)
         out += utf8.count - runStart
+    }
+    out.pointee = UInt8(ascii: "\"")
+    return out + 1 - destination
+}
+
+/// ``writeJSONString(_:to:)`` that also escapes U+2028 and U+2029 (UTF-8 `E2 80 A8`/`A9`) as
+/// `\u2028`/`\u2029`: 3 bytes become 6, within the same worst-case room.
+///
+/// - Returns: the bytes written.
+public func writeJSONStringEscapingLineSeparators(
+    _ utf8: UnsafeBufferPointer<UInt8>,
+    to destination: UnsafeMutablePointer<UInt8>
+) -> Int {
+    var out = destination
+    out.pointee = UInt8(ascii: "\"")
+    out += 1
+    var index = 0
+    while index < utf8.count {
+        let byte = utf8[index]
+        if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 {
+            // \u2028 or \u2029
+            for (offset, character) in "\\u202".utf8.enumerated() { out[offset] = character }
+            out[5] = utf8[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")
+            out += 6
+            index += 3
+            continue
+        }
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            out += writeEscape(byte, to: out)
+        } else {
+            out.pointee = byte
+            out += 1
+        }
+        index += 1
     }
     out.pointee = UInt8(ascii: "\"")
     return out + 1 - destination

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SystemCalls
 import Varlink
 
 #if canImport(Glibc)
@@ -176,15 +177,10 @@ enum VarlinkBenchmark {
         return (p50, p99, (try? serverCPU.get()?.get()) ?? 0)
     }
 
-    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: Array(path.utf8.prefix(raw.count - 1)) + [0])
-        }
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+    /// `path`'s `sockaddr_un`; -1 (a failed call) when it does not fit, which the bench's
+    /// short temporary paths always do.
+    static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+        UnixSocketAddress.withSockaddr(path, abstract: false, body) ?? -1
     }
 
     static func bindAndListen(_ fd: Int32, path: String) -> Bool {

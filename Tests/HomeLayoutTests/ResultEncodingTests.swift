@@ -1,3 +1,4 @@
+import JSONCore
 import Testing
 
 @testable import HomeLayout
@@ -380,7 +381,7 @@ private let sample = LayoutResult(
     )
     func strings(_ c: StringCase) throws {
         #expect(stringText(c.value) == c.json)
-        #expect(try JSONParser.parse(Array(c.json.utf8)) == .string(c.value))
+        #expect(try SpecJSONParser.parse(Array(c.json.utf8)) == .string(c.value))
     }
 
     @Test("output parses back with every number intact")
@@ -395,7 +396,7 @@ private let sample = LayoutResult(
         var result = sample
         result.sections[0].itemFrames = frames
         for pretty in [true, false] {
-            let value = try JSONParser.parse(result.jsonBytes(pretty: pretty))
+            let value = try SpecJSONParser.parse(result.jsonBytes(pretty: pretty))
             guard case .object(let root) = value,
                 root.map(\.key) == [
                     "container", "platform", "contentSize", "sections", "globalSupplementaries", "diagnostics",
@@ -411,18 +412,18 @@ private let sample = LayoutResult(
             )
             #expect(items.count == frames.count)
             for (index, item) in items.enumerated() {
-                let expected = JSONValue.object([
-                    JSONMember(key: "index", value: .number(Double(index))),
-                    JSONMember(
+                let expected = SpecJSONValue.object([
+                    SpecJSONMember(key: "index", value: .number(Double(index))),
+                    SpecJSONMember(
                         key: "frame",
                         value: .object([
-                            JSONMember(key: "x", value: .number(frames[index].x)),
-                            JSONMember(key: "y", value: .number(frames[index].y)),
-                            JSONMember(key: "width", value: .number(frames[index].width)),
-                            JSONMember(key: "height", value: .number(frames[index].height)),
+                            SpecJSONMember(key: "x", value: .number(frames[index].x)),
+                            SpecJSONMember(key: "y", value: .number(frames[index].y)),
+                            SpecJSONMember(key: "width", value: .number(frames[index].width)),
+                            SpecJSONMember(key: "height", value: .number(frames[index].height)),
                         ])
                     ),
-                    JSONMember(key: "zIndex", value: .number(1)),
+                    SpecJSONMember(key: "zIndex", value: .number(1)),
                 ])
                 if item != expected {
                     Issue.record("item \(index) differs: \(item) vs \(expected)")
@@ -439,7 +440,7 @@ private let sample = LayoutResult(
             Rect(x: Double(i % 2) * 187.5, y: Double(i / 2) * 100.5, width: 187.5, height: 100)
         }
         let bytes = result.jsonBytes(pretty: false)
-        let value = try JSONParser.parse(bytes, maxBytes: Int.max)
+        let value = try SpecJSONParser.parse(bytes, maxBytes: Int.max)
         guard case .object(let root) = value, case .array(let sections) = root[3].value,
             case .object(let section) = sections[0], case .array(let items) = section[3].value
         else {
@@ -450,17 +451,17 @@ private let sample = LayoutResult(
         #expect(
             items.last
                 == .object([
-                    JSONMember(key: "index", value: .number(99_999)),
-                    JSONMember(
+                    SpecJSONMember(key: "index", value: .number(99_999)),
+                    SpecJSONMember(
                         key: "frame",
                         value: .object([
-                            JSONMember(key: "x", value: .number(187.5)),
-                            JSONMember(key: "y", value: .number(49_999 * 100.5)),
-                            JSONMember(key: "width", value: .number(187.5)),
-                            JSONMember(key: "height", value: .number(100)),
+                            SpecJSONMember(key: "x", value: .number(187.5)),
+                            SpecJSONMember(key: "y", value: .number(49_999 * 100.5)),
+                            SpecJSONMember(key: "width", value: .number(187.5)),
+                            SpecJSONMember(key: "height", value: .number(100)),
                         ])
                     ),
-                    JSONMember(key: "zIndex", value: .number(1)),
+                    SpecJSONMember(key: "zIndex", value: .number(1)),
                 ])
         )
         #expect(result.jsonString(pretty: true).utf8.count > bytes.count)
@@ -504,7 +505,7 @@ private let sample = LayoutResult(
         let json = result.jsonString()
         #expect(json.contains(#""id": "café \"1\"""#))
         #expect(json.contains(#""width": 187.33333333333334"#))
-        guard case .object(let root) = try JSONParser.parse(json.utf8), case .array(let sections) = root[3].value,
+        guard case .object(let root) = try SpecJSONParser.parse(json.utf8), case .array(let sections) = root[3].value,
             case .object(let encoded) = sections[0]
         else {
             Issue.record("unexpected shape")

@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import Testing
 import Varlink
@@ -325,7 +326,7 @@ struct DaemonTests {
         let help = try ctl.run(["history", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("history add TITLE"))
-        #expect(try ctl.run(["history", "--socket", "/tmp/none.sock", "list"]).status == 2)
+        #expect(try ctl.run(["history", "--socket", "/tmp/none.sock", "list"]).status == ExitStatus.usage)
         #expect(try ctl.run(["history", "list", "--socket", "/tmp/hf-none.sock"]).status == 69)
     }
 }

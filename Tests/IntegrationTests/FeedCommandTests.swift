@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import Testing
 
@@ -20,7 +21,7 @@ import Testing
         #expect(entries[1]["published"] as? String == "2026-11-25T05:30:00Z")
     }
 
-    @Test("an unparseable document prints {\"error\": true, …} and exits 1; usage mistakes exit 2")
+    @Test("an unparseable document prints {\"error\": true, …} and exits 1; usage mistakes exit 64")
     func failures() throws {
         let garbage = try ctl.run(
             ["feed", "parse", "-", "--url", "https://example.test/x"],
@@ -30,9 +31,9 @@ import Testing
         let root = try #require(try JSONSerialization.jsonObject(with: Data(garbage.stdout.utf8)) as? [String: Any])
         #expect(root["error"] as? Bool == true)
         #expect((root["message"] as? String)?.isEmpty == false)
-        #expect(try ctl.run(["feed", "parse", "-"], stdin: Data()).status == 2)
-        #expect(try ctl.run(["feed", "parse", "a.xml", "--bogus"]).status == 2)
-        #expect(try ctl.run(["feed", "frobnicate"]).status == 2)
+        #expect(try ctl.run(["feed", "parse", "-"], stdin: Data()).status == ExitStatus.usage)
+        #expect(try ctl.run(["feed", "parse", "a.xml", "--bogus"]).status == ExitStatus.usage)
+        #expect(try ctl.run(["feed", "frobnicate"]).status == ExitStatus.usage)
         let help = try ctl.run(["feed", "parse", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("\nexamples:\n  homefeedctl feed parse"))

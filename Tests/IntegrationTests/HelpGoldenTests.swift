@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test(
-        "a usage error names the command and what is wrong, then its usage; exit 2",
+        "a usage error names the command and what is wrong, then its usage; exit 64",
         arguments: [
             Mistake(words: ["nonsense"], message: #"homefeedctl: unknown command "nonsense""#),
             Mistake(words: [], message: "homefeedctl: missing command"),
@@ -110,7 +110,7 @@ import Testing
         #expect(outcome.stderr.hasPrefix(mistake.message + "\n\nusage: homefeedctl"))
     }
 
-    @Test("homefeedd: an unknown option, a bad level, a socket path too long for sun_path; exit 2")
+    @Test("homefeedd: an unknown option, a bad level, a socket path too long for sun_path; exit 64")
     func daemonUsageErrors() throws {
         let daemon = CommandRunner(executable: "homefeedd")
         let cases: [([String], String)] = [

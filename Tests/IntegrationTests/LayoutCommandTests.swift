@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import FoundationXML
 import Testing
@@ -124,7 +125,7 @@ import Testing
     }
 
     @Test(
-        "usage errors exit 2",
+        "usage errors exit 64",
         arguments: [
             ["layout", "solve", "feeds/layout.json"],
             ["layout", "solve", "feeds/layout.json", "--width", "wide"],
@@ -139,7 +140,7 @@ import Testing
     )
     func usageErrors(_ arguments: [String]) throws {
         let outcome = try ctl.run(arguments)
-        #expect(outcome.status == 2)
+        #expect(outcome.status == ExitStatus.usage)
         #expect(outcome.stderr.contains("usage:"))
     }
 
@@ -176,7 +177,7 @@ import Testing
     )
     func checkAndSweepRefuseIgnoredOptions(_ arguments: [String]) throws {
         let outcome = try ctl.run(arguments)
-        #expect(outcome.status == 2)
+        #expect(outcome.status == ExitStatus.usage)
         let option = try #require(arguments.first { $0.hasPrefix("--") && !["--from", "--to"].contains($0) })
         #expect(outcome.stderr.hasPrefix("homefeedctl layout \(arguments[1]): unknown option \(option)\n"))
         #expect(outcome.stdout.isEmpty)

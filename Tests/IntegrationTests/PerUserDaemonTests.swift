@@ -115,10 +115,10 @@ struct PerUserDaemonTests {
         #expect(forced.stderr.contains("(the system socket, --system)"), "\(forced.stderr)")
 
         let both = try await offPool { try ctl.run(["status", "--user", "--system"], environment: environment) }
-        #expect(both.status == 2)
+        #expect(both.status == 64)
         #expect(both.stderr.contains("--socket, --user and --system each choose the socket: give one"))
         let sessionless = try await offPool { try ctl.run(["status", "--user"], environment: ["XDG_RUNTIME_DIR": ""]) }
-        #expect(sessionless.status == 2)
+        #expect(sessionless.status == 64)
         #expect(sessionless.stderr.contains("--user: $XDG_RUNTIME_DIR is not set"))
         harness.stop()
     }

@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import Testing
 import Varlink
@@ -124,8 +125,8 @@ struct SizesTests {
         let clear = try ctl.run(["sizes", "clear"] + socket)
         #expect(clear.stdout.hasPrefix("cleared 1; version "))
 
-        #expect(try ctl.run(["sizes", "report", "\(id)=tall"] + socket).status == 2)
-        #expect(try ctl.run(["sizes", "resize"]).status == 2)
+        #expect(try ctl.run(["sizes", "report", "\(id)=tall"] + socket).status == ExitStatus.usage)
+        #expect(try ctl.run(["sizes", "resize"]).status == ExitStatus.usage)
         #expect(try ctl.run(["sizes", "--help"]).stdout.contains("ID=SIZE"))
         daemon.stop()
     }

@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import Testing
 import Varlink
@@ -210,7 +211,7 @@ struct StoreFaultTests {
         #expect(help.status == 0)
         #expect(help.stdout.contains("usage: homefeedctl store check"))
         #expect(help.stdout.contains("\nexamples:\n  homefeedctl store check"))
-        #expect(wrong.status == 2)
+        #expect(wrong.status == ExitStatus.usage)
         #expect(await daemon.stop() == 0)
     }
 }

@@ -48,11 +48,11 @@ struct TextTests {
         #expect(noSize.status == 1)
         #expect(noSize.stderr.contains("font \"NanumGothic\" has no size"))
         #expect(try ctl.run(["text", "measure", "--help"]).stdout.contains("--max-lines N"))
-        #expect(try ctl.run(["text", "count"]).status == 2)
+        #expect(try ctl.run(["text", "count"]).status == 64)
     }
 
     @Test(
-        "a usage error names the option and what is wrong, then the usage; exit 2",
+        "a usage error names the option and what is wrong, then the usage; exit 64",
         arguments: [
             (["abc", "--font", "Sans 12"], "missing --width POINTS"),
             (["abc", "--width", "100"], "missing --font FONT"),
@@ -74,7 +74,7 @@ struct TextTests {
     )
     func usageErrors(_ words: [String], _ message: String) throws {
         let outcome = try ctl.run(["text", "measure"] + words)
-        #expect(outcome.status == 2)
+        #expect(outcome.status == 64)
         #expect(outcome.stdout.isEmpty)
         #expect(
             outcome.stderr.hasPrefix("homefeedctl text measure: \(message)\n\nusage: homefeedctl text measure"),

@@ -1,6 +1,7 @@
 import Foundation
 import LogCore
 import Synchronization
+import TestSupport
 import Testing
 import Varlink
 
@@ -244,8 +245,8 @@ struct ServerTests {
 
     @Test("a stale socket file is replaced; a live server is not")
     func staleSocket() async throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory(prefix: "vl")
+        defer { withExtendedLifetime(directory) {} }  // removed on release
         let address = directory.socket()
         guard case .path(let path) = address else { return }
         // A socket file whose server is gone: bind, then close without unlinking.
@@ -296,8 +297,8 @@ struct ServerTests {
 
     @Test("an adopted listening socket is served and closed on shutdown")
     func adopted() async throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory(prefix: "vl")
+        defer { withExtendedLifetime(directory) {} }  // removed on release
         let address = directory.socket()
         guard case .path(let path) = address else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -367,8 +368,8 @@ struct ServerTests {
 
     @Test("the server logs through the closure it was given")
     func logging() async throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory(prefix: "vl")
+        defer { withExtendedLifetime(directory) {} }  // removed on release
         let lines = Mutex<[(LogLevel, String)]>([])
         let server = try VarlinkServer(
             binding: directory.socket(),
@@ -418,8 +419,8 @@ struct ServerTests {
 
     @Test("a missing server is reported as unreachable")
     func unreachable() throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
+        let directory = try TemporaryDirectory(prefix: "vl")
+        defer { withExtendedLifetime(directory) {} }  // removed on release
         do {
             _ = try VarlinkClient(connectingTo: directory.socket())
             Issue.record("connected to nothing")

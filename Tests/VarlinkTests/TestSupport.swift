@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 import Varlink
 
@@ -7,21 +8,10 @@ import Varlink
     import Glibc
 #endif
 
-/// A short directory straight under /tmp for sockets (the 107-byte `sun_path` limit,
-/// swift-on-linux.md §6), removed by ``remove()``.
-struct SocketDirectory {
-    let path: String
-
-    init() throws {
-        var template = Array("/tmp/vl.XXXXXX".utf8CString)
-        let result = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
-        guard result != nil else { throw SystemError(call: "mkdtemp", errno: errno, path: "/tmp/vl.XXXXXX") }
-        path = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    func socket(_ name: String = "s.sock") -> UnixAddress { .path(path + "/" + name) }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
+extension TemporaryDirectory {
+    /// A socket address inside the directory (TestSupport keeps it short, straight under /tmp:
+    /// the 107-byte `sun_path` limit, swift-on-linux.md §6).
+    func socket(_ name: String = "s.sock") -> UnixAddress { .path(file(name)) }
 }
 
 /// The interface the tests serve.
@@ -126,8 +116,8 @@ func withServer<R>(
     privilegedPeers: @escaping VarlinkPeerPredicate = { _ in false },
     _ body: (VarlinkServer, UnixAddress, Hub) async throws -> R
 ) async throws -> R {
-    let directory = try SocketDirectory()
-    defer { directory.remove() }
+    let directory = try TemporaryDirectory(prefix: "vl")
+    defer { withExtendedLifetime(directory) {} }  // removed on release
     let hub = Hub()
     let address = directory.socket()
     let server = try VarlinkServer(

@@ -93,7 +93,7 @@ public struct DaemonOptions: Sendable, Equatable {
 
     /// Parses and resolves a command line (no `--help` or `--version` here: see ``command``).
     ///
-    /// - Throws: the usage error, reported with ``command``'s usage (exit status 2).
+    /// - Throws: the usage error, reported with ``command``'s usage (exit status 64).
     public init(arguments: [String], environment: [String: String], userID: uid_t = getuid()) throws(UsageError) {
         try self.init(Self.command.parse(arguments), environment: environment, userID: userID)
     }

@@ -1,4 +1,5 @@
 import HomeLayout
+import JSONCore
 
 /// Writes a manifest's body (`docs/manifest.md`, "Shape") from a solved layout and its content,
 /// and collects its ``ManifestElements`` on the way: every element with an id gets its frame,

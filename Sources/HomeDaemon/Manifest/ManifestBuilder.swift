@@ -1,5 +1,6 @@
 public import Foundation
 public import HomeLayout
+import JSONCore
 
 /// One manifest, encoded once and served as bytes (architecture.md "Manifest").
 public struct EncodedManifest: Sendable, Equatable {

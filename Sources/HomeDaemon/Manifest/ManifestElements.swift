@@ -1,4 +1,5 @@
 public import HomeLayout
+import JSONCore
 
 /// What a manifest shows, element by element, kept beside its bytes: the ids with their frames,
 /// content fingerprints and pictures (for `changes` between versions), the axes each one has estimated

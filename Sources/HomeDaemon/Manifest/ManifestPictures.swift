@@ -1,4 +1,5 @@
 import HomeLayout
+import JSONCore
 
 /// The `content.image` of a manifest's items (`docs/manifest.md`): per item, the rendition of
 /// its slot's pixel box once it is ready (with the average colour), the average colour alone

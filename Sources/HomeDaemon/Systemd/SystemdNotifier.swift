@@ -3,6 +3,7 @@
 // so MemberImportVisibility needs both imported.
 import CSystem
 import Glibc
+import SystemCalls
 
 /// The sd_notify(3) protocol without libsystemd (varlink-and-systemd.md §6, §11): one
 /// `AF_UNIX` datagram per message to `$NOTIFY_SOCKET`, newline-separated `KEY=VALUE` lines.
@@ -51,14 +52,15 @@ public struct SystemdNotifier: Sendable {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         let payload = Array(fields.joined(separator: "\n").utf8)
-        let sent = Self.withSockaddr(address) { pointer, length in
+        let send = { (pointer: UnsafePointer<sockaddr>, length: socklen_t) in
             payload.withUnsafeBytes { bytes in
-                var result: Int
-                repeat {
-                    result = sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length)
-                } while result < 0 && errno == EINTR
-                return result
+                retryingEINTR { sendto(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL), pointer, length) }
             }
+        }
+        let sent: Int?
+        switch address {
+        case .path(let path): sent = UnixSocketAddress.withSockaddr(path, abstract: false, send)
+        case .abstract(let name): sent = UnixSocketAddress.withSockaddr(name, abstract: true, send)
         }
         return sent == payload.count
     }
@@ -87,33 +89,5 @@ public struct SystemdNotifier: Sendable {
     static func statusField(_ text: String?) -> [String] {
         guard let text else { return [] }
         return ["STATUS=" + text.map { $0.isNewline ? " " : String($0) }.joined()]
-    }
-
-    /// Calls `body` with a filled `sockaddr_un` and its exact length:
-    /// `offsetof(sun_path) + strlen(path) + 1` for a path, `offsetof(sun_path) + 1 + strlen(name)`
-    /// for an abstract name.
-    static func withSockaddr<R>(_ address: Address, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        var storage = sockaddr_un()
-        storage.sun_family = sa_family_t(AF_UNIX)
-        let offset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? MemoryLayout<sa_family_t>.size
-        let used = withUnsafeMutableBytes(of: &storage.sun_path) { raw -> Int in
-            let bytes: [UInt8]
-            let start: Int
-            switch address {
-            case .path(let path):
-                bytes = Array(path.utf8)
-                start = 0
-            case .abstract(let name):
-                bytes = Array(name.utf8)
-                start = 1  // raw[0] stays NUL
-            }
-            let count = min(bytes.count, raw.count - start)
-            for index in 0..<count { raw[start + index] = bytes[index] }
-            if case .path = address { return min(count + 1, raw.count) }
-            return start + count
-        }
-        return withUnsafePointer(to: &storage) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(offset + used)) }
-        }
     }
 }

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// The output JSON of `feed-parsing.md` §1 (feeds) and §4 (OPML), as printed by
 /// `homefeedctl feed parse` and compared by the conformance tests.
 extension FeedDocument {
@@ -6,23 +8,23 @@ extension FeedDocument {
     /// - Parameter pretty: two-space indentation and one field per line (for people), or
     ///   compact (for machines).
     public func jsonString(pretty: Bool = true) -> String {
-        var writer = JSONOutputWriter(pretty: pretty)
+        var writer = JSONWriter.feedOutput(pretty: pretty)
         switch self {
         case .feed(let feed): feed.write(to: &writer)
         case .opml(let opml): opml.write(to: &writer)
         }
-        return writer.output
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }
 
 extension ParsedFeed {
-    fileprivate func write(to writer: inout JSONOutputWriter) {
+    fileprivate func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("format", format.rawValue)
         writer.key("error")
-        writer.value(false)
+        writer.bool(false)
         writer.key("wellFormed")
-        writer.value(isWellFormed)
+        writer.bool(isWellFormed)
         writer.field("feed_url", feedURL)
         writer.key("feed")
         writer.beginObject()
@@ -46,7 +48,7 @@ extension ParsedFeed {
                 writer.field("url", enclosure.url)
                 writer.field("type", enclosure.type)
                 writer.key("length")
-                writer.value(enclosure.length)
+                writer.int(enclosure.length)
                 writer.endObject()
             }
             writer.endArray()
@@ -59,13 +61,13 @@ extension ParsedFeed {
 }
 
 extension OPMLDocument {
-    fileprivate func write(to writer: inout JSONOutputWriter) {
+    fileprivate func write(to writer: inout JSONWriter) {
         writer.beginObject()
         writer.field("format", "opml")
         writer.key("error")
-        writer.value(false)
+        writer.bool(false)
         writer.key("wellFormed")
-        writer.value(isWellFormed)
+        writer.bool(isWellFormed)
         writer.field("title", title)
         writer.key("outlines")
         writer.beginArray()
@@ -79,7 +81,7 @@ extension OPMLDocument {
             writer.field("url", outline.url)
             writer.key("categories")
             writer.beginArray()
-            for category in outline.categories { writer.value(category) }
+            for category in outline.categories { writer.string(category) }
             writer.endArray()
             writer.endObject()
         }
@@ -89,7 +91,26 @@ extension OPMLDocument {
     }
 }
 
-extension JSONOutputWriter {
+extension JSONWriter {
+    /// The feed output's writer: keys in the spec's order as called, `nil` as an explicit
+    /// `null`, `/` unescaped, and U+2028/U+2029 escaped as well (the output may be pasted into
+    /// a script).
+    fileprivate static func feedOutput(pretty: Bool) -> JSONWriter {
+        JSONWriter(pretty: pretty, escapingLineSeparators: true)
+    }
+
+    /// `"name": "text"`, or `"name": null` when nil.
+    fileprivate mutating func field(_ name: StaticString, _ text: String?) {
+        key(name)
+        string(text)
+    }
+
+    /// An integer, or `null` when nil.
+    fileprivate mutating func int(_ value: (some BinaryInteger)?) {
+        // Int(exactly:) is nil only past Int's 64 bits, which a length or position never is.
+        if let value, let exact = Int(exactly: value) { int(exact) } else { null() }
+    }
+
     /// `"warnings": [{"line": …, "column": …, "message": …}]`, positions null when unknown.
     fileprivate mutating func warnings(_ warnings: [FeedParseWarning]) {
         key("warnings")
@@ -97,9 +118,9 @@ extension JSONOutputWriter {
         for warning in warnings {
             beginObject()
             key("line")
-            value(warning.line.map(Int64.init))
+            int(warning.line)
             key("column")
-            value(warning.column.map(Int64.init))
+            int(warning.column)
             field("message", warning.message)
             endObject()
         }
@@ -112,18 +133,18 @@ extension FeedParseError {
     /// prints for a document that cannot be parsed. `message` is the one-line `description`;
     /// `line` and `column` are present when the error has a position.
     public func jsonString(pretty: Bool = true) -> String {
-        var writer = JSONOutputWriter(pretty: pretty)
+        var writer = JSONWriter.feedOutput(pretty: pretty)
         writer.beginObject()
         writer.key("error")
-        writer.value(true)
+        writer.bool(true)
         writer.field("message", description)
         if let line {
             writer.key("line")
-            writer.value(Int64(line))
+            writer.int(line)
             writer.key("column")
-            writer.value(column.map(Int64.init))
+            writer.int(column)
         }
         writer.endObject()
-        return writer.output
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

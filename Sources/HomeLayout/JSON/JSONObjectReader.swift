@@ -1,10 +1,10 @@
 /// An object's members, checked against the keys its context allows (`JSONKeys`).
 struct JSONObjectReader<Key: JSONKeys> {
-    let members: [JSONMember]
+    let members: [SpecJSONMember]
     let objectPath: String
 
     /// - Parameter keys: the allowed keys, in the order an unknown-key error lists them.
-    init(_ value: JSONValue, at path: String, keys: [Key]) throws(LayoutSpecError) {
+    init(_ value: SpecJSONValue, at path: String, keys: [Key]) throws(LayoutSpecError) {
         guard case .object(let members) = value else {
             throw LayoutSpecError(path: path, reason: "expected an object; found \(value.errorDescription)")
         }
@@ -20,17 +20,17 @@ struct JSONObjectReader<Key: JSONKeys> {
     }
 
     /// Every case of `Key` allowed.
-    init(_ value: JSONValue, at path: String, keys: Key.Type) throws(LayoutSpecError) {
+    init(_ value: SpecJSONValue, at path: String, keys: Key.Type) throws(LayoutSpecError) {
         try self.init(value, at: path, keys: Array(Key.allCases))
     }
 
     /// The value for `key`, or `nil` when absent. Objects here hold only allowed keys, a
     /// dozen at most, so a linear scan is the fastest lookup.
-    subscript(key: Key) -> JSONValue? {
+    subscript(key: Key) -> SpecJSONValue? {
         members.first(where: { $0.key == key.rawValue })?.value
     }
 
-    func required(_ key: Key) throws(LayoutSpecError) -> JSONValue {
+    func required(_ key: Key) throws(LayoutSpecError) -> SpecJSONValue {
         guard let value = self[key] else { throw missing(key) }
         return value
     }

@@ -18,7 +18,7 @@ extension LayoutMeasurements {
     /// - Throws: ``LayoutSpecError`` naming the entry, e.g. `[2].height: expected a number
     ///   greater than 0; found -4`.
     public init(json bytes: some Collection<UInt8>, spec: LayoutSpec) throws(LayoutSpecError) {
-        let root = try JSONParser.parse(bytes)
+        let root = try SpecJSONParser.parse(bytes)
         let decoder = SpecDecoder()
         let entries = try decoder.array(root, at: "")
         guard entries.count <= HomeLayout.Limits.maxMeasurements else {
@@ -76,7 +76,7 @@ extension LayoutMeasurements {
     }
 
     private static func section(
-        _ value: JSONValue,
+        _ value: SpecJSONValue,
         at path: String,
         count: Int,
         ids: [String: Int]
@@ -91,7 +91,7 @@ extension LayoutMeasurements {
         return try SpecDecoder().integer(value, at: path, in: 0...count - 1)
     }
 
-    private static func size(_ value: JSONValue, at path: String, _ decoder: SpecDecoder) throws(LayoutSpecError)
+    private static func size(_ value: SpecJSONValue, at path: String, _ decoder: SpecDecoder) throws(LayoutSpecError)
         -> Double
     {
         let number = try decoder.positiveNumber(value, at: path)

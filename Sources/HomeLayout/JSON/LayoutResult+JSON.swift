@@ -1,3 +1,5 @@
+import JSONCore
+
 extension LayoutResult {
     /// The solve output of `layout-spec-format.md` ("Solve") as JSON text.
     ///

@@ -10,12 +10,12 @@ extension LayoutSpec {
     ///   fractionalHeight, absolute, estimated; found "fractional"`; syntax errors also carry
     ///   line and column.
     public init(json bytes: some Collection<UInt8>) throws(LayoutSpecError) {
-        let root = try JSONParser.parse(bytes)
+        let root = try SpecJSONParser.parse(bytes)
         self = try SpecDecoder().spec(root)
     }
 }
 
-/// Walks a ``JSONValue`` into a ``LayoutSpec``, carrying the JSON path for errors.
+/// Walks a ``SpecJSONValue`` into a ``LayoutSpec``, carrying the JSON path for errors.
 ///
 /// Every error message has the shape `expected …; found …` or names the rule it breaks. What
 /// the solver checks with the container in hand (§9: room for groups, conflicting
@@ -27,7 +27,7 @@ struct SpecDecoder {
 
     // MARK: - Spec
 
-    func spec(_ value: JSONValue) throws(LayoutSpecError) -> LayoutSpec {
+    func spec(_ value: SpecJSONValue) throws(LayoutSpecError) -> LayoutSpec {
         let object = try JSONObjectReader(value, at: "", keys: TopKey.self)
         var configuration = LayoutConfiguration()
         if let configurationValue = object[.configuration] {
@@ -59,7 +59,7 @@ struct SpecDecoder {
         return LayoutSpec(configuration: configuration, sections: sections)
     }
 
-    func configuration(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutConfiguration {
+    func configuration(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> LayoutConfiguration {
         let object = try JSONObjectReader(value, at: path, keys: ConfigurationKey.self)
         var configuration = LayoutConfiguration()
         if let v = object[.scrollDirection] {
@@ -86,7 +86,7 @@ struct SpecDecoder {
 
     // MARK: - Sections
 
-    func section(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutSection {
+    func section(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> LayoutSection {
         let object = try JSONObjectReader(value, at: path, keys: SectionKey.section)
         let idPath = object.path(.id)
         let id = try string(object.required(.id), at: idPath)
@@ -115,7 +115,7 @@ struct SpecDecoder {
 
     /// A variant of a list section may change its `itemCount` and `list` only; a variant of any
     /// other section cannot turn it into a list.
-    func variant(_ value: JSONValue, at path: String, inList: Bool) throws(LayoutSpecError) -> SectionVariant {
+    func variant(_ value: SpecJSONValue, at path: String, inList: Bool) throws(LayoutSpecError) -> SectionVariant {
         // Explain the two section keys a variant cannot take before the generic unknown-key error.
         if case .object(let members) = value {
             if members.contains(where: { $0.key == "id" }) {

@@ -1,6 +1,6 @@
 /// The `list` key of a section (`layout-spec-format.md` as extended in `docs/layout.md`).
 extension SpecDecoder {
-    func list(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> ListConfiguration {
+    func list(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> ListConfiguration {
         let object = try JSONObjectReader(value, at: path, keys: ListKey.self)
         var list = ListConfiguration(
             appearance: try choice(

@@ -1,6 +1,6 @@
 /// Groups, their subitems and items.
 extension SpecDecoder {
-    func group(_ value: JSONValue, at path: String, depth: Int) throws(LayoutSpecError) -> LayoutGroup {
+    func group(_ value: SpecJSONValue, at path: String, depth: Int) throws(LayoutSpecError) -> LayoutGroup {
         if depth > HomeLayout.Limits.maxGroupDepth {
             throw LayoutSpecError(
                 path: path,
@@ -55,13 +55,13 @@ extension SpecDecoder {
     }
 
     /// `{"item": {…}}` or `{"group": {…}}` inside a group of nesting `depth`.
-    func element(_ value: JSONValue, at path: String, depth: Int) throws(LayoutSpecError) -> LayoutElement {
+    func element(_ value: SpecJSONValue, at path: String, depth: Int) throws(LayoutSpecError) -> LayoutElement {
         let (key, inner) = try singleKey(value, at: path, ElementKey.self)
         if key == .item { return .item(try item(inner, at: path + ".item")) }
         return .group(try group(inner, at: path + ".group", depth: depth + 1))
     }
 
-    func item(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> LayoutItem {
+    func item(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> LayoutItem {
         let object = try JSONObjectReader(value, at: path, keys: ItemKey.self)
         var item = LayoutItem(
             size: try layoutSize(object.required(.size), at: object.path(.size), allowsUniform: true)

@@ -1,7 +1,7 @@
 /// Boundary supplementary items, item and group supplementaries (badges) and their anchors,
 /// decoration items.
 extension SpecDecoder {
-    func boundaryItems(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> [BoundarySupplementaryItem] {
+    func boundaryItems(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> [BoundarySupplementaryItem] {
         let values = try array(value, at: path)
         var items: [BoundarySupplementaryItem] = []
         items.reserveCapacity(values.count)
@@ -11,7 +11,7 @@ extension SpecDecoder {
         return items
     }
 
-    func boundaryItem(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> BoundarySupplementaryItem {
+    func boundaryItem(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> BoundarySupplementaryItem {
         let object = try JSONObjectReader(value, at: path, keys: BoundaryKey.self)
         // Defaults as the contract shows them: "elementKind": "header", "alignment": "top".
         var item = BoundarySupplementaryItem(
@@ -36,7 +36,7 @@ extension SpecDecoder {
     /// An item's or a group's `supplementaryItems`, at most `limit` of them
     /// (``HomeLayout/Limits/maxSupplementariesPerItem``, ``HomeLayout/Limits/maxSupplementariesPerGroup``):
     /// every item or group instance gets its own copy of each.
-    func badges(_ value: JSONValue, at path: String, limit: Int) throws(LayoutSpecError) -> [ItemSupplementary] {
+    func badges(_ value: SpecJSONValue, at path: String, limit: Int) throws(LayoutSpecError) -> [ItemSupplementary] {
         let values = try array(value, at: path)
         if values.count > limit {
             throw LayoutSpecError(
@@ -52,7 +52,7 @@ extension SpecDecoder {
         return badges
     }
 
-    func badge(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> ItemSupplementary {
+    func badge(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> ItemSupplementary {
         let object = try JSONObjectReader(value, at: path, keys: BadgeKey.self)
         // Defaults as the contract shows them: "elementKind": "badge", anchored top-trailing.
         var badge = ItemSupplementary(
@@ -73,7 +73,7 @@ extension SpecDecoder {
         ("top", .top), ("leading", .leading), ("bottom", .bottom), ("trailing", .trailing),
     ]
 
-    func anchor(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> SupplementaryAnchor {
+    func anchor(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> SupplementaryAnchor {
         let object = try JSONObjectReader(value, at: path, keys: AnchorKey.self)
         let edgesPath = object.path(.edges)
         var edges: AnchorEdges = []
@@ -113,7 +113,7 @@ extension SpecDecoder {
         return anchor
     }
 
-    func decoration(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> DecorationItem {
+    func decoration(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> DecorationItem {
         let object = try JSONObjectReader(value, at: path, keys: DecorationKey.self)
         // Default as the contract shows it: "elementKind": "background".
         var decoration = DecorationItem(
@@ -130,7 +130,7 @@ extension SpecDecoder {
         return decoration
     }
 
-    func elementKind(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> String {
+    func elementKind(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> String {
         let kind = try string(value, at: path)
         if kind.isEmpty { throw LayoutSpecError(path: path, reason: "expected a non-empty string; found \"\"") }
         let limit = HomeLayout.Limits.maxElementKindBytes

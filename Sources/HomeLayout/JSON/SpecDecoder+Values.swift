@@ -3,7 +3,7 @@
 extension SpecDecoder {
     /// - Parameter allowsUniform: items may use `{"uniformAcrossSiblings": v}` besides the four
     ///   dimension kinds of the contract (iOS 17; `docs/layout.md`, "Self-sizing").
-    func layoutSize(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+    func layoutSize(_ value: SpecJSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
         -> LayoutSize
     {
         let object = try JSONObjectReader(value, at: path, keys: SizeKey.self)
@@ -13,7 +13,7 @@ extension SpecDecoder {
         )
     }
 
-    func dimension(_ value: JSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
+    func dimension(_ value: SpecJSONValue, at path: String, allowsUniform: Bool = false) throws(LayoutSpecError)
         -> Dimension
     {
         if case .object(let members) = value, members.count == 1, members[0].key == "uniformAcrossSiblings" {
@@ -37,7 +37,7 @@ extension SpecDecoder {
         }
     }
 
-    func spacing(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Spacing {
+    func spacing(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> Spacing {
         let (key, inner) = try singleKey(value, at: path, SpacingKey.self)
         let v = try number(inner, at: path + "." + key.rawValue)
         switch key {
@@ -46,7 +46,7 @@ extension SpecDecoder {
         }
     }
 
-    func edgeSpacing(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> EdgeSpacing {
+    func edgeSpacing(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> EdgeSpacing {
         let object = try JSONObjectReader(value, at: path, keys: EdgeSpacingKey.self)
         var edges = EdgeSpacing()
         if let v = object[.leading] { edges.leading = try spacing(v, at: object.path(.leading)) }
@@ -56,7 +56,7 @@ extension SpecDecoder {
         return edges
     }
 
-    func insets(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> EdgeInsets {
+    func insets(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> EdgeInsets {
         let object = try JSONObjectReader(value, at: path, keys: InsetKey.self)
         var insets = EdgeInsets()
         if let v = object[.top] { insets.top = try number(v, at: object.path(.top)) }
@@ -66,7 +66,7 @@ extension SpecDecoder {
         return insets
     }
 
-    func point(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Point {
+    func point(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> Point {
         let object = try JSONObjectReader(value, at: path, keys: PointKey.self)
         var point = Point.zero
         if let v = object[.x] { point.x = try number(v, at: object.path(.x)) }
@@ -78,10 +78,10 @@ extension SpecDecoder {
 
     /// An object with exactly one key out of `Key` (a DIM, a SPACING, a subitem).
     func singleKey<Key: JSONKeys>(
-        _ value: JSONValue,
+        _ value: SpecJSONValue,
         at path: String,
         _ keys: Key.Type
-    ) throws(LayoutSpecError) -> (key: Key, value: JSONValue) {
+    ) throws(LayoutSpecError) -> (key: Key, value: SpecJSONValue) {
         let list = Key.allCases.map(\.rawValue).joined(separator: ", ")
         guard case .object(let members) = value else {
             throw LayoutSpecError(
@@ -101,21 +101,21 @@ extension SpecDecoder {
         return (key, member.value)
     }
 
-    func array(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> [JSONValue] {
+    func array(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> [SpecJSONValue] {
         guard case .array(let elements) = value else {
             throw LayoutSpecError(path: path, reason: "expected an array; found \(value.errorDescription)")
         }
         return elements
     }
 
-    func string(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> String {
+    func string(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> String {
         guard case .string(let s) = value else {
             throw LayoutSpecError(path: path, reason: "expected a string; found \(value.errorDescription)")
         }
         return s
     }
 
-    func bool(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Bool {
+    func bool(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> Bool {
         guard case .bool(let b) = value else {
             throw LayoutSpecError(path: path, reason: "expected true or false; found \(value.errorDescription)")
         }
@@ -123,7 +123,7 @@ extension SpecDecoder {
     }
 
     /// A finite number (insets, spacings, offsets: any sign).
-    func number(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Double {
+    func number(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> Double {
         guard case .number(let n) = value, n.isFinite else {
             throw LayoutSpecError(path: path, reason: "expected a finite number; found \(value.errorDescription)")
         }
@@ -131,7 +131,7 @@ extension SpecDecoder {
     }
 
     /// A finite number greater than 0 (dimension values, §2.2).
-    func positiveNumber(_ value: JSONValue, at path: String) throws(LayoutSpecError) -> Double {
+    func positiveNumber(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> Double {
         let n = try number(value, at: path)
         guard n > 0 else {
             throw LayoutSpecError(path: path, reason: "expected a number greater than 0; found \(jsonNumber(n))")
@@ -140,7 +140,7 @@ extension SpecDecoder {
     }
 
     /// A number with no fractional part inside `range` (`2`, `2.0` and `2e0` all qualify).
-    func integer(_ value: JSONValue, at path: String, in range: ClosedRange<Int>) throws(LayoutSpecError) -> Int {
+    func integer(_ value: SpecJSONValue, at path: String, in range: ClosedRange<Int>) throws(LayoutSpecError) -> Int {
         let expected = "expected an integer from \(range.lowerBound) to \(range.upperBound)"
         guard case .number(let n) = value else {
             throw LayoutSpecError(path: path, reason: "\(expected); found \(value.errorDescription)")
@@ -154,7 +154,7 @@ extension SpecDecoder {
 
     /// One of the raw values of `cases`; the error lists them in the order given.
     func choice<E: RawRepresentable>(
-        _ value: JSONValue,
+        _ value: SpecJSONValue,
         at path: String,
         _ cases: [E]
     ) throws(LayoutSpecError) -> E where E.RawValue == String {

@@ -7,8 +7,8 @@ internal import Synchronization
 
 /// A Varlink client: one connection to a server.
 ///
-/// Blocking methods (for a CLI on its own thread) and async ones (for everyone else). The async
-/// methods run the same blocking code on the client's private serial Dispatch queue, never on
+/// Blocking methods (for a CLI on its own thread, `VarlinkClient+Blocking.swift`) and async ones
+/// (for everyone else, `VarlinkClient+Async.swift`). The async methods run the same blocking code on the client's private serial Dispatch queue, never on
 /// the cooperative pool (swift-on-linux.md §5.3); cancelling the task shuts the socket down, so
 /// a waiting call ends promptly. A connection carries one call at a time (varlink-and-systemd.md
 /// §1.1); callers that need concurrency open several clients (and a subscriber keeps one
@@ -20,12 +20,12 @@ public final class VarlinkClient: Sendable {
     /// The server address.
     public let address: UnixAddress
     private let fd: Int32
-    private let channel: Mutex<Channel>
+    let channel: Mutex<Channel>
     /// Whether `fd` is closed; guards `shutdown` against a reused fd number.
     private let fdClosed = Mutex(false)
-    private let queue = DispatchQueue(label: "varlink.client")
+    let queue = DispatchQueue(label: "varlink.client")
 
-    private struct Channel: ~Copyable {
+    struct Channel: ~Copyable {
         var input: VarlinkFrameSplitter
         /// Set after a timeout or protocol error: the stream position is unknown.
         var isBroken = false
@@ -122,147 +122,15 @@ public final class VarlinkClient: Sendable {
     }
 
     /// Shuts the socket down in both directions, waking any blocked operation (cancellation).
-    private func abort() {
+    func abort() {
         fdClosed.withLock { closed in
             if !closed { _ = Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
         }
     }
 
-    // MARK: - Blocking API
-
-    /// Calls `method` and returns the reply's parameters.
-    ///
-    /// - Throws: ``VarlinkClientError/errorReply(_:)`` when the server answers with an error;
-    ///   ``VarlinkClientError/timedOut(method:)`` after `timeout` (the connection is then unusable).
-    public func call(
-        _ method: String,
-        parameters: [String: JSONValue] = [:],
-        timeout: Duration = .seconds(45)
-    ) throws(VarlinkClientError) -> [String: JSONValue] {
-        let reply = try call(VarlinkCall(method: method, parameters: parameters), timeout: timeout)
-        return reply.parameters.object ?? [:]
-    }
-
-    /// Sends `call` and returns its reply: an empty one at once for a `oneway` call; for a
-    /// `more` call only the first (use ``callMore(_:parameters:timeout:onReply:)`` or
-    /// ``replies(_:parameters:timeout:)`` to read them all).
-    ///
-    /// - Throws: as ``call(_:parameters:timeout:)``.
-    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) throws(VarlinkClientError) -> VarlinkReply {
-        let deadline = Deadline(timeout)
-        return try channel.withLock { (channel) throws(VarlinkClientError) -> VarlinkReply in
-            try send(call.framed, channel: &channel, method: call.method, deadline: deadline)
-            if call.oneway { return VarlinkReply() }
-            return try receive(channel: &channel, method: call.method, deadline: deadline)
-        }
-    }
-
-    /// Sends a `oneway` call: the server does not reply.
-    public func callOneway(
-        _ method: String,
-        parameters: [String: JSONValue] = [:],
-        timeout: Duration = .seconds(45)
-    ) throws(VarlinkClientError) {
-        let call = VarlinkCall(method: method, parameters: parameters, oneway: true)
-        try channel.withLock { (channel) throws(VarlinkClientError) in
-            try send(call.framed, channel: &channel, method: method, deadline: Deadline(timeout))
-        }
-    }
-
-    /// Calls `method` with `more: true` and hands each reply to `onReply` until the final one.
-    /// `onReply` returns false to stop early; the connection is then shut down, since Varlink
-    /// has no other way to end a `more` call.
-    ///
-    /// - Parameter timeout: the longest wait for each reply; nil waits for ever (subscriptions).
-    public func callMore(
-        _ method: String,
-        parameters: [String: JSONValue] = [:],
-        timeout: Duration? = nil,
-        onReply: (VarlinkReply) -> Bool
-    ) throws(VarlinkClientError) {
-        let call = VarlinkCall(method: method, parameters: parameters, more: true)
-        try channel.withLock { (channel) throws(VarlinkClientError) in
-            try send(call.framed, channel: &channel, method: method, deadline: Deadline(timeout))
-            while true {
-                let reply = try receive(channel: &channel, method: method, deadline: Deadline(timeout))
-                if !onReply(reply) {
-                    channel.isBroken = true
-                    abort()
-                    return
-                }
-                if !reply.continues { return }
-            }
-        }
-    }
-
-    // MARK: - Async API
-
-    /// Async ``call(_:parameters:timeout:)``.
-    public func call(
-        _ method: String,
-        parameters: [String: JSONValue] = [:],
-        timeout: Duration = .seconds(45)
-    ) async throws(VarlinkClientError) -> [String: JSONValue] {
-        let reply = try await call(VarlinkCall(method: method, parameters: parameters), timeout: timeout)
-        return reply.parameters.object ?? [:]
-    }
-
-    /// Async ``call(_:timeout:)``.
-    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) async throws(VarlinkClientError)
-        -> VarlinkReply
-    {
-        let result: Result<VarlinkReply, VarlinkClientError> = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                queue.async {
-                    do throws(VarlinkClientError) {
-                        continuation.resume(returning: .success(try self.call(call, timeout: timeout)))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }
-            }
-        } onCancel: {
-            abort()
-        }
-        return try result.get()
-    }
-
-    /// Calls `method` with `more: true` and streams the replies; the stream finishes after the
-    /// final reply and throws ``VarlinkClientError`` on failure (an error reply included).
-    /// Ending the iteration early closes the connection.
-    ///
-    /// - Parameter timeout: the longest wait for each reply; nil waits for ever.
-    public func replies(
-        _ method: String,
-        parameters: [String: JSONValue] = [:],
-        timeout: Duration? = nil
-    ) -> AsyncThrowingStream<VarlinkReply, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: VarlinkReply.self)
-        let stopped = Mutex(false)
-        continuation.onTermination = { [self] termination in
-            // Only a consumer that stopped early ends the call; a finished stream leaves the
-            // connection usable.
-            guard case .cancelled = termination else { return }
-            stopped.withLock { $0 = true }
-            abort()
-        }
-        queue.async {
-            do throws(VarlinkClientError) {
-                try self.callMore(method, parameters: parameters, timeout: timeout) { reply in
-                    continuation.yield(reply)
-                    return !stopped.withLock { $0 }
-                }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        return stream
-    }
-
     // MARK: - I/O
 
-    private func send(
+    func send(
         _ bytes: [UInt8],
         channel: inout Channel,
         method: String,
@@ -286,7 +154,7 @@ public final class VarlinkClient: Sendable {
         }
     }
 
-    private func receive(
+    func receive(
         channel: inout Channel,
         method: String,
         deadline: Deadline
@@ -349,7 +217,7 @@ public final class VarlinkClient: Sendable {
 }
 
 /// A point in time for `poll` timeouts, or none (wait for ever).
-private struct Deadline {
+struct Deadline {
     private let end: UInt64?
 
     init(_ timeout: Duration?) {

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A JSON value: what Varlink call and reply parameters are made of.
 ///
 /// Varlink distinguishes `int` and `float` in its IDL, so integers that fit in `Int` are kept
@@ -45,9 +47,7 @@ public enum JSONValue: Sendable, Hashable {
 
     /// The compact JSON encoding, keys sorted by code point.
     public var encoded: [UInt8] {
-        var writer = JSONWriter()
-        writer.value(self)
-        return writer.bytes
+        JSONWriter.encode(pretty: false, capacity: 64) { $0.value(self) }
     }
 
     /// ``encoded`` as a string.

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// One Varlink method call, as a client sends it (varlink-and-systemd.md §1.2).
 ///
 /// Decoding is tolerant where the spec asks for tolerance and strict where a wrong guess would
@@ -92,25 +94,34 @@ public struct VarlinkCall: Sendable, Equatable {
 
     /// The message as JSON, without the terminating NUL; flags only when set, `parameters`
     /// only when not empty, keys sorted.
-    public var encoded: [UInt8] {
-        var writer = JSONWriter(capacity: 64 + method.utf8.count)
-        writer.appendASCII("{\"method\":")
-        writer.string(method)
-        if more { writer.appendASCII(",\"more\":true") }
-        if oneway { writer.appendASCII(",\"oneway\":true") }
-        if !parameters.isEmpty {
-            writer.appendASCII(",\"parameters\":")
-            writer.object(parameters)
-        }
-        if upgrade { writer.appendASCII(",\"upgrade\":true") }
-        writer.appendASCII("}")
-        return writer.bytes
-    }
+    public var encoded: [UInt8] { encode(terminated: false) }
 
     /// ``encoded`` followed by the NUL that ends a Varlink message.
-    public var framed: [UInt8] {
-        var bytes = encoded
-        bytes.append(0)
-        return bytes
+    public var framed: [UInt8] { encode(terminated: true) }
+
+    private func encode(terminated: Bool) -> [UInt8] {
+        JSONWriter.encode(pretty: false, capacity: 64 + method.utf8.count) { writer in
+            writer.beginObject()
+            writer.key("method")
+            writer.string(method)
+            if more {
+                writer.key("more")
+                writer.bool(true)
+            }
+            if oneway {
+                writer.key("oneway")
+                writer.bool(true)
+            }
+            if !parameters.isEmpty {
+                writer.key("parameters")
+                writer.object(parameters)
+            }
+            if upgrade {
+                writer.key("upgrade")
+                writer.bool(true)
+            }
+            writer.endObject()
+            if terminated { writer.terminate(with: 0) }
+        }
     }
 }

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// One Varlink reply (varlink-and-systemd.md §1.3).
 ///
 /// The parameters are either a ``JSONValue`` object or bytes the service encoded itself: the
@@ -76,27 +78,30 @@ public struct VarlinkReply: Sendable, Equatable {
     /// "parameters":…}` with keys in sorted order, `continues` only when true (as sd-varlink
     /// writes it), and `parameters` always present (`{}` when empty; never `null`).
     public func framed() -> VarlinkEncodedReply {
-        var writer: JSONWriter
+        let capacity: Int
         switch parameters {
-        case .object(let object):
-            writer = JSONWriter(capacity: 64 + 32 * object.count)
-        case .encoded(let bytes):
-            writer = JSONWriter(capacity: 64 + bytes.count)
+        case .object(let object): capacity = 64 + 32 * object.count
+        case .encoded(let bytes): capacity = 64 + bytes.count
         }
-        writer.appendASCII("{")
-        if continues { writer.appendASCII("\"continues\":true,") }
-        if let error {
-            writer.appendASCII("\"error\":")
-            writer.string(error)
-            writer.appendASCII(",")
+        let bytes = JSONWriter.encode(pretty: false, capacity: capacity) { writer in
+            writer.beginObject()
+            if continues {
+                writer.key("continues")
+                writer.bool(true)
+            }
+            if let error {
+                writer.key("error")
+                writer.string(error)
+            }
+            writer.key("parameters")
+            switch parameters {
+            case .object(let object): writer.object(object)
+            case .encoded(let bytes): writer.raw(bytes.isEmpty ? Array("{}".utf8) : bytes)
+            }
+            writer.endObject()
+            writer.terminate(with: 0)
         }
-        writer.appendASCII("\"parameters\":")
-        switch parameters {
-        case .object(let object): writer.object(object)
-        case .encoded(let bytes): writer.raw(bytes.isEmpty ? Array("{}".utf8) : bytes)
-        }
-        writer.appendASCII("}\0")
-        return VarlinkEncodedReply(framedBytes: writer.bytes, continues: continues && error == nil)
+        return VarlinkEncodedReply(framedBytes: bytes, continues: continues && error == nil)
     }
 }
 

@@ -1,4 +1,5 @@
 internal import CSystem
+internal import SystemCalls
 
 #if canImport(Glibc)
     internal import Glibc
@@ -51,7 +52,7 @@ struct OutputQueue {
     mutating func write(to fd: Int32) -> WriteResult {
         var progressed = false
         while !isEmpty {
-            let sent = withVectors { vectors, count in csystem_sendv(fd, vectors, count) }
+            let sent = retryingEINTR { withVectors { vectors, count in csystem_sendv(fd, vectors, count) } }
             if sent > 0 {
                 progressed = true
                 consume(sent)
@@ -60,7 +61,6 @@ struct OutputQueue {
             // Nothing sent of a non-empty queue without an error: treat the peer as gone.
             if sent == 0 { return .failed(EPIPE) }
             switch errno {
-            case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return .wouldBlock(progressed: progressed)
             default: return .failed(errno)
             }

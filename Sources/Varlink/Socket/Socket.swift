@@ -1,12 +1,13 @@
 internal import CSystem
+internal import SystemCalls
 
 #if canImport(Glibc)
     internal import Glibc
 #endif
 
 /// Thin wrappers over the socket calls, in one place (style.md, after swift-nio's): each
-/// retries `EINTR`, reports "would block" as a result rather than an error, and throws
-/// ``SystemError`` naming the call. They never log and never keep state.
+/// retries `EINTR` (SystemCalls' `retryingEINTR`), reports "would block" as a result rather than
+/// an error, and throws ``SystemError`` naming the call. They never log and never keep state.
 enum Socket {
     /// `SOCK_NONBLOCK`, `SOCK_CLOEXEC` and `MSG_NOSIGNAL`, read from C so that the values come
     /// from the same headers glibc was built with.
@@ -39,40 +40,31 @@ enum Socket {
     /// On a blocking socket Linux completes a Unix connect at once or fails, except when the
     /// listener's backlog is full, where it waits for up to `SO_SNDTIMEO`.
     static func connect(_ fd: Int32, to address: UnixAddress) -> Int32 {
-        while true {
-            let result = address.withSockaddr { Glibc.connect(fd, $0, $1) }
-            if result == 0 { return 0 }
-            if errno != EINTR { return errno }
-        }
+        let result = retryingEINTR { address.withSockaddr { Glibc.connect(fd, $0, $1) } }
+        return result == 0 ? 0 : errno
     }
 
     /// `send` with `MSG_NOSIGNAL`, so a closed peer is `EPIPE` instead of a process-killing
     /// SIGPIPE (swift-on-linux.md §6; the application also ignores SIGPIPE).
     static func send(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Transfer {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return .done(0) }
-        while true {
-            let n = Glibc.send(fd, base, bytes.count, noSignal)
-            if n >= 0 { return .done(n) }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed(errno)
-            }
+        let n = retryingEINTR { Glibc.send(fd, base, bytes.count, noSignal) }
+        if n >= 0 { return .done(n) }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK: return .wouldBlock
+        default: return .failed(errno)
         }
     }
 
     /// `recv` into `buffer`.
     static func receive(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Transfer {
         guard let base = buffer.baseAddress else { return .failed(EINVAL) }
-        while true {
-            let n = recv(fd, base, buffer.count, 0)
-            if n > 0 { return .done(n) }
-            if n == 0 { return .endOfFile }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            default: return .failed(errno)
-            }
+        let n = retryingEINTR { recv(fd, base, buffer.count, 0) }
+        if n > 0 { return .done(n) }
+        if n == 0 { return .endOfFile }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK: return .wouldBlock
+        default: return .failed(errno)
         }
     }
 

@@ -1,3 +1,5 @@
+internal import SystemCalls
+
 #if canImport(Glibc)
     internal import Glibc
 #endif
@@ -80,37 +82,19 @@ public enum UnixAddress: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Calls `body` with a filled `sockaddr_un` and its exact length.
-    ///
-    /// The length is `offsetof(sun_path) + bytes (+ 1 for a path's NUL)`. For an abstract name
-    /// an exact length is required: `sizeof(sockaddr_un)` would name a different socket, padded
-    /// with NULs (varlink-and-systemd.md §6.3).
+    /// Calls `body` with a filled `sockaddr_un` and its exact length (SystemCalls'
+    /// ``UnixSocketAddress``).
     ///
     /// - Precondition: ``validate()`` passed (every initializer path runs it).
     func withSockaddr<R>(_ body: (UnsafePointer<sockaddr>, socklen_t) -> R) -> R {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \.sun_path) ?? 2
-        var used = 0
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            switch self {
-            case .path(let p):
-                let bytes = Array(p.utf8)
-                precondition(bytes.count < raw.count, "socket path longer than sun_path")
-                raw.copyBytes(from: bytes)
-                raw[bytes.count] = 0
-                used = bytes.count + 1
-            case .abstract(let name):
-                let bytes = Array(name.utf8)
-                precondition(bytes.count < raw.count, "abstract name longer than sun_path")
-                raw[0] = 0
-                UnsafeMutableRawBufferPointer(rebasing: raw[1...]).copyBytes(from: bytes)
-                used = bytes.count + 1
-            }
+        let result: R?
+        switch self {
+        case .path(let p): result = UnixSocketAddress.withSockaddr(p, abstract: false, body)
+        case .abstract(let name): result = UnixSocketAddress.withSockaddr(name, abstract: true, body)
         }
-        let length = socklen_t(pathOffset + used)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, length) }
+        guard let result else {
+            preconditionFailure("\(self) does not fit sun_path; validate() should have refused it")
         }
+        return result
     }
 }

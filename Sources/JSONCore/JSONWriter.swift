@@ -1,7 +1,6 @@
-import JSONCore
-
-/// Appends JSON text to one growing byte buffer; the encoder behind ``LayoutResult/jsonString(pretty:)``
-/// and the daemon's manifests.
+/// Appends JSON text to one growing byte buffer: the one JSON encoder of homefeed, behind the
+/// layout output (`LayoutResult.jsonString`), the daemon's manifests, Varlink messages and the
+/// feed output of `homefeedctl feed parse`.
 ///
 /// Built for large outputs (a 100 000-item section; issue 17 asks ≤ 60 ns an element): the
 /// writer owns a raw buffer grown by doubling, and each token is written straight into it
@@ -16,53 +15,69 @@ import JSONCore
 /// inside a container begun with `inline: true`, which stays on one line (`{"x": 0, "y": 0}`).
 /// Compact output has no whitespace at all.
 ///
+/// Public and `@inlinable` rather than `package`, like ``JSONTreeParser``: every caller is in
+/// another module, and the per-token calls and closures must inline there to keep the layout
+/// encoder's speed (`homefeed-bench layout`). JSONCore is no product, so nothing outside the
+/// package sees it.
+///
 /// Noncopyable: it owns its buffer (freed in `deinit`) and ``bytes`` copies the text out; or,
 /// through ``encode(pretty:capacity:_:)``, it writes straight into the array it returns.
-package struct JSONWriter: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    private var count = 0
+public struct JSONWriter: ~Copyable {
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline var count = 0
     /// False while writing into memory ``encode(pretty:capacity:_:)`` lent it.
-    private var ownsBuffer: Bool
-    package let pretty: Bool
-    private var depth = 0
+    @usableFromInline var ownsBuffer: Bool
+    public let pretty: Bool
+    @usableFromInline var depth = 0
     /// Depth at which the current one-line container began; `Int.max` when not inline.
-    private var inlineDepth = Int.max
+    @usableFromInline var inlineDepth = Int.max
     /// Whether the current container already holds a value (so the next one needs a comma).
-    private var hasValue = false
+    @usableFromInline var hasValue = false
     /// Set between a key and its value, so the value writes no separator.
-    private var pendingKey = false
+    @usableFromInline var pendingKey = false
+    /// Whether strings escape U+2028 and U+2029 as well (``init(pretty:capacity:escapingLineSeparators:)``).
+    @usableFromInline let escapesLineSeparators: Bool
 
     /// Room for one number token (``JSONCursor/number(_:)``).
-    package static let maxNumberBytes = JSONTokens.maxNumberBytes
+    public static let maxNumberBytes = JSONTokens.maxNumberBytes
 
-    package init(pretty: Bool, capacity: Int = 0) {
+    /// - Parameter escapingLineSeparators: also escape U+2028 and U+2029 (`\u2028`), which
+    ///   JSON allows raw but JavaScript string literals did not before ES2019: for output that
+    ///   may be pasted into a script (the feed JSON of `homefeedctl feed parse`).
+    @inlinable
+    public init(pretty: Bool, capacity: Int = 0, escapingLineSeparators: Bool = false) {
         self.pretty = pretty
+        escapesLineSeparators = escapingLineSeparators
         self.capacity = max(capacity, 256)
         base = .allocate(capacity: self.capacity)
         ownsBuffer = true
     }
 
-    private init(pretty: Bool, lending buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
+    @usableFromInline init(pretty: Bool, lending buffer: UnsafeMutablePointer<UInt8>, capacity: Int) {
         self.pretty = pretty
+        escapesLineSeparators = false
         self.capacity = capacity
         base = buffer
         ownsBuffer = false
     }
 
+    @inlinable
     deinit {
         if ownsBuffer { base.deallocate() }
     }
 
     /// The JSON written so far.
-    package var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+    @inlinable
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 
     /// Runs `body` with a writer whose buffer is the returned array itself, `capacity` bytes to
     /// begin with: a large output is written once, into memory touched once, instead of into
     /// the writer's buffer and then copied (for 8 MB of JSON the second buffer's page faults
     /// cost as much as the encoding). Past `capacity` the writer moves to a buffer of its own
     /// and the result is copied out of it, so a low estimate is only slower.
-    package static func encode(pretty: Bool, capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    @inlinable
+    public static func encode(pretty: Bool, capacity: Int, _ body: (inout JSONWriter) -> Void) -> [UInt8] {
         var spilled: [UInt8]?
         let capacity = max(capacity, 256)
         let direct = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
@@ -84,8 +99,8 @@ package struct JSONWriter: ~Copyable {
     /// Reserves `needed` bytes and lets `body` write up to that many through a local pointer,
     /// returning where it stopped. (A store through `base` could alias `count` as far as the
     /// compiler knows, so tokens go through a local cursor and `count` is set once.)
-    @inline(__always)
-    private mutating func write(
+    @inlinable @inline(__always)
+    mutating func write(
         reserving needed: Int,
         _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
     ) {
@@ -94,7 +109,8 @@ package struct JSONWriter: ~Copyable {
         count &+= body(start) - start
     }
 
-    private mutating func grow(to needed: Int) {
+    @usableFromInline @inline(never)
+    mutating func grow(to needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -105,7 +121,8 @@ package struct JSONWriter: ~Copyable {
         ownsBuffer = true
     }
 
-    private mutating func put(_ byte: UInt8) {
+    @inlinable
+    mutating func put(_ byte: UInt8) {
         write(reserving: 1) { out in
             out.pointee = byte
             return out + 1
@@ -114,13 +131,18 @@ package struct JSONWriter: ~Copyable {
 
     // MARK: - Structure
 
-    package mutating func beginObject(inline: Bool = false) { begin(UInt8(ascii: "{"), inline: inline) }
-    package mutating func endObject() { end(UInt8(ascii: "}")) }
-    package mutating func beginArray(inline: Bool = false) { begin(UInt8(ascii: "["), inline: inline) }
-    package mutating func endArray() { end(UInt8(ascii: "]")) }
+    @inlinable
+    public mutating func beginObject(inline: Bool = false) { begin(UInt8(ascii: "{"), inline: inline) }
+    @inlinable
+    public mutating func endObject() { end(UInt8(ascii: "}")) }
+    @inlinable
+    public mutating func beginArray(inline: Bool = false) { begin(UInt8(ascii: "["), inline: inline) }
+    @inlinable
+    public mutating func endArray() { end(UInt8(ascii: "]")) }
 
     /// Writes `"name": ` (the value follows with the next call).
-    package mutating func key(_ name: StaticString) {
+    @inlinable
+    public mutating func key(_ name: StaticString) {
         separator()
         let pretty = self.pretty
         name.withUTF8Buffer { name in
@@ -138,7 +160,25 @@ package struct JSONWriter: ~Copyable {
         pendingKey = true
     }
 
-    private mutating func begin(_ bracket: UInt8, inline: Bool) {
+    /// Writes `"name": ` for a key known only at run time (a dictionary's), escaped as
+    /// ``string(_:)`` escapes. Labelled, not an overload of ``key(_:)``: a string literal would
+    /// pick the `String` overload and every constant key would pay for escaping.
+    @inlinable
+    public mutating func key(escaping name: String) {
+        string(name)
+        let pretty = self.pretty
+        write(reserving: 2) { out in
+            out.pointee = UInt8(ascii: ":")
+            guard pretty else { return out + 1 }
+            out[1] = UInt8(ascii: " ")
+            return out + 2
+        }
+        hasValue = false
+        pendingKey = true
+    }
+
+    @inlinable
+    mutating func begin(_ bracket: UInt8, inline: Bool) {
         separator()
         put(bracket)
         depth += 1
@@ -146,7 +186,8 @@ package struct JSONWriter: ~Copyable {
         hasValue = false
     }
 
-    private mutating func end(_ bracket: UInt8) {
+    @inlinable
+    mutating func end(_ bracket: UInt8) {
         if pretty, hasValue, depth < inlineDepth { newline(indent: depth - 1) }
         if depth == inlineDepth { inlineDepth = Int.max }
         depth -= 1
@@ -155,7 +196,8 @@ package struct JSONWriter: ~Copyable {
     }
 
     /// Before a value or key: the comma and, in pretty mode, the line break or space.
-    private mutating func separator() {
+    @inlinable
+    mutating func separator() {
         if pendingKey {
             pendingKey = false
             hasValue = true
@@ -172,7 +214,8 @@ package struct JSONWriter: ~Copyable {
         hasValue = true
     }
 
-    private mutating func newline(indent: Int) {
+    @inlinable
+    mutating func newline(indent: Int) {
         write(reserving: 1 + 2 * indent) { out in
             out.pointee = UInt8(ascii: "\n")
             (out + 1).initialize(repeating: UInt8(ascii: " "), count: 2 * indent)
@@ -187,7 +230,8 @@ package struct JSONWriter: ~Copyable {
     /// ``maxNumberBytes`` per number). Compact output only: no spaces are added.
     ///
     /// - Precondition: the writer is not pretty (a caller's bug otherwise).
-    package mutating func compactValue(reserving needed: Int, _ body: (inout JSONCursor) -> Void) {
+    @inlinable
+    public mutating func compactValue(reserving needed: Int, _ body: (inout JSONCursor) -> Void) {
         precondition(!pretty, "compactValue writes compact JSON only")
         separator()
         write(reserving: needed) { start in
@@ -197,17 +241,20 @@ package struct JSONWriter: ~Copyable {
         }
     }
 
-    package mutating func null() {
+    @inlinable
+    public mutating func null() {
         separator()
         write(reserving: 4) { JSONTokens.literal("null", to: $0) }
     }
 
-    package mutating func bool(_ value: Bool) {
+    @inlinable
+    public mutating func bool(_ value: Bool) {
         separator()
         write(reserving: 5) { JSONTokens.literal(value ? "true" : "false", to: $0) }
     }
 
-    package mutating func int(_ value: Int) {
+    @inlinable
+    public mutating func int(_ value: Int) {
         separator()
         write(reserving: 20) { JSONTokens.integer(Int64(value), to: $0) }
     }
@@ -215,38 +262,46 @@ package struct JSONWriter: ~Copyable {
     /// A double as JSON: integers without `.0` (`375`), others in the shortest form that reads
     /// back to the same double (what `Double.description` prints), `-0` as `0`, and `null` for
     /// NaN or infinity, which JSON cannot express.
-    package mutating func number(_ value: Double) {
+    @inlinable
+    public mutating func number(_ value: Double) {
         separator()
         write(reserving: JSONTokens.maxNumberBytes) { JSONTokens.number(value, to: $0) }
     }
 
     /// `value` in double quotes, escaped per RFC 8259 §7 (JSONCore's escaping), straight into
     /// the buffer: room for the worst case (every byte a 6-byte `\u00XX`) is reserved first.
-    package mutating func string(_ value: String) {
+    @inlinable
+    public mutating func string(_ value: String) {
         separator()
         var value = value
+        let escapesLineSeparators = self.escapesLineSeparators
         value.withUTF8 { utf8 in
-            write(reserving: utf8.count * 6 + 2) { $0 + writeJSONString(utf8, to: $0) }
+            write(reserving: utf8.count * 6 + 2) { out in
+                guard escapesLineSeparators else { return out + writeJSONString(utf8, to: out) }
+                return out + writeJSONStringEscapingLineSeparators(utf8, to: out)
+            }
         }
     }
 
     /// A string value, or `null` when nil.
-    package mutating func string(_ value: String?) {
+    @inlinable
+    public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }
     }
 
     /// Splices an already-encoded JSON value (an object encoded once and served many times).
-    package mutating func raw(_ json: [UInt8]) {
+    @inlinable
+    public mutating func raw(_ json: [UInt8]) {
         separator()
         json.withUnsafeBufferPointer { json in
             write(reserving: json.count) { JSONTokens.bytes(json, to: $0) }
         }
     }
-}
 
-/// `value` as ``JSONWriter`` prints it (`375`, `98.5`, `null`), for error messages.
-func jsonNumber(_ value: Double) -> String {
-    var writer = JSONWriter(pretty: false)
-    writer.number(value)
-    return String(decoding: writer.bytes, as: UTF8.self)
+    /// Ends the document with a byte that is not JSON: Varlink's NUL frame terminator, a line
+    /// protocol's newline. Written as is, with no separator.
+    @inlinable
+    public mutating func terminate(with byte: UInt8) {
+        put(byte)
+    }
 }

@@ -1,17 +1,25 @@
-/// A parsed JSON document (RFC 8259), as ``JSONParser`` produces it.
+import JSONCore
+
+/// A parsed JSON document (RFC 8259), as ``SpecJSONParser`` produces it.
 ///
 /// Objects keep their members in document order; the parser has already rejected duplicate
 /// keys, so a key occurs at most once. Numbers are IEEE doubles: a literal too large for a
 /// double is `±infinity` here, and the spec decoder rejects it with its path.
 ///
+/// Not Varlink's `JSONValue`, on purpose: a spec needs its members in document order (errors
+/// name the first bad key as written) and only doubles, while a Varlink message needs hashed
+/// look-ups and exact integers (its IDL's `int`). One type serving both would make every
+/// Varlink parameter look-up a linear scan or lose the spec's order; both are built by
+/// JSONCore's one parser (``JSONTreeParser``) with a builder each.
+///
 /// Sendable: an immutable value.
-enum JSONValue: Sendable, Equatable {
+enum SpecJSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([JSONMember])
+    case array([SpecJSONValue])
+    case object([SpecJSONMember])
 
     /// How the value reads in an error message: `"fractional"`, `12`, `true`, `an object`.
     var errorDescription: String {
@@ -27,9 +35,9 @@ enum JSONValue: Sendable, Equatable {
 }
 
 /// One `"key": value` member of a JSON object.
-struct JSONMember: Sendable, Equatable {
+struct SpecJSONMember: Sendable, Equatable {
     var key: String
-    var value: JSONValue
+    var value: SpecJSONValue
 }
 
 /// `s` in double quotes with JSON escapes, cut after 40 characters, for error messages.
@@ -43,4 +51,10 @@ func quotedForMessage(_ s: String) -> String {
     }
     writer.string(text)
     return String(decoding: writer.bytes, as: UTF8.self) + (cut ? "…" : "")
+}
+/// `value` as ``JSONWriter`` prints it (`375`, `98.5`, `null`), for error messages.
+func jsonNumber(_ value: Double) -> String {
+    var writer = JSONWriter(pretty: false)
+    writer.number(value)
+    return String(decoding: writer.bytes, as: UTF8.self)
 }

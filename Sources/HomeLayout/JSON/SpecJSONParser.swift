@@ -1,6 +1,6 @@
 import JSONCore
 
-/// Parses a layout spec's JSON into ``JSONValue`` (JSONCore's strict RFC 8259 parser) and turns
+/// Parses a layout spec's JSON into ``SpecJSONValue`` (JSONCore's strict RFC 8259 parser) and turns
 /// syntax errors into ``LayoutSpecError`` with line and column.
 ///
 /// Strict means: one value with optional whitespace around it (a leading UTF-8 byte-order mark
@@ -12,7 +12,7 @@ import JSONCore
 /// at most `maxDepth` deep, so recursion depth is bounded. It never traps on any input; every
 /// problem becomes a ``LayoutSpecError`` with the 1-based line and column (counted in Unicode
 /// scalars) of the offending byte.
-struct JSONParser {
+struct SpecJSONParser {
     /// Arrays and objects nested deeper than this are refused. A spec whose groups nest
     /// ``HomeLayout/Limits/maxGroupDepth`` (32) deep needs about 105 levels: each group level
     /// costs three (`{"group": {"subitems": [`).
@@ -24,14 +24,14 @@ struct JSONParser {
     static func parse(
         _ bytes: some Collection<UInt8>,
         maxBytes: Int = HomeLayout.Limits.maxSpecBytes,
-        maxDepth: Int = JSONParser.maxDepth
-    ) throws(LayoutSpecError) -> JSONValue {
+        maxDepth: Int = SpecJSONParser.maxDepth
+    ) throws(LayoutSpecError) -> SpecJSONValue {
         let count = bytes.count
         if count > maxBytes {
             throw LayoutSpecError(path: "", reason: "the spec is \(count) bytes; the limit is \(maxBytes)")
         }
         let array = Array(bytes)
-        let result: Result<JSONValue, JSONSyntaxError> = array.withUnsafeBufferPointer { buffer in
+        let result: Result<SpecJSONValue, JSONSyntaxError> = array.withUnsafeBufferPointer { buffer in
             do throws(JSONSyntaxError) {
                 return .success(try JSONTreeParser<SpecValueBuilder>.parse(buffer, maxDepth: maxDepth))
             } catch {
@@ -64,18 +64,18 @@ struct JSONParser {
     }
 }
 
-/// Builds HomeLayout's ``JSONValue``: objects keep their members in document order, numbers
+/// Builds HomeLayout's ``SpecJSONValue``: objects keep their members in document order, numbers
 /// are doubles.
 enum SpecValueBuilder: JSONTreeBuilder {
-    static func null() -> JSONValue { .null }
-    static func bool(_ value: Bool) -> JSONValue { .bool(value) }
-    static func number(_ number: JSONNumber, in bytes: UnsafeBufferPointer<UInt8>) -> JSONValue {
+    static func null() -> SpecJSONValue { .null }
+    static func bool(_ value: Bool) -> SpecJSONValue { .bool(value) }
+    static func number(_ number: JSONNumber, in bytes: UnsafeBufferPointer<UInt8>) -> SpecJSONValue {
         .number(number.doubleValue(in: bytes))
     }
-    static func string(_ value: String) -> JSONValue { .string(value) }
-    static func array(_ elements: [JSONValue]) -> JSONValue { .array(elements) }
-    static func object(_ members: [(key: String, value: JSONValue)]) -> JSONValue {
-        .object(members.map { JSONMember(key: $0.key, value: $0.value) })
+    static func string(_ value: String) -> SpecJSONValue { .string(value) }
+    static func array(_ elements: [SpecJSONValue]) -> SpecJSONValue { .array(elements) }
+    static func object(_ members: [(key: String, value: SpecJSONValue)]) -> SpecJSONValue {
+        .object(members.map { SpecJSONMember(key: $0.key, value: $0.value) })
     }
     static func quoted(key: String) -> String { quotedForMessage(key) }
 }

@@ -1,20 +1,19 @@
-import JSONCore
-
 /// Writes JSON tokens (numbers, literals) at a raw position with no bounds or state: the layer
 /// under ``JSONWriter``, and the cursor its callers use for compact runs of tokens.
 ///
 /// Every function writes at `out`, where the caller has reserved room, and returns the position
 /// after what it wrote. Sizes: an integer ≤ 20 bytes, a number ≤ ``maxNumberBytes``, a literal its
 /// own length.
+@usableFromInline
 enum JSONTokens {
     /// The longest number text: `-` + 20 digits + `.` + 21 digits (ShortestDecimal's worst case,
     /// 0.000123… with 17 significant digits) = 43; `description`'s forms are shorter.
-    static let maxNumberBytes = 48
+    @usableFromInline static let maxNumberBytes = 48
 
     /// A double as JSON: integers without `.0` (`375`), others in the shortest form that reads
     /// back to the same double (what `Double.description` prints), `-0` as `0`, and `null` for
     /// NaN or infinity, which JSON cannot express.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func number(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         // Below 2^53 every integer is exact, and Double.description would print it as "375.0".
         // (Conversions, not `rounded()`: without SSE4.1 that is a libm call per number.)
@@ -26,7 +25,7 @@ enum JSONTokens {
     }
 
     /// ``number(_:to:)`` for a value that is not an integer below 2^53 (or not finite).
-    @inline(never)
+    @usableFromInline @inline(never)
     static func fraction(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         guard value.isFinite else { return literal("null", to: out) }
         let magnitude = value.magnitude
@@ -76,7 +75,7 @@ enum JSONTokens {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     static func integer(_ value: Int64, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         if value < 0 {
             out.pointee = UInt8(ascii: "-")
@@ -86,8 +85,8 @@ enum JSONTokens {
     }
 
     /// `whole.fraction` with `places` (1 to 3) fraction digits: the short-decimal fast path.
-    @inline(__always)
-    private static func short(
+    @inlinable @inline(__always)
+    static func short(
         whole: UInt64,
         fraction: UInt64,
         places: Int,
@@ -105,6 +104,7 @@ enum JSONTokens {
     }
 
     /// `digits / 10^places` in plain decimal notation, e.g. (985, 1) → `98.5`, (5, 3) → `0.005`.
+    @usableFromInline
     static func decimal(
         _ digits: UInt64,
         places: Int,
@@ -131,7 +131,7 @@ enum JSONTokens {
     /// The decimal digits of `value`, left-padded with zeros to `minimumDigits`. Two digits per
     /// division, from a literal table (a `static let` array would cost a lazy-initialisation
     /// check per use).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func digits(
         _ value: UInt64,
         minimumDigits: Int,
@@ -172,7 +172,7 @@ enum JSONTokens {
     }
 
     /// How many decimal digits `value` has (1 for 0): comparisons, no division.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func count(of value: UInt64) -> Int {
         if value < 100_000 {
             if value < 100 { return value < 10 ? 1 : 2 }
@@ -192,13 +192,13 @@ enum JSONTokens {
     }
 
     /// A literal (keys, punctuation: a few bytes) without a call to memmove.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func literal(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         text.withUTF8Buffer { bytes($0, to: out) }
     }
 
     /// Copies `bytes`; up to 16 of them without a call to memmove.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
         UInt8
     > {
@@ -222,22 +222,23 @@ enum JSONTokens {
 /// Writes a compact run of JSON tokens into room a ``JSONWriter`` reserved
 /// (``JSONWriter/compactValue(reserving:_:)``): for the 100 000 items of a large section, one
 /// capacity check and one separator per item instead of one per token.
-package struct JSONCursor {
-    private(set) var position: UnsafeMutablePointer<UInt8>
+public struct JSONCursor {
+    @usableFromInline private(set) var position: UnsafeMutablePointer<UInt8>
 
+    @inlinable
     init(_ position: UnsafeMutablePointer<UInt8>) {
         self.position = position
     }
 
     /// Literal JSON text, e.g. `{"index":` (its length must be reserved).
-    @inline(__always)
-    package mutating func literal(_ text: StaticString) { position = JSONTokens.literal(text, to: position) }
+    @inlinable @inline(__always)
+    public mutating func literal(_ text: StaticString) { position = JSONTokens.literal(text, to: position) }
 
     /// An integer (20 bytes must be reserved).
-    @inline(__always)
-    package mutating func int(_ value: Int) { position = JSONTokens.integer(Int64(value), to: position) }
+    @inlinable @inline(__always)
+    public mutating func int(_ value: Int) { position = JSONTokens.integer(Int64(value), to: position) }
 
     /// A number as ``JSONWriter/number(_:)`` writes it (``JSONWriter/maxNumberBytes`` reserved).
-    @inline(__always)
-    package mutating func number(_ value: Double) { position = JSONTokens.number(value, to: position) }
+    @inlinable @inline(__always)
+    public mutating func number(_ value: Double) { position = JSONTokens.number(value, to: position) }
 }

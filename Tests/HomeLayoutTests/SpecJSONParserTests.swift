@@ -5,7 +5,7 @@ import Testing
 @Suite struct JSONParserTests {
     struct ValueCase: Sendable, CustomTestStringConvertible {
         var json: String
-        var expected: JSONValue
+        var expected: SpecJSONValue
         var testDescription: String { json }
     }
 
@@ -34,8 +34,8 @@ import Testing
         .init(
             json: #"{"b": 1, "a": [true, null]}"#,
             expected: .object([
-                JSONMember(key: "b", value: .number(1)),
-                JSONMember(key: "a", value: .array([.bool(true), .null])),
+                SpecJSONMember(key: "b", value: .number(1)),
+                SpecJSONMember(key: "a", value: .array([.bool(true), .null])),
             ])
         ),
         .init(json: "\u{FEFF}[1]", expected: .array([.number(1)])),
@@ -43,13 +43,13 @@ import Testing
 
     @Test("parses valid JSON", arguments: valueCases)
     func parsesValid(_ c: ValueCase) throws {
-        let value = try JSONParser.parse(Array(c.json.utf8))
+        let value = try SpecJSONParser.parse(Array(c.json.utf8))
         #expect(value == c.expected)
     }
 
     @Test("keeps the sign of -0")
     func negativeZero() throws {
-        guard case .number(let n) = try JSONParser.parse(Array("-0.0".utf8)) else {
+        guard case .number(let n) = try SpecJSONParser.parse(Array("-0.0".utf8)) else {
             Issue.record("not a number")
             return
         }
@@ -140,7 +140,7 @@ import Testing
     @Test("reports syntax errors with line and column", arguments: syntaxCases)
     func syntaxErrors(_ c: SyntaxCase) {
         #expect(throws: LayoutSpecError(path: "", line: c.line, column: c.column, reason: c.reason)) {
-            try JSONParser.parse(c.json)
+            try SpecJSONParser.parse(c.json)
         }
     }
 
@@ -154,9 +154,9 @@ import Testing
     func duplicateKeysInLargeObjects() {
         let members = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
         #expect(throws: LayoutSpecError(path: "", line: 1, column: 422, reason: "duplicate key \"k35\"")) {
-            try JSONParser.parse(Array("{\(members), \"k35\": 0}".utf8))
+            try SpecJSONParser.parse(Array("{\(members), \"k35\": 0}".utf8))
         }
-        let fine = try? JSONParser.parse(Array("{\(members)}".utf8))
+        let fine = try? SpecJSONParser.parse(Array("{\(members)}".utf8))
         guard case .object(let parsed)? = fine else {
             Issue.record("expected an object")
             return
@@ -181,44 +181,46 @@ import Testing
 
     @Test("converts numbers correctly rounded", arguments: numberCases)
     func numbers(_ c: NumberCase) throws {
-        #expect(try JSONParser.parse(Array(c.text.utf8)) == .number(c.expected))
+        #expect(try SpecJSONParser.parse(Array(c.text.utf8)) == .number(c.expected))
     }
 
     @Test("turns out-of-range numbers into infinity or zero, never a trap")
     func outOfRangeNumbers() throws {
-        #expect(try JSONParser.parse(Array("1e400".utf8)) == .number(.infinity))
-        #expect(try JSONParser.parse(Array("-1e400".utf8)) == .number(-.infinity))
-        #expect(try JSONParser.parse(Array("1e99999999999999999999".utf8)) == .number(.infinity))
-        #expect(try JSONParser.parse(Array("1e-400".utf8)) == .number(0))
-        #expect(try JSONParser.parse(Array("1e-99999999999999999999".utf8)) == .number(0))
-        #expect(try JSONParser.parse(Array(("1" + String(repeating: "0", count: 400)).utf8)) == .number(.infinity))
+        #expect(try SpecJSONParser.parse(Array("1e400".utf8)) == .number(.infinity))
+        #expect(try SpecJSONParser.parse(Array("-1e400".utf8)) == .number(-.infinity))
+        #expect(try SpecJSONParser.parse(Array("1e99999999999999999999".utf8)) == .number(.infinity))
+        #expect(try SpecJSONParser.parse(Array("1e-400".utf8)) == .number(0))
+        #expect(try SpecJSONParser.parse(Array("1e-99999999999999999999".utf8)) == .number(0))
+        #expect(try SpecJSONParser.parse(Array(("1" + String(repeating: "0", count: 400)).utf8)) == .number(.infinity))
     }
 
     @Test("limits nesting depth")
     func nestingDepth() throws {
-        let ok = String(repeating: "[", count: JSONParser.maxDepth) + String(repeating: "]", count: JSONParser.maxDepth)
-        _ = try JSONParser.parse(Array(ok.utf8))
+        let ok =
+            String(repeating: "[", count: SpecJSONParser.maxDepth)
+            + String(repeating: "]", count: SpecJSONParser.maxDepth)
+        _ = try SpecJSONParser.parse(Array(ok.utf8))
         let deep = String(repeating: "[", count: 100_000)
         #expect(
             throws: LayoutSpecError(
                 path: "",
                 line: 1,
-                column: JSONParser.maxDepth + 1,
+                column: SpecJSONParser.maxDepth + 1,
                 reason: "arrays and objects nest deeper than 128 levels"
             )
         ) {
-            try JSONParser.parse(Array(deep.utf8))
+            try SpecJSONParser.parse(Array(deep.utf8))
         }
         let objects = String(repeating: "{\"a\":", count: 200) + "1" + String(repeating: "}", count: 200)
-        #expect(throws: LayoutSpecError.self) { try JSONParser.parse(Array(objects.utf8)) }
+        #expect(throws: LayoutSpecError.self) { try SpecJSONParser.parse(Array(objects.utf8)) }
     }
 
     @Test("refuses input over the byte limit before parsing")
     func byteLimit() throws {
         #expect(throws: LayoutSpecError(path: "", reason: "the spec is 11 bytes; the limit is 10")) {
-            try JSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 10)
+            try SpecJSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 10)
         }
-        _ = try JSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 11)
+        _ = try SpecJSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 11)
         let tooBig = [UInt8](repeating: 0x20, count: HomeLayout.Limits.maxSpecBytes + 1)
         #expect(throws: LayoutSpecError(path: "", reason: "the spec is 4194305 bytes; the limit is 4194304")) {
             try LayoutSpec(json: tooBig)
@@ -228,9 +230,9 @@ import Testing
     @Test("accepts any Collection of bytes")
     func collections() throws {
         let text = #"{"a": [1, "x"]}"#
-        let expected = try JSONParser.parse(Array(text.utf8))
-        #expect(try JSONParser.parse(text.utf8) == expected)
-        #expect(try JSONParser.parse(ArraySlice(Array(("  " + text).utf8)).dropFirst(2)) == expected)
+        let expected = try SpecJSONParser.parse(Array(text.utf8))
+        #expect(try SpecJSONParser.parse(text.utf8) == expected)
+        #expect(try SpecJSONParser.parse(ArraySlice(Array(("  " + text).utf8)).dropFirst(2)) == expected)
     }
 
     /// Every prefix and many single-byte mutations of a realistic document either parse or
@@ -245,7 +247,7 @@ import Testing
              "text": "tab\t é ✓ 😀", "n": [null, true, false, -0, 123456789012345678901234]}]}
             """#.utf8
         )
-        for end in 0...document.count { _ = try? JSONParser.parse(document[0..<end]) }
+        for end in 0...document.count { _ = try? SpecJSONParser.parse(document[0..<end]) }
         let replacements: [UInt8] = [
             0x00, 0x22, 0x5C, 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x80, 0xC3, 0xED, 0xF0, 0xFF, 0x30,
         ]
@@ -255,7 +257,7 @@ import Testing
             var mutated = document
             let position = Int(state >> 33) % mutated.count
             mutated[position] = replacements[Int(state >> 20) % replacements.count]
-            _ = try? JSONParser.parse(mutated)
+            _ = try? SpecJSONParser.parse(mutated)
             _ = try? LayoutSpec(json: mutated)
         }
     }
@@ -263,11 +265,11 @@ import Testing
     @Test("counts columns in Unicode scalars and lines at newlines")
     func lineAndColumn() {
         let bytes = Array("ab\n😀é\nx".utf8)
-        #expect(JSONParser.lineAndColumn(of: 0, in: bytes) == (1, 1))
-        #expect(JSONParser.lineAndColumn(of: 2, in: bytes) == (1, 3))
-        #expect(JSONParser.lineAndColumn(of: 3, in: bytes) == (2, 1))
-        #expect(JSONParser.lineAndColumn(of: 7, in: bytes) == (2, 2))
-        #expect(JSONParser.lineAndColumn(of: 9, in: bytes) == (2, 3))
-        #expect(JSONParser.lineAndColumn(of: 10, in: bytes) == (3, 1))
+        #expect(SpecJSONParser.lineAndColumn(of: 0, in: bytes) == (1, 1))
+        #expect(SpecJSONParser.lineAndColumn(of: 2, in: bytes) == (1, 3))
+        #expect(SpecJSONParser.lineAndColumn(of: 3, in: bytes) == (2, 1))
+        #expect(SpecJSONParser.lineAndColumn(of: 7, in: bytes) == (2, 2))
+        #expect(SpecJSONParser.lineAndColumn(of: 9, in: bytes) == (2, 3))
+        #expect(SpecJSONParser.lineAndColumn(of: 10, in: bytes) == (3, 1))
     }
 }
