@@ -80,7 +80,7 @@ public enum HomeSection: String, Sendable, Hashable, CaseIterable {
 /// not an OPML document): nothing to fetch, the daemon shows it as it is.
 ///
 /// Sendable: an immutable value.
-public struct ServiceLink: Sendable, Hashable {
+public struct DirectServiceLink: Sendable, Hashable {
     public var title: String
     /// The absolute link target.
     public var url: String

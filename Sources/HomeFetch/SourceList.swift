@@ -20,7 +20,7 @@ public struct SourceList: Sendable, Equatable {
     /// Sources to poll, in document order, without duplicate URLs.
     public var sources: [FeedSource]
     /// Service links written directly in the list, in document order.
-    public var serviceLinks: [ServiceLink]
+    public var serviceLinks: [DirectServiceLink]
     /// What was skipped and why, one line each, for the daemon's log.
     public var diagnostics: [String]
     /// Sources whose URL HomeFetch cannot fetch (not `http:`, `https:` or `file:`), left out of
@@ -31,7 +31,7 @@ public struct SourceList: Sendable, Equatable {
         documentURL: String,
         title: String?,
         sources: [FeedSource],
-        serviceLinks: [ServiceLink],
+        serviceLinks: [DirectServiceLink],
         diagnostics: [String] = [],
         unsupported: [UnsupportedSource] = []
     ) {
@@ -46,7 +46,7 @@ public struct SourceList: Sendable, Equatable {
     /// Classifies the outlines of a parsed OPML document.
     public init(opml: OPMLDocument) {
         var sources: [FeedSource] = []
-        var links: [ServiceLink] = []
+        var links: [DirectServiceLink] = []
         var diagnostics = opml.diagnostics
         var unsupported: [UnsupportedSource] = []
         var seen: Set<String> = []
@@ -69,7 +69,7 @@ public struct SourceList: Sendable, Equatable {
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {
                     links.append(
-                        ServiceLink(
+                        DirectServiceLink(
                             title: title ?? url,
                             url: url,
                             section: section,

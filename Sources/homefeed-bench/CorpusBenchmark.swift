@@ -4,7 +4,7 @@ import HomeFeeds
 
 /// `homefeed-bench corpus [--corpora DIR] [--verbose]`: every document of the public corpora
 /// (`../shared/corpora`: python feedparser's test suite and our date/encoding/link sweeps)
-/// through `HomeFeeds.parse`, timed per document (thread CPU, the slowest against the 50 ms
+/// through `FeedParser.parse`, timed per document (thread CPU, the slowest against the 50 ms
 /// budget) beside the libxml2 SAX2 floor over the same bytes; then the agreement:
 ///
 /// - `Expect:` lines of feedparser's tests that speak only of fields homefeed exposes (feed
@@ -17,7 +17,7 @@ import HomeFeeds
 /// `--verbose` lists every line and sweep case that does not hold.
 enum CorpusBenchmark {
     static func run(corpora: String, verbose: Bool) {
-        HomeFeeds.prepare()
+        FeedParser.prepare()
         let root = URL(fileURLWithPath: corpora)
         let tests = root.appendingPathComponent("feedparser-tests")
         guard FileManager.default.fileExists(atPath: tests.path) else {
@@ -149,7 +149,7 @@ struct Timing {
         var document: FeedDocument?
         let start = Self.threadCPUMilliseconds()
         do {
-            document = try HomeFeeds.parse(body, url: url, contentType: contentType)
+            document = try FeedParser.parse(body, url: url, contentType: contentType)
         } catch {
             errors += 1
         }

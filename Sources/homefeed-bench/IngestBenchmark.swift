@@ -26,7 +26,7 @@ enum IngestBenchmark {
     static let sourceURL = "https://example.org/notices-20k.xml"
 
     static func run() {
-        HomeFeeds.prepare()
+        FeedParser.prepare()
         var generator = FeedGenerator(seed: 0x00C0_FFEE)
         let body = generator.rss(items: count)
         let parseTimes = (0..<runs).map { _ in milliseconds(ContinuousClock().measure { _ = parse(body) }) }
@@ -64,7 +64,7 @@ enum IngestBenchmark {
 
     /// The feed's entries as the daemon stores them.
     static func parse(_ body: [UInt8]) -> [NoticeInput] {
-        guard case .feed(let feed)? = try? HomeFeeds.parse(body, url: sourceURL, limits: ParseBenchmark.limits) else {
+        guard case .feed(let feed)? = try? FeedParser.parse(body, url: sourceURL, limits: ParseBenchmark.limits) else {
             fail("the generated feed did not parse")
         }
         return feed.entries.map {
@@ -99,7 +99,7 @@ enum IngestBenchmark {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let path = directory + "/store.sqlite"
             let times = Measure.blocking { () async throws -> [Double] in
-                let store = try await HomeStore(path: path, configuration: configuration, now: now)
+                let store = try await Store(path: path, configuration: configuration, now: now)
                 try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
                 let clock = ContinuousClock()
                 let a = try await clock.measure {
@@ -181,9 +181,9 @@ enum IngestBenchmark {
         let directory = scratchDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/floor.sqlite"
-        // The schema and the source row come from HomeStore; only the inserts are raw.
+        // The schema and the source row come from Store; only the inserts are raw.
         Measure.blocking { () async throws in
-            let store = try await HomeStore(path: path, configuration: unlimitedConfiguration, now: now)
+            let store = try await Store(path: path, configuration: unlimitedConfiguration, now: now)
             try await store.upsertSource(SourceInput(url: sourceURL, kind: .notices), now: now)
         }
         var db: OpaquePointer?

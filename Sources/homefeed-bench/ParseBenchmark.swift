@@ -24,7 +24,7 @@ enum ParseBenchmark {
     ///   - runs: timed runs after the warm-up (profilers: 1).
     static func run(only: String? = nil, runs: Int = Self.runs) {
         let runs = max(runs, 1)
-        HomeFeeds.prepare()
+        FeedParser.prepare()
         var lines: [String] = []
         var summary: [String] = []
         for name in documents where only == nil || only == name {
@@ -38,7 +38,7 @@ enum ParseBenchmark {
             let (full, fullCPU) = median(
                 runs: runs,
                 beforeEach: { result = nil },
-                run: { result = try? HomeFeeds.parse(body, url: "https://example.test/feed.xml", limits: limits) }
+                run: { result = try? FeedParser.parse(body, url: "https://example.test/feed.xml", limits: limits) }
             )
             if case .feed(let feed) = result { entries = feed.entries.count }
             let (floor, floorCPU) = median(runs: runs, beforeEach: {}, run: { RawSAXParse.parse(body) })

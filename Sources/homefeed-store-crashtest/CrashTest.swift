@@ -21,7 +21,7 @@ enum CrashTest {
         configuration.maxEntriesPerSource = nil
         configuration.maxAge = nil
         do {
-            let store = try await HomeStore(path: arguments[1], configuration: configuration)
+            let store = try await Store(path: arguments[1], configuration: configuration)
             let url = "file:///crash/feed.xml"
             try await store.upsertSource(SourceInput(url: url, kind: .notices))
             try await store.ingestNotices(sourceURL: url, entries: document(prefix: "a", count: 100))

@@ -69,7 +69,7 @@ enum FeedParseCommand {
         }
         let documentURL = url ?? ""
         do {
-            let document = try HomeFeeds.parse(
+            let document = try FeedParser.parse(
                 [UInt8](body),
                 url: documentURL,
                 contentType: arguments.string("--content-type")

@@ -90,7 +90,7 @@ enum LayoutCommand {
 
     /// A file's bytes (stdin for `-`), at most the spec size limit; errors are printed.
     private static func read(_ path: String) -> Data? {
-        let limit = HomeLayout.Limits.maxSpecBytes
+        let limit = LayoutLimits.maxSpecBytes
         let bytes: Data
         do {
             let handle =
@@ -132,8 +132,8 @@ enum LayoutCommand {
         guard let values = arguments.doubles("--items") else { return nil }
         var counts: [Int] = []
         for value in values {
-            guard value >= 0, value == value.rounded(), value <= Double(HomeLayout.Limits.maxItemsPerSection) else {
-                throw UsageError("--items: expected whole numbers from 0 to \(HomeLayout.Limits.maxItemsPerSection)")
+            guard value >= 0, value == value.rounded(), value <= Double(LayoutLimits.maxItemsPerSection) else {
+                throw UsageError("--items: expected whole numbers from 0 to \(LayoutLimits.maxItemsPerSection)")
             }
             counts.append(Int(value))
         }

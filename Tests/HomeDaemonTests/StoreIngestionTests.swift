@@ -85,7 +85,7 @@ struct StoreIngestionTests {
         let databasePath = directory.appendingPathComponent("homefeed.sqlite").path
 
         do {
-            let store = try await HomeStore(path: databasePath)
+            let store = try await Store(path: databasePath)
             let ingestion = StoreIngestion(store: store)
             let states = try await ingestion.register(list)
             #expect(states.map(\.url).count == 3)
@@ -112,7 +112,7 @@ struct StoreIngestionTests {
 
         // Restart: a new store on the same file hands the scheduler its saved validators, so
         // the HTTP source is polled conditionally (304) on its schedule.
-        let store = try await HomeStore(path: databasePath)
+        let store = try await Store(path: databasePath)
         #expect(try await store.integrityCheck() == ["ok"])
         let ingestion = StoreIngestion(store: store)
         let states = try await ingestion.register(list)

@@ -64,7 +64,7 @@ import Testing
             let start = Self.threadCPUMilliseconds()
             let output: String
             do {
-                output = try HomeFeeds.parse(body, url: url, contentType: contentType).jsonString()
+                output = try FeedParser.parse(body, url: url, contentType: contentType).jsonString()
             } catch {
                 output = error.jsonString()
             }

@@ -93,7 +93,7 @@ import Testing
     func invalidBytes(_ body: [UInt8]) {
         // Either result is acceptable; the process must survive and report clearly.
         do {
-            _ = try HomeFeeds.parse(body, url: feedURL)
+            _ = try FeedParser.parse(body, url: feedURL)
         } catch {
             #expect(!error.description.isEmpty)
         }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct FormatTests {
     @Test("RSS 2.0 with Korean text, CDATA, entities, media and dc:date (golden JSON)")
     func rss2Golden() throws {
-        let document = try HomeFeeds.parse(try Fixture.bytes("rss2-korean.xml"), url: feedURL)
+        let document = try FeedParser.parse(try Fixture.bytes("rss2-korean.xml"), url: feedURL)
         let expected = String(decoding: try Fixture.bytes("rss2-korean.expected.json"), as: UTF8.self)
         #expect(document.jsonString(pretty: true) + "\n" == expected)
     }
@@ -100,7 +100,7 @@ import Testing
 
     @Test("OPML: category paths, relative URLs, type=rss and type=link, empty folders skipped")
     func opml() throws {
-        let document = try HomeFeeds.parse(
+        let document = try FeedParser.parse(
             try Fixture.bytes("opml.xml"),
             url: "https://example.test/config/sources.opml"
         )

@@ -140,7 +140,7 @@ import Testing
 
     @Test("the OPML icon attribute is resolved against the document")
     func opmlIcon() throws {
-        let document = try HomeFeeds.parse(
+        let document = try FeedParser.parse(
             Array(
                 """
                 <opml version="2.0"><body>

@@ -100,7 +100,7 @@ import Testing
 
     @Test("the OPML icon: relative to a remote document it is https; file: and gopher: are refused")
     func opmlIcon() throws {
-        let document = try HomeFeeds.parse(
+        let document = try FeedParser.parse(
             Array(
                 """
                 <opml version="2.0"><body>

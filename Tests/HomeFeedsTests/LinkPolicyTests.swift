@@ -124,7 +124,7 @@ import Testing
 
     @Test("OPML outlines and JSON Feed items lose refused links too")
     func opmlAndJSON() throws {
-        let opml = try HomeFeeds.parse(
+        let opml = try FeedParser.parse(
             Array(
                 """
                 <opml version="2.0"><body><outline text="x" xmlUrl="javascript:alert(1)"/>\

@@ -116,7 +116,7 @@ import Testing
     )
     func chunking(_ name: String) throws {
         let body = try Fixture.bytes(name)
-        let whole = try HomeFeeds.parse(body, url: feedURL)
+        let whole = try FeedParser.parse(body, url: feedURL)
         for size in [1, 2, 3, 5, 8, 13, 64, 1000] {
             let parser = FeedDocumentParser(url: feedURL)
             var offset = 0
@@ -135,7 +135,7 @@ import Testing
         let body = Array(
             rss("<item><guid>1</guid><title>A&B &amp; &eacute;<![CDATA[ x&y ]]>]]&gt; &#38;</title></item>").utf8
         )
-        let whole = try HomeFeeds.parse(body, url: feedURL)
+        let whole = try FeedParser.parse(body, url: feedURL)
         guard case .feed(let feed) = whole else { return }
         #expect(feed.entries.first?.title == "A&B & é x&y ]]> &")
         for split in 1..<body.count {
@@ -149,7 +149,7 @@ import Testing
     @Test("a small chunk size is honoured")
     func smallChunkSize() throws {
         let body = try Fixture.bytes("rss2-korean.xml")
-        let whole = try HomeFeeds.parse(body, url: feedURL)
-        #expect(try HomeFeeds.parse(body, url: feedURL, limits: FeedParseLimits(chunkSize: 7)) == whole)
+        let whole = try FeedParser.parse(body, url: feedURL)
+        #expect(try FeedParser.parse(body, url: feedURL, limits: FeedParseLimits(chunkSize: 7)) == whole)
     }
 }

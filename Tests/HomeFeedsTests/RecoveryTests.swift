@@ -130,7 +130,7 @@ import Testing
 
     @Test("OPML documents carry wellFormed and warnings too")
     func opml() throws {
-        let document = try HomeFeeds.parse(
+        let document = try FeedParser.parse(
             Array(
                 "<opml version=\"2.0\"><body><outline text=\"A&B\" xmlUrl=\"https://example.test/f\"/></body></opml>"
                     .utf8

@@ -88,7 +88,7 @@ final class LoopbackListener: @unchecked Sendable {
             """,
         ]
         for document in documents {
-            let result = try? HomeFeeds.parse(Array(document.utf8), url: feedURL)
+            let result = try? FeedParser.parse(Array(document.utf8), url: feedURL)
             if case .feed(let feed) = result {
                 #expect(feed.title == "AB" || feed.title == "DTD" || feed.title == "PE" || feed.title == "XI")
             }
@@ -128,7 +128,7 @@ final class LoopbackListener: @unchecked Sendable {
         for document in documents {
             let output: String
             do {
-                output = try HomeFeeds.parse(Array(document.utf8), url: feedURL).jsonString()
+                output = try FeedParser.parse(Array(document.utf8), url: feedURL).jsonString()
             } catch {
                 output = error.jsonString()
             }
@@ -148,7 +148,7 @@ final class LoopbackListener: @unchecked Sendable {
         }
         let document =
             "<?xml version=\"1.0\"?><!DOCTYPE rss [\(declarations)]><rss version=\"2.0\"><channel><title>L&lol9;</title><item><guid>1</guid><title>&lol9;&lol9;</title></item></channel></rss>"
-        let document2 = try HomeFeeds.parse(Array(document.utf8), url: feedURL)
+        let document2 = try FeedParser.parse(Array(document.utf8), url: feedURL)
         // Expanded, the three references would be 3 × 10^9 × "lol". What is left: the feed
         // (< 1 000 bytes) and one "not expanded" warning per reference (3 × < 200 bytes).
         #expect(document2.jsonString(pretty: false).utf8.count < 1600)

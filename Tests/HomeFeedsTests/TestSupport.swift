@@ -27,7 +27,7 @@ func parseFeed(
     contentType: String? = nil,
     limits: FeedParseLimits = .default
 ) throws -> ParsedFeed {
-    let document = try HomeFeeds.parse(bytes, url: url, contentType: contentType, limits: limits)
+    let document = try FeedParser.parse(bytes, url: url, contentType: contentType, limits: limits)
     guard case .feed(let feed) = document else {
         Issue.record("expected a feed, got \(document)")
         throw FeedParseError(kind: .unsupportedFormat, source: url, message: "not a feed")
@@ -61,7 +61,7 @@ func parseError(_ bytes: [UInt8], url: String = feedURL, contentType: String? = 
     -> FeedParseError?
 {
     do {
-        _ = try HomeFeeds.parse(bytes, url: url, contentType: contentType, limits: limits)
+        _ = try FeedParser.parse(bytes, url: url, contentType: contentType, limits: limits)
         return nil
     } catch {
         return error

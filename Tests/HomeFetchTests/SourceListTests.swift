@@ -34,7 +34,7 @@ struct SourceListTests {
 
     @Test("outlines become notice feeds, link documents and service links; paths resolve against the list")
     func classification() throws {
-        let document = try HomeFeeds.parse(Array(Self.opml.utf8), url: "file:///etc/homefeed/feeds/sources.opml")
+        let document = try FeedParser.parse(Array(Self.opml.utf8), url: "file:///etc/homefeed/feeds/sources.opml")
         guard case .opml(let opml) = document else {
             Issue.record("not OPML: \(document)")
             return
@@ -64,8 +64,8 @@ struct SourceListTests {
         )
         #expect(
             list.serviceLinks == [
-                ServiceLink(title: "Mail", url: "https://mail.example/", section: .mainService, order: 0),
-                ServiceLink(title: "Weather", url: "https://weather.example/", section: .otherService, order: 1),
+                DirectServiceLink(title: "Mail", url: "https://mail.example/", section: .mainService, order: 0),
+                DirectServiceLink(title: "Weather", url: "https://weather.example/", section: .otherService, order: 1),
             ]
         )
         #expect(list.diagnostics.contains { $0.contains("duplicate source https://example.test/feed.xml") })

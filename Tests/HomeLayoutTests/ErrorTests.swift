@@ -110,7 +110,7 @@ import Testing
         let tiny = hgroup(.absolute(100_000), .absolute(50), [item(.absolute(1), .absolute(50))])
         let limit = LayoutSolveError.Kind.limitExceeded(
             what: "subitems in one group",
-            limit: HomeLayout.Limits.maxSubitemsPerGroup
+            limit: LayoutLimits.maxSubitemsPerGroup
         )
         #expect(solveError(tiny, width: 200_000)?.kind == limit)
     }
@@ -140,7 +140,7 @@ import Testing
         let error = solveError(chain(30, estimated: true), width: 1000)
         let limit = LayoutSolveError.Kind.limitExceeded(
             what: "solver work (group solves and placed items) in one section",
-            limit: HomeLayout.Limits.maxSolveWorkPerSection
+            limit: LayoutLimits.maxSolveWorkPerSection
         )
         #expect(error?.kind == limit)
         // The same with 1 000 items at the bottom of the chain: bounded by the items placed too.

@@ -131,7 +131,7 @@ import Testing
             Issue.record("expected the work budget, got \(String(describing: planError))")
             return
         }
-        #expect(limit == HomeLayout.Limits.maxSolveWorkPerSection)
+        #expect(limit == LayoutLimits.maxSolveWorkPerSection)
         #expect(what.hasPrefix("solver work in one section ("))
         #expect(what.hasSuffix(" to solve its group, then 2000000 elements (1000000 items, 1000000 decorations))"))
     }
@@ -290,7 +290,7 @@ import Testing
         #expect(MemoryLayout<Rect>.stride == 32)
         // Every key at once, a 64-byte kind of control characters (each written as \u0001, 6
         // bytes), the longest shortest form of a double (24 characters) everywhere a number goes.
-        let kind = String(repeating: "\u{1}", count: HomeLayout.Limits.maxElementKindBytes)
+        let kind = String(repeating: "\u{1}", count: LayoutLimits.maxElementKindBytes)
         let number = -2.2250738585072014e-308
         let frame = Rect(x: number, y: number, width: number, height: number)
         let supplementary = SupplementaryFrame(

@@ -75,7 +75,7 @@ import Testing
     }
 
     /// A group tree. With `badges`, every item carries that many badges (kinds b0, b1, …) and
-    /// every group up to ``HomeLayout/Limits/maxSupplementariesPerGroup`` supplementaries.
+    /// every group up to ``LayoutLimits/maxSupplementariesPerGroup`` supplementaries.
     static func group(_ r: inout Random, depth: Int, badges: ClosedRange<Int>? = nil) -> LayoutGroup {
         let subitems = (0..<r.int(1...3)).map { _ -> LayoutElement in
             if depth < 3, r.chance(0.3) { return .group(group(&r, depth: depth + 1, badges: badges)) }
@@ -92,7 +92,7 @@ import Testing
         let count = r.chance(0.2) ? r.int(1...5) : nil
         let supplementaries =
             if badges != nil {
-                (0..<r.int(0...HomeLayout.Limits.maxSupplementariesPerGroup)).map { supplementary(&r, kind: "g\($0)") }
+                (0..<r.int(0...LayoutLimits.maxSupplementariesPerGroup)).map { supplementary(&r, kind: "g\($0)") }
             } else {
                 r.chance(0.15) ? [supplementary(&r, kind: "mark")] : []
             }
@@ -201,7 +201,7 @@ import Testing
 
     /// Each section emitted exactly what was counted against the limits before it was laid out
     /// (rest offsets at most: duplicates are dropped after counting), and all of it together
-    /// stays within ``HomeLayout/Limits/maxElementsPerLayout``.
+    /// stays within ``LayoutLimits/maxElementsPerLayout``.
     static func expectCounted(_ result: LayoutResult) {
         var total = result.globalSupplementaries.count
         for section in result.sections {
@@ -215,7 +215,7 @@ import Testing
             #expect(counted.restOffsets >= section.orthogonal?.restOffsets.count ?? 0)
             total += counted.total
         }
-        #expect(total <= HomeLayout.Limits.maxElementsPerLayout)
+        #expect(total <= LayoutLimits.maxElementsPerLayout)
     }
 
     @Test("badge-heavy specs: exactly what was counted, or the element limit before allocating")
@@ -224,7 +224,7 @@ import Testing
         var solved = 0
         var limited = 0
         for _ in 0..<300 {
-            let spec = Self.spec(&r, badges: 2...HomeLayout.Limits.maxSupplementariesPerItem)
+            let spec = Self.spec(&r, badges: 2...LayoutLimits.maxSupplementariesPerItem)
             let environment = Self.environment(&r)
             do {
                 let result = try LayoutSolver.solve(spec, in: environment)
@@ -234,7 +234,7 @@ import Testing
                 // section that is not a list (whose rows carry no badges) can have solved.
                 #expect(!spec.sections.contains { $0.itemCount == 1_000_000 && $0.list == nil })
             } catch {
-                if case .limitExceeded(let what, HomeLayout.Limits.maxElementsPerLayout) = error.kind,
+                if case .limitExceeded(let what, LayoutLimits.maxElementsPerLayout) = error.kind,
                     what.hasPrefix("elements of one solve")
                 {
                     limited += 1

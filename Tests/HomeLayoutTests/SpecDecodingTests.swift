@@ -351,18 +351,18 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
     @Test("accepts the limits themselves")
     func limitsInclusive() throws {
         let spec = try decode(J.section(#""itemCount": 1000000"#))
-        #expect(spec.sections[0].itemCount == HomeLayout.Limits.maxItemsPerSection)
-        let deep = try decode(J.nestedGroups(depth: HomeLayout.Limits.maxGroupDepth))
+        #expect(spec.sections[0].itemCount == LayoutLimits.maxItemsPerSection)
+        let deep = try decode(J.nestedGroups(depth: LayoutLimits.maxGroupDepth))
         var depth = 1
         var group = deep.sections[0].group
         while case .group(let inner) = group.subitems[0] {
             depth += 1
             group = inner
         }
-        #expect(depth == HomeLayout.Limits.maxGroupDepth)
-        let sections = (0..<HomeLayout.Limits.maxSections).map { #"{"id": "s\#($0)", "group": \#(J.group)}"# }
+        #expect(depth == LayoutLimits.maxGroupDepth)
+        let sections = (0..<LayoutLimits.maxSections).map { #"{"id": "s\#($0)", "group": \#(J.group)}"# }
         let many = try decode(#"{"sections": [\#(sections.joined(separator: ","))]}"#)
-        #expect(many.sections.count == HomeLayout.Limits.maxSections)
+        #expect(many.sections.count == LayoutLimits.maxSections)
         #expect(try decode(#"{"sections": []}"#).sections.isEmpty)
     }
 
@@ -1001,12 +1001,12 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         ),
         // Limits.
         .init(
-            J.nestedGroups(depth: HomeLayout.Limits.maxGroupDepth + 1),
-            "sections[0].group" + String(repeating: ".subitems[0].group", count: HomeLayout.Limits.maxGroupDepth),
+            J.nestedGroups(depth: LayoutLimits.maxGroupDepth + 1),
+            "sections[0].group" + String(repeating: ".subitems[0].group", count: LayoutLimits.maxGroupDepth),
             "group nesting depth 33 exceeds the limit of 32"
         ),
         .init(
-            #"{"sections": [\#((0...HomeLayout.Limits.maxSections).map { #"{"id": "s\#($0)"}"# }.joined(separator: ","))]}"#,
+            #"{"sections": [\#((0...LayoutLimits.maxSections).map { #"{"id": "s\#($0)"}"# }.joined(separator: ","))]}"#,
             "sections",
             "1001 sections exceed the limit of 1000"
         ),

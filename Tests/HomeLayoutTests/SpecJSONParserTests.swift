@@ -221,7 +221,7 @@ import Testing
             try SpecJSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 10)
         }
         _ = try SpecJSONParser.parse(Array("[1,2,3,4,5]".utf8), maxBytes: 11)
-        let tooBig = [UInt8](repeating: 0x20, count: HomeLayout.Limits.maxSpecBytes + 1)
+        let tooBig = [UInt8](repeating: 0x20, count: LayoutLimits.maxSpecBytes + 1)
         #expect(throws: LayoutSpecError(path: "", reason: "the spec is 4194305 bytes; the limit is 4194304")) {
             try LayoutSpec(json: tooBig)
         }

@@ -38,7 +38,7 @@ import Testing
     @Test("two stores on one file (daemon and a tool) see each other's commits")
     func twoConnections() async throws {
         let test = try await TestStore().withSources()
-        let second = try await HomeStore(path: test.path, configuration: .unlimited, now: Clock.t0)
+        let second = try await Store(path: test.path, configuration: .unlimited, now: Clock.t0)
         try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 10), now: Clock.t0)
         #expect(try await second.noticeCount(sourceURL: TestStore.feedURL) == 10)
         let result = try await second.ingestNotices(

@@ -51,7 +51,7 @@ import Testing
             #expect(wal > 1_000_000)
         }
 
-        let store = try await HomeStore(path: path, configuration: .unlimited)
+        let store = try await Store(path: path, configuration: .unlimited)
         #expect(try await store.integrityCheck() == ["ok"])
         let count = try await store.noticeCount(sourceURL: Self.source)
         switch testCase.expectsLarge {

@@ -124,7 +124,7 @@ import Testing
         }
         var configuration = StoreConfiguration.unlimited
         configuration.maxEntriesPerSource = 1
-        let store = try await HomeStore(path: path, configuration: configuration, now: Clock.t0)
+        let store = try await Store(path: path, configuration: configuration, now: Clock.t0)
         #expect(
             try await store.appliedMigrations() == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
@@ -184,7 +184,7 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("newer.sqlite")
         do {
-            let store = try await HomeStore(path: path, now: Clock.t0)
+            let store = try await Store(path: path, now: Clock.t0)
             try await store.upsertSource(SourceInput(url: "https://example.org/a", kind: .notices), now: Clock.t0)
         }
         do {
@@ -195,7 +195,7 @@ import Testing
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
 
         let error = try await #require(throws: StoreError.self) {
-            _ = try await HomeStore(path: path, now: Clock.t0)
+            _ = try await Store(path: path, now: Clock.t0)
         }
         #expect(error.kind == .newerDatabase(unknownMigrations: ["3-from-the-future"]))
         #expect(error.description.contains("newer homefeed"))
@@ -212,7 +212,7 @@ import Testing
             try db.executeScript("PRAGMA application_id = 1234; CREATE TABLE t (v INTEGER)")
         }
         let error = try await #require(throws: StoreError.self) {
-            _ = try await HomeStore(path: path, now: Clock.t0)
+            _ = try await Store(path: path, now: Clock.t0)
         }
         #expect(error.kind == .foreignDatabase(applicationID: 1234))
     }
@@ -223,7 +223,7 @@ import Testing
         let path = directory.file("text.sqlite")
         try Data(String(repeating: "not a database\n", count: 100).utf8).write(to: URL(fileURLWithPath: path))
         let error = try await #require(throws: StoreError.self) {
-            _ = try await HomeStore(path: path, now: Clock.t0)
+            _ = try await Store(path: path, now: Clock.t0)
         }
         #expect(error.resultCode == .notADatabase)
     }

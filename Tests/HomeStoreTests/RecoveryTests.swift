@@ -12,7 +12,7 @@ struct RecoveryTests {
     /// and checkpointed so that everything is in the main file.
     static func filledStore(at path: String) async throws {
         do {
-            let store = try await HomeStore(path: path, configuration: .unlimited, now: Clock.t0)
+            let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0)
             try await store.upsertSource(
                 SourceInput(url: "https://example.org/feed.xml", kind: .notices),
                 now: Clock.t0
@@ -72,12 +72,12 @@ struct RecoveryTests {
         // Without recovery the file opens (only its header and migrations are read) and the
         // on-demand check finds the damage: SQLite fails on the page itself.
         do {
-            let damaged = try await HomeStore(path: path, now: Clock.t0)
+            let damaged = try await Store(path: path, now: Clock.t0)
             let findings = try await damaged.integrityCheck(maxProblems: 5)
             #expect(findings.first?.hasPrefix("SQLITE_CORRUPT") == true, "\(findings)")
         }
 
-        let store = try await HomeStore(path: path, configuration: .unlimited, now: Clock.t0, recoverIfCorrupt: true)
+        let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0, recoverIfCorrupt: true)
         let recovery = try #require(store.recovery)
         // Clock.t0 is 1 790 000 000 s after the epoch: 20 717 days (2026-09-21) and 51 200 s
         // (14:13:20) UTC.
@@ -102,7 +102,7 @@ struct RecoveryTests {
         for attempt in 1...2 {
             try await Self.filledStore(at: path)
             try Self.overwrite(page: 1, of: path, count: 100)
-            let store = try await HomeStore(path: path, now: Clock.t0, recoverIfCorrupt: true)
+            let store = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true)
             let recovery = try #require(store.recovery)
             #expect(recovery.reason.contains("SQLITE_NOTADB"), "\(recovery.reason)")
             #expect(recovery.salvagedManifests == 0)
@@ -120,7 +120,7 @@ struct RecoveryTests {
             try db.executeScript("PRAGMA application_id = 1234; CREATE TABLE t (v INTEGER)")
         }
         let error = try await #require(throws: StoreError.self) {
-            _ = try await HomeStore(path: path, now: Clock.t0, recoverIfCorrupt: true)
+            _ = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true)
         }
         #expect(error.kind == .foreignDatabase(applicationID: 1234))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["other.sqlite"])

@@ -25,7 +25,7 @@ extension StoreConfiguration {
 /// A store in a fresh temporary directory; keep `directory` alive as long as the store.
 struct TestStore {
     let directory: TemporaryDirectory
-    let store: HomeStore
+    let store: Store
     var path: String { directory.file("store.sqlite") }
 
     static let feedURL = "https://example.org/feed.xml"
@@ -33,7 +33,7 @@ struct TestStore {
 
     init(_ configuration: StoreConfiguration = .unlimited) async throws {
         directory = try TemporaryDirectory()
-        store = try await HomeStore(path: directory.file("store.sqlite"), configuration: configuration, now: Clock.t0)
+        store = try await Store(path: directory.file("store.sqlite"), configuration: configuration, now: Clock.t0)
     }
 
     /// Adds the notice source `feedURL` and the service source `linksURL`.

@@ -110,7 +110,7 @@ struct BlockReader {
             layoutDirection: try direction(),
             platform: try platform()
         )
-        let limit = HomeLayout.Limits.maxMagnitude
+        let limit = LayoutLimits.maxMagnitude
         guard width > 0, height > 0, width <= limit, height <= limit, environment.scale >= 0, environment.scale <= 16
         else {
             throw error(reason: "[profile \(name)]: width and height must be in (0, \(Int(limit))], scale in [0, 16]")

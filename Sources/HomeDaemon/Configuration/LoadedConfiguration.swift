@@ -42,7 +42,7 @@ public struct LoadedConfiguration: Sendable {
         if scope == .user { settings.clientGroup = nil }
 
         let layoutURL = directory.appendingPathComponent(settings.layoutFile)
-        let layoutBytes = try read(layoutURL, limit: HomeLayout.Limits.maxSpecBytes)
+        let layoutBytes = try read(layoutURL, limit: LayoutLimits.maxSpecBytes)
         let spec: LayoutSpec
         do throws(LayoutSpecError) {
             spec = try LayoutSpec(json: layoutBytes)

@@ -6,7 +6,7 @@ extension ImageIndex {
     /// What the store and the cache directory hold for `subjects`: a page's icon through the
     /// page record, each URL's content through its image record, then the original's average
     /// colour and the renditions whose files exist.
-    static func load(_ subjects: [ImageSubject], store: HomeStore, cache: ImageCache) async throws -> ImageIndex {
+    static func load(_ subjects: [ImageSubject], store: Store, cache: ImageCache) async throws -> ImageIndex {
         let resolved = try await ImageLookup(subjects, store: store)
         var entries: [String: Entry] = [:]
         for subject in subjects {
@@ -37,7 +37,7 @@ struct ImageLookup {
     var originals: [String: ImageOriginal] = [:]
     var renditions: [String: [ImageRendition]] = [:]
 
-    init(_ subjects: [ImageSubject], store: HomeStore) async throws {
+    init(_ subjects: [ImageSubject], store: Store) async throws {
         let pageURLs = subjects.filter { $0.kind == .page }.map(\.url)
         pages = pageURLs.isEmpty ? [:] : try await store.pageIcons(pageURLs: pageURLs)
         let urls = subjects.compactMap { subject -> String? in

@@ -19,7 +19,7 @@ actor ImagePipeline {
     let settings: ImageSettings
     let fetchLimits: FetchLimits
     let cache: ImageCache
-    let store: HomeStore
+    let store: Store
     let fetcher: FeedFetcher
     let renderer: ThumbnailRenderer
     let logger: Logger
@@ -34,7 +34,7 @@ actor ImagePipeline {
         settings: ImageSettings,
         fetchLimits: FetchLimits,
         cache: ImageCache,
-        store: HomeStore,
+        store: Store,
         fetcher: FeedFetcher,
         logger: Logger,
         onChange: @escaping @Sendable () async -> Void

@@ -10,14 +10,14 @@ import HomeStore
 struct ImageService: Sendable {
     let cache: ImageCache
     let pipeline: ImagePipeline
-    let store: HomeStore
+    let store: Store
 
     /// - Returns: nil when images are off, or when the cache directory cannot hold them (logged:
     ///   the daemon serves on without images rather than not at all).
     static func make(
         settings: DaemonSettings,
         cacheDirectory: URL?,
-        store: HomeStore,
+        store: Store,
         fetcher: FeedFetcher,
         logger: Logger
     ) -> ImageService? {
@@ -48,7 +48,7 @@ struct ImageService: Sendable {
         return ImageService(cache: cache, pipeline: pipeline, store: store, signal: signal)
     }
 
-    private init(cache: ImageCache, pipeline: ImagePipeline, store: HomeStore, signal: ServiceSignal<Void>) {
+    private init(cache: ImageCache, pipeline: ImagePipeline, store: Store, signal: ServiceSignal<Void>) {
         self.cache = cache
         self.pipeline = pipeline
         self.store = store

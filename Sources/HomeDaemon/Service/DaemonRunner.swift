@@ -20,7 +20,7 @@ public struct DaemonRunner: Sendable {
         // Before most threads exist: arenas they would make are capped (MemoryRelief).
         MemoryRelief.tuneAllocator()
         // libxml2's process-wide state (deny-all entity loader) before any thread parses.
-        HomeFeeds.prepare()
+        FeedParser.prepare()
         let logger = Logger(label: "homefeedd", level: options.logLevel)
         let environment = ProcessInfo.processInfo.environment
         let notifier = SystemdNotifier(environment: environment)

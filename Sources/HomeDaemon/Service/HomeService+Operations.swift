@@ -255,8 +255,7 @@ extension HomeService {
             throw .sourceNotFound(sourceURL)
         }
         let configured = configuredSourceURLs
-        // (HomeStore's `Notice` shares its name with the daemon's; map without naming it.)
-        let notices = try await withStore("cannot read notices", isWrite: false) {
+        let notices: [StoredNotice] = try await withStore("cannot read notices", isWrite: false) {
             if let sourceURL {
                 return try await store.newestNotices(sourceURL: sourceURL, limit: limit)
             }

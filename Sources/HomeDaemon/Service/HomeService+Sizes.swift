@@ -233,7 +233,7 @@ extension HomeService {
             }
             for (name, value) in [("width", size.width), ("height", size.height)] {
                 guard let value else { continue }
-                guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                guard value.isFinite, value > 0, value <= LayoutLimits.maxMagnitude else {
                     let shown =
                         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))" : "\(value)"
                     throw .invalidSize(

@@ -23,7 +23,7 @@ extension HomeService {
         }
     }
 
-    /// The watchdog's probe: takes the store's write lock (``HomeStore/checkWritable()``) and
+    /// The watchdog's probe: takes the store's write lock (``Store/checkWritable()``) and
     /// records the outcome.
     ///
     /// - Returns: the health after the probe.

@@ -18,7 +18,7 @@ public import TextMeasure
 /// 1. Fetch: the `FetchScheduler` (HomeFetch), run by ``startFetching()``, polls each source on
 ///    its schedule and hands every fetched document to its sink.
 /// 2. Scheduler → store: ``PublishingSink`` stores the document in one transaction
-///    (``StoreIngestion``, HomeStore) and, when the store changed, raises the change signal.
+///    (``StoreIngestion``, Store) and, when the store changed, raises the change signal.
 ///    New images, `RecordHistory`, `Reload` and `ReportSizes` ask for a version the same way.
 /// 3. Change signal: ``VersionPublisher/request()`` counts the change and yields into the
 ///    publisher's one `AsyncStream`; one task, owned here and awaited by ``stop()``, consumes it.
@@ -37,7 +37,7 @@ public import TextMeasure
 public actor HomeService {
     public let startedAt: Date
     public internal(set) var configuration: LoadedConfiguration
-    let store: HomeStore
+    let store: Store
     let cache: ManifestCache
     let fetcher: FeedFetcher
     let logger: Logger
@@ -95,7 +95,7 @@ public actor HomeService {
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
         storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))
-        store = try await HomeStore(
+        store = try await Store(
             path: stateDirectory.appendingPathComponent("homefeed.sqlite").path,
             configuration: storeConfiguration,
             recoverIfCorrupt: true

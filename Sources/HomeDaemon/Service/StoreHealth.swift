@@ -9,7 +9,7 @@ import Synchronization
 /// * `failing`: ``failureThreshold`` store operations in a row failed with no successful write
 ///   in between. Successful reads do not count: while another process holds the write lock,
 ///   reads in WAL mode still work and every write fails. The next successful write (or the
-///   watchdog's write probe, ``HomeStore/checkWritable()``) ends it.
+///   watchdog's write probe, ``Store/checkWritable()``) ends it.
 ///
 /// Sendable: the counters sit behind a `Mutex`; the service, the fetch scheduler's sink and the
 /// watchdog record into it from their own contexts.

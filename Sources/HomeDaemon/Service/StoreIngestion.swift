@@ -8,13 +8,13 @@ import HomeStore
 ///
 /// Sendable: it only holds the store actor.
 struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
-    let store: HomeStore
+    let store: Store
     /// A notice's image is the first of its candidates (`FeedEntry.images`) whose declared size
     /// fits these; undeclared sizes fit until fetched.
     var maxImageBytes: Int
     var maxImagePixels: Int
 
-    init(store: HomeStore, maxImageBytes: Int = 4 << 20, maxImagePixels: Int = 40_000_000) {
+    init(store: Store, maxImageBytes: Int = 4 << 20, maxImagePixels: Int = 40_000_000) {
         self.store = store
         self.maxImageBytes = maxImageBytes
         self.maxImagePixels = maxImagePixels
@@ -67,8 +67,6 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     }
 
     func persist(_ state: SourceFetchState, of source: FeedSource) async throws {
-        // HomeStore's FetchOutcome shares its name with HomeFetch's: build the record with
-        // implicit member expressions, which resolve against the store's parameter type.
         let attempted = state.lastAttempt ?? Date()
         let record: FetchRecord
         if state.isGone {
@@ -106,7 +104,7 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     }
 
     /// Replaces a source's links only when they differ, so an unchanged document makes no version.
-    private func replaceLinks(sourceURL: String, _ links: [HomeFetch.ServiceLink]) async throws -> Bool {
+    private func replaceLinks(sourceURL: String, _ links: [DirectServiceLink]) async throws -> Bool {
         let inputs = links.enumerated().map { order, link in
             ServiceLinkInput(
                 title: link.title,

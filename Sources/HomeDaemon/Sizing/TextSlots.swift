@@ -22,7 +22,7 @@ struct TextSlot {
         return SizeEntry(
             source: .computed,
             width: nil,
-            height: min(max(height, 1 / max(scale, 1)), HomeLayout.Limits.maxMagnitude),
+            height: min(max(height, 1 / max(scale, 1)), LayoutLimits.maxMagnitude),
             fingerprint: fingerprint,
             reportedAt: time,
             isTruncated: metrics.isTruncated

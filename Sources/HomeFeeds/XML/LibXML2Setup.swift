@@ -5,7 +5,7 @@ internal import CLibXML2
 ///
 /// Runs exactly once, on first use, guarded by Swift's lazy `static let` (swift_once), so it is
 /// safe even when two threads parse their first documents at the same moment. The daemon still
-/// calls `HomeFeeds.prepare()` from its main thread at start-up, as the spec asks.
+/// calls `FeedParser.prepare()` from its main thread at start-up, as the spec asks.
 enum LibXML2Setup {
     static let done: Bool = {
         xmlInitParser()

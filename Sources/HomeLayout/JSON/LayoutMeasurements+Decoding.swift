@@ -12,8 +12,8 @@ extension LayoutMeasurements {
     /// ```
     ///
     /// `section` is an index or a section id of `spec`. Strict as specs are: unknown keys, wrong
-    /// types, sizes that are not finite, ≤ 0 or beyond ``HomeLayout/Limits/maxMagnitude``, an
-    /// element named twice, more than ``HomeLayout/Limits/maxMeasurements`` entries.
+    /// types, sizes that are not finite, ≤ 0 or beyond ``LayoutLimits/maxMagnitude``, an
+    /// element named twice, more than ``LayoutLimits/maxMeasurements`` entries.
     ///
     /// - Throws: ``LayoutSpecError`` naming the entry, e.g. `[2].height: expected a number
     ///   greater than 0; found -4`.
@@ -21,10 +21,10 @@ extension LayoutMeasurements {
         let root = try SpecJSONParser.parse(bytes)
         let decoder = SpecDecoder()
         let entries = try decoder.array(root, at: "")
-        guard entries.count <= HomeLayout.Limits.maxMeasurements else {
+        guard entries.count <= LayoutLimits.maxMeasurements else {
             throw LayoutSpecError(
                 path: "",
-                reason: "\(entries.count) measurements exceed the limit of \(HomeLayout.Limits.maxMeasurements)"
+                reason: "\(entries.count) measurements exceed the limit of \(LayoutLimits.maxMeasurements)"
             )
         }
         var indexByID: [String: Int] = [:]
@@ -44,7 +44,7 @@ extension LayoutMeasurements {
                 )
             }
             let item = try object[.item].map { (v) throws(LayoutSpecError) in
-                try decoder.integer(v, at: object.path(.item), in: 0...HomeLayout.Limits.maxItemsPerSection - 1)
+                try decoder.integer(v, at: object.path(.item), in: 0...LayoutLimits.maxItemsPerSection - 1)
             }
             let kind = try object[.elementKind].map { (v) throws(LayoutSpecError) in
                 try decoder.elementKind(v, at: object.path(.elementKind))
@@ -95,10 +95,10 @@ extension LayoutMeasurements {
         -> Double
     {
         let number = try decoder.positiveNumber(value, at: path)
-        guard number <= HomeLayout.Limits.maxMagnitude else {
+        guard number <= LayoutLimits.maxMagnitude else {
             throw LayoutSpecError(
                 path: path,
-                reason: "expected at most \(jsonNumber(HomeLayout.Limits.maxMagnitude)); found \(jsonNumber(number))"
+                reason: "expected at most \(jsonNumber(LayoutLimits.maxMagnitude)); found \(jsonNumber(number))"
             )
         }
         return number

@@ -35,10 +35,10 @@ struct SpecDecoder {
         }
         let sectionsPath = object.path(.sections)
         let sectionValues = try array(object.required(.sections), at: sectionsPath)
-        if sectionValues.count > HomeLayout.Limits.maxSections {
+        if sectionValues.count > LayoutLimits.maxSections {
             throw LayoutSpecError(
                 path: sectionsPath,
-                reason: "\(sectionValues.count) sections exceed the limit of \(HomeLayout.Limits.maxSections)"
+                reason: "\(sectionValues.count) sections exceed the limit of \(LayoutLimits.maxSections)"
             )
         }
         var sections: [LayoutSection] = []
@@ -163,7 +163,7 @@ struct SpecDecoder {
     func overrides(_ object: JSONObjectReader<SectionKey>) throws(LayoutSpecError) -> SectionOverrides {
         var o = SectionOverrides()
         if let v = object[.itemCount] {
-            o.itemCount = try integer(v, at: object.path(.itemCount), in: 0...HomeLayout.Limits.maxItemsPerSection)
+            o.itemCount = try integer(v, at: object.path(.itemCount), in: 0...LayoutLimits.maxItemsPerSection)
         }
         if let v = object[.group] { o.group = try group(v, at: object.path(.group), depth: 1) }
         if let v = object[.contentInsets] { o.contentInsets = try insets(v, at: object.path(.contentInsets)) }

@@ -1,10 +1,10 @@
 /// Groups, their subitems and items.
 extension SpecDecoder {
     func group(_ value: SpecJSONValue, at path: String, depth: Int) throws(LayoutSpecError) -> LayoutGroup {
-        if depth > HomeLayout.Limits.maxGroupDepth {
+        if depth > LayoutLimits.maxGroupDepth {
             throw LayoutSpecError(
                 path: path,
-                reason: "group nesting depth \(depth) exceeds the limit of \(HomeLayout.Limits.maxGroupDepth)"
+                reason: "group nesting depth \(depth) exceeds the limit of \(LayoutLimits.maxGroupDepth)"
             )
         }
         let object = try JSONObjectReader(value, at: path, keys: GroupKey.self)
@@ -22,7 +22,7 @@ extension SpecDecoder {
         }
         var group = LayoutGroup(axis: axis, size: size, subitems: subitems)
         if let v = object[.count] {
-            group.count = try integer(v, at: object.path(.count), in: 1...HomeLayout.Limits.maxSubitemsPerGroup)
+            group.count = try integer(v, at: object.path(.count), in: 1...LayoutLimits.maxSubitemsPerGroup)
         }
         if let v = object[.countMode] {
             let modePath = object.path(.countMode)
@@ -48,7 +48,7 @@ extension SpecDecoder {
             group.supplementaryItems = try badges(
                 v,
                 at: object.path(.supplementaryItems),
-                limit: HomeLayout.Limits.maxSupplementariesPerGroup
+                limit: LayoutLimits.maxSupplementariesPerGroup
             )
         }
         return group
@@ -72,7 +72,7 @@ extension SpecDecoder {
             item.supplementaryItems = try badges(
                 v,
                 at: object.path(.supplementaryItems),
-                limit: HomeLayout.Limits.maxSupplementariesPerItem
+                limit: LayoutLimits.maxSupplementariesPerItem
             )
         }
         return item

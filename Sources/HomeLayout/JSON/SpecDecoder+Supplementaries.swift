@@ -34,7 +34,7 @@ extension SpecDecoder {
     }
 
     /// An item's or a group's `supplementaryItems`, at most `limit` of them
-    /// (``HomeLayout/Limits/maxSupplementariesPerItem``, ``HomeLayout/Limits/maxSupplementariesPerGroup``):
+    /// (``LayoutLimits/maxSupplementariesPerItem``, ``LayoutLimits/maxSupplementariesPerGroup``):
     /// every item or group instance gets its own copy of each.
     func badges(_ value: SpecJSONValue, at path: String, limit: Int) throws(LayoutSpecError) -> [ItemSupplementary] {
         let values = try array(value, at: path)
@@ -133,7 +133,7 @@ extension SpecDecoder {
     func elementKind(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> String {
         let kind = try string(value, at: path)
         if kind.isEmpty { throw LayoutSpecError(path: path, reason: "expected a non-empty string; found \"\"") }
-        let limit = HomeLayout.Limits.maxElementKindBytes
+        let limit = LayoutLimits.maxElementKindBytes
         if kind.utf8.count > limit {
             throw LayoutSpecError(
                 path: path,

@@ -14,7 +14,7 @@ import JSONCore
 /// scalars) of the offending byte.
 struct SpecJSONParser {
     /// Arrays and objects nested deeper than this are refused. A spec whose groups nest
-    /// ``HomeLayout/Limits/maxGroupDepth`` (32) deep needs about 105 levels: each group level
+    /// ``LayoutLimits/maxGroupDepth`` (32) deep needs about 105 levels: each group level
     /// costs three (`{"group": {"subitems": [`).
     static let maxDepth = 128
 
@@ -23,7 +23,7 @@ struct SpecJSONParser {
     /// - Throws: ``LayoutSpecError`` with an empty path; syntax errors carry line and column.
     static func parse(
         _ bytes: some Collection<UInt8>,
-        maxBytes: Int = HomeLayout.Limits.maxSpecBytes,
+        maxBytes: Int = LayoutLimits.maxSpecBytes,
         maxDepth: Int = SpecJSONParser.maxDepth
     ) throws(LayoutSpecError) -> SpecJSONValue {
         let count = bytes.count

@@ -1,5 +1,5 @@
 /// What a section (or a whole solve) emits, counted before any of it is allocated, so that
-/// ``HomeLayout/Limits/maxElementsPerLayout`` and ``HomeLayout/Limits/maxSolveWorkPerSection``
+/// ``LayoutLimits/maxElementsPerLayout`` and ``LayoutLimits/maxSolveWorkPerSection``
 /// bound the result: badges and group supplementaries multiply with the items, list separators
 /// follow the rows.
 struct ElementCount: Hashable, Sendable, CustomStringConvertible {

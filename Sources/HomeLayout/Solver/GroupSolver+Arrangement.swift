@@ -45,9 +45,9 @@ extension GroupSolver {
             farCross = max(farCross, cross + across + t.crossPost)
             let (dx, dy) = horizontal ? (position, cross) : (cross, position)
             try copy(t.leafRange ?? 0..<0, offsetBy: dx, dy, subitemBoxes: subitemBoxes)
-            if leaves.count - arrangedStart > HomeLayout.Limits.maxLeavesPerGroup {
+            if leaves.count - arrangedStart > LayoutLimits.maxLeavesPerGroup {
                 throw GroupFailure(
-                    kind: .limitExceeded(what: "items in one group", limit: HomeLayout.Limits.maxLeavesPerGroup)
+                    kind: .limitExceeded(what: "items in one group", limit: LayoutLimits.maxLeavesPerGroup)
                 )
             }
         }

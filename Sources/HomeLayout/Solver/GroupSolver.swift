@@ -17,7 +17,7 @@ struct GroupSolver {
     /// solver itself (here and in `GroupSolver+Arrangement.swift`).
     var boxes: [GroupBox] = []
     /// Work so far (group solves plus leaves placed); bounded by
-    /// ``HomeLayout/Limits/maxSolveWorkPerSection`` so that chains of estimated groups that each
+    /// ``LayoutLimits/maxSolveWorkPerSection`` so that chains of estimated groups that each
     /// re-solve (2^depth solves) cannot run for hours.
     var work = 0
 
@@ -71,9 +71,9 @@ struct GroupSolver {
         measured: MeasuredLeaves? = nil,
         firstLeaf: Int = 0
     ) throws(GroupFailure) -> Size {
-        guard depth <= HomeLayout.Limits.maxGroupDepth else {
+        guard depth <= LayoutLimits.maxGroupDepth else {
             throw GroupFailure(
-                kind: .limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth)
+                kind: .limitExceeded(what: "group nesting depth", limit: LayoutLimits.maxGroupDepth)
             )
         }
         guard !group.subitems.isEmpty else { throw GroupFailure(kind: .emptyGroup) }
@@ -244,9 +244,9 @@ struct GroupSolver {
         while true {
             if let count = group.count, placed.count == count { break }
             if group.count == nil, estimatedAlong, placed.count == subitems.count { break }
-            if placed.count >= HomeLayout.Limits.maxSubitemsPerGroup {
+            if placed.count >= LayoutLimits.maxSubitemsPerGroup {
                 throw GroupFailure(
-                    kind: .limitExceeded(what: "subitems in one group", limit: HomeLayout.Limits.maxSubitemsPerGroup)
+                    kind: .limitExceeded(what: "subitems in one group", limit: LayoutLimits.maxSubitemsPerGroup)
                 )
             }
             let j = index % subitems.count
@@ -287,11 +287,11 @@ struct GroupSolver {
 
     mutating func spend(_ units: Int) throws(GroupFailure) {
         work += units
-        guard work <= HomeLayout.Limits.maxSolveWorkPerSection else {
+        guard work <= LayoutLimits.maxSolveWorkPerSection else {
             throw GroupFailure(
                 kind: .limitExceeded(
                     what: "solver work (group solves and placed items) in one section",
-                    limit: HomeLayout.Limits.maxSolveWorkPerSection
+                    limit: LayoutLimits.maxSolveWorkPerSection
                 )
             )
         }

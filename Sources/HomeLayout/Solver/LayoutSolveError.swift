@@ -20,7 +20,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case emptyGroup
         /// A subitem that takes no length along the group's axis would be placed forever.
         case subitemRepeatsForever(consumes: Double, axis: Axis)
-        /// A documented limit (``HomeLayout/Limits``) was exceeded.
+        /// A documented limit (``LayoutLimits``) was exceeded.
         case limitExceeded(what: String, limit: Int)
         /// The container itself is unusable (non-finite or non-positive size, negative scale).
         case invalidContainer(String)

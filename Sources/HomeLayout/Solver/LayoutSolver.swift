@@ -25,9 +25,9 @@ public enum LayoutSolver {
     ) throws(LayoutSolveError) -> LayoutResult {
         try validate(environment)
         try validate(measurements)
-        guard spec.sections.count <= HomeLayout.Limits.maxSections else {
+        guard spec.sections.count <= LayoutLimits.maxSections else {
             throw LayoutSolveError(
-                .limitExceeded(what: "number of sections", limit: HomeLayout.Limits.maxSections),
+                .limitExceeded(what: "number of sections", limit: LayoutLimits.maxSections),
                 path: "sections"
             )
         }
@@ -61,11 +61,11 @@ public enum LayoutSolver {
             diagnostics += validator.diagnostics
             if let counts = itemCounts, index < counts.count {
                 let count = counts[index]
-                guard count >= 0, count <= HomeLayout.Limits.maxItemsPerSection else {
+                guard count >= 0, count <= LayoutLimits.maxItemsPerSection else {
                     throw LayoutSolveError(
                         .limitExceeded(
                             what: "item count \(count) (at least 0)",
-                            limit: HomeLayout.Limits.maxItemsPerSection
+                            limit: LayoutLimits.maxItemsPerSection
                         ),
                         sectionIndex: index,
                         sectionID: section.id,
@@ -114,12 +114,12 @@ public enum LayoutSolver {
             totalItems += itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
         }
         var emitted = globalItems.count
-        guard emitted + totalItems <= HomeLayout.Limits.maxElementsPerLayout else {
+        guard emitted + totalItems <= LayoutLimits.maxElementsPerLayout else {
             throw LayoutSolveError(
                 .limitExceeded(
                     what:
                         "elements of one solve (\(totalItems) items in all sections, \(emitted) global supplementaries)",
-                    limit: HomeLayout.Limits.maxElementsPerLayout
+                    limit: LayoutLimits.maxElementsPerLayout
                 ),
                 path: "sections"
             )
@@ -243,7 +243,7 @@ public enum LayoutSolver {
 
     private static func validate(_ environment: LayoutEnvironment) throws(LayoutSolveError) {
         func check(_ value: Double, _ name: String, positive: Bool) throws(LayoutSolveError) {
-            let limit = HomeLayout.Limits.maxMagnitude
+            let limit = LayoutLimits.maxMagnitude
             guard value.isFinite, positive ? value > 0 : value >= 0, value <= limit else {
                 let bound = positive ? "greater than 0" : "at least 0"
                 throw LayoutSolveError(
@@ -265,18 +265,18 @@ public enum LayoutSolver {
         }
     }
 
-    /// Measured values are sizes: finite, greater than 0, within ``HomeLayout/Limits/maxMagnitude``.
+    /// Measured values are sizes: finite, greater than 0, within ``LayoutLimits/maxMagnitude``.
     private static func validate(_ measurements: LayoutMeasurements) throws(LayoutSolveError) {
-        guard measurements.count <= HomeLayout.Limits.maxMeasurements else {
+        guard measurements.count <= LayoutLimits.maxMeasurements else {
             throw LayoutSolveError(
-                .limitExceeded(what: "measurements (\(measurements.count))", limit: HomeLayout.Limits.maxMeasurements),
+                .limitExceeded(what: "measurements (\(measurements.count))", limit: LayoutLimits.maxMeasurements),
                 path: "measurements"
             )
         }
         func check(_ size: MeasuredSize, _ path: @autoclosure () -> String) throws(LayoutSolveError) {
             for (value, axis) in [(size.width, "width"), (size.height, "height")] {
                 guard let value else { continue }
-                guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+                guard value.isFinite, value > 0, value <= LayoutLimits.maxMagnitude else {
                     throw LayoutSolveError(.invalidValue(what: "measured \(axis)", value: value), path: path())
                 }
             }

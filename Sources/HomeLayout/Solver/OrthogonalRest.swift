@@ -9,7 +9,7 @@ enum OrthogonalRest {
     /// How many rest offsets ``metadata(behavior:contentWidth:groupWidth:stride:groups:groupStarts:visibleWidth:grid:)``
     /// computes at most (before dropping duplicates), known before the section is laid out:
     /// one per group, or one per page and the end for `.paging` (counted up to
-    /// ``HomeLayout/Limits/maxRestOffsets``, past which `metadata` fails).
+    /// ``LayoutLimits/maxRestOffsets``, past which `metadata` fails).
     static func offsetCount(
         behavior: OrthogonalScrollingBehavior,
         contentWidth: Double,
@@ -23,7 +23,7 @@ enum OrthogonalRest {
             return max(groups, 1)
         case .paging:
             let pages = (max(0, contentWidth - visibleWidth) / visibleWidth).rounded(.up)
-            let limit = HomeLayout.Limits.maxRestOffsets
+            let limit = LayoutLimits.maxRestOffsets
             return (pages < Double(limit) ? Int(pages) : limit) + 1
         }
     }
@@ -59,9 +59,9 @@ enum OrthogonalRest {
             // Pages of the visible width, the last clamped to the end; as many as the content
             // needs, not one per group (a group can be wider than the screen).
             let pages = (maxOffset / visibleWidth).rounded(.up)
-            guard pages < Double(HomeLayout.Limits.maxRestOffsets) else {
+            guard pages < Double(LayoutLimits.maxRestOffsets) else {
                 throw LayoutSolveError(
-                    .limitExceeded(what: "paging rest offsets", limit: HomeLayout.Limits.maxRestOffsets)
+                    .limitExceeded(what: "paging rest offsets", limit: LayoutLimits.maxRestOffsets)
                 )
             }
             for page in 0..<Int(pages) { offsets.append(Double(page) * visibleWidth) }

@@ -59,7 +59,7 @@ extension SectionSolver {
         section index: Int,
         id: String
     ) throws(LayoutSolveError) {
-        let layoutLimit = HomeLayout.Limits.maxElementsPerLayout
+        let layoutLimit = LayoutLimits.maxElementsPerLayout
         if emittedBefore + elements.total > layoutLimit {
             throw LayoutSolveError(
                 .limitExceeded(
@@ -71,7 +71,7 @@ extension SectionSolver {
                 path: "sections[\(index)]"
             )
         }
-        let sectionLimit = HomeLayout.Limits.maxSolveWorkPerSection
+        let sectionLimit = LayoutLimits.maxSolveWorkPerSection
         if work + elements.total > sectionLimit {
             throw LayoutSolveError(
                 .limitExceeded(

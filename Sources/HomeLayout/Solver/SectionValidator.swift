@@ -1,5 +1,5 @@
 /// Checks a section before it is solved: every number finite and within
-/// ``HomeLayout/Limits/maxMagnitude``, sizes > 0, the structural errors UIKit raises (§9 items
+/// ``LayoutLimits/maxMagnitude``, sizes > 0, the structural errors UIKit raises (§9 items
 /// 4, 6, 7), and the warnings it logs (§9 items 3 and 8), each with its JSON path.
 ///
 /// Paths are kept as a stack of steps and rendered only when something is reported, so a
@@ -54,7 +54,7 @@ struct SectionValidator {
     // MARK: Leaves
 
     mutating func number(_ value: Double, _ key: StaticString, what: String) throws(LayoutSolveError) {
-        guard value.isFinite, abs(value) <= HomeLayout.Limits.maxMagnitude else {
+        guard value.isFinite, abs(value) <= LayoutLimits.maxMagnitude else {
             throw fail(.invalidValue(what: what, value: value), at: .key(key))
         }
     }
@@ -68,7 +68,7 @@ struct SectionValidator {
 
     mutating func dimension(_ dimension: Dimension, _ key: StaticString) throws(LayoutSolveError) {
         let value = dimension.value
-        guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+        guard value.isFinite, value > 0, value <= LayoutLimits.maxMagnitude else {
             throw fail(.invalidValue(what: "dimension", value: value), at: .key(key))
         }
     }
@@ -134,20 +134,20 @@ struct SectionValidator {
     // MARK: Tree
 
     mutating func group(_ group: LayoutGroup, depth: Int) throws(LayoutSolveError) {
-        guard depth <= HomeLayout.Limits.maxGroupDepth else {
-            throw fail(.limitExceeded(what: "group nesting depth", limit: HomeLayout.Limits.maxGroupDepth))
+        guard depth <= LayoutLimits.maxGroupDepth else {
+            throw fail(.limitExceeded(what: "group nesting depth", limit: LayoutLimits.maxGroupDepth))
         }
         try size(group.size)
         try insets(group.contentInsets)
         warnAboutEstimatedInsets(group.contentInsets, group.size)
         try edgeSpacing(group.edgeSpacing)
         try spacing(group.interItemSpacing, "interItemSpacing")
-        if let count = group.count, count < 1 || count > HomeLayout.Limits.maxSubitemsPerGroup {
-            let limit = HomeLayout.Limits.maxSubitemsPerGroup
+        if let count = group.count, count < 1 || count > LayoutLimits.maxSubitemsPerGroup {
+            let limit = LayoutLimits.maxSubitemsPerGroup
             throw fail(.limitExceeded(what: "count \(count) (at least 1)", limit: limit), at: .key("count"))
         }
         guard !group.subitems.isEmpty else { throw fail(.emptyGroup, at: .key("subitems")) }
-        try supplementaries(group.supplementaryItems, limit: HomeLayout.Limits.maxSupplementariesPerGroup)
+        try supplementaries(group.supplementaryItems, limit: LayoutLimits.maxSupplementariesPerGroup)
         try at(.key("subitems")) { (v: inout Self) throws(LayoutSolveError) in
             for (index, element) in group.subitems.enumerated() {
                 try v.at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
@@ -169,7 +169,7 @@ struct SectionValidator {
         try insets(item.contentInsets)
         warnAboutEstimatedInsets(item.contentInsets, item.size)
         try edgeSpacing(item.edgeSpacing)
-        try supplementaries(item.supplementaryItems, limit: HomeLayout.Limits.maxSupplementariesPerItem)
+        try supplementaries(item.supplementaryItems, limit: LayoutLimits.maxSupplementariesPerItem)
     }
 
     /// The supplementary items of one item or group: at most `limit`, kinds unique among them
@@ -199,13 +199,13 @@ struct SectionValidator {
         }
     }
 
-    /// ``HomeLayout/Limits/maxElementKindBytes``: the output repeats a kind for every element.
+    /// ``LayoutLimits/maxElementKindBytes``: the output repeats a kind for every element.
     mutating func elementKind(_ kind: String) throws(LayoutSolveError) {
-        guard kind.utf8.count <= HomeLayout.Limits.maxElementKindBytes else {
+        guard kind.utf8.count <= LayoutLimits.maxElementKindBytes else {
             throw fail(
                 .limitExceeded(
                     what: "element kind of \(kind.utf8.count) bytes",
-                    limit: HomeLayout.Limits.maxElementKindBytes
+                    limit: LayoutLimits.maxElementKindBytes
                 ),
                 at: .key("elementKind")
             )
@@ -256,9 +256,9 @@ extension SectionValidator {
         try insets(section.contentInsets, "contentInsets")
         steps = keyRoot("interGroupSpacing")
         try number(section.interGroupSpacing, "interGroupSpacing", what: "interGroupSpacing")
-        if section.itemCount < 0 || section.itemCount > HomeLayout.Limits.maxItemsPerSection {
+        if section.itemCount < 0 || section.itemCount > LayoutLimits.maxItemsPerSection {
             steps = keyRoot("itemCount")
-            let limit = HomeLayout.Limits.maxItemsPerSection
+            let limit = LayoutLimits.maxItemsPerSection
             throw fail(.limitExceeded(what: "itemCount \(section.itemCount)", limit: limit), at: .key("itemCount"))
         }
 
@@ -333,7 +333,7 @@ extension SectionValidator {
         }
         switch list.itemHeight {
         case .absolute(let value), .estimated(let value):
-            guard value.isFinite, value > 0, value <= HomeLayout.Limits.maxMagnitude else {
+            guard value.isFinite, value > 0, value <= LayoutLimits.maxMagnitude else {
                 throw fail(.invalidValue(what: "dimension", value: value), at: .key("itemHeight"))
             }
         case .fractionalWidth, .fractionalHeight, .uniformAcrossSiblings:

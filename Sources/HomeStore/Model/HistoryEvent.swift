@@ -22,7 +22,7 @@ public struct HistoryInput: Sendable, Hashable {
 
 /// A stored history event. Sendable: a plain value.
 public struct HistoryEvent: Sendable, Hashable, Identifiable {
-    /// The row id, as returned by ``HomeStore/recordHistory(_:)``.
+    /// The row id, as returned by ``Store/recordHistory(_:)``.
     public var id: Int64
     /// When it happened; stored in whole seconds.
     public var time: Date

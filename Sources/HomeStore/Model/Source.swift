@@ -2,13 +2,13 @@ public import Foundation
 
 /// What a source provides.
 public enum SourceKind: String, Sendable, Hashable, CaseIterable {
-    /// A notice feed (RSS, Atom, JSON Feed): its entries go to ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)``.
+    /// A notice feed (RSS, Atom, JSON Feed): its entries go to ``Store/ingestNotices(sourceURL:entries:now:fetch:)``.
     case notices
-    /// A service-link document (OPML): its links go to ``HomeStore/replaceServiceLinks(sourceURL:links:)``.
+    /// A service-link document (OPML): its links go to ``Store/replaceServiceLinks(sourceURL:links:)``.
     case services
 }
 
-/// A source as configured (from `feeds/sources.opml`): what ``HomeStore/upsertSource(_:now:)``
+/// A source as configured (from `feeds/sources.opml`): what ``Store/upsertSource(_:now:)``
 /// takes. Fetch state is not part of it and is kept across upserts.
 public struct SourceInput: Sendable, Hashable {
     /// The configured URL (`file:`, `http:`, `https:` or a path); the source's identity.
@@ -102,24 +102,11 @@ public struct Source: Sendable, Hashable, Identifiable {
     public var fetchURL: String { permanentRedirect ?? url }
 }
 
-/// The result of one fetch attempt, as the fetcher records it.
-public enum FetchOutcome: Sendable, Hashable {
-    /// `200` (or a `file:` read): the document was ingested; the new validators replace the
-    /// old pair (fields the response lacked become `nil`).
-    case fetched(Validators)
-    /// `304 Not Modified`: success; the stored validators stay.
-    case notModified
-    /// Any failure; counts towards ``Source/consecutiveFailures``. Validators stay.
-    case failed(error: String)
-    /// `410 Gone`: polling stops (``Source/isGone``), the message goes to ``Source/lastError``.
-    case gone(message: String)
-}
-
 /// One fetch attempt to record: the outcome, when it happened, when to try next, and a
 /// permanent redirect seen on the way.
 public struct FetchRecord: Sendable, Hashable {
     /// What happened.
-    public var outcome: FetchOutcome
+    public var outcome: FetchRecord.Outcome
     /// When the attempt started.
     public var attemptedAt: Date
     /// When to try next; `nil` for as soon as possible.
@@ -128,10 +115,25 @@ public struct FetchRecord: Sendable, Hashable {
     public var permanentRedirect: String?
 
     /// Creates a value; see the properties.
-    public init(outcome: FetchOutcome, attemptedAt: Date, nextAttempt: Date?, permanentRedirect: String? = nil) {
+    public init(outcome: FetchRecord.Outcome, attemptedAt: Date, nextAttempt: Date?, permanentRedirect: String? = nil) {
         self.outcome = outcome
         self.attemptedAt = attemptedAt
         self.nextAttempt = nextAttempt
         self.permanentRedirect = permanentRedirect
+    }
+}
+
+extension FetchRecord {
+    /// The result of one fetch attempt, as the fetcher records it.
+    public enum Outcome: Sendable, Hashable {
+        /// `200` (or a `file:` read): the document was ingested; the new validators replace the
+        /// old pair (fields the response lacked become `nil`).
+        case fetched(Validators)
+        /// `304 Not Modified`: success; the stored validators stay.
+        case notModified
+        /// Any failure; counts towards ``Source/consecutiveFailures``. Validators stay.
+        case failed(error: String)
+        /// `410 Gone`: polling stops (``Source/isGone``), the message goes to ``Source/lastError``.
+        case gone(message: String)
     }
 }

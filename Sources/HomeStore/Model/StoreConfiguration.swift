@@ -42,7 +42,7 @@ public struct StoreCounts: Sendable, Hashable {
     public init() {}
 }
 
-/// What ``HomeStore/applyRetention(now:)`` removed. Sendable: a plain value.
+/// What ``Store/applyRetention(now:)`` removed. Sendable: a plain value.
 public struct RetentionReport: Sendable, Hashable {
     /// Notices moved to tombstones (too many or too old).
     public var prunedNotices = 0

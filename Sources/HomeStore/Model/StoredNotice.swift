@@ -35,7 +35,7 @@ public struct NoticeInput: Sendable, Hashable {
 }
 
 /// A stored notice. Times read back in whole seconds. Sendable: a plain value.
-public struct Notice: Sendable, Hashable, Identifiable {
+public struct StoredNotice: Sendable, Hashable, Identifiable {
     /// The row id.
     public var id: Int64
     /// The notice source (`Source.id`).
@@ -57,7 +57,7 @@ public struct Notice: Sendable, Hashable, Identifiable {
     /// The ingest that first stored the entry.
     public var firstSeen: Date
     /// The last ingest whose document contained this entry, to within an hour (see
-    /// ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)``).
+    /// ``Store/ingestNotices(sourceURL:entries:now:fetch:)``).
     public var lastSeen: Date
     /// 64-bit FNV-1a of title, link, published and summary: a change means an update.
     public var contentHash: Int64
@@ -68,7 +68,7 @@ public struct Notice: Sendable, Hashable, Identifiable {
     public var imageURL: String?
 }
 
-/// What one ``HomeStore/ingestNotices(sourceURL:entries:now:fetch:)`` did. The counts add up
+/// What one ``Store/ingestNotices(sourceURL:entries:now:fetch:)`` did. The counts add up
 /// to the number of entries given.
 public struct IngestResult: Sendable, Hashable {
     /// New entries stored.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension HomeStore {
+extension Store {
     /// Records a user action and trims history to ``StoreConfiguration/historyLimit``, in one
     /// transaction.
     ///

@@ -1,4 +1,4 @@
-extension HomeStore {
+extension Store {
     /// Replaces every service link of the source at `sourceURL` with `links`, in one
     /// transaction: readers see the old set or the new one, never a mix.
     ///
@@ -37,7 +37,7 @@ extension HomeStore {
 
     /// The links of one section in display order: by ``ServiceLinkInput/order``, then by
     /// source (in the order sources were added), then as given.
-    public func serviceLinks(section: String) throws(StoreError) -> [ServiceLink] {
+    public func serviceLinks(section: String) throws(StoreError) -> [StoredServiceLink] {
         try database.fetchAll(
             "SELECT \(Self.linkColumns) FROM service_links WHERE section = ? ORDER BY position, source_id, id",
             [section],
@@ -46,7 +46,7 @@ extension HomeStore {
     }
 
     /// Every link, grouped by section (sorted by name), each section in display order.
-    public func serviceLinks() throws(StoreError) -> [ServiceLink] {
+    public func serviceLinks() throws(StoreError) -> [StoredServiceLink] {
         try database.fetchAll(
             "SELECT \(Self.linkColumns) FROM service_links ORDER BY section, position, source_id, id",
             [],
@@ -55,7 +55,7 @@ extension HomeStore {
     }
 
     /// The links of the source at `sourceURL`, in display order.
-    public func serviceLinks(sourceURL: String) throws(StoreError) -> [ServiceLink] {
+    public func serviceLinks(sourceURL: String) throws(StoreError) -> [StoredServiceLink] {
         let id = try sourceID(url: sourceURL)
         return try database.fetchAll(
             "SELECT \(Self.linkColumns) FROM service_links WHERE source_id = ? ORDER BY section, position, id",
@@ -66,8 +66,8 @@ extension HomeStore {
 
     static let linkColumns = "id, source_id, title, url, section, icon, description, position"
 
-    static func serviceLink(_ row: Statement) -> ServiceLink {
-        ServiceLink(
+    static func serviceLink(_ row: Statement) -> StoredServiceLink {
+        StoredServiceLink(
             id: row.column(0, or: 0),
             sourceID: row.column(1, or: 0),
             title: row.column(2, or: ""),

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// HomeStore: homefeed's SQLite file. Schema and named migrations, sources and their fetch
+/// Store: homefeed's SQLite file. Schema and named migrations, sources and their fetch
 /// state, notices with tombstones and retention, service links, user history, and the last
 /// manifest per profile.
 ///
@@ -12,7 +12,7 @@ public import Foundation
 /// actor's executor is a private serial dispatch queue, so blocking SQLite calls never run on
 /// the cooperative pool (swift-on-linux.md §5.3). Other processes (the `sqlite3` CLI) may read
 /// the file at the same time: it is in WAL mode.
-public actor HomeStore {
+public actor Store {
     private let executor: QueueExecutor
     let database: Database
     /// The configuration the store was opened with.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// What opening a store did about a corrupt file (``HomeStore/recovery``): the file was moved
+/// What opening a store did about a corrupt file (``Store/recovery``): the file was moved
 /// aside and a fresh one started, with what could still be read out of the old one.
 ///
 /// Sendable: a plain value.
@@ -66,7 +66,7 @@ enum StoreOpening {
         } catch  where recoverIfCorrupt && error.isCorruption {
             damage = error.summary
         }
-        let manifests = (try? db.fetchAll(salvageManifests, [], HomeStore.manifest)) ?? []
+        let manifests = (try? db.fetchAll(salvageManifests, [], Store.manifest)) ?? []
         let history = (try? db.fetchAll(salvageHistory, [], historyInput)) ?? []
         db.closeWithoutCheckpoint()
         let movedTo = try moveAside(path, at: now)

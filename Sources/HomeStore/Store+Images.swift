@@ -3,7 +3,7 @@ public import Foundation
 /// Image bookkeeping (`docs/images.md`): fetch state by URL, originals and renditions by
 /// content, icons found on pages, and the cache's size with least-recently-used eviction.
 /// Files live in the daemon's cache directory; the store only records them.
-extension HomeStore {
+extension Store {
     // MARK: Image URLs
 
     /// The records of `urls` that exist, by URL.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension HomeStore {
+extension Store {
     /// Stores measurements, replacing any of the same target and element, then drops the oldest
     /// beyond ``StoreConfiguration/maxMeasurementsPerTarget`` (per target written) and
     /// ``StoreConfiguration/maxMeasurements`` (in all), in one transaction.

@@ -1,6 +1,6 @@
 internal import CSQLite
 
-extension HomeStore {
+extension Store {
     /// Frees the connection's cached pages that no statement holds (`sqlite3_db_release_memory`).
     ///
     /// An ingest fills SQLite's page cache (up to `cache_size`, 2 MB by default) and the daemon

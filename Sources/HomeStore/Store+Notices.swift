@@ -1,6 +1,6 @@
 public import Foundation
 
-extension HomeStore {
+extension Store {
     /// Stores one fetched document of a notice source, in one transaction: new entries are
     /// inserted, known ones whose content hash changed are updated, the rest only get a new
     /// `lastSeen` (to the hour: it is rewritten when an hour or more old, so re-ingesting an
@@ -172,9 +172,9 @@ extension HomeStore {
         return Int(try database.scalar("SELECT count(*) FROM notices WHERE source_id = ?", [id]))
     }
 
-    /// The newest notices of every source, newest first (by ``Notice/sortDate``, then most
+    /// The newest notices of every source, newest first (by ``StoredNotice/sortDate``, then most
     /// recently stored).
-    public func newestNotices(limit: Int) throws(StoreError) -> [Notice] {
+    public func newestNotices(limit: Int) throws(StoreError) -> [StoredNotice] {
         try database.fetchAll(
             """
             SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
@@ -186,7 +186,7 @@ extension HomeStore {
     }
 
     /// The newest notices of the source at `sourceURL`, newest first.
-    public func newestNotices(sourceURL: String, limit: Int) throws(StoreError) -> [Notice] {
+    public func newestNotices(sourceURL: String, limit: Int) throws(StoreError) -> [StoredNotice] {
         let id = try sourceID(url: sourceURL)
         return try database.fetchAll(
             """
@@ -199,7 +199,7 @@ extension HomeStore {
     }
 
     /// The stored notice with `entryID` from the source at `sourceURL`, if any.
-    public func notice(sourceURL: String, entryID: String) throws(StoreError) -> Notice? {
+    public func notice(sourceURL: String, entryID: String) throws(StoreError) -> StoredNotice? {
         try database.fetchOne(
             """
             SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
@@ -215,8 +215,8 @@ extension HomeStore {
         n.first_seen_at, n.last_seen_at, n.content_hash, n.sort_at, n.image_url
         """
 
-    static func notice(_ row: Statement) -> Notice {
-        Notice(
+    static func notice(_ row: Statement) -> StoredNotice {
+        StoredNotice(
             id: row.column(0, or: 0),
             sourceID: row.column(1, or: 0),
             sourceURL: row.column(2, or: ""),

@@ -1,6 +1,6 @@
 public import Foundation
 
-extension HomeStore {
+extension Store {
     static let sourceColumns = """
         id, url, kind, title, section, etag, last_modified, last_attempt_at, last_success_at,
         next_attempt_at, consecutive_failures, last_error, redirect_url, is_gone, max_entries, max_age_seconds,
@@ -104,7 +104,7 @@ extension HomeStore {
         ) { Self.source($0) }
     }
 
-    /// Records one fetch attempt of the source at `url` (see ``FetchOutcome`` for what each
+    /// Records one fetch attempt of the source at `url` (see ``FetchRecord.Outcome`` for what each
     /// outcome changes). For a `200`, ingest first and record after, or pass the record to
     /// the ingest so both happen in one transaction: validators must never be stored for a
     /// document that was not.

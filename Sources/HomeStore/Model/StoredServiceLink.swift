@@ -32,7 +32,7 @@ public struct ServiceLinkInput: Sendable, Hashable {
 }
 
 /// A stored service link. Sendable: a plain value.
-public struct ServiceLink: Sendable, Hashable, Identifiable {
+public struct StoredServiceLink: Sendable, Hashable, Identifiable {
     /// The row id.
     public var id: Int64
     /// The services source (`Source.id`) the link came from.

@@ -4,7 +4,7 @@
 /// Never touches files, the network or SQLite: callers hand in bytes. XML goes through libxml2's
 /// SAX2 push parser with the hardened configuration of `feed-parsing.md` §5; every byte is
 /// treated as hostile and every resource is bounded by `FeedParseLimits`.
-public enum HomeFeeds {
+public enum FeedParser {
     /// Parses a whole body: detects JSON Feed or XML (then RSS, RDF, Atom or OPML by its root
     /// element) and returns the normalised document.
     ///

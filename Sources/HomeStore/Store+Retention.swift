@@ -1,6 +1,6 @@
 public import Foundation
 
-extension HomeStore {
+extension Store {
     /// A source's id with its effective retention limits (its own, else the store's).
     struct RetentionSource {
         var id: Int64
