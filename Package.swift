@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "HomefeedVersion"),
         // Declarative command tables: parsing, help, usage errors, exit statuses and bash
         // completion for every executable (standard library only).
-        .target(name: "CommandTable"),
+        .target(name: "CommandTable", dependencies: ["SystemCalls"]),
         // The line protocol between homefeedd and homefeed-thumbnail (standard library only).
         .target(name: "ThumbnailProtocol", dependencies: ["JSONCore"]),
         // Pure Swift, no Foundation: only libm for floor/round.
@@ -53,7 +53,7 @@ let package = Package(
         // (RSS) and 2.6x → 2.8x (Atom); a Varlink call's server CPU 8.1-8.9 → 9.1-9.5 µs.
         .target(name: "HomeFeeds", dependencies: ["CLibXML2", "JSONCore"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion", "LogCore"]),
+        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion", "LogCore", "SystemCalls"]),
         // Text measured with Pango (pangoft2 + fontconfig): the C interop stays in here.
         .target(name: "TextMeasure", dependencies: ["CPango"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.
@@ -75,7 +75,7 @@ let package = Package(
         // Decodes and resizes images with libvips in a resource-limited process of its own.
         .executableTarget(
             name: "homefeed-thumbnail",
-            dependencies: ["CVips", "CSystem", "ThumbnailProtocol", "CommandTable", "HomefeedVersion"]
+            dependencies: ["CVips", "CSystem", "ThumbnailProtocol", "CommandTable", "HomefeedVersion", "SystemCalls"]
         ),
         .executableTarget(
             name: "homefeed-bench",

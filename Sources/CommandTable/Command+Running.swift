@@ -1,4 +1,5 @@
 import Glibc
+import SystemCalls
 
 extension Command {
     /// What a command line asks for, once help, version and usage errors are answered.
@@ -118,8 +119,7 @@ public enum StandardStream: Sendable {
         let fd: Int32 = self == .output ? STDOUT_FILENO : STDERR_FILENO
         var bytes = Array(text.utf8)[...]
         while !bytes.isEmpty {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
             guard count > 0 else { return }
             bytes = bytes.dropFirst(count)
         }

@@ -1,5 +1,6 @@
 import Glibc
 public import LogCore
+import SystemCalls
 
 /// A small logger in the shape of swift-log: a label, a minimum level, lazy messages.
 ///
@@ -63,11 +64,8 @@ public struct Logger: Sendable {
             var remaining = strlen(pointer)
             var cursor = pointer
             while remaining > 0 {
-                let written = write(STDERR_FILENO, cursor, remaining)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                let written = retryingEINTR { write(STDERR_FILENO, cursor, remaining) }
+                if written < 0 { return }
                 remaining -= written
                 cursor += written
             }

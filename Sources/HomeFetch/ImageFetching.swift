@@ -5,6 +5,7 @@ import Dispatch
 import Foundation
 import Glibc
 public import HomeFeeds
+import SystemCalls
 
 /// A fetched image, stored as a new file in the image cache directory.
 ///
@@ -221,8 +222,7 @@ enum LocalImageReader {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         var total = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
             if count < 0 { return failure(.file("read failed: \(String(cString: strerror(errno)))"), bytes: total) }
             if count == 0 { break }
             total += count

@@ -6,6 +6,7 @@ import Dispatch
 import Foundation
 import Glibc
 import HomeFeeds
+import SystemCalls
 
 /// Reads `file:` sources (libcurl could, but a local file needs no transfer machinery, and its
 /// size and modification time make a better validator than anything HTTP sends).
@@ -55,9 +56,10 @@ enum LocalFileReader {
         var buffer = [UInt8](repeating: 0, count: chunkSize)
         var total = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
+            let count = retryingEINTR {
+                buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress, raw.count) }
+            }
             if count < 0 {
-                if errno == EINTR { continue }
                 return failure(.file("read failed: \(String(cString: strerror(errno)))"), bytes: total)
             }
             if count == 0 { break }

@@ -2,6 +2,7 @@ import CVips
 import CommandTable
 import Glibc
 import HomefeedVersion
+import SystemCalls
 import ThumbnailProtocol
 
 /// `homefeed-thumbnail`: decodes and resizes images for `homefeedd`, in a process of its own so
@@ -135,8 +136,7 @@ enum Thumbnail {
             guard let base = raw.baseAddress else { return true }
             var offset = 0
             while offset < raw.count {
-                let count = write(STDOUT_FILENO, base + offset, raw.count - offset)
-                if count < 0, errno == EINTR { continue }
+                let count = retryingEINTR { write(STDOUT_FILENO, base + offset, raw.count - offset) }
                 guard count > 0 else { return false }
                 offset += count
             }
@@ -177,8 +177,7 @@ struct LineReader {
                 start = 0
             }
             var chunk = [UInt8](repeating: 0, count: 16 << 10)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             guard count > 0 else { return nil }
             buffer += chunk[0..<count]
         }

@@ -1,5 +1,6 @@
 import CVips
 import Glibc
+import SystemCalls
 import ThumbnailProtocol
 
 /// Decodes one original and writes its renditions with libvips, bounded at every step: the
@@ -273,15 +274,15 @@ final class InputFile {
         guard size <= maxBytes else {
             throw SniffError(reason: "the original has \(size) bytes, more than \(maxBytes)")
         }
-        storage = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: max(size, 1), alignment: 16)
         var total = 0
         while total < size {
-            let count = read(fd, storage + total, size - total)
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { read(fd, buffer + total, size - total) }
             guard count > 0 else { break }
             total += count
         }
-        bytes = UnsafeRawBufferPointer(start: storage, count: total)
+        storage = buffer
+        bytes = UnsafeRawBufferPointer(start: buffer, count: total)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import CSystem
 import Glibc
+import SystemCalls
 import ThumbnailProtocol
 
 /// One running `homefeed-thumbnail`: started with a socket pair as its stdin and stdout (so a
@@ -142,8 +143,7 @@ final class ThumbnailHelperProcess {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
             guard count > 0 else { break }
             bytes += chunk[0..<count]
         }
@@ -157,8 +157,9 @@ final class ThumbnailHelperProcess {
             guard let base = raw.baseAddress else { return true }
             var offset = 0
             while offset < raw.count {
-                let sent = Glibc.send(socket, base + offset, raw.count - offset, csystem_msg_nosignal())
-                if sent < 0, errno == EINTR { continue }
+                let sent = retryingEINTR {
+                    Glibc.send(socket, base + offset, raw.count - offset, csystem_msg_nosignal())
+                }
                 guard sent > 0 else { return false }
                 offset += sent
             }
@@ -214,8 +215,7 @@ final class ThumbnailHelperProcess {
     private func reap(blocking: Bool) -> Bool {
         var status: Int32 = 0
         while true {
-            let result = waitpid(pid, &status, blocking ? 0 : WNOHANG)
-            if result < 0, errno == EINTR { continue }
+            let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
             if result == 0 { return false }
             isReaped = true
             exitStatus = status

@@ -1,5 +1,6 @@
 import Glibc
 import HomeFeeds
+import SystemCalls
 
 /// The body consumer of an image fetch: the bytes go straight to a new file in the image cache
 /// directory as they arrive, hashed on the way (SHA-256, the file's future name), after the
@@ -77,8 +78,7 @@ final class ImageFileBody: HTTPBodyConsumer {
         var offset = 0
         while offset < bytes.count {
             guard let base = bytes.baseAddress else { break }
-            let written = write(fd, base + offset, bytes.count - offset)
-            if written < 0, errno == EINTR { continue }
+            let written = retryingEINTR { write(fd, base + offset, bytes.count - offset) }
             guard written > 0 else { return .file("cannot write the image: \(String(cString: strerror(errno)))") }
             offset += written
         }
