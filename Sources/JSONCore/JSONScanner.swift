@@ -278,33 +278,15 @@ public struct JSONScanner {
     /// table of well-formed byte sequences (no overlongs, no surrogates, nothing above U+10FFFF).
     public func utf8SequenceLength(at i: Int) throws(JSONSyntaxError) -> Int {
         let b0 = bytes[i]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch b0 {
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default:
+        guard let lead = UTF8Lead(b0) else {
             throw JSONSyntaxError(offset: i, message: "invalid UTF-8 byte 0x\(hex(UInt32(b0), digits: 2))")
         }
+        let length = lead.length
         guard bytes.count - i >= length else {
             throw JSONSyntaxError(offset: i, message: "truncated UTF-8 sequence at the end of input")
         }
         let b1 = bytes[i + 1]
-        guard b1 >= low, b1 <= high else {
+        guard lead.second.contains(b1) else {
             throw JSONSyntaxError(
                 offset: i,
                 message: "invalid UTF-8 sequence 0x\(hex(UInt32(b0), digits: 2)) 0x\(hex(UInt32(b1), digits: 2))"

@@ -1,3 +1,5 @@
+import JSONCore
+
 /// UTF-8 well-formedness (Unicode 15 §3.9, table 3-7), 16 bytes at a time and one sequence at
 /// a time.
 extension UTF8Sanitizer {
@@ -84,39 +86,18 @@ extension UTF8Sanitizer {
     /// The sequence at `index`, whose lead byte is not ASCII (Unicode table 3-7).
     static func sequence(_ input: UnsafeRawBufferPointer, at index: Int) -> Sequence {
         let lead = input[index]
-        let length: Int
-        var low: UInt8 = 0x80
-        var high: UInt8 = 0xBF
-        switch lead {
-        case 0x00..<0x80: return .valid(1)
-        case 0xC2...0xDF: length = 2
-        case 0xE0:
-            length = 3
-            low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: length = 3
-        case 0xED:
-            length = 3
-            high = 0x9F
-        case 0xF0:
-            length = 4
-            low = 0x90
-        case 0xF1...0xF3: length = 4
-        case 0xF4:
-            length = 4
-            high = 0x8F
-        default: return .invalid(1)
-        }
+        if lead < 0x80 { return .valid(1) }
+        guard let expected = UTF8Lead(lead) else { return .invalid(1) }
         var position = 1
-        while position < length {
+        while position < expected.length {
             guard index + position < input.count else { return .incomplete(position) }
             let byte = input[index + position]
-            guard byte >= low && byte <= high else { return .invalid(position) }
-            low = 0x80
-            high = 0xBF
+            let allowed = position == 1 ? expected.second : 0x80...0xBF
+            guard allowed.contains(byte) else { return .invalid(position) }
             position += 1
         }
         // U+FFFE and U+FFFF are not XML characters.
         if lead == 0xEF && input[index + 1] == 0xBF && input[index + 2] >= 0xBE { return .forbidden(3) }
-        return .valid(length)
+        return .valid(expected.length)
     }
 }
