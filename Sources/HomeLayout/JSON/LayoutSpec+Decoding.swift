@@ -105,9 +105,8 @@ struct SpecDecoder {
         if let v = object[.variants] {
             let variantsPath = object.path(.variants)
             let values = try array(v, at: variantsPath)
-            section.variants.reserveCapacity(values.count)
-            for (index, variantValue) in values.enumerated() {
-                section.variants.append(try variant(variantValue, at: variantsPath + "[\(index)]", inList: isList))
+            section.variants = try elements(values, at: variantsPath) { element, elementPath throws(LayoutSpecError) in
+                try variant(element, at: elementPath, inList: isList)
             }
         }
         return section
@@ -201,11 +200,9 @@ struct SpecDecoder {
         if let v = object[.decorationItems] {
             let path = object.path(.decorationItems)
             let values = try array(v, at: path)
-            var decorations: [DecorationItem] = []
-            for (index, element) in values.enumerated() {
-                decorations.append(try decoration(element, at: path + "[\(index)]"))
+            o.decorationItems = try elements(values, at: path) { element, elementPath throws(LayoutSpecError) in
+                try decoration(element, at: elementPath)
             }
-            o.decorationItems = decorations
         }
         return o
     }

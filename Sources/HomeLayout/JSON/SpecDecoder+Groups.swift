@@ -15,10 +15,8 @@ extension SpecDecoder {
         if subitemValues.isEmpty {
             throw LayoutSpecError(path: subitemsPath, reason: "expected at least one subitem; found an empty array")
         }
-        var subitems: [LayoutElement] = []
-        subitems.reserveCapacity(subitemValues.count)
-        for (index, element) in subitemValues.enumerated() {
-            subitems.append(try self.element(element, at: subitemsPath + "[\(index)]", depth: depth))
+        let subitems = try elements(subitemValues, at: subitemsPath) { value, elementPath throws(LayoutSpecError) in
+            try element(value, at: elementPath, depth: depth)
         }
         var group = LayoutGroup(axis: axis, size: size, subitems: subitems)
         if let v = object[.count] {

@@ -2,13 +2,9 @@
 /// decoration items.
 extension SpecDecoder {
     func boundaryItems(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> [BoundarySupplementaryItem] {
-        let values = try array(value, at: path)
-        var items: [BoundarySupplementaryItem] = []
-        items.reserveCapacity(values.count)
-        for (index, element) in values.enumerated() {
-            items.append(try boundaryItem(element, at: path + "[\(index)]"))
+        try elements(array(value, at: path), at: path) { element, elementPath throws(LayoutSpecError) in
+            try boundaryItem(element, at: elementPath)
         }
-        return items
     }
 
     func boundaryItem(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> BoundarySupplementaryItem {
@@ -44,12 +40,9 @@ extension SpecDecoder {
                 reason: "\(values.count) supplementary items exceed the limit of \(limit)"
             )
         }
-        var badges: [ItemSupplementary] = []
-        badges.reserveCapacity(values.count)
-        for (index, element) in values.enumerated() {
-            badges.append(try badge(element, at: path + "[\(index)]"))
+        return try elements(values, at: path) { element, elementPath throws(LayoutSpecError) in
+            try badge(element, at: elementPath)
         }
-        return badges
     }
 
     func badge(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> ItemSupplementary {

@@ -108,6 +108,20 @@ extension SpecDecoder {
         return elements
     }
 
+    /// Decodes every element of an array with `decode`, each at `path[i]`.
+    func elements<Element>(
+        _ values: [SpecJSONValue],
+        at path: String,
+        _ decode: (SpecJSONValue, String) throws(LayoutSpecError) -> Element
+    ) throws(LayoutSpecError) -> [Element] {
+        var decoded: [Element] = []
+        decoded.reserveCapacity(values.count)
+        for (index, value) in values.enumerated() {
+            decoded.append(try decode(value, path + "[\(index)]"))
+        }
+        return decoded
+    }
+
     func string(_ value: SpecJSONValue, at path: String) throws(LayoutSpecError) -> String {
         guard case .string(let s) = value else {
             throw LayoutSpecError(path: path, reason: "expected a string; found \(value.errorDescription)")
