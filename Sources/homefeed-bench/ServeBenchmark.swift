@@ -260,17 +260,7 @@ enum ServeBenchmark {
     /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a
     /// history event and waits until every subscriber has the next reply. The median, in ms.
     static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> Double {
-        let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
-            .framed
-        var fds: [Int32] = []
-        for _ in 0..<count {
-            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket), VarlinkBenchmark.writeFully(fd, subscribe)
-            else {
-                fail("subscriber \(fds.count): errno \(errno)")
-            }
-            fds.append(fd)
-        }
+        let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
@@ -324,6 +314,22 @@ enum ServeBenchmark {
     }
 
     /// Wall time of `body` in ms.
+    /// Opens `count` raw sockets, each subscribed to the phone manifest (not yet read).
+    static func subscribePhone(count: Int, socket: String) -> [Int32] {
+        let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
+            .framed
+        var fds: [Int32] = []
+        for _ in 0..<count {
+            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket), VarlinkBenchmark.writeFully(fd, subscribe)
+            else {
+                fail("subscriber \(fds.count): errno \(errno)")
+            }
+            fds.append(fd)
+        }
+        return fds
+    }
+
     static func milliseconds(_ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
@@ -343,17 +349,7 @@ enum ServeBenchmark {
         } catch {
             fail("GetManifest: \(error)")
         }
-        let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
-            .framed
-        var fds: [Int32] = []
-        for _ in 0..<count {
-            let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket), VarlinkBenchmark.writeFully(fd, subscribe)
-            else {
-                fail("subscriber \(fds.count): errno \(errno)")
-            }
-            fds.append(fd)
-        }
+        let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
