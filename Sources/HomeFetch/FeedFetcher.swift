@@ -144,17 +144,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
         }
         if let failure = exchange.failure { return fail(failure) }
         guard let head = exchange.head else { return fail(.transport(code: FetchError.noResponseCode)) }
-        var info = FetchResponseInfo(
-            requestedURL: exchange.requestedURL,
-            finalURL: exchange.finalURL,
-            permanentRedirectURL: exchange.permanentRedirectURL,
-            redirects: exchange.redirects,
-            status: head.status,
-            validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),
-            maxAge: HTTPHeaderValues.maxAge(cacheControl: head.header("Cache-Control")),
-            contentType: head.header("Content-Type"),
-            bodyBytes: exchange.bodyBytes
-        )
+        var info = exchange.responseInfo(head: head)
         switch head.status {
         case 304:
             // A 304 without validators keeps the stored pair; with any, the new pair replaces it.

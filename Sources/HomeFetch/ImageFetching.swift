@@ -66,7 +66,7 @@ extension FeedFetcher {
                     return .failure(error)
                 case .success(let value): head = value
                 }
-                var info = Self.info(of: exchange, head: head)
+                var info = exchange.responseInfo(head: head)
                 if head.status == 304 {
                     body.discard()
                     if info.validators.isEmpty { info.validators = captured.validators }
@@ -151,20 +151,6 @@ extension FeedFetcher {
             return .failure(failure)
         }
         return .success(head)
-    }
-
-    private static func info(of exchange: HTTPExchange, head: HTTPResponseHead) -> FetchResponseInfo {
-        FetchResponseInfo(
-            requestedURL: exchange.requestedURL,
-            finalURL: exchange.finalURL,
-            permanentRedirectURL: exchange.permanentRedirectURL,
-            redirects: exchange.redirects,
-            status: head.status,
-            validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),
-            maxAge: HTTPHeaderValues.maxAge(cacheControl: head.header("Cache-Control")),
-            contentType: head.header("Content-Type"),
-            bodyBytes: exchange.bodyBytes
-        )
     }
 
     private static func error(_ kind: FetchError.Kind, _ exchange: HTTPExchange, _ request: FetchRequest) -> FetchError

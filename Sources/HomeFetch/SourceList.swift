@@ -50,6 +50,34 @@ public struct SourceList: Sendable, Equatable {
         var diagnostics = opml.diagnostics
         var unsupported: [UnsupportedSource] = []
         var seen: Set<String> = []
+        /// A fetchable URL becomes a source once; an unfetchable one is reported, a repeated
+        /// one noted.
+        func addSource(
+            _ url: String,
+            kind: FeedSource.Kind,
+            outline: OPMLOutline,
+            title: String?,
+            section: HomeSection?
+        ) {
+            guard Self.isFetchable(url) else {
+                unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
+                return
+            }
+            guard seen.insert(url).inserted else {
+                diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
+                return
+            }
+            sources.append(
+                FeedSource(
+                    url: url,
+                    kind: kind,
+                    title: title,
+                    section: section,
+                    credentialName: outline.credential,
+                    line: outline.line
+                )
+            )
+        }
         for outline in opml.outlines {
             let type = outline.type?.lowercased()
             let section = HomeSection(category: outline.categoryAttribute)
@@ -79,47 +107,13 @@ public struct SourceList: Sendable, Equatable {
                     )
                     continue
                 }
-                guard Self.isFetchable(url) else {
-                    unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
-                    continue
-                }
-                if seen.insert(url).inserted {
-                    sources.append(
-                        FeedSource(
-                            url: url,
-                            kind: .services,
-                            title: title,
-                            section: section,
-                            credentialName: outline.credential,
-                            line: outline.line
-                        )
-                    )
-                } else {
-                    diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
-                }
+                addSource(url, kind: .services, outline: outline, title: title, section: section)
             case "rss", nil:
                 guard let url = outline.xmlURL else {
                     diagnostics.append("outline \"\(outline.text)\": no xmlUrl")
                     continue
                 }
-                guard Self.isFetchable(url) else {
-                    unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
-                    continue
-                }
-                if seen.insert(url).inserted {
-                    sources.append(
-                        FeedSource(
-                            url: url,
-                            kind: .notices,
-                            title: title,
-                            section: section,
-                            credentialName: outline.credential,
-                            line: outline.line
-                        )
-                    )
-                } else {
-                    diagnostics.append("outline \"\(outline.text)\": duplicate source \(url)")
-                }
+                addSource(url, kind: .notices, outline: outline, title: title, section: section)
             case let other?:
                 diagnostics.append("outline \"\(outline.text)\": type \"\(other)\" ignored")
             }

@@ -20,3 +20,20 @@ struct HTTPExchange: Sendable {
     /// libcurl's own words about a transport failure (its error buffer), for the log.
     var detail: String?
 }
+
+extension HTTPExchange {
+    /// What a fetch reports about the exchange whose final response had `head`.
+    func responseInfo(head: HTTPResponseHead) -> FetchResponseInfo {
+        FetchResponseInfo(
+            requestedURL: requestedURL,
+            finalURL: finalURL,
+            permanentRedirectURL: permanentRedirectURL,
+            redirects: redirects,
+            status: head.status,
+            validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),
+            maxAge: HTTPHeaderValues.maxAge(cacheControl: head.header("Cache-Control")),
+            contentType: head.header("Content-Type"),
+            bodyBytes: bodyBytes
+        )
+    }
+}

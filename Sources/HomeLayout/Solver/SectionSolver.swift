@@ -48,27 +48,7 @@ struct SectionSolver {
         // orthogonal row with a background.
         let hasContent = !isEmpty || showsEmptyRow(section, itemCount: itemCount)
 
-        // §5.1: the section container adds the section insets on the cross axis only.
-        let sectionContainer =
-            isOrthogonal
-            ? Container(
-                width: containerWidth,
-                height: containerHeight,
-                insets: EdgeInsets(
-                    top: insets.top,
-                    leading: reference.leading,
-                    bottom: insets.bottom,
-                    trailing: reference.trailing
-                )
-            )
-            : Container(
-                width: containerWidth,
-                height: containerHeight,
-                insets: EdgeInsets(
-                    leading: reference.leading + insets.leading,
-                    trailing: reference.trailing + insets.trailing
-                )
-            )
+        let sectionContainer = container(of: section, reference: reference)
 
         // §4: solve the root group once.
         let root = section.group
@@ -238,28 +218,14 @@ struct SectionSolver {
         // Repetition origins, only when some repetition re-fitted (§7.1).
         var origins: [Point] = []
         if measured.solutions.isEmpty && badgeSizes.isEmpty {
-            var remaining = itemCount
-            var repetition = 0.0
-            while remaining > 0 {
-                let dx = originX + repetition * stepX
-                let dy = originY + repetition * stepY
-                let count = min(remaining, slotsPerGroup)
-                for slot in 0..<count {
-                    let leaf = leaves[slot]
-                    let visible = leaf.visible.offsetBy(dx: dx, dy: dy)
-                    if leaf.badges >= 0 {
-                        appendBadges(
-                            solver.badgeLists[Int(leaf.badges)],
-                            of: visible,
-                            item: itemFrames.count,
-                            to: &badgeFrames
-                        )
-                    }
-                    itemFrames.append(visible)
-                }
-                remaining -= count
-                repetition += 1
-            }
+            placeRepeatedItems(
+                count: itemCount,
+                of: solver,
+                origin: Point(x: originX, y: originY),
+                step: Point(x: stepX, y: stepY),
+                itemFrames: &itemFrames,
+                badgeFrames: &badgeFrames
+            )
         } else {
             let placement = RepetitionPlacement(
                 origin: Point(x: originX, y: originY),
@@ -327,25 +293,15 @@ struct SectionSolver {
 
         var orthogonal: OrthogonalScrolling?
         if isOrthogonal {
-            do throws(LayoutSolveError) {
-                orthogonal = try OrthogonalRest.metadata(
-                    behavior: section.orthogonalScrollingBehavior,
-                    contentWidth: orthogonalWidth,
-                    groupWidth: groupExtent,
-                    stride: stride,
-                    groups: repetitions,
-                    groupStarts: origins.isEmpty ? nil : origins.map { $0.x - originX },
-                    visibleWidth: containerWidth,
-                    grid: grid
-                )
-            } catch {
-                throw LayoutSolveError(
-                    error.kind,
-                    sectionIndex: index,
-                    sectionID: section.id,
-                    path: "sections[\(index)]"
-                )
-            }
+            orthogonal = try orthogonalScrolling(
+                of: section,
+                index: index,
+                contentWidth: orthogonalWidth,
+                groupWidth: groupExtent,
+                stride: stride,
+                groups: repetitions,
+                groupStarts: origins.isEmpty ? nil : origins.map { $0.x - originX }
+            )
         }
 
         return Output(
