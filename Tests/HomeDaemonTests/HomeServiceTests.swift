@@ -123,6 +123,22 @@ struct HomeServiceTests {
         #expect(again == ids)
     }
 
+    @Test("stop checkpoints the store: the write-ahead log is emptied into homefeed.sqlite")
+    func stopCheckpoints() async throws {
+        let service = try await start()
+        _ = try await service.refresh(url: nil)
+        let wal = stateDirectory.appendingPathComponent("homefeed.sqlite-wal").path
+        // The refresh committed into the log; it holds at least one page until a checkpoint.
+        #expect(try walBytes(wal) > 0)
+        await service.stop()
+        #expect(try walBytes(wal) == 0)
+    }
+
+    private func walBytes(_ path: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }
+        return try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
+
     @Test("a broken layout on reload is rejected and the old configuration keeps serving")
     func brokenReload() async throws {
         let service = try await start()

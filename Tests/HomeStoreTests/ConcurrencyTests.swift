@@ -49,6 +49,25 @@ import Testing
         #expect(result.inserted == 2 && result.unchanged == 10)
         #expect(try await test.store.noticeCount(sourceURL: TestStore.feedURL) == 12)
     }
+
+    @Test("checkpoint empties the write-ahead log into the file; the store goes on writing")
+    func checkpoint() async throws {
+        let test = try await TestStore().withSources()
+        try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 100), now: Clock.t0)
+        let wal = test.path + "-wal"
+        #expect(try fileSize(wal) > 0)
+        #expect(try await test.store.checkpoint())
+        #expect(try fileSize(wal) == 0)
+        // A fresh connection reads everything from the file alone.
+        let reader = try await Store(path: test.path, configuration: .unlimited, now: Clock.t0)
+        #expect(try await reader.noticeCount(sourceURL: TestStore.feedURL) == 100)
+        try await test.store.recordHistory(HistoryInput(time: Clock.t0, title: "after", kind: "service"))
+        #expect(try fileSize(wal) > 0)
+    }
+
+    private func fileSize(_ path: String) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    }
 }
 
 /// What the store holds in memory between uses.

@@ -198,6 +198,7 @@ public actor HomeService {
     /// Stops polling and waits for fetches in flight (their documents are stored first), then
     /// for the version in flight (and the one a pending change asks for); no version is made
     /// after. The image pipeline stops last, so that version's images are not asked for again.
+    /// Then the store's write-ahead log is checkpointed into its file.
     public func stop() async {
         schedulerTask?.cancel()
         await schedulerTask?.value
@@ -207,6 +208,11 @@ public actor HomeService {
         publishing = nil
         await images?.stop()
         await fetcher.shutdown()
+        do throws(StoreError) {
+            try await store.checkpoint()
+        } catch {
+            logger.warning("stop: the store's write-ahead log stays beside \(store.path): \(error)")
+        }
     }
 
     /// Returns once the image pipeline has nothing left to do for the current version, and
