@@ -197,7 +197,8 @@ public actor HomeService {
 
     /// Stops polling and waits for fetches in flight (their documents are stored first), then
     /// for the version in flight (and the one a pending change asks for); no version is made
-    /// after. The image pipeline stops last, so that version's images are not asked for again.
+    /// after. The image pipeline stops next, so that version's images are not asked for again;
+    /// a pending heap trim (``MemoryRelief``) is cancelled last.
     public func stop() async {
         schedulerTask?.cancel()
         await schedulerTask?.value
@@ -207,6 +208,8 @@ public actor HomeService {
         publishing = nil
         await images?.stop()
         await fetcher.shutdown()
+        // Last: fetches and versions, which ask for reliefs, have ended.
+        await memory.stop()
     }
 
     /// Returns once the image pipeline has nothing left to do for the current version, and
