@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// Something that turns a `FetchRequest` into a parsed document: `FeedFetcher`, or a stand-in
 /// in tests.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import HomeFetch
 public import HomeStore
 
@@ -224,7 +224,10 @@ extension HomeService {
     public func recordHistory(title: String, link: String?, kind: String?, at: Date?) async throws(ServiceError) -> (
         id: Int64, version: Int
     ) {
-        let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Without surrounding white space and newlines (Character.isWhitespace, no Foundation).
+        let start = title.firstIndex { !$0.isWhitespace } ?? title.endIndex
+        let end = title.lastIndex { !$0.isWhitespace }.map { title.index(after: $0) } ?? start
+        let title = String(title[start..<end])
         guard !title.isEmpty, title.utf8.count <= 1024 else {
             throw .invalidArgument(parameter: "title", reason: "must be 1 to 1024 bytes of text")
         }
