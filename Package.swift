@@ -53,7 +53,10 @@ let package = Package(
         // (RSS) and 2.6x → 2.8x (Atom); a Varlink call's server CPU 8.1-8.9 → 9.1-9.5 µs.
         .target(name: "HomeFeeds", dependencies: ["CLibXML2", "JSONCore"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
-        .target(name: "HomeFetch", dependencies: ["CCurl", "HomeFeeds", "HomefeedVersion", "LogCore", "SystemCalls"]),
+        .target(
+            name: "HomeFetch",
+            dependencies: ["CCurl", "CSystem", "HomeFeeds", "HomefeedVersion", "LogCore", "SystemCalls"]
+        ),
         // Text measured with Pango (pangoft2 + fontconfig): the C interop stays in here.
         .target(name: "TextMeasure", dependencies: ["CPango"]),
         // The Varlink wire protocol alone: framing, server, client, org.varlink.service.

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Synchronization
 
 /// Something that turns a `FetchRequest` into a parsed document: `FeedFetcher`, or a stand-in
 /// in tests.
@@ -29,7 +30,7 @@ public protocol SourceFetching: Sendable {
 /// Create one fetcher for the process and call `shutdown()` when stopping: it cancels the
 /// transfers in flight and ends the loop's thread.
 ///
-/// Sendable: the loop is thread-safe; the fetcher holds no other mutable state.
+/// Sendable: the loop is thread-safe and made once, under a `Mutex`; nothing else is mutable.
 public final class FeedFetcher: SourceFetching, Sendable {
     /// Fetcher-wide settings; per-fetch limits travel in `FetchRequest`.
     public struct Configuration: Sendable, Equatable {
@@ -53,33 +54,52 @@ public final class FeedFetcher: SourceFetching, Sendable {
     }
 
     public let configuration: Configuration
-    let loop: CurlMultiLoop
+    /// The fetch loop, started by the first HTTP fetch, and whether ``shutdown()`` came: a
+    /// daemon whose sources are all `file:`, or that does not fetch, never initialises libcurl
+    /// and OpenSSL, nor starts the thread (about 3 MB of resident pages, issue 17).
+    private let loopState = Mutex<(loop: CurlMultiLoop?, isShutDown: Bool)>((nil, false))
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
-        loop = CurlMultiLoop(
-            configuration: CurlMultiLoop.Configuration(
-                maxConnectionsPerHost: configuration.maxConnectionsPerHost,
-                maxTotalConnections: configuration.maxTotalConnections
-            )
-        )
     }
 
     deinit {
-        loop.requestStop()
+        loopState.withLock { $0.loop }?.requestStop()
     }
 
     /// Cancels every transfer in flight and ends the fetch thread; later HTTP fetches fail as
     /// cancelled. Returns once the thread has released libcurl's handles.
     public func shutdown() async {
-        await loop.stop()
+        let loop = loopState.withLock { state in
+            state.isShutDown = true
+            return state.loop
+        }
+        await loop?.stop()
+    }
+
+    /// The fetch loop, started now if this is the first HTTP fetch; nil after ``shutdown()``.
+    private func startedLoop() -> CurlMultiLoop? {
+        loopState.withLock { state in
+            if state.loop == nil, !state.isShutDown {
+                state.loop = CurlMultiLoop(
+                    configuration: CurlMultiLoop.Configuration(
+                        maxConnectionsPerHost: configuration.maxConnectionsPerHost,
+                        maxTotalConnections: configuration.maxTotalConnections
+                    )
+                )
+            }
+            return state.loop
+        }
     }
 
     /// The libcurl in use and its features (for logs).
     public static var libraryVersion: String { CurlRuntime.summary }
 
     /// CPU time of the fetch thread so far; a stalled transfer must cost none (tests).
-    package var _threadCPUTime: Duration { loop.threadCPUTime }
+    package var _threadCPUTime: Duration { loopState.withLock { $0.loop }?.threadCPUTime ?? .zero }
+
+    /// Whether an HTTP fetch has started libcurl's loop (tests).
+    package var _hasStartedLoop: Bool { loopState.withLock { $0.loop != nil } }
 
     public func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
         switch URLScheme(request.url) {
@@ -111,6 +131,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
             body: body,
             now: CurlMultiLoop.now()
         )
+        guard let loop = startedLoop() else { return conclude(transfer.exchange(failure: .cancelled)) }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 transfer.completion = { exchange in continuation.resume(returning: conclude(exchange)) }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One source the scheduler polls: a notice feed or a document of service links.
 ///
@@ -64,7 +64,7 @@ public enum HomeSection: String, Sendable, Hashable, CaseIterable {
     public init?(category: String?) {
         guard let category else { return nil }
         for part in category.split(separator: ",") {
-            var name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            var name = part.trimmingBlanks().lowercased()
             if name.count > 1, name.hasSuffix("/") { name.removeLast() }
             if !name.hasPrefix("/") { name = "/" + name }
             if let section = HomeSection(rawValue: name) {
@@ -97,5 +97,19 @@ public struct DirectServiceLink: Sendable, Hashable {
         self.section = section
         self.order = order
         self.icon = icon
+    }
+}
+
+extension Substring {
+    /// Without leading and trailing tabs and Unicode space separators: what Foundation's
+    /// `trimmingCharacters(in: .whitespaces)` removes, without loading Foundation (issue 17).
+    fileprivate func trimmingBlanks() -> Substring {
+        func isBlank(_ character: Character) -> Bool {
+            character.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
+        }
+        var trimmed = self
+        while let first = trimmed.first, isBlank(first) { trimmed.removeFirst() }
+        while let last = trimmed.last, isBlank(last) { trimmed.removeLast() }
+        return trimmed
     }
 }

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The scheduler's notion of time: wall-clock instants, because they are persisted and shown
 /// in `GetStatus`.

@@ -2,7 +2,7 @@
 // LocalFileReader.swift.
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 public import HomeFeeds
 import SystemCalls

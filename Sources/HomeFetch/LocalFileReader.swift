@@ -3,7 +3,7 @@
 // MemberImportVisibility needs both imported.
 import CCurl
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import HomeFeeds
 import SystemCalls

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The validators of the last good response, kept as one atomic pair.
 ///

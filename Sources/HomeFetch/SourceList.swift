@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import HomeFeeds
 
 /// The subscription list: `feeds/sources.opml` read into sources to poll and static links

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Store {
     /// Records a user action and trims history to ``StoreConfiguration/historyLimit``, in one

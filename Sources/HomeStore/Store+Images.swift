@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Image bookkeeping (`docs/images.md`): fetch state by URL, originals and renditions by
 /// content, icons found on pages, and the cache's size with least-recently-used eviction.

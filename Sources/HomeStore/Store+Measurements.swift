@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension Store {
     /// Stores measurements, replacing any of the same target and element, then drops the oldest

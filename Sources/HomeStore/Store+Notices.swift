@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension Store {
     /// Stores one fetched document of a notice source, in one transaction: new entries are

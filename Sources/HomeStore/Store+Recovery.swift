@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// What opening a store did about a corrupt file (``Store/recovery``): the file was moved
 /// aside and a fresh one started, with what could still be read out of the old one.

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension Store {
     /// A source's id with its effective retention limits (its own, else the store's).

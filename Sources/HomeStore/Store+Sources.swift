@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 extension Store {
     static let sourceColumns = """

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Store: homefeed's SQLite file. Schema and named migrations, sources and their fetch
 /// state, notices with tombstones and retention, service links, user history, and the last

@@ -1,5 +1,6 @@
 import CommandTable
-import Foundation
+import FoundationEssentials
+import Glibc
 import HomeDaemon
 
 /// `homefeedd`: parse flags, build the daemon, run it until SIGTERM. No logic of its own.

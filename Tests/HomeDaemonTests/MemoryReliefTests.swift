@@ -3,7 +3,7 @@ import Testing
 
 @testable import HomeDaemon
 
-@Suite("MemoryRelief")
+@Suite("MemoryRelief", .timeLimit(.minutes(1)))
 struct MemoryReliefTests {
     /// Counts trims and lets a test wait for the next one.
     final class Trims: Sendable {
@@ -34,25 +34,106 @@ struct MemoryReliefTests {
         }
     }
 
+    /// The quiet period, ended by the test instead of a clock: a sleep returns once the gate is
+    /// open, and throws as `Task.sleep` does when its task is cancelled, before or while waiting.
+    final class Gate: Sendable {
+        private let state = Mutex<(open: Bool, sleepers: [Int: CheckedContinuation<Void, Never>], next: Int)>(
+            (false, [:], 0)
+        )
+
+        func open() {
+            let sleepers = state.withLock { state in
+                state.open = true
+                defer { state.sleepers = [:] }
+                return state.sleepers
+            }
+            for sleeper in sleepers.values { sleeper.resume() }
+        }
+
+        @Sendable func sleep(_ duration: Duration) async throws {
+            let id = state.withLock { state in
+                state.next += 1
+                return state.next
+            }
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let wake = state.withLock { state -> Bool in
+                        if state.open || Task.isCancelled { return true }
+                        state.sleepers[id] = continuation
+                        return false
+                    }
+                    if wake { continuation.resume() }
+                }
+            } onCancel: {
+                state.withLock { $0.sleepers.removeValue(forKey: id) }?.resume()
+            }
+            try Task.checkCancellation()
+        }
+    }
+
     @Test("a burst of work is trimmed once, after it goes quiet")
     func burst() async {
         let trims = Trims()
-        let relief = MemoryRelief(delay: .milliseconds(20)) { trims.record() }
+        let gate = Gate()
+        let relief = MemoryRelief(sleep: gate.sleep) { trims.record() }
         for _ in 0..<10 { relief.workHappened() }
+        // Each call cancelled the relief before it while the gate was shut: only the tenth
+        // outlives the quiet period.
+        gate.open()
         await trims.wait(for: 1)
-        // The ten scheduled checks run in order on one serial queue; the trim came from the
-        // last, so the nine before it had already run and found newer work: exactly one trim.
+        await relief.stop()
         #expect(trims.count == 1)
     }
 
     @Test("work after a trim is trimmed again")
     func again() async {
         let trims = Trims()
-        let relief = MemoryRelief(delay: .milliseconds(1)) { trims.record() }
+        let gate = Gate()
+        gate.open()
+        let relief = MemoryRelief(sleep: gate.sleep) { trims.record() }
         relief.workHappened()
         await trims.wait(for: 1)
         relief.workHappened()
         await trims.wait(for: 2)
+        await relief.stop()
         #expect(trims.count == 2)
+    }
+
+    @Test("stop cancels the pending relief and schedules no more")
+    func stop() async {
+        let trims = Trims()
+        let gate = Gate()
+        let released = Mutex(0)
+        let relief = MemoryRelief(
+            sleep: gate.sleep,
+            releaseCaches: { released.withLock { $0 += 1 } },
+            trim: { trims.record() }
+        )
+        relief.workHappened()
+        // stop() returns once the pending relief has ended: cancelled in its quiet period.
+        await relief.stop()
+        gate.open()
+        relief.workHappened()
+        await relief.stop()
+        #expect(trims.count == 0)
+        #expect(released.withLock { $0 } == 0)
+    }
+
+    @Test("the default quiet period is a real sleep: a relief runs its caches, then the trim")
+    func realSleep() async {
+        let trims = Trims()
+        let order = Mutex<[String]>([])
+        let relief = MemoryRelief(
+            delay: .milliseconds(1),
+            releaseCaches: { order.withLock { $0.append("caches") } },
+            trim: {
+                order.withLock { $0.append("trim") }
+                trims.record()
+            }
+        )
+        relief.workHappened()
+        await trims.wait(for: 1)
+        await relief.stop()
+        #expect(order.withLock { $0 } == ["caches", "trim"])
     }
 }

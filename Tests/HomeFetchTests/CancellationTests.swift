@@ -1,10 +1,11 @@
+import Foundation
 import HomeFeeds
 import HomeFetch
 import TestSupport
 import Testing
 
-/// Cancelling a fetch, shutting the fetcher down with transfers in flight, and a reload that
-/// drops a source whose fetch is running.
+/// Cancelling a fetch, shutting the fetcher down with transfers in flight (or before any, when
+/// its loop never started), and a reload that drops a source whose fetch is running.
 @Suite(.timeLimit(.minutes(1)))
 struct CancellationTests {
     @Test("cancelling the task of a stalled fetch ends it as cancelled, not timed out")
@@ -79,5 +80,28 @@ struct CancellationTests {
         #expect(kinds.allSatisfy { $0 == .cancelled })
         let late = try await FetchTesting.fetchError("/feed/\(key)", fetcher: fetcher)
         #expect(late.kind == .cancelled)
+    }
+
+    @Test("libcurl's loop starts with the first HTTP fetch: never for file: sources, nor after a shutdown")
+    func loopStartsWithFirstHTTPFetch() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hff-\(FetchTesting.key())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("feed.xml")
+        let rss = #"<rss version="2.0"><channel><title>t</title><item><title>A</title></item></channel></rss>"#
+        try Data(rss.utf8).write(to: file)
+
+        let fetcher = FeedFetcher()
+        _ = try await FetchTesting.fetch(file.absoluteString, fetcher: fetcher).get()
+        #expect(!fetcher._hasStartedLoop)
+        _ = try await FetchTesting.fetch("/feed/\(FetchTesting.key())", fetcher: fetcher).get()
+        #expect(fetcher._hasStartedLoop)
+        await fetcher.shutdown()
+
+        let early = FeedFetcher()
+        await early.shutdown()
+        let late = try await FetchTesting.fetchError("/feed/\(FetchTesting.key())", fetcher: early)
+        #expect(late.kind == .cancelled)
+        #expect(!early._hasStartedLoop)
     }
 }

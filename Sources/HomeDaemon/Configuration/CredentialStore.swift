@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Where the secrets of authenticated sources come from: `$CREDENTIALS_DIRECTORY`, one file
 /// per credential, filled by systemd from `LoadCredential=`/`SetCredential=` (readable by the

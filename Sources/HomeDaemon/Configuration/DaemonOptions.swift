@@ -1,5 +1,6 @@
 public import CommandTable
-public import Foundation
+public import FoundationEssentials
+public import Glibc
 import HomefeedVersion
 public import LogCore
 

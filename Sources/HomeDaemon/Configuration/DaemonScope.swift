@@ -1,5 +1,6 @@
 import CommandTable
-public import Foundation
+import FoundationEssentials
+public import Glibc
 
 /// Whose home screen a daemon serves: the device's (a system service, `/etc`, `/var`, `/run`)
 /// or one user's (a systemd user service, or a run by hand in a login session).
@@ -70,7 +71,7 @@ public enum DaemonScope: Sendable, Equatable {
     }
 
     static func directoryExists(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 }

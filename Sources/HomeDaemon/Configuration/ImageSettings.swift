@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 public import ThumbnailProtocol
 
 /// The `[images]` block of `homefeedd.conf`: how service icons and notice thumbnails are

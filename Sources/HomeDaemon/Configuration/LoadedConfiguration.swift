@@ -1,6 +1,8 @@
-public import Foundation
+public import FoundationEssentials
+import Glibc
 public import HomeFetch
 public import HomeLayout
+import SystemCalls
 
 /// Everything the configuration directory holds, read and validated together: settings
 /// (`homefeedd.conf`, optional), the layout spec and the sources list.
@@ -106,17 +108,23 @@ public struct LoadedConfiguration: Sendable {
         )
     }
 
+    /// At most `limit` bytes of a file, with read(2) (no Foundation in the daemon, issue 17).
     private static func read(_ url: URL, limit: Int) throws(ConfigError) -> [UInt8] {
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            let data = try handle.read(upToCount: limit + 1) ?? Data()
-            guard data.count <= limit else { throw ConfigError(file: url.path, reason: "larger than \(limit) bytes") }
-            return [UInt8](data)
-        } catch let error as ConfigError {
-            throw error
-        } catch {
-            throw ConfigError(file: url.path, reason: "cannot read: \(error.localizedDescription)")
+        func failure() -> ConfigError {
+            ConfigError(file: url.path, reason: "cannot read: \(String(cString: strerror(errno)))")
         }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure() }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = retryingEINTR { chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }
+            guard count >= 0 else { throw failure() }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+        }
+        guard bytes.count <= limit else { throw ConfigError(file: url.path, reason: "larger than \(limit) bytes") }
+        return bytes
     }
 }

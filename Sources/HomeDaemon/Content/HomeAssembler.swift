@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The content of one item of the home screen, with an id stable across versions.
 public struct ItemContent: Sendable, Equatable {

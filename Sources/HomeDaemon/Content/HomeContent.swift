@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// Everything the home screen shows, as plain values: a snapshot taken from the store.
 ///

@@ -1,5 +1,5 @@
-public import Foundation
-import Glibc
+public import FoundationEssentials
+public import Glibc
 import HomeFetch
 import HomeStore
 import ThumbnailProtocol
@@ -50,7 +50,7 @@ public struct ImageCache: Sendable {
     func adoptOriginal(_ file: DownloadedFile) throws -> String {
         let relative = "images/originals/\(file.sha256.prefix(2))/\(file.sha256)"
         let target = path(relative)
-        try makeDirectory((target as NSString).deletingLastPathComponent, mode: 0o700)
+        try makeDirectory(URL(fileURLWithPath: target).deletingLastPathComponent().path, mode: 0o700)
         if access(target, F_OK) == 0 {
             unlink(file.path)
         } else {
@@ -74,7 +74,7 @@ public struct ImageCache: Sendable {
             "images/renditions/\(hash.prefix(2))/\(hash)-\(key.width)x\(key.height)-\(key.mode.rawValue)."
             + format.fileExtension
         let target = path(relative)
-        try makeDirectory((target as NSString).deletingLastPathComponent, mode: 0o750)
+        try makeDirectory(URL(fileURLWithPath: target).deletingLastPathComponent().path, mode: 0o750)
         try share(temporary, mode: 0o640)
         try move(temporary, to: target)
         return relative

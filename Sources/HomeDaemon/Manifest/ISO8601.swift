@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HomeFeeds
 
 /// `YYYY-MM-DDTHH:MM:SSZ` in UTC: HomeFeeds' hand-written formatter (no formatter objects, no

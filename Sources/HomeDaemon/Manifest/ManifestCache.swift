@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import HomeLayout
 import Synchronization
 

@@ -1,4 +1,6 @@
-import Foundation
+import CommandTable
+import FoundationEssentials
+import Glibc
 import HomeFeeds
 import HomeFetch
 import HomeLayout
@@ -44,13 +46,13 @@ public struct DaemonRunner: Sendable {
             // what it substitutes.
             let file = options.configDirectory.appendingPathComponent(LoadedConfiguration.settingsFile).path
             for warning in await HomeService.textStyleWarnings(configuration.settings, measurer: textMeasurer) {
-                FileHandle.standardError.write(Data("warning: \(file): \(warning)\n".utf8))
+                StandardStream.error.write("warning: \(file): \(warning)\n")
             }
             let profiles = configuration.settings.profiles.map(\.name).joined(separator: ", ")
             let verdict =
                 "\(options.configDirectory.path): ok (\(configuration.spec.sections.count) sections, "
                 + "\(configuration.sources.sources.count) sources, profiles \(profiles))\n"
-            FileHandle.standardOutput.write(Data(verdict.utf8))
+            StandardStream.output.write(verdict)
             return 0
         }
         let activation: SocketActivation.Outcome
@@ -66,7 +68,7 @@ public struct DaemonRunner: Sendable {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             }
         } catch {
-            logger.error("cannot create directories: \(error.localizedDescription)")
+            logger.error("cannot create directories: \(Self.describe(error))")
             return 1
         }
 
@@ -161,6 +163,16 @@ public struct DaemonRunner: Sendable {
         return measurer
     }
 
+    /// A file system error as the system's message and the path: FoundationEssentials has no
+    /// `localizedDescription` (the daemon does not load Foundation, issue 17).
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? CocoaError else { return "\(error)" }
+        let reason =
+            (error.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? "\(error.code)"
+        guard let path = error.filePath else { return reason }
+        return "\(path): \(reason)"
+    }
+
     /// How often the store is checked when no watchdog asks for pings.
     static let healthCheckInterval: Duration = .seconds(30)
 
@@ -197,7 +209,7 @@ public struct DaemonRunner: Sendable {
             // Only the user's own processes: the socket 0600 in a directory of the user's alone
             // ($XDG_RUNTIME_DIR/homefeed, as the user unit's DirectoryMode=0700 makes it).
             configuration.socketMode = 0o600
-            let directory = (options.socketPath as NSString).deletingLastPathComponent
+            let directory = URL(fileURLWithPath: options.socketPath).deletingLastPathComponent().path
             if mkdir(directory, 0o700) != 0, errno != EEXIST {
                 throw SystemError(call: "mkdir", errno: errno, path: directory)
             }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HomeStore
 
 /// The version path of ``HomeService``: what a change asks for, how a version is made, and

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import HomeStore
 
 /// The store's health: store operations for callers, the watchdog's probe, the on-demand check.

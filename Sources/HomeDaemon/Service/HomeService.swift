@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 import HomeFeeds
 import HomeFetch
 public import HomeLayout
@@ -197,8 +197,9 @@ public actor HomeService {
 
     /// Stops polling and waits for fetches in flight (their documents are stored first), then
     /// for the version in flight (and the one a pending change asks for); no version is made
-    /// after. The image pipeline stops last, so that version's images are not asked for again.
-    /// Then the store's write-ahead log is checkpointed into its file.
+    /// after. The image pipeline stops next, so that version's images are not asked for again;
+    /// then the store's write-ahead log is checkpointed into its file, and a pending heap trim
+    /// (``MemoryRelief``) is cancelled last.
     public func stop() async {
         schedulerTask?.cancel()
         await schedulerTask?.value
@@ -213,6 +214,8 @@ public actor HomeService {
         } catch {
             logger.warning("stop: the store's write-ahead log stays beside \(store.path): \(error)")
         }
+        // Last: fetches and versions, which ask for reliefs, have ended.
+        await memory.stop()
     }
 
     /// Returns once the image pipeline has nothing left to do for the current version, and

@@ -8,55 +8,79 @@ import Synchronization
 /// glibc keeps freed memory in its arenas for reuse, so after ingesting 100 000 notices the idle
 /// daemon held 30–70 MB of anonymous memory it no longer used, against 7 MB for the same store
 /// after a restart (issue 17). ``workHappened()`` is cheap and may be called after every piece of
-/// work; `malloc_trim(0)` runs once, ``delay`` after the last call, on a utility queue (never on
-/// the cooperative pool or an actor), so a burst of fetches costs one trim at its end. Caches
-/// the daemon can refill (the store's page cache) are released just before.
+/// work: it replaces the one pending relief with a new one, which waits ``delay``, then releases
+/// the caches the daemon can refill (the store's page cache) and runs `malloc_trim(0)` on a
+/// utility queue (never on the cooperative pool or an actor). A burst of fetches costs one trim
+/// at its end. ``stop()`` cancels the pending relief and waits for it, so none outlives the
+/// service.
 ///
 /// ``tuneAllocator()`` caps glibc at two arenas (one per core here, instead of 8 per core: fewer
 /// half-empty arenas to hold freed memory) and fixes the mmap threshold at 256 KiB, so a large
 /// transient buffer (a feed body, a parse's entries) is mapped and unmapped on its own instead of
 /// raising the threshold and staying in the heap.
 ///
-/// Sendable: the generation counter sits behind a `Mutex`; the queue is thread-safe.
+/// Sendable: the pending task sits behind a `Mutex`; the queue is thread-safe.
 final class MemoryRelief: Sendable {
     /// How long the daemon must have been quiet before the trim.
     let delay: Duration
+    private let sleep: @Sendable (Duration) async throws -> Void
     private let releaseCaches: @Sendable () async -> Void
     private let trim: @Sendable () -> Void
     private let queue = DispatchQueue(label: "homefeed.memory-relief", qos: .utility)
-    /// Bumped by every call to ``workHappened()``; a scheduled trim runs only if it is still the
-    /// latest.
-    private let generation = Mutex<UInt64>(0)
+    /// The one relief waiting for quiet (nil once it ran, or when none was asked for), and
+    /// whether ``stop()`` was called (no relief is scheduled after).
+    private let state = Mutex<(pending: Task<Void, Never>?, stopped: Bool)>((nil, false))
 
     /// - Parameters:
+    ///   - sleep: waits out the quiet period and throws when its task is cancelled;
+    ///     `Task.sleep(for:)` by default (tests pass one they end themselves).
     ///   - releaseCaches: run first once quiet, e.g. the store's page cache, so what it frees is
     ///     trimmed too.
     ///   - trim: then run on the utility queue; `malloc_trim(0)` by default (tests count calls).
     init(
         delay: Duration = .seconds(2),
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         releaseCaches: @escaping @Sendable () async -> Void = {},
         trim: @escaping @Sendable () -> Void = { _ = csystem_malloc_trim() }
     ) {
         self.delay = delay
+        self.sleep = sleep
         self.releaseCaches = releaseCaches
         self.trim = trim
     }
 
-    /// Some allocating work just ended: trim after ``delay`` unless more work comes first.
+    /// Some allocating work just ended: trim after ``delay`` unless more work comes first (it
+    /// cancels this relief and schedules its own), or the relief is stopped.
     func workHappened() {
-        let mine = generation.withLock { value -> UInt64 in
-            value &+= 1
-            return value
-        }
-        let (seconds, attoseconds) = delay.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(max(nanoseconds, 0))) { [self] in
-            guard generation.withLock({ $0 == mine }) else { return }
-            Task { [self] in
+        state.withLock { state in
+            guard !state.stopped else { return }
+            state.pending?.cancel()
+            state.pending = Task { [self] in
+                do {
+                    try await sleep(delay)
+                } catch {
+                    return
+                }
                 await releaseCaches()
-                queue.async { [self] in trim() }
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    queue.async { [self] in
+                        trim()
+                        done.resume()
+                    }
+                }
             }
         }
+    }
+
+    /// Cancels the pending relief (one already trimming finishes first) and schedules no more.
+    func stop() async {
+        let pending = state.withLock { state -> Task<Void, Never>? in
+            state.stopped = true
+            defer { state.pending = nil }
+            return state.pending
+        }
+        pending?.cancel()
+        await pending?.value
     }
 
     /// Caps the malloc arenas at two and fixes the mmap threshold at 256 KiB. Call once, early:

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A 64-bit fingerprint of what an element shows: its kind and every content field a client
 /// draws. A measured size is kept with the fingerprint it was measured for, so a changed title

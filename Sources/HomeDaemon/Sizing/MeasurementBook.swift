@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 public import HomeLayout
 
 /// Where a measured size came from. Sources are ranked: a higher one wins, axis by axis, and

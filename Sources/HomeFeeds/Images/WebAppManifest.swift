@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// The `icons` of a web app manifest (W3C Web Application Manifest §`icons`), linked from a
 /// service page's `<link rel="manifest">`.

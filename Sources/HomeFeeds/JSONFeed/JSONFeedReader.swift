@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 
 /// JSON Feed 1.0/1.1 (https://jsonfeed.org/version/1.1) → `ParsedFeed`.
 ///

@@ -1,5 +1,6 @@
 import CCurl
-import Foundation
+import CSystem
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -57,9 +58,28 @@ final class CurlMultiLoop: @unchecked Sendable {
             _ = ccurl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, max(1, configuration.maxTotalConnections))
             _ = ccurl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         }
-        let thread = Thread { [self] in run() }
-        thread.name = "homefeed-fetch"
-        thread.start()
+        startThread()
+    }
+
+    /// The loop's thread, a plain detached pthread (Foundation's `Thread` would load all of
+    /// Foundation into the daemon, issue 17). It holds the loop until `run()` returns.
+    private func startThread() {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let result = pthread_create(
+            &thread,
+            nil,
+            { raw in
+                guard let raw else { return nil }
+                csystem_set_thread_name("homefeed-fetch")
+                Unmanaged<CurlMultiLoop>.fromOpaque(raw).takeRetainedValue().run()
+                return nil
+            },
+            context
+        )
+        // Out of threads at start-up: no transfer could ever run; the process cannot go on.
+        precondition(result == 0, "pthread_create failed: \(result)")
+        pthread_detach(thread)
     }
 
     /// Milliseconds on the monotonic clock: the time base of transfer deadlines.

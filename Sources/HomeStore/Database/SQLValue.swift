@@ -1,5 +1,5 @@
 internal import CSQLite
-public import Foundation
+public import FoundationEssentials
 
 /// A Swift value that can be bound to a statement parameter.
 ///

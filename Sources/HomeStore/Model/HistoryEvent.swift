@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A user action to remember (opening a service or a notice).
 public struct HistoryInput: Sendable, Hashable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The fetch state of one image URL (a notice's image, a service icon). Sendable: a plain value.
 public struct ImageRecord: Sendable, Hashable {

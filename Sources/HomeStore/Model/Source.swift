@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// What a source provides.
 public enum SourceKind: String, Sendable, Hashable, CaseIterable {

@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// The last manifest published for one profile, kept so a restarted daemon can serve at once.
 public struct StoredManifest: Sendable, Hashable {

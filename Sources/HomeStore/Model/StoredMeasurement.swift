@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// A size a client measured for one element of its home screen, kept so later versions are
 /// laid out with it (`io.homefeed.ReportSizes`).

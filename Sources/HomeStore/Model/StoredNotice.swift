@@ -1,4 +1,4 @@
-public import Foundation
+public import FoundationEssentials
 
 /// One feed entry to ingest, as the daemon maps it from a parsed feed.
 public struct NoticeInput: Sendable, Hashable {
