@@ -13,7 +13,11 @@ import Varlink
 /// Subscribers that asked for `changes` get, with each version, what changed since the
 /// manifest last sent to them: computed and framed once per target and pair of versions. Their
 /// pushes are queued, never coalesced, so `since` is always the version they hold; one that
-/// falls past the server's output limits is dropped instead. Sendable: an actor.
+/// falls past the server's output limits is dropped instead.
+///
+/// A subscriber whose client went away is dropped by the next ``publish()`` (its send reports
+/// `closed`) or ``add(_:target:changes:initial:)`` (see ``pruneThreshold``), on the actor: no task
+/// is started per closed sink. Sendable: an actor.
 actor SubscriptionHub {
     enum Target: Hashable {
         case profile(String)
@@ -37,27 +41,34 @@ actor SubscriptionHub {
     }
 
     private var subscribers: [UUID: Subscriber] = [:]
+    /// ``add(_:target:changes:initial:)`` drops closed subscribers once the table reaches this
+    /// size, then sets it to twice the open ones (at least ``minimumPruneThreshold``): clients
+    /// that subscribe and leave between versions cost amortised O(1) each and never pile up.
+    private var pruneThreshold = SubscriptionHub.minimumPruneThreshold
+    static let minimumPruneThreshold = 64
     private let service: HomeService
 
     init(service: HomeService) {
         self.service = service
     }
 
-    var count: Int { subscribers.count }
+    /// Open subscriptions: a subscriber whose client has gone is not counted, even before the
+    /// next ``publish()`` or ``add(_:target:changes:initial:)`` drops it.
+    var count: Int { subscribers.values.count { !$0.sink.isClosed } }
+
+    /// Entries held, open or not yet dropped: for tests of the pruning.
+    var heldCount: Int { subscribers.count }
 
     /// - Parameters:
     ///   - changes: push `changes` with each version.
     ///   - initial: the manifest the call's first reply carried.
     func add(_ sink: VarlinkReplySink, target: Target, changes: Bool = false, initial: EncodedManifest? = nil) {
-        let id = UUID()
-        subscribers[id] = Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial)
-        sink.onClose { [weak self] in
-            Task { await self?.remove(id) }
+        if subscribers.count >= pruneThreshold {
+            subscribers = subscribers.filter { !$0.value.sink.isClosed }
+            pruneThreshold = max(Self.minimumPruneThreshold, subscribers.count * 2)
         }
-    }
-
-    func remove(_ id: UUID) {
-        subscribers[id] = nil
+        guard !sink.isClosed else { return }
+        subscribers[UUID()] = Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial)
     }
 
     /// Pushes the current version to every subscriber that does not have it yet, encoded and
@@ -69,6 +80,10 @@ actor SubscriptionHub {
         var framed: [Target: VarlinkEncodedReply] = [:]
         var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
         for (id, subscriber) in subscribers {
+            if subscriber.sink.isClosed {
+                subscribers[id] = nil
+                continue
+            }
             if current[subscriber.target] == nil {
                 current[subscriber.target] = await manifestResult(subscriber.target)
             }
