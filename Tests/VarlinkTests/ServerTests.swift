@@ -3,7 +3,8 @@ import LogCore
 import Synchronization
 import TestSupport
 import Testing
-import Varlink
+
+@testable import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -202,20 +203,35 @@ struct ServerTests {
 
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
+        // The server's timers run on a manual clock: a minute passes when the test says so.
+        let clock = ServerClock.manual()
         var configuration = VarlinkServerConfiguration()
-        // Long enough that a loaded machine still reads the subscriber's call in time.
-        configuration.idleTimeout = .milliseconds(500)
+        configuration.clock = clock
+        configuration.idleTimeout = .seconds(60)
         try await withServer(configuration: configuration) { server, address, hub in
             let subscriber = try RawSocket(address)
             subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
             #expect(subscriber.readReply()?.parameters.object == ["n": 0])
+            await hub.waitForSubscribers(1)
             let idle = try RawSocket(address)
+            let echo = VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "hi"]).framed
+            idle.write(echo)
+            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            // 30 s in: not idle for long enough, so a call still gets an answer (and restarts the
+            // 60 s from here).
+            clock.advance(by: .seconds(30))
+            idle.write(echo)
+            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            #expect(server.statistics.idleTimeouts == 0)
+            // 30 + 61 = 91 s in: 61 s since the last call, and the subscriber's connection has
+            // been open for all 91 with nothing read from it since its call.
+            clock.advance(by: .seconds(61))
             #expect(idle.readUntilClosed())
             #expect(server.statistics.idleTimeouts == 1)
-            try await Task.sleep(for: .milliseconds(700))
             let sink = try #require(await hub.subscribers.first)
             #expect(sink.send(VarlinkReply(parameters: ["n": 1], continues: true)) == .sent)
             #expect(subscriber.readReply()?.parameters.object == ["n": 1])
+            #expect(server.statistics.openConnections == 1)
         }
     }
 

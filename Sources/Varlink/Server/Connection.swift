@@ -67,7 +67,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         self.context = context
         self.loop = loop
         self.input = VarlinkFrameSplitter(maxMessageSize: context.configuration.maxMessageSize)
-        self.lastActivity = EventLoop.now()
+        self.lastActivity = loop.now()
     }
 
     /// Registers with the loop and starts reading. Loop thread, once, right after accept.
@@ -157,7 +157,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             close()
             return
         }
-        lastActivity = EventLoop.now()
+        lastActivity = loop.now()
         processInput()
     }
 
@@ -272,7 +272,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         if isFinal {
             active = nil
             releaseStreamingSlot()
-            lastActivity = EventLoop.now()
+            lastActivity = loop.now()
         }
         if output.byteCount > configuration.maxOutputBytes {
             context.count { $0.droppedSlowClients += 1 }
