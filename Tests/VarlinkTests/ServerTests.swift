@@ -201,6 +201,33 @@ struct ServerTests {
         }
     }
 
+    @Test("a method's immediate handler answers on the loop thread; one that declines leaves it to the task")
+    func immediateHandler() async throws {
+        try await withServer { _, address, _ in
+            let client = try await VarlinkClient.connect(to: address)
+            let now = try await client.call("org.example.test.Cached", parameters: ["text": "now"])
+            #expect(now == ["text": "now", "answered": "immediate", "thread": "varlink-server"])
+            let later = try await client.call("org.example.test.Cached", parameters: ["text": "later"])
+            #expect(later["answered"] == "async")
+            await #expect(
+                throws: VarlinkClientError.errorReply(
+                    VarlinkError("org.example.test.Failed", parameters: ["reason": "at once"])
+                )
+            ) {
+                try await client.call("org.example.test.Cached", parameters: ["text": "fail"])
+            }
+            // A raw socket: a pre-encoded final reply is written as encoded, and the call after
+            // it (pipelined in the same write) is still answered.
+            let raw = try RawSocket(address)
+            raw.write(
+                VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "final"], more: true).framed
+                    + VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "next"]).framed
+            )
+            #expect(raw.readReply()?.parameters.object?["answered"] == "immediate")
+            #expect(raw.readReply()?.parameters.object == ["text": "next"])
+        }
+    }
+
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
         // The server's timers run on a manual clock: a minute passes when the test says so.

@@ -216,10 +216,13 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             sink.send(VarlinkReply(error: .invalidParameter("upgrade")))
             return
         }
+        // A call whose answer is ready is answered here, inline; its reply is written right
+        // after this item, before the loop waits again. Others run as a task preferring the loop.
         let service = context.service
+        if service.handleImmediately(call, peer: peer, replies: sink) { return }
         let peer = self.peer
         Task(executorPreference: loop) {
-            await service.handle(call, peer: peer, replies: sink)
+            await service.handleAsynchronously(call, peer: peer, replies: sink)
         }
     }
 
