@@ -74,6 +74,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var isPerforming = false
     private var isStopping = false
     private var timers = DeadlineHeap()
+    /// See ``now()``.
+    private var wakeTime: UInt64
     /// The inbox's previous array, kept to swap in so the inbox reuses its capacity.
     private var spareBatch: [Work] = []
     /// A receive buffer shared by every connection of the loop (one read at a time).
@@ -86,6 +88,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     init(name: String, clock: ServerClock = .monotonic) throws(SystemError) {
         self.name = name
         self.clock = clock
+        self.wakeTime = clock.now()
         epollFD = csystem_epoll_create()
         if epollFD < 0 { throw SystemError(call: "epoll_create1", errno: errno) }
         wakeFD = csystem_eventfd()
@@ -243,8 +246,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         timers.schedule(at: deadline, work)
     }
 
-    /// ``clock``'s time in nanoseconds.
-    func now() -> UInt64 { clock.now() }
+    /// ``clock``'s time in nanoseconds when the loop last woke: read once per wake-up, as
+    /// libuv's loop time, so a call costs one clock read, not one per timestamp. Loop thread only.
+    func now() -> UInt64 { wakeTime }
 
     // MARK: - The thread
 
@@ -255,6 +259,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         defer { events.deallocate() }
         while !isStopping {
             let count = csystem_epoll_wait(epollFD, events, Self.eventCapacity, waitTimeout())
+            wakeTime = clock.now()
             if count < 0 {
                 // EINTR: a signal; anything else is a bug in how the loop uses epoll.
                 precondition(errno == EINTR, "epoll_wait failed: \(SystemError.name(of: errno))")
@@ -268,8 +273,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                     perform { handler.handleEvents(event.events) }
                 }
             }
-            let now = clock.now()
-            while let timer = timers.popDue(now: now) {
+            while let timer = timers.popDue(now: wakeTime) {
                 perform(timer.work)
             }
         }
@@ -279,7 +283,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Milliseconds until the earliest timer (rounded up), or -1 without timers.
     private func waitTimeout() -> Int32 {
         guard let deadline = timers.nextDeadline else { return -1 }
-        let now = clock.now()
+        // From the last wake-up: the time spent on this iteration's events (microseconds)
+        // only delays a timer of seconds by as much.
+        let now = wakeTime
         guard deadline > now else { return 0 }
         return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }
