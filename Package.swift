@@ -111,7 +111,7 @@ let package = Package(
             name: "HomeDaemonTests",
             dependencies: [
                 "HomeDaemon", "HomeFeeds", "HomeFetch", "HomeLayout", "HomeStore", "TestSupport", "TextMeasure",
-                "ThumbnailProtocol", "CommandTable", "homefeed-thumbnail", "LogCore",
+                "ThumbnailProtocol", "CommandTable", "homefeed-thumbnail", "LogCore", "Varlink",
             ],
             exclude: ["Fixtures"]
         ),

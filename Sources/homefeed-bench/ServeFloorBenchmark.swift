@@ -128,7 +128,9 @@ enum VarlinkBenchmark {
     // MARK: - Floor
 
     /// An echo server thread that reads `requestSize` bytes and writes `replySize` bytes back,
-    /// and a client loop doing the same from this thread: blocking syscalls only.
+    /// and a client loop doing the same from this thread: blocking syscalls only, or with
+    /// `epoll`, the server waiting in `epoll_wait` on a non-blocking socket as an event loop
+    /// does (``EpollReadiness``).
     ///
     /// - Returns: p50 and p99 in µs, and the echo server thread's CPU per round trip in µs
     ///   (its own `CLOCK_THREAD_CPUTIME_ID` over the measured rounds).
@@ -136,7 +138,8 @@ enum VarlinkBenchmark {
         requestSize: Int,
         replySize: Int,
         path: String,
-        calls: Int = calls
+        calls: Int = calls,
+        epoll: Bool = false
     ) -> (p50: Double, p99: Double, serverCPU: Double) {
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0, bindAndListen(listener, path: path) else { fail("floor: bind \(path): errno \(errno)") }
@@ -147,12 +150,15 @@ enum VarlinkBenchmark {
             defer { finished.signal() }
             let fd = accept(listener, nil, nil)
             guard fd >= 0 else { return }
+            let readiness = epoll ? EpollReadiness(fd) : nil
+            if epoll, readiness == nil { fail("floor: epoll: errno \(errno)") }
             var request = [UInt8](repeating: 0, count: requestSize)
             let reply = [UInt8](repeating: UInt8(ascii: "x"), count: replySize)
             var start = 0.0
             for round in 0..<rounds {
                 if round == warmup { start = Measure.threadCPUSeconds() }
-                guard readFully(fd, &request), writeFully(fd, reply) else { break }
+                let read = readiness.map { $0.readFully(fd, &request) } ?? readFully(fd, &request)
+                guard read, writeFully(fd, reply) else { break }
             }
             serverCPU.set(.success((Measure.threadCPUSeconds() - start) / Double(calls) * 1e6))
             close(fd)

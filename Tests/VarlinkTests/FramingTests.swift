@@ -75,6 +75,11 @@ struct FramingTests {
         )
         #expect(full.interface == "x.y")
         #expect(full.memberName == "Z")
+        // No dot: no interface. Multi-byte characters: the split is at the last dot's byte.
+        let bare = VarlinkCall(method: "GetInfo")
+        #expect(bare.interface == "" && bare.memberName == "GetInfo")
+        let wide = VarlinkCall(method: "한.국.어")
+        #expect(wide.interface == "한.국" && wide.memberName == "어")
         #expect(full.more && !full.oneway)
         #expect(full.parameters == ["a": 1])
         #expect(throws: VarlinkProtocolError.missingMethod) {

@@ -3,7 +3,8 @@ import LogCore
 import Synchronization
 import TestSupport
 import Testing
-import Varlink
+
+@testable import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -200,22 +201,64 @@ struct ServerTests {
         }
     }
 
+    @Test("a method's immediate handler answers on the loop thread; one that declines leaves it to the task")
+    func immediateHandler() async throws {
+        try await withServer { _, address, _ in
+            let client = try await VarlinkClient.connect(to: address)
+            let now = try await client.call("org.example.test.Cached", parameters: ["text": "now"])
+            #expect(now == ["text": "now", "answered": "immediate", "thread": "varlink-server"])
+            let later = try await client.call("org.example.test.Cached", parameters: ["text": "later"])
+            #expect(later["answered"] == "async")
+            await #expect(
+                throws: VarlinkClientError.errorReply(
+                    VarlinkError("org.example.test.Failed", parameters: ["reason": "at once"])
+                )
+            ) {
+                try await client.call("org.example.test.Cached", parameters: ["text": "fail"])
+            }
+            // A raw socket: a pre-encoded final reply is written as encoded, and the call after
+            // it (pipelined in the same write) is still answered.
+            let raw = try RawSocket(address)
+            raw.write(
+                VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "final"], more: true).framed
+                    + VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "next"]).framed
+            )
+            #expect(raw.readReply()?.parameters.object?["answered"] == "immediate")
+            #expect(raw.readReply()?.parameters.object == ["text": "next"])
+        }
+    }
+
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
+        // The server's timers run on a manual clock: a minute passes when the test says so.
+        let clock = ServerClock.manual()
         var configuration = VarlinkServerConfiguration()
-        // Long enough that a loaded machine still reads the subscriber's call in time.
-        configuration.idleTimeout = .milliseconds(500)
+        configuration.clock = clock
+        configuration.idleTimeout = .seconds(60)
         try await withServer(configuration: configuration) { server, address, hub in
             let subscriber = try RawSocket(address)
             subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
             #expect(subscriber.readReply()?.parameters.object == ["n": 0])
+            await hub.waitForSubscribers(1)
             let idle = try RawSocket(address)
+            let echo = VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "hi"]).framed
+            idle.write(echo)
+            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            // 30 s in: not idle for long enough, so a call still gets an answer (and restarts the
+            // 60 s from here).
+            clock.advance(by: .seconds(30))
+            idle.write(echo)
+            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            #expect(server.statistics.idleTimeouts == 0)
+            // 30 + 61 = 91 s in: 61 s since the last call, and the subscriber's connection has
+            // been open for all 91 with nothing read from it since its call.
+            clock.advance(by: .seconds(61))
             #expect(idle.readUntilClosed())
             #expect(server.statistics.idleTimeouts == 1)
-            try await Task.sleep(for: .milliseconds(700))
             let sink = try #require(await hub.subscribers.first)
             #expect(sink.send(VarlinkReply(parameters: ["n": 1], continues: true)) == .sent)
             #expect(subscriber.readReply()?.parameters.object == ["n": 1])
+            #expect(server.statistics.openConnections == 1)
         }
     }
 

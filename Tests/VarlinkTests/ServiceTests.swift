@@ -91,6 +91,18 @@ struct ServiceTests {
         #expect(reply?.parameters.object == ["pid": 1, "uid": 1000, "gid": 1000, "groups": [27, 100]])
     }
 
+    @Test("handle tries the immediate handler first, then the async one")
+    func immediateThenAsync() async throws {
+        let now = await replies(VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "now"]))
+        #expect(now.count == 1)
+        #expect(now.first?.parameters.object?["answered"] == "immediate")
+        let later = await replies(VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "later"]))
+        #expect(later.count == 1)
+        #expect(later.first?.parameters.object?["answered"] == "async")
+        let missing = await error(VarlinkCall(method: "org.example.test.Cached"))
+        #expect(missing == .invalidParameter("text"))
+    }
+
     @Test("IDL declarations are read from the description")
     func declarations() {
         let interface = VarlinkInterface(name: "org.example.test", description: testIDL, methods: [:])

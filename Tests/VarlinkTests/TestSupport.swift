@@ -37,6 +37,10 @@ let testIDL = """
     # Declared but without a handler.
     method Unimplemented() -> ()
 
+    # Answered at once (from the immediate handler) unless text is "later", "fail" or
+    # "final": "answered" names who answered and "thread" the thread it ran on.
+    method Cached(text: string) -> (text: string, answered: string, thread: string)
+
     # A failure with a reason.
     error Failed (reason: string)
 
@@ -93,6 +97,21 @@ func makeTestService(hub: Hub) -> VarlinkService {
                 await hub.add(request.replies)
                 return .streaming
             },
+            "Cached": VarlinkMethod(
+                immediate: { request throws(VarlinkError) in
+                    guard let text = request.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
+                    switch text {
+                    case "later": return nil
+                    case "fail": throw VarlinkError("org.example.test.Failed", parameters: ["reason": "at once"])
+                    case "final":
+                        // A pre-encoded reply that claims `continues` still ends the call.
+                        let reply = VarlinkReply(parameters: cachedParameters(text, "immediate"), continues: true)
+                        return .encoded(reply.framed())
+                    default: return .parameters(cachedParameters(text, "immediate"))
+                    }
+                },
+                { request in .parameters(cachedParameters(request.parameters["text"]?.stringValue ?? "", "async")) }
+            ),
             "Note": VarlinkMethod { request in
                 await hub.note(request.parameters["text"]?.stringValue ?? "")
                 return .parameters([:])
@@ -108,6 +127,14 @@ func makeTestService(hub: Hub) -> VarlinkService {
         ),
         interfaces: [interface]
     )
+}
+
+/// The reply of `Cached`: the text, who answered, and the name of the current thread.
+func cachedParameters(_ text: String, _ answered: String) -> [String: JSONValue] {
+    // The kernel's name of the calling thread (glibc's pthread_getname_np needs _GNU_SOURCE).
+    let comm = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? ""
+    let thread = comm.trimmingCharacters(in: .newlines)
+    return ["text": .string(text), "answered": .string(answered), "thread": .string(thread)]
 }
 
 /// A server on a fresh socket with the test service; `body` runs, then everything is removed.

@@ -65,7 +65,10 @@ public struct HomefeedInterface: Sendable {
             name: Self.name,
             description: HomefeedInterfaceDescription.text,
             methods: [
-                "GetManifest": VarlinkMethod { request throws(VarlinkError) in try await getManifest(request) },
+                "GetManifest": VarlinkMethod(
+                    immediate: { request throws(VarlinkError) in try servedManifest(request) },
+                    { request throws(VarlinkError) in try await getManifest(request) }
+                ),
                 "GetStatus": VarlinkMethod { request throws(VarlinkError) in try await getStatus(request) },
                 "Refresh": VarlinkMethod { request throws(VarlinkError) in try await refresh(request) },
                 "RecordHistory": VarlinkMethod { request throws(VarlinkError) in try await recordHistory(request) },
@@ -81,44 +84,53 @@ public struct HomefeedInterface: Sendable {
 
     // MARK: Methods
 
+    /// `GetManifest` for a profile, without `more`: answered from ``HomeService/servedManifest(profile:)``
+    /// on the Varlink loop thread, with no task and no hop. Nil (the async ``getManifest(_:)``
+    /// answers) for a container, which may need solving, and for a subscription, which joins
+    /// the hub.
+    func servedManifest(_ request: VarlinkRequest) throws(VarlinkError) -> VarlinkOutcome? {
+        guard !request.call.more else { return nil }
+        let query = try ManifestQuery(request)
+        guard query.container == nil else { return nil }
+        let served = try served(query)
+        let parameters =
+            query.ifNoneMatch == served.manifest.etag
+            ? served.manifest.unchangedReplyParameters : served.manifest.replyParameters
+        return .encoded(VarlinkReply(encodedParameters: parameters).framed())
+    }
+
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
-        try request.rejectUnknownParameters(allowing: ["profile", "width", "height", "scale", "ifNoneMatch", "changes"])
-        let p = Parameters(request)
-        let ifNoneMatch = try p.string("ifNoneMatch")
-        let wantsChanges = try p.bool("changes") ?? false
+        let query = try ManifestQuery(request)
         let target: SubscriptionHub.Target
         let manifest: EncodedManifest
-        if let width = try p.number("width") {
-            guard try p.string("profile") == nil else {
-                throw Self.invalidArgument("profile", "give a profile or a container, not both")
-            }
-            guard let height = try p.number("height") else { throw Self.invalidContainer("height is missing") }
-            let scale = try p.number("scale") ?? 2
-            target = .container(width: width, height: height, scale: scale)
+        if let environment = query.container {
+            target = .container(width: environment.width, height: environment.height, scale: environment.scale)
             do throws(LayoutSolveError) {
-                manifest = try await service.manifest(
-                    for: LayoutEnvironment(width: width, height: height, scale: scale)
-                )
+                manifest = try await service.manifest(for: environment)
             } catch {
                 throw Self.invalidContainer(error.message)
             }
         } else {
-            guard try p.number("height") == nil, try p.number("scale") == nil else {
-                throw Self.invalidContainer("width is missing")
-            }
-            // No await on this path: answered on the Varlink loop thread without a hop.
-            let served = service.servedManifest(profile: try p.string("profile"))
-            guard let found = served.manifest else {
-                throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(served.profile)])
-            }
+            // No await on this path either (a subscription's first reply).
+            let served = try served(query)
             target = .profile(served.profile)
-            manifest = found
+            manifest = served.manifest
         }
-        let parameters = ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
+        let parameters =
+            query.ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
         guard request.call.more else { return .reply(VarlinkReply(encodedParameters: parameters)) }
         request.replies.send(VarlinkReply(encodedParameters: parameters, continues: true))
-        await hub.add(request.replies, target: target, changes: wantsChanges, initial: manifest)
+        await hub.add(request.replies, target: target, changes: query.changes, initial: manifest)
         return .streaming
+    }
+
+    /// The current manifest of the query's profile, or `UnknownProfile`.
+    private func served(_ query: ManifestQuery) throws(VarlinkError) -> (profile: String, manifest: EncodedManifest) {
+        let served = service.servedManifest(profile: query.profile)
+        guard let manifest = served.manifest else {
+            throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(served.profile)])
+        }
+        return (served.profile, manifest)
     }
 
     func getStatus(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
@@ -298,38 +310,5 @@ public struct HomefeedInterface: Sendable {
             }
             return Self.invalidArgument(URL(fileURLWithPath: config.file).lastPathComponent, config.description)
         }
-    }
-}
-
-/// Typed access to call parameters; a wrong type is `InvalidParameter` naming the parameter.
-struct Parameters {
-    let values: [String: JSONValue]
-
-    init(_ request: VarlinkRequest) {
-        values = request.parameters
-    }
-
-    func string(_ name: String) throws(VarlinkError) -> String? {
-        guard let value = values[name], !value.isNull else { return nil }
-        guard let string = value.stringValue else { throw VarlinkError.invalidParameter(name) }
-        return string
-    }
-
-    func number(_ name: String) throws(VarlinkError) -> Double? {
-        guard let value = values[name], !value.isNull else { return nil }
-        guard let number = value.doubleValue, number.isFinite else { throw VarlinkError.invalidParameter(name) }
-        return number
-    }
-
-    func bool(_ name: String) throws(VarlinkError) -> Bool? {
-        guard let value = values[name], !value.isNull else { return nil }
-        guard case .bool(let flag) = value else { throw VarlinkError.invalidParameter(name) }
-        return flag
-    }
-
-    func integer(_ name: String) throws(VarlinkError) -> Int? {
-        guard let value = values[name], !value.isNull else { return nil }
-        guard let number = value.intValue else { throw VarlinkError.invalidParameter(name) }
-        return number
     }
 }

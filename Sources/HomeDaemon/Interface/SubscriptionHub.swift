@@ -1,4 +1,3 @@
-import FoundationEssentials
 import HomeLayout
 import Varlink
 
@@ -13,7 +12,11 @@ import Varlink
 /// Subscribers that asked for `changes` get, with each version, what changed since the
 /// manifest last sent to them: computed and framed once per target and pair of versions. Their
 /// pushes are queued, never coalesced, so `since` is always the version they hold; one that
-/// falls past the server's output limits is dropped instead. Sendable: an actor.
+/// falls past the server's output limits is dropped instead.
+///
+/// A subscriber whose client went away is dropped by the next ``publish()`` (its send reports
+/// `closed`) or ``add(_:target:changes:initial:)`` (see ``pruneThreshold``), on the actor: no task
+/// is started per closed sink. Sendable: an actor.
 actor SubscriptionHub {
     enum Target: Hashable {
         case profile(String)
@@ -27,60 +30,112 @@ actor SubscriptionHub {
         }
     }
 
-    private struct Subscriber {
-        var sink: VarlinkReplySink
-        var target: Target
+    /// One open call. A class, so that a push updates ``last`` in place while ``publish()``
+    /// walks the list, without copying the list or hashing a key per subscriber.
+    private final class Subscriber {
+        let sink: VarlinkReplySink
+        let target: Target
         /// Whether the call asked for `changes`.
-        var wantsChanges = false
+        let wantsChanges: Bool
         /// The manifest last sent: a version is pushed once, and `changes` are counted from it.
         var last: EncodedManifest?
+        /// Ended (its client went away, or its target no longer resolves): dropped at the end
+        /// of the publish that found out.
+        var isGone = false
+
+        init(sink: VarlinkReplySink, target: Target, wantsChanges: Bool, last: EncodedManifest?) {
+            self.sink = sink
+            self.target = target
+            self.wantsChanges = wantsChanges
+            self.last = last
+        }
     }
 
-    private var subscribers: [UUID: Subscriber] = [:]
+    private var subscribers: [Subscriber] = []
+    /// ``add(_:target:changes:initial:)`` drops closed subscribers once the list reaches this
+    /// size, then sets it to twice the open ones (at least ``minimumPruneThreshold``): clients
+    /// that subscribe and leave between versions cost amortised O(1) each and never pile up.
+    private var pruneThreshold = SubscriptionHub.minimumPruneThreshold
+    static let minimumPruneThreshold = 64
     private let service: HomeService
 
     init(service: HomeService) {
         self.service = service
     }
 
-    var count: Int { subscribers.count }
+    /// Open subscriptions: a subscriber whose client has gone is not counted, even before the
+    /// next ``publish()`` or ``add(_:target:changes:initial:)`` drops it.
+    var count: Int { subscribers.count { !$0.sink.isClosed } }
+
+    /// Entries held, open or not yet dropped: for tests of the pruning.
+    var heldCount: Int { subscribers.count }
 
     /// - Parameters:
     ///   - changes: push `changes` with each version.
     ///   - initial: the manifest the call's first reply carried.
     func add(_ sink: VarlinkReplySink, target: Target, changes: Bool = false, initial: EncodedManifest? = nil) {
-        let id = UUID()
-        subscribers[id] = Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial)
-        sink.onClose { [weak self] in
-            Task { await self?.remove(id) }
+        if subscribers.count >= pruneThreshold {
+            subscribers.removeAll { $0.sink.isClosed }
+            pruneThreshold = max(Self.minimumPruneThreshold, subscribers.count * 2)
         }
+        guard !sink.isClosed else { return }
+        subscribers.append(Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial))
     }
 
-    func remove(_ id: UUID) {
-        subscribers[id] = nil
+    /// What one ``publish()`` sends to the subscribers of one target.
+    private struct TargetPush {
+        var manifest: Result<EncodedManifest, VarlinkError>
+        /// The plain push (no `changes`), encoded and framed once for all of them.
+        var framed: VarlinkEncodedReply?
+
+        init(_ manifest: Result<EncodedManifest, VarlinkError>) {
+            self.manifest = manifest
+            if case .success(let found) = manifest {
+                framed = VarlinkReply(encodedParameters: found.replyParameters, continues: true).framed()
+            }
+        }
     }
 
     /// Pushes the current version to every subscriber that does not have it yet, encoded and
     /// framed once per target (and, with `changes`, once per target and previous version). A
     /// target that no longer resolves (a profile removed by a reload, a container the new layout
     /// cannot be solved for) ends its subscriptions with the error a new call would get.
+    ///
+    /// Every target is resolved first (the only suspensions); then one pass over the list, with
+    /// no suspension and no per-subscriber hashing while neighbours share a target, hands every
+    /// sink the same bytes.
     func publish() async {
-        var current: [Target: Result<EncodedManifest, VarlinkError>] = [:]
-        var framed: [Target: VarlinkEncodedReply] = [:]
-        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
-        for (id, subscriber) in subscribers {
-            if current[subscriber.target] == nil {
-                current[subscriber.target] = await manifestResult(subscriber.target)
+        let snapshot = subscribers
+        var pushes: [Target: TargetPush] = [:]
+        var previous: Target?
+        for subscriber in snapshot where subscriber.target != previous {
+            previous = subscriber.target
+            if pushes[subscriber.target] == nil {
+                pushes[subscriber.target] = TargetPush(await manifestResult(subscriber.target))
             }
-            let manifest: EncodedManifest
-            switch current[subscriber.target] {
-            case .success(let found)?:
-                manifest = found
-            case .failure(let error)?:
-                subscriber.sink.send(VarlinkReply(error: error).framed())
-                subscribers[id] = nil
+        }
+        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
+        var current: (target: Target, push: TargetPush)?
+        var anyGone = false
+        for subscriber in snapshot {
+            if subscriber.sink.isClosed {
+                subscriber.isGone = true
+                anyGone = true
                 continue
-            case nil:
+            }
+            if current?.target != subscriber.target {
+                guard let push = pushes[subscriber.target] else { continue }
+                current = (subscriber.target, push)
+            }
+            guard let push = current?.push else { continue }
+            let manifest: EncodedManifest
+            switch push.manifest {
+            case .success(let found):
+                manifest = found
+            case .failure(let error):
+                subscriber.sink.send(VarlinkReply(error: error).framed())
+                subscriber.isGone = true
+                anyGone = true
                 continue
             }
             if subscriber.last?.version == manifest.version, subscriber.last?.etag == manifest.etag { continue }
@@ -94,21 +149,18 @@ actor SubscriptionHub {
                 reply = withChanges[key] ?? Self.changesReply(manifest, since: subscriber.last)
                 policy = .queue
             } else {
-                if framed[subscriber.target] == nil {
-                    framed[subscriber.target] = VarlinkReply(
-                        encodedParameters: manifest.replyParameters,
-                        continues: true
-                    ).framed()
-                }
-                reply = framed[subscriber.target] ?? VarlinkReply(encodedParameters: manifest.replyParameters).framed()
+                reply =
+                    push.framed ?? VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
                 policy = .replacePending
             }
             if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
-                subscribers[id] = nil
+                subscriber.isGone = true
+                anyGone = true
             } else {
-                subscribers[id]?.last = manifest
+                subscriber.last = manifest
             }
         }
+        if anyGone { subscribers.removeAll { $0.isGone } }
     }
 
     /// A subscriber's push of `manifest` with what changed since `previous` (`null` when the
@@ -154,11 +206,12 @@ actor SubscriptionHub {
     /// Ends every subscription with a final reply (the current manifest, no `continues`), so
     /// subscribers see a clean end rather than a dropped connection when the daemon stops.
     func finish() async {
-        for (id, subscriber) in subscribers {
+        let all = subscribers
+        subscribers = []
+        for subscriber in all {
             if let manifest = await manifest(for: subscriber.target) {
                 subscriber.sink.send(VarlinkReply(encodedParameters: manifest.replyParameters))
             }
-            subscribers[id] = nil
         }
     }
 

@@ -17,6 +17,9 @@ public struct EncodedManifest: Sendable, Equatable {
     /// once here so requests and pushes only send bytes:
     /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
     public var replyParameters: [UInt8]
+    /// The reply parameters without the manifest (the client's `ifNoneMatch` matched), encoded
+    /// once here too: the most frequent call is answered without encoding anything.
+    public var unchangedReplyParameters: [UInt8]
     /// The elements behind the bytes (ids, frames, fingerprints), for `changes` and
     /// `ReportSizes`; nil for a manifest restored from the store.
     public var elements: ManifestElements?
@@ -28,11 +31,12 @@ public struct EncodedManifest: Sendable, Equatable {
         self.environment = environment
         self.bytes = bytes
         self.replyParameters = Self.parameters(version: version, etag: etag, environment: environment, manifest: bytes)
-    }
-
-    /// The reply parameters without the manifest (the client's `ifNoneMatch` matched).
-    public var unchangedReplyParameters: [UInt8] {
-        Self.parameters(version: version, etag: etag, environment: environment, manifest: nil)
+        self.unchangedReplyParameters = Self.parameters(
+            version: version,
+            etag: etag,
+            environment: environment,
+            manifest: nil
+        )
     }
 
     /// The reply parameters with `changes` (a subscriber that asked for them, `docs/manifest.md`).

@@ -36,15 +36,24 @@ public struct VarlinkCall: Sendable, Equatable {
 
     /// The interface part of ``method``: everything before the last dot (`org.varlink.service`).
     public var interface: Substring {
-        // The UTF-8 view: an ASCII dot needs no grapheme breaking (3 600 instructions a call).
-        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        guard let dot = lastDot else { return "" }
         return method[..<dot]
     }
 
     /// The member part of ``method``: everything after the last dot (`GetInfo`).
     public var memberName: Substring {
-        guard let dot = method.utf8.lastIndex(of: UInt8(ascii: ".")) else { return method[...] }
+        guard let dot = lastDot else { return method[...] }
         return method[method.utf8.index(after: dot)...]
+    }
+
+    /// The last `.` of ``method``. Searched in the UTF-8 bytes: an ASCII dot needs no grapheme
+    /// breaking (3 600 instructions a call), and over contiguous storage (every native string)
+    /// no generic index walking either (another 400); the offset then maps to an index in O(1).
+    private var lastDot: String.Index? {
+        let utf8 = method.utf8
+        let offset = utf8.withContiguousStorageIfAvailable { $0.lastIndex(of: UInt8(ascii: ".")) }
+        guard let offset else { return utf8.lastIndex(of: UInt8(ascii: ".")) }
+        return offset.map { utf8.index(utf8.startIndex, offsetBy: $0) }
     }
 
     /// Decodes one message (the bytes between two NULs).

@@ -80,7 +80,7 @@ final class Acceptor: EventLoopHandler, @unchecked Sendable {
                 // it briefly instead of spinning.
                 context.log(.warning) { "accept: \(SystemError.name(of: code)); pausing for 100 ms" }
                 watch(false)
-                loop.schedule(at: EventLoop.now() &+ Self.pauseAfterExhaustion) { [weak self] in self?.watch(true) }
+                loop.schedule(at: loop.now() &+ Self.pauseAfterExhaustion) { [weak self] in self?.watch(true) }
                 return
             default:
                 context.log(.error) { "accept: \(SystemError.name(of: code))" }

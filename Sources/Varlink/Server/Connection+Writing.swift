@@ -10,7 +10,7 @@ extension Connection {
     func flush() {
         switch output.write(to: fd) {
         case .wouldBlock(let progressed):
-            if progressed || stalledSince == nil { stalledSince = EventLoop.now() }
+            if progressed || stalledSince == nil { stalledSince = loop.now() }
             updateInterest()
             updateTimer()
             return
@@ -66,7 +66,7 @@ extension Connection {
     func handleTimer(_ deadline: UInt64) {
         guard !isClosed, timerDeadline == deadline else { return }
         timerDeadline = nil
-        if let current = currentDeadline(), current <= EventLoop.now() {
+        if let current = currentDeadline(), current <= loop.now() {
             if stalledSince != nil {
                 context.count { $0.droppedSlowClients += 1 }
                 context.log(.warning) { "dropping client \(self.peer): no output progress for the stall timeout" }

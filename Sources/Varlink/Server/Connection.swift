@@ -67,7 +67,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         self.context = context
         self.loop = loop
         self.input = VarlinkFrameSplitter(maxMessageSize: context.configuration.maxMessageSize)
-        self.lastActivity = EventLoop.now()
+        self.lastActivity = loop.now()
     }
 
     /// Registers with the loop and starts reading. Loop thread, once, right after accept.
@@ -157,7 +157,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             close()
             return
         }
-        lastActivity = EventLoop.now()
+        lastActivity = loop.now()
         processInput()
     }
 
@@ -216,10 +216,13 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             sink.send(VarlinkReply(error: .invalidParameter("upgrade")))
             return
         }
+        // A call whose answer is ready is answered here, inline; its reply is written right
+        // after this item, before the loop waits again. Others run as a task preferring the loop.
         let service = context.service
+        if service.handleImmediately(call, peer: peer, replies: sink) { return }
         let peer = self.peer
         Task(executorPreference: loop) {
-            await service.handle(call, peer: peer, replies: sink)
+            await service.handleAsynchronously(call, peer: peer, replies: sink)
         }
     }
 
@@ -272,7 +275,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         if isFinal {
             active = nil
             releaseStreamingSlot()
-            lastActivity = EventLoop.now()
+            lastActivity = loop.now()
         }
         if output.byteCount > configuration.maxOutputBytes {
             context.count { $0.droppedSlowClients += 1 }

@@ -27,7 +27,8 @@ protocol EventLoopHandler: AnyObject {
 /// call's first job and its reply cost no wake-up at all, and an item that runs inside a lock
 /// (a ``VarlinkReplySink`` delivering) is never re-entered while that lock is held.
 ///
-/// *Timers* are a deadline heap; `epoll_wait` sleeps until the earliest one.
+/// *Timers* are a deadline heap on the server's ``ServerClock``; `epoll_wait` sleeps until the
+/// earliest one (a manual clock wakes the loop when it is advanced).
 ///
 /// *Stopping*: ``stop()`` lets the current iteration finish and the thread exit. Work that
 /// arrives later (a task resuming after its connection closed) runs on a serial fallback queue,
@@ -56,6 +57,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     let name: String
+    /// The time timers are scheduled in.
+    let clock: ServerClock
     private let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Mutex(Inbox())
@@ -71,6 +74,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var isPerforming = false
     private var isStopping = false
     private var timers = DeadlineHeap()
+    /// See ``now()``.
+    private var wakeTime: UInt64
     /// The inbox's previous array, kept to swap in so the inbox reuses its capacity.
     private var spareBatch: [Work] = []
     /// A receive buffer shared by every connection of the loop (one read at a time).
@@ -80,8 +85,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private static let eventCapacity: Int32 = 256
 
     /// - Throws: ``SystemError`` from `epoll_create1` or `eventfd` (out of fds).
-    init(name: String) throws(SystemError) {
+    init(name: String, clock: ServerClock = .monotonic) throws(SystemError) {
         self.name = name
+        self.clock = clock
+        self.wakeTime = clock.now()
         epollFD = csystem_epoll_create()
         if epollFD < 0 { throw SystemError(call: "epoll_create1", errno: errno) }
         wakeFD = csystem_eventfd()
@@ -97,6 +104,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             throw SystemError(call: "epoll_ctl", errno: code)
         }
         fallback = DispatchQueue(label: "varlink.\(name).stopped")
+        clock.onAdvance { [weak self] in self?.submit {} }
     }
 
     deinit {
@@ -233,17 +241,14 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         return csystem_epoll_ctl(epollFD, operation, fd, new, token) == 0 ? 0 : errno
     }
 
-    /// Runs `work` on the loop thread once the monotonic clock reaches `deadline` (ns).
+    /// Runs `work` on the loop thread once ``clock`` reaches `deadline` (ns).
     func schedule(at deadline: UInt64, _ work: @escaping () -> Void) {
         timers.schedule(at: deadline, work)
     }
 
-    /// The monotonic clock in nanoseconds (`CLOCK_MONOTONIC`, as Dispatch's uptime).
-    static func now() -> UInt64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-    }
+    /// ``clock``'s time in nanoseconds when the loop last woke: read once per wake-up, as
+    /// libuv's loop time, so a call costs one clock read, not one per timestamp. Loop thread only.
+    func now() -> UInt64 { wakeTime }
 
     // MARK: - The thread
 
@@ -254,6 +259,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         defer { events.deallocate() }
         while !isStopping {
             let count = csystem_epoll_wait(epollFD, events, Self.eventCapacity, waitTimeout())
+            wakeTime = clock.now()
             if count < 0 {
                 // EINTR: a signal; anything else is a bug in how the loop uses epoll.
                 precondition(errno == EINTR, "epoll_wait failed: \(SystemError.name(of: errno))")
@@ -267,8 +273,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                     perform { handler.handleEvents(event.events) }
                 }
             }
-            let now = Self.now()
-            while let timer = timers.popDue(now: now) {
+            while let timer = timers.popDue(now: wakeTime) {
                 perform(timer.work)
             }
         }
@@ -278,7 +283,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Milliseconds until the earliest timer (rounded up), or -1 without timers.
     private func waitTimeout() -> Int32 {
         guard let deadline = timers.nextDeadline else { return -1 }
-        let now = Self.now()
+        // From the last wake-up: the time spent on this iteration's events (microseconds)
+        // only delays a timer of seconds by as much.
+        let now = wakeTime
         guard deadline > now else { return 0 }
         return Int32(clamping: (deadline - now + 999_999) / 1_000_000)
     }

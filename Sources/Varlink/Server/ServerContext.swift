@@ -55,7 +55,7 @@ final class ServerContext: Sendable {
 
     /// Logs a refused client or streaming call, at most one line per report interval.
     func logRefusal(_ refusal: ConnectionAdmission.Refusal, peer: VarlinkPeer) {
-        let now = EventLoop.now()
+        let now = configuration.clock.now()
         let others = refusalReports.withLock { state -> Int? in
             if let last = state.lastReport, now &- last < Self.refusalReportInterval {
                 state.unreported += 1

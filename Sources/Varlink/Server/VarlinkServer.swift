@@ -79,7 +79,7 @@ public final class VarlinkServer: Sendable {
                 if case .path(let path) = address { unlink(path) }
                 throw SystemError(call: "listen", errno: code, path: address.displayPath)
             }
-            self.loop = try EventLoop(name: "server")
+            self.loop = try EventLoop(name: "server", clock: configuration.clock)
         } catch {
             Socket.close(fd)
             if case .path(let path) = address, identity != nil { unlink(path) }
@@ -119,7 +119,7 @@ public final class VarlinkServer: Sendable {
         }
         try Socket.setNonBlocking(fd)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        self.loop = try EventLoop(name: "server")
+        self.loop = try EventLoop(name: "server", clock: configuration.clock)
         self.boundAddress = nil
         self.boundFileIdentity = nil
         self.listenFD = fd

@@ -40,6 +40,8 @@ public struct VarlinkServerConfiguration: Sendable, Equatable {
     public var socketMode: UInt32 = 0o660
     /// `listen` backlog for a socket the server binds itself.
     public var listenBacklog: Int32 = 128
+    /// The time every timer and timeout above runs on; tests substitute a manual clock.
+    var clock = ServerClock.monotonic
 
     public init() {}
 }

@@ -52,9 +52,23 @@ public struct VarlinkMethod: Sendable {
     /// handler (for subscription-only methods).
     public var requiresMore: Bool
     public var handler: VarlinkMethodHandler
+    /// Tried before ``handler``, synchronously on the server's event-loop thread: the fast
+    /// path for a call whose answer is ready (a cached reply), read, routed, answered and
+    /// written in one wake-up of that thread, with no task created. It returns nil to decline,
+    /// and ``handler`` then runs as usual with the same request.
+    public var immediateHandler: VarlinkImmediateHandler?
 
-    public init(requiresMore: Bool = false, _ handler: @escaping VarlinkMethodHandler) {
+    /// - Parameters:
+    ///   - immediate: the synchronous fast path, if the method has one.
+    ///   - handler: the general, asynchronous handler (always required: the fast path may
+    ///     decline any call).
+    public init(
+        requiresMore: Bool = false,
+        immediate: VarlinkImmediateHandler? = nil,
+        _ handler: @escaping VarlinkMethodHandler
+    ) {
         self.requiresMore = requiresMore
+        self.immediateHandler = immediate
         self.handler = handler
     }
 }
@@ -63,6 +77,15 @@ public struct VarlinkMethod: Sendable {
 /// freely, never block the thread (swift-on-linux.md §5.3). Throw a ``VarlinkError`` to reply
 /// with an error: unknown or wrongly typed parameters are ``VarlinkError/invalidParameter(_:)``.
 public typealias VarlinkMethodHandler = @Sendable (VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome
+
+/// Answers one call at once, or returns nil to leave it to the method's ``VarlinkMethodHandler``.
+///
+/// Runs on the server's event-loop thread, which serves every connection: it must not block,
+/// wait for a lock held across slow work, or do work that takes long (keep store and layout
+/// work in the async handler). Throwing a ``VarlinkError`` answers with that error, as from the
+/// async handler; returning nil after sending replies through ``VarlinkRequest/replies`` is a
+/// programming error (the async handler would answer the call a second time).
+public typealias VarlinkImmediateHandler = @Sendable (VarlinkRequest) throws(VarlinkError) -> VarlinkOutcome?
 
 /// Everything a handler gets: the call, who made it, and where extra replies go.
 ///
@@ -98,6 +121,10 @@ public enum VarlinkOutcome: Sendable {
     /// The final reply (its `continues` is ignored). Earlier replies may have gone through
     /// ``VarlinkRequest/replies``.
     case reply(VarlinkReply)
+    /// The final reply, already encoded and framed (e.g. a cached answer sent to many callers
+    /// without re-encoding it). It ends the call whatever its `continues` says; encode it
+    /// without (``VarlinkReply/framed()`` of a reply with `continues: false`).
+    case encoded(VarlinkEncodedReply)
     /// The call stays open: the handler kept ``VarlinkRequest/replies`` and sends the rest,
     /// ending with a final reply, or the client closes the connection.
     case streaming

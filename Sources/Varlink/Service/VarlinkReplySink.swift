@@ -65,7 +65,17 @@ public final class VarlinkReplySink: Sendable {
         _ encoded: VarlinkEncodedReply,
         ifBacklogged policy: VarlinkBacklogPolicy = .queue
     ) -> VarlinkSendResult {
-        let isFinal = !encoded.continues || !acceptsMore
+        send(encoded, isFinal: !encoded.continues || !acceptsMore, policy: policy)
+    }
+
+    /// Sends the final reply, whatever its `continues` says (``VarlinkOutcome/encoded(_:)``).
+    @discardableResult
+    func sendFinal(_ encoded: VarlinkEncodedReply) -> VarlinkSendResult {
+        send(encoded, isFinal: true, policy: .queue)
+    }
+
+    private func send(_ encoded: VarlinkEncodedReply, isFinal: Bool, policy: VarlinkBacklogPolicy) -> VarlinkSendResult
+    {
         // Delivery happens under the lock (it only enqueues), so concurrent senders reach the
         // connection in the order they took the lock, and nothing follows the final reply.
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in

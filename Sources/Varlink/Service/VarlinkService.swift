@@ -29,19 +29,66 @@ public final class VarlinkService: Sendable {
         self.interfaceNames = [Self.serviceInterfaceName] + interfaces.map(\.name)
     }
 
-    /// Runs one call: routes it, runs the handler, and sends the final reply (or the error)
-    /// through `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
+    /// Runs one call: routes it, runs the method's immediate handler if it has one and then,
+    /// unless that answered, its handler, and sends the final reply (or the error) through
+    /// `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
+        if handleImmediately(call, peer: peer, replies: replies) { return }
+        await handleAsynchronously(call, peer: peer, replies: replies)
+    }
+
+    /// Answers `call` without suspending if it can: a routing error, `org.varlink.service`, or
+    /// a method whose ``VarlinkMethod/immediateHandler`` answers. The server runs this inline on
+    /// its event-loop thread.
+    ///
+    /// - Returns: false when the call needs the method's async handler
+    ///   (``handleAsynchronously(_:peer:replies:)``); nothing was sent then.
+    func handleImmediately(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) -> Bool {
         do throws(VarlinkError) {
-            switch try await route(call, peer: peer, replies: replies) {
-            case .reply(var reply):
-                reply.continues = false
-                replies.send(reply)
-            case .streaming:
-                break
+            switch try resolve(call) {
+            case .answered(let outcome):
+                finish(outcome, replies: replies)
+                return true
+            case .method(let method):
+                guard let immediate = method.immediateHandler,
+                    let outcome = try immediate(VarlinkRequest(call: call, peer: peer, replies: replies))
+                else { return false }
+                finish(outcome, replies: replies)
+                return true
             }
         } catch {
             replies.send(VarlinkReply(error: error))
+            return true
+        }
+    }
+
+    /// Runs the method's async handler for a call ``handleImmediately(_:peer:replies:)``
+    /// declined.
+    func handleAsynchronously(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
+        do throws(VarlinkError) {
+            switch try resolve(call) {
+            case .answered(let outcome):
+                finish(outcome, replies: replies)
+            case .method(let method):
+                finish(
+                    try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies)),
+                    replies: replies
+                )
+            }
+        } catch {
+            replies.send(VarlinkReply(error: error))
+        }
+    }
+
+    private func finish(_ outcome: VarlinkOutcome, replies: VarlinkReplySink) {
+        switch outcome {
+        case .reply(var reply):
+            reply.continues = false
+            replies.send(reply)
+        case .encoded(let reply):
+            replies.sendFinal(reply)
+        case .streaming:
+            break
         }
     }
 
@@ -57,13 +104,17 @@ public final class VarlinkService: Sendable {
         return stream
     }
 
-    private func route(
-        _ call: VarlinkCall,
-        peer: VarlinkPeer,
-        replies: VarlinkReplySink
-    ) async throws(VarlinkError) -> VarlinkOutcome {
+    /// Where a call goes: answered by the routing itself (`org.varlink.service`), or a method.
+    private enum Resolution {
+        case answered(VarlinkOutcome)
+        case method(VarlinkMethod)
+    }
+
+    /// Routes a call, throwing the standard error for an unknown interface or method and for a
+    /// `more`-only method called without `more`.
+    private func resolve(_ call: VarlinkCall) throws(VarlinkError) -> Resolution {
         let interfaceName = call.interface
-        if interfaceName == Self.serviceInterfaceName { return try serviceInterface(call) }
+        if interfaceName == Self.serviceInterfaceName { return .answered(try serviceInterface(call)) }
         guard let interface = interfaces[String(interfaceName)] else {
             // "GetInfo" without a dot has no interface part; name what was sent.
             throw .interfaceNotFound(interfaceName.isEmpty ? call.method[...] : interfaceName)
@@ -74,7 +125,7 @@ public final class VarlinkService: Sendable {
                 ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
         }
         if method.requiresMore, !call.more { throw .expectedMore }
-        return try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies))
+        return .method(method)
     }
 
     // MARK: - org.varlink.service

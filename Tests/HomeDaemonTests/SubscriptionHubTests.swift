@@ -1,0 +1,92 @@
+import Foundation
+import LogCore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import HomeDaemon
+@testable import Varlink
+
+/// The `GetManifest` subscribers: a client that goes away is dropped without a task per sink.
+@Suite(.timeLimit(.minutes(1)))
+struct SubscriptionHubTests {
+    let sample: SampleConfiguration
+
+    init() throws {
+        sample = try SampleConfiguration(prefix: "hf-hub")
+    }
+
+    func start() async throws -> HomeService {
+        try await HomeService(
+            configuration: try await LoadedConfiguration.load(directory: sample.configDirectory),
+            stateDirectory: sample.stateDirectory,
+            logger: Logger(label: "test", level: .error, sink: { _ in })
+        )
+    }
+
+    /// Counts what reaches the "connection" of one sink.
+    final class Recorder: ReplyTransport {
+        let delivered = Atomic<Int>(0)
+        func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+            delivered.add(1, ordering: .relaxed)
+        }
+    }
+
+    static let subscribe = VarlinkCall(
+        method: "io.homefeed.GetManifest",
+        parameters: ["profile": "phone"],
+        more: true
+    )
+
+    func subscribers(_ count: Int) -> [(sink: VarlinkReplySink, recorder: Recorder)] {
+        (0..<count).map { _ in
+            let recorder = Recorder()
+            return (VarlinkReplySink(call: Self.subscribe, transport: recorder, callID: 1), recorder)
+        }
+    }
+
+    @Test("a closed subscriber stops counting at once and is dropped by the next push")
+    func closedSubscriberIsDropped() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let clients = subscribers(3)
+        for client in clients { await hub.add(client.sink, target: .profile("phone")) }
+        #expect(await hub.count == 3)
+
+        clients[0].sink.markClosed()  // the client went away
+        #expect(await hub.count == 2)
+        #expect(await hub.heldCount == 3)
+
+        await hub.publish()
+        #expect(await hub.heldCount == 2)
+        // Added without an initial manifest, the two open ones get the current one; the closed
+        // one gets nothing.
+        #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [0, 1, 1])
+    }
+
+    @Test("subscribers that come and go between versions do not pile up")
+    func closedSubscribersArePrunedOnAdd() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let threshold = SubscriptionHub.minimumPruneThreshold
+        // `threshold` subscribers arrive and leave with no version published in between.
+        for client in subscribers(threshold) {
+            await hub.add(client.sink, target: .profile("phone"))
+            client.sink.markClosed()
+        }
+        #expect(await hub.heldCount == threshold)
+        #expect(await hub.count == 0)
+        // The next one finds the table at the threshold: the 64 closed ones go, it stays.
+        let next = subscribers(1)[0]
+        await hub.add(next.sink, target: .profile("phone"))
+        #expect(await hub.heldCount == 1)
+        #expect(await hub.count == 1)
+        // A sink that closed before it was added is not held at all.
+        let gone = subscribers(1)[0]
+        gone.sink.markClosed()
+        await hub.add(gone.sink, target: .profile("phone"))
+        #expect(await hub.heldCount == 1)
+    }
+}
