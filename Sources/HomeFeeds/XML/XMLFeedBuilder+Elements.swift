@@ -99,12 +99,11 @@ extension XMLFeedBuilder {
             return .other
         }
         entriesStarted += 1
-        var state = EntryState()
+        entry = EntryState()
         if case .rdf = root, let about = attributes.value("about", in: .rdf) {
             let trimmed = URIReference.trimASCIIAndNBSP(about)
-            if !trimmed.isEmpty { state.nativeID = String(trimmed) }
+            if !trimmed.isEmpty { entry?.nativeID = String(trimmed) }
         }
-        entry = state
         return isAtom ? .entry : .item
     }
 
@@ -174,7 +173,8 @@ extension XMLFeedBuilder {
     }
 
     private mutating func beginEntryTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
-        guard let entry, rank < entry.titleRank else { return .other }
+        // The rank alone: `guard let entry` would copy the whole entry state.
+        guard let current = entry?.titleRank, rank < current else { return .other }
         return beginCapture(.entryTitle(rank: rank), mode: mode, isBase64: isBase64)
     }
 
@@ -187,16 +187,18 @@ extension XMLFeedBuilder {
         isBase64: Bool = false,
         orImagesOf imageMode: TextMode? = nil
     ) -> Role {
-        guard let entry else { return .other }
-        guard rank < entry.summaryRank else {
-            guard imageMode == .html, mode == .html, !isBase64, !entry.images.hasContentImage else { return .other }
+        guard let current = entry?.summaryRank else { return .other }
+        guard rank < current else {
+            guard imageMode == .html, mode == .html, !isBase64, entry?.images.hasContentImage == false else {
+                return .other
+            }
             return beginCapture(.contentImages, mode: .html)
         }
         return beginCapture(.summary(rank: rank), mode: mode, isBase64: isBase64)
     }
 
     private mutating func beginDate(rank: UInt8) -> Role {
-        guard let entry, rank < entry.dateRank else { return .other }
+        guard let current = entry?.dateRank, rank < current else { return .other }
         return beginCapture(.date(rank: rank), mode: .literal)
     }
 

@@ -86,16 +86,18 @@ extension XMLFeedBuilder {
             link = state.link ?? state.guidLink
             source = isRDF ? .rdfAbout : .guid
         }
-        let built = EntryIdentity.entry(
-            nativeID: state.nativeID,
-            nativeSource: source,
-            title: state.title,
-            link: link,
-            summary: state.summary,
-            published: state.published,
-            enclosures: state.enclosures
-        )
-        guard var built else {
+        // Bound straight to a var (unwrapping a `let` would copy the entry).
+        guard
+            var built = EntryIdentity.entry(
+                nativeID: state.nativeID,
+                nativeSource: source,
+                title: state.title,
+                link: link,
+                summary: state.summary,
+                published: state.published,
+                enclosures: state.enclosures
+            )
+        else {
             let (line, column) = position()
             warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
             return
