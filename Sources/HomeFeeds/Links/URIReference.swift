@@ -112,20 +112,16 @@ enum URIReference {
                 }
                 let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
                 return String(unsafeUninitializedCapacity: length) { out in
-                    var written = 0
-                    for byte in baseBytes[..<prefixEnd] {
-                        out[written] = byte
-                        written += 1
-                    }
+                    guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
+                    else { return 0 }
+                    target.initialize(from: prefix, count: prefixEnd)
+                    var written = prefixEnd
                     if addsSlash {
-                        out[written] = UInt8(ascii: "/")
+                        target[written] = UInt8(ascii: "/")
                         written += 1
                     }
-                    for byte in ref {
-                        out[written] = byte
-                        written += 1
-                    }
-                    return written
+                    (target + written).initialize(from: tail, count: ref.count)
+                    return written + ref.count
                 }
             }
         }
