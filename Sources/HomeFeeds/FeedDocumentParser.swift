@@ -59,9 +59,14 @@ public final class FeedDocumentParser {
         }
         switch state {
         case .sniffing:
-            buffered.append(contentsOf: bytes)
-            guard let decision = sniff(isFinal: false) else { return }
-            try start(decision)
+            if buffered.isEmpty, let decision = Self.sniff(bytes, isFinal: false) {
+                // The usual case: the first piece decides, and XML reaches libxml2 uncopied.
+                try start(decision, with: bytes)
+            } else {
+                buffered.append(contentsOf: bytes)
+                guard let decision = buffered.withUnsafeBytes({ Self.sniff($0, isFinal: false) }) else { return }
+                try startBuffered(decision)
+            }
         case .xml(let parser):
             try run { () throws(FeedParseError) in try parser.append(bytes) }
         case .json:
@@ -82,11 +87,11 @@ public final class FeedDocumentParser {
     /// Ends the body and returns the document.
     public func finish() throws(FeedParseError) -> FeedDocument {
         if case .sniffing = state {
-            guard let decision = sniff(isFinal: true) else {
+            guard let decision = buffered.withUnsafeBytes({ Self.sniff($0, isFinal: true) }) else {
                 state = .finished
                 throw FeedParseError(kind: .empty, source: url, message: "empty document")
             }
-            try start(decision)
+            try startBuffered(decision)
         }
         switch state {
         case .xml(let parser):
@@ -108,11 +113,11 @@ public final class FeedDocumentParser {
 
     /// Looks at the first non-whitespace byte after an optional UTF-8 BOM. UTF-16 and other
     /// NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
-    private func sniff(isFinal: Bool) -> Syntax? {
+    private static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Syntax? {
         var index = 0
-        if buffered.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        while index < buffered.count {
-            switch buffered[index] {
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        while index < bytes.count {
+            switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D:
                 index += 1
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -121,28 +126,36 @@ public final class FeedDocumentParser {
                 return .xml
             }
         }
-        if buffered.count >= 4096 { return .xml }
+        if bytes.count >= 4096 { return .xml }
         return nil
     }
 
-    private func start(_ syntax: Syntax) throws(FeedParseError) {
+    /// Starts on what sniffing held back.
+    private func startBuffered(_ syntax: Syntax) throws(FeedParseError) {
         let body = buffered
         buffered = []
+        var failure: FeedParseError?
+        body.withUnsafeBytes { raw in
+            do throws(FeedParseError) { try start(syntax, with: raw) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Starts the syntax with the body's first bytes (`buffered` is empty).
+    private func start(_ syntax: Syntax, with body: UnsafeRawBufferPointer) throws(FeedParseError) {
         switch syntax {
         case .json:
             state = .json
-            buffered = body
+            buffered = Array(body)
         case .xml:
             let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
             let parser = XMLPushParser(builder: builder, contentType: contentType, chunkSize: limits.chunkSize)
             state = .xml(parser)
-            var failure: FeedParseError?
-            body.withUnsafeBytes { raw in
-                do throws(FeedParseError) { try parser.append(raw) } catch { failure = error }
-            }
-            if let failure {
+            do {
+                try parser.append(body)
+            } catch {
                 state = .finished
-                throw failure
+                throw error
             }
         }
     }

@@ -80,6 +80,32 @@ import Testing
         )
     }
 
+    @Test("enclosure types are trimmed of white space and NBSP, blank ones are nil, & is decoded")
+    func enclosureTypes() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid>1</guid>
+                <enclosure url="/a.mp3" type=" &#160;audio/mpeg\t&#xA0;" length="1"/>
+                <enclosure url="/b.mp3" type=" &#160; " length="2"/>
+                <enclosure url="/c.ogg" type="audio/ogg; codecs=&quot;a&amp;b&quot;" length="3"/>
+                <media:content url="/d.jpg" type=" IMAGE/JPEG "/>
+                </item>
+                """
+            )
+        )
+        #expect(
+            try #require(feed.entries.first).enclosures == [
+                FeedEnclosure(url: "https://example.test/a.mp3", type: "audio/mpeg", length: 1),
+                FeedEnclosure(url: "https://example.test/b.mp3", type: nil, length: 2),
+                FeedEnclosure(url: "https://example.test/c.ogg", type: "audio/ogg; codecs=\"a&b\"", length: 3),
+                FeedEnclosure(url: "https://example.test/d.jpg", type: "IMAGE/JPEG", length: nil),
+            ]
+        )
+        // The media:content is an image by its type, compared without case.
+        #expect(feed.entries.first?.images.map(\.url) == ["https://example.test/d.jpg"])
+    }
+
     @Test("JSON Feed 1.1: literal title and summary, content_html stripped, numeric id, lenient types")
     func jsonFeed11() throws {
         let feed = try parseFeed(try Fixture.bytes("jsonfeed11.json"))

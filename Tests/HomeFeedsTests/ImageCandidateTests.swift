@@ -131,6 +131,34 @@ import Testing
         #expect(found.isEmpty)
     }
 
+    @Test(
+        "image types, media and URL endings are compared without ASCII case, and only that",
+        arguments: [
+            // (type, url, medium, is an image)
+            ("IMAGE/PNG", "https://example.test/a", nil, true),
+            (" image/jpeg", "https://example.test/a.jpg", nil, false),  // callers pass trimmed types
+            ("audio/mpeg", "https://example.test/a.jpg", nil, false),
+            (nil, "https://example.test/A.JPEG?size=2#top", nil, true),
+            (nil, "https://example.test/a.webp.mp3", nil, false),
+            (nil, "https://example.test/a.mp3?x=.png", nil, false),
+            (nil, "https://example.test/a\u{0E}png", nil, false),  // a control byte is no dot
+            ("audio/mpeg", "https://example.test/a.mp3", "Image", true),
+            ("image/png", "https://example.test/a.png", "images", false),
+        ] as [(String?, String, String?, Bool)]
+    )
+    func isImage(_ type: String?, _ url: String, _ medium: String?, _ expected: Bool) {
+        #expect(ImageCandidates.isImage(type: type, url: url, medium: medium) == expected)
+    }
+
+    @Test("a data: URL in any case is no candidate")
+    func dataURLInAnyCase() {
+        var candidates = ImageCandidates()
+        candidates.add(FeedImage(url: "DATA:image/png;base64,AAAA", origin: .contentImage))
+        candidates.add(FeedImage(url: "Data:image/gif,x", origin: .mediaThumbnail))
+        candidates.add(FeedImage(url: "https://example.test/data:a.png", origin: .mediaContent))
+        #expect(candidates.ordered.map(\.url) == ["https://example.test/data:a.png"])
+    }
+
     @Test("a thousand thumbnails per item give a bounded list")
     func bounded() throws {
         let thumbnails = (0..<1000).map { "<media:thumbnail url=\"/t\($0).jpg\"/>" }.joined()

@@ -38,6 +38,13 @@ struct TextCase: Sendable, CustomTestStringConvertible {
         TextCase("&#0; &#xD800; &#x110000;", "\u{FFFD} \u{FFFD} \u{FFFD}"),
         TextCase("AT&T & co &unknown; &amp", "AT&T & co &unknown; &amp"),
         TextCase("&NotNestedGreaterGreater;", "\u{2AA2}\u{0338}"),
+        // The common references (decoded without the table) match the table exactly: the
+        // names are case-sensitive, and only AMP, LT, GT and QUOT also exist in capitals.
+        TextCase("&quot;&apos;&lt;&gt;&amp;", "\"'<>&"),
+        TextCase("&QUOT;&AMP;&LT;&GT;", "\"&<>"),
+        TextCase("&Amp; &APOS; &NBSP;", "&Amp; &APOS; &NBSP;"),
+        TextCase("&Lt;&Gt;", "\u{226A}\u{226B}"),  // HTML5's much less/greater-than, not < and >
+        TextCase("a &nbsp; b&nbsp;", "a b"),
         // Rule 3: whitespace, NBSP, trimming, empty → nil.
         TextCase("  a \n\t b  ", "a b"),
         TextCase("a\u{A0}\u{A0}b", "a b"),

@@ -76,7 +76,7 @@ struct ImageCandidates {
     var hasContentImage: Bool { images.contains { $0.origin == .contentImage } }
 
     mutating func add(_ image: FeedImage) {
-        guard images.count < Self.limit, !image.url.lowercased().hasPrefix("data:") else { return }
+        guard images.count < Self.limit, !Self.hasPrefix(image.url, "data:") else { return }
         if image.origin == .contentImage, hasContentImage { return }
         images.append(image)
     }
@@ -102,12 +102,37 @@ struct ImageCandidates {
     }
 
     /// True for an image MIME type, or, without a type, a URL whose path ends like an image.
+    /// Compared in the UTF-8 bytes without case (no lowercased copies: the words compared
+    /// contain no letter whose Unicode lowercase differs from its ASCII one, such as K).
     static func isImage(type: String?, url: String, medium: String? = nil) -> Bool {
-        if let medium, !medium.isEmpty { return medium.lowercased() == "image" }
-        if let type, !type.isEmpty { return type.lowercased().hasPrefix("image/") }
-        var path = Substring(url.lowercased())
-        if let end = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<end] }
-        return [".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico"].contains { path.hasSuffix($0) }
+        if let medium, !medium.isEmpty { return medium.utf8.count == 5 && hasPrefix(medium, "image") }
+        if let type, !type.isEmpty { return hasPrefix(type, "image/") }
+        let bytes = url.utf8
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        let path = bytes[..<end]
+        return hasSuffix(path, ".png") || hasSuffix(path, ".jpg") || hasSuffix(path, ".jpeg")
+            || hasSuffix(path, ".gif") || hasSuffix(path, ".webp") || hasSuffix(path, ".ico")
+    }
+
+    /// Whether `text` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
+    static func hasPrefix(_ text: String, _ prefix: StaticString) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy {
+            lowercased($0) == $1
+        }
+    }
+
+    private static func lowercased(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    private static func hasSuffix(_ path: Substring.UTF8View, _ suffix: StaticString) -> Bool {
+        let length = suffix.utf8CodeUnitCount
+        guard path.count >= length else { return false }
+        return zip(path.suffix(length), UnsafeBufferPointer(start: suffix.utf8Start, count: length)).allSatisfy {
+            lowercased($0) == $1
+        }
     }
 
     /// A positive decimal attribute value, or nil.

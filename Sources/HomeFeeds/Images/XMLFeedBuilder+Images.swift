@@ -6,10 +6,10 @@
 /// like any other link; a refused `<img>` inside HTML text is skipped without a warning, as the
 /// rest of that markup is.
 extension XMLFeedBuilder {
-    /// An RSS `<enclosure>` or an Atom `<link rel="enclosure">` (`url` absolute and allowed).
-    func addEnclosureImage(url: String, type: String?, length: Int64?, origin: FeedImage.Origin) {
+    /// An RSS `<enclosure>` or an Atom `<link rel="enclosure">` (`url` absolute and allowed;
+    /// `type` trimmed, nil when empty).
+    mutating func addEnclosureImage(url: String, type: String?, length: Int64?, origin: FeedImage.Origin) {
         guard entry != nil else { return }
-        let type = trimmedType(type)
         guard ImageCandidates.isImage(type: type, url: url) else { return }
         entry?.images.add(
             FeedImage(url: url, origin: origin, type: type, length: length.flatMap { $0 >= 0 ? $0 : nil })
@@ -17,7 +17,7 @@ extension XMLFeedBuilder {
     }
 
     /// `media:thumbnail`: always an image.
-    func addMediaThumbnail(_ attributes: XMLAttributes) {
+    mutating func addMediaThumbnail(_ attributes: XMLAttributes) {
         guard entry != nil, let url = attributes.value("url"),
             let absolute = URIReference.resolve(url, against: bases.last),
             allowedLink(absolute, purpose: .resource, what: "media:thumbnail") != nil
@@ -27,9 +27,9 @@ extension XMLFeedBuilder {
 
     /// `media:thumbnail`, or `media:content` when it is an image by `medium` or `type`
     /// (`url` absolute and allowed).
-    func addMediaImage(_ attributes: XMLAttributes, url: String, isThumbnail: Bool) {
+    mutating func addMediaImage(_ attributes: XMLAttributes, url: String, isThumbnail: Bool) {
         guard entry != nil else { return }
-        let type = trimmedType(attributes.value("type"))
+        let type = attributes.trimmedValue("type")
         if !isThumbnail {
             let medium = attributes.value("medium").map { String(URIReference.trimASCIIAndNBSP($0)) }
             guard ImageCandidates.isImage(type: type, url: url, medium: medium) else { return }
@@ -49,7 +49,7 @@ extension XMLFeedBuilder {
     }
 
     /// `<itunes:image href="…">`.
-    func addITunesImage(_ attributes: XMLAttributes) {
+    mutating func addITunesImage(_ attributes: XMLAttributes) {
         guard entry != nil, let href = attributes.value("href"),
             let absolute = URIReference.resolve(href, against: bases.last),
             allowedLink(absolute, purpose: .resource, what: "itunes:image") != nil
@@ -59,7 +59,7 @@ extension XMLFeedBuilder {
 
     /// An `<img>` element inside captured XHTML (Atom `type="xhtml"`, or HTML that arrived as
     /// markup rather than escaped text).
-    func addInlineImage(name: UnsafePointer<UInt8>, attributes: XMLAttributes) {
+    mutating func addInlineImage(name: UnsafePointer<UInt8>, attributes: XMLAttributes) {
         guard entry != nil, entry?.images.hasContentImage == false, XMLName.equals(name, strlenUInt8(name), "img"),
             let source = attributes.value("src"), let absolute = URIReference.resolve(source, against: bases.last),
             linkPolicy.refusal(absolute, purpose: .resource) == nil
@@ -72,7 +72,7 @@ extension XMLFeedBuilder {
     }
 
     /// The first `<img>` of the HTML just captured (an entry's summary or content).
-    func scanCapturedHTMLForImage() {
+    mutating func scanCapturedHTMLForImage() {
         guard entry != nil, entry?.images.hasContentImage == false else { return }
         guard let found = text.withUnsafeBufferPointer({ HTMLImageScanner.firstImage(in: $0) }),
             let absolute = URIReference.resolve(found.source, against: captureBase),
@@ -83,13 +83,9 @@ extension XMLFeedBuilder {
 
     /// Text of a field captured only to look for its first image (content beside a summary):
     /// at most `HTMLImageScanner.maxScannedBytes`, not counted against the text limits.
-    func appendScannedText(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    mutating func appendScannedText(_ bytes: UnsafePointer<UInt8>, count: Int) {
         let room = HTMLImageScanner.maxScannedBytes - text.count
         guard room > 0 else { return }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: min(count, room)))
-    }
-
-    private func trimmedType(_ type: String?) -> String? {
-        type.map { String(URIReference.trimASCIIAndNBSP($0)) }.flatMap { $0.isEmpty ? nil : $0 }
+        text.append(UnsafeBufferPointer(start: bytes, count: min(count, room)))
     }
 }

@@ -39,13 +39,21 @@ enum URIReference {
             }
             guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
             else { return false }
-            var inPath = true
+            // Authority and path: allowed bytes and no dot segment (`/.`), up to `?` or `#`.
+            index += 3
             var previous: UInt8 = 0
-            for byte in bytes[(index + 3)...] {
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
                 guard isAllowed(byte) else { return false }
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
-                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return false }
+                if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return false }
                 previous = byte
+                index += 1
+            }
+            // Query and fragment: allowed bytes (`?` and `#` are).
+            while index < bytes.count {
+                guard isAllowed(bytes[index]) else { return false }
+                index += 1
             }
             return true
         }
@@ -89,22 +97,32 @@ enum URIReference {
                     index += 1
                 }
                 if pathStart > pathEnd { pathStart = pathEnd }
-                var out: [UInt8] = []
-                out.reserveCapacity(baseBytes.count + ref.count)
-                if first == UInt8(ascii: "/") {
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
-                } else {
+                // The base's prefix up to (and with) its last slash, then the reference, written
+                // straight into the String's storage.
+                var prefixEnd = pathStart
+                var addsSlash = false
+                if first != UInt8(ascii: "/") {
                     var lastSlash = pathEnd - 1
                     while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
                     if lastSlash < pathStart {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[..<pathStart]))
-                        out.append(UInt8(ascii: "/"))
+                        addsSlash = true
                     } else {
-                        out.append(contentsOf: UnsafeBufferPointer(rebasing: baseBytes[...lastSlash]))
+                        prefixEnd = lastSlash + 1
                     }
                 }
-                out.append(contentsOf: ref)
-                return String(decoding: out, as: UTF8.self)
+                let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
+                return String(unsafeUninitializedCapacity: length) { out in
+                    guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
+                    else { return 0 }
+                    target.initialize(from: prefix, count: prefixEnd)
+                    var written = prefixEnd
+                    if addsSlash {
+                        target[written] = UInt8(ascii: "/")
+                        written += 1
+                    }
+                    (target + written).initialize(from: tail, count: ref.count)
+                    return written + ref.count
+                }
             }
         }
     }

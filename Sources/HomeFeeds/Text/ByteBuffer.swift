@@ -20,6 +20,19 @@ struct ByteBuffer: ~Copyable {
     /// Forgets the contents; the memory is kept for the next use.
     mutating func removeAll() { count = 0 }
 
+    /// The contents, for reading while the buffer is not changed.
+    func withUnsafeBufferPointer<Result, Failure>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Replaces the contents by `bytes`.
+    mutating func replace(with bytes: [UInt8]) {
+        removeAll()
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(to: count + 1) }

@@ -1,3 +1,5 @@
+internal import Glibc
+
 /// The HTML half of ``PlainText``: tags, comments and raw-text elements skipped, character and
 /// named references decoded once (`feed-parsing.md` §2 rules 1 and 4).
 extension PlainText {
@@ -59,17 +61,19 @@ extension PlainText {
     /// The index after the `>` that ends a tag whose name ends at `from`, honouring quoted
     /// attribute values; nil when the tag never ends (the rest is then part of the tag).
     private static func endOfTag(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
+        guard let base = input.baseAddress else { return nil }
         var index = from
-        var quote: UInt8 = 0
         var afterEquals = false
         while index < input.count {
             let byte = input[index]
-            if quote != 0 {
-                if byte == quote { quote = 0 }
-            } else if byte == UInt8(ascii: ">") {
-                return index + 1
-            } else if afterEquals && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) {
-                quote = byte
+            if byte == UInt8(ascii: ">") { return index + 1 }
+            if afterEquals && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) {
+                // A quoted value (a URL, mostly): straight to its closing quote.
+                let rest = input.count - index - 1
+                guard let close = memchr(base + index + 1, Int32(byte), rest) else { return nil }
+                index = UnsafeRawPointer(close) - UnsafeRawPointer(base) + 1
+                afterEquals = false
+                continue
             }
             if byte == UInt8(ascii: "=") {
                 afterEquals = true
@@ -119,14 +123,51 @@ extension PlainText {
         while index < count, index - nameStart < 32, input[index].isASCIILetter || input[index].isASCIIDigit {
             index += 1
         }
-        if index > nameStart, index < count, input[index] == UInt8(ascii: ";"),
-            let replacement = HTMLEntities.lookup(UnsafeBufferPointer(rebasing: input[nameStart..<index]))
-        {
-            appendDecoded(replacement)
-            return index + 1
+        if index > nameStart, index < count, input[index] == UInt8(ascii: ";") {
+            let name = UnsafeBufferPointer(rebasing: input[nameStart..<index])
+            // The references feeds use most, without a String or a table lookup.
+            if let byte = Self.commonASCIIReference(name) {
+                appendVisible(byte)
+                return index + 1
+            }
+            if Self.equals(name, "nbsp") {
+                pendingSpace = true
+                return index + 1
+            }
+            if let replacement = HTMLEntities.lookup(name) {
+                appendDecoded(replacement)
+                return index + 1
+            }
         }
         appendVisible(UInt8(ascii: "&"))
         return start + 1
+    }
+
+    /// The character of `&amp;`, `&lt;`, `&gt;`, `&quot;` or `&apos;` (exactly these lowercase
+    /// names, as in the HTML5 table), else nil.
+    private static func commonASCIIReference(_ name: UnsafeBufferPointer<UInt8>) -> UInt8? {
+        switch name.count {
+        case 2:
+            guard name[1] == UInt8(ascii: "t") else { return nil }
+            if name[0] == UInt8(ascii: "l") { return UInt8(ascii: "<") }
+            if name[0] == UInt8(ascii: "g") { return UInt8(ascii: ">") }
+        case 3:
+            if name[0] == UInt8(ascii: "a") && name[1] == UInt8(ascii: "m") && name[2] == UInt8(ascii: "p") {
+                return UInt8(ascii: "&")
+            }
+        case 4:
+            if equals(name, "quot") { return UInt8(ascii: "\"") }
+            if equals(name, "apos") { return UInt8(ascii: "'") }
+        default: break
+        }
+        return nil
+    }
+
+    /// Byte equality with a literal (case-sensitive, as reference names are).
+    private static func equals(_ name: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard name.count == literal.utf8CodeUnitCount else { return false }
+        for index in 0..<name.count where name[index] != literal.utf8Start[index] { return false }
+        return true
     }
 
     // MARK: Byte search

@@ -19,6 +19,46 @@ struct XMLAttributes {
         return nil
     }
 
+    /// The value of the attribute `name` (no namespace), decoded, without the leading and
+    /// trailing white space and NBSP `URIReference.trimASCIIAndNBSP` removes; nil when absent
+    /// or empty. Trims the bytes before making the String (MIME types, once per enclosure).
+    func trimmedValue(_ name: StaticString) -> String? {
+        guard let base else { return nil }
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
+            guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
+                continue
+            }
+            var bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
+            while true {
+                if let first = bytes.first, Self.isTrimmedSpace(first) {
+                    bytes = bytes.dropFirst()
+                } else if bytes.count >= 2, bytes[bytes.startIndex] == 0xC2, bytes[bytes.startIndex + 1] == 0xA0 {
+                    bytes = bytes.dropFirst(2)
+                } else {
+                    break
+                }
+            }
+            while true {
+                if let last = bytes.last, Self.isTrimmedSpace(last) {
+                    bytes = bytes.dropLast()
+                } else if bytes.count >= 2, bytes[bytes.endIndex - 2] == 0xC2, bytes[bytes.endIndex - 1] == 0xA0 {
+                    bytes = bytes.dropLast(2)
+                } else {
+                    break
+                }
+            }
+            return bytes.isEmpty ? nil : Self.decode(UnsafeBufferPointer(rebasing: bytes))
+        }
+        return nil
+    }
+
+    /// The ASCII white space `URIReference.trimASCIIAndNBSP` trims: space, tab, LF, CR, FF.
+    private static func isTrimmedSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    }
+
     /// The value of the attribute `name` (no namespace) as libxml2 hands it over, ASCII white
     /// space trimmed and not decoded: for comparing keywords (`rel`, `type`, `isPermaLink`)
     /// without making a String. Valid while the element's start event lasts.
@@ -73,21 +113,24 @@ struct XMLAttributes {
     /// hands `&` in attribute values over as the character reference `&#38;`.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        let escape = Array("&#38;".utf8)
-        while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "&"), index + 5 <= bytes.count,
-                escape.indices.allSatisfy({ bytes[index + $0] == escape[$0] })
-            {
-                out.append(UInt8(ascii: "&"))
-                index += 5
-            } else {
-                out.append(bytes[index])
-                index += 1
+        // Written straight into the String's storage: no intermediate array.
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            var index = 0
+            var written = 0
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "&"), index + 5 <= bytes.count, bytes[index + 1] == UInt8(ascii: "#"),
+                    bytes[index + 2] == UInt8(ascii: "3"), bytes[index + 3] == UInt8(ascii: "8"),
+                    bytes[index + 4] == UInt8(ascii: ";")
+                {
+                    out[written] = UInt8(ascii: "&")
+                    index += 5
+                } else {
+                    out[written] = bytes[index]
+                    index += 1
+                }
+                written += 1
             }
+            return written
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }

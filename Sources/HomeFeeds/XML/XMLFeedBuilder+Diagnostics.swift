@@ -5,7 +5,7 @@ internal import CLibXML2
 extension XMLFeedBuilder {
     /// Records a libxml2 error or warning for this parse only (the `serror` hook). Errors
     /// (level ≥ `XML_ERR_ERROR`) mean libxml2 recovered from a broken document.
-    func record(_ error: UnsafePointer<xmlError>) {
+    mutating func record(_ error: UnsafePointer<xmlError>) {
         let code = Int(error.pointee.code)
         var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
         while message.last == "\n" || message.last == " " { message.removeLast() }
@@ -29,7 +29,7 @@ extension XMLFeedBuilder {
     /// The HTML5 entity `name` names, or nil; the last one found is kept, since a feed tends
     /// to repeat the same few (`&nbsp;` in every title), which skips making a String and
     /// hashing it per reference.
-    func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
+    mutating func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
         if let recentEntity, strcmpUInt8(recentEntity.name, name) { return recentEntity.entity }
         guard let entity = EntityCache.shared.entity(named: name) else { return nil }
         // The cache's own copy of the name: libxml2's may be freed after the call.
@@ -40,7 +40,7 @@ extension XMLFeedBuilder {
     }
 
     /// A bare `&` (`AmpersandRepair`'s marker reached `getEntity`): read as a literal `&`.
-    func recordBareAmpersand() {
+    mutating func recordBareAmpersand() {
         isWellFormed = false
         // libxml2 stands after the marker `&_amp;`; the `&` was where the marker starts.
         let (line, column) = position(back: 6)
@@ -49,7 +49,7 @@ extension XMLFeedBuilder {
 
     /// A reference to an entity that is neither XML's nor HTML5's: dropped. One the document
     /// declares is well-formed XML, but document-declared entities are never expanded (§5.2).
-    func recordUnknownEntity(_ name: UnsafePointer<UInt8>) {
+    mutating func recordUnknownEntity(_ name: UnsafePointer<UInt8>) {
         // Before the root element, references are inside the DTD's own declarations.
         guard root != nil else { return }
         let length = strlenUInt8(name)
@@ -64,7 +64,7 @@ extension XMLFeedBuilder {
     }
 
     /// Notes the name of an entity the document declares (at most 1 000 names are kept).
-    func noteDeclaredEntity(_ name: UnsafePointer<UInt8>) {
+    mutating func noteDeclaredEntity(_ name: UnsafePointer<UInt8>) {
         guard declaredEntities.count < 1000 else { return }
         declaredEntities.insert(
             String(decoding: UnsafeBufferPointer(start: name, count: min(strlenUInt8(name), 40)), as: UTF8.self)

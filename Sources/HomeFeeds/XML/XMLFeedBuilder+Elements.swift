@@ -1,6 +1,6 @@
 /// Element starts: which element is which in each format, and what its attributes give.
 extension XMLFeedBuilder {
-    func begin(
+    mutating func begin(
         name: XMLName,
         namespace: XMLNamespace,
         localName: UnsafePointer<UInt8>,
@@ -57,7 +57,7 @@ extension XMLFeedBuilder {
         return .other
     }
 
-    private func beginRoot(
+    private mutating func beginRoot(
         name: XMLName,
         namespace: XMLNamespace,
         localName: UnsafePointer<UInt8>,
@@ -88,23 +88,22 @@ extension XMLFeedBuilder {
         }
     }
 
-    private func beginFeedTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
+    private mutating func beginFeedTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
         guard rank < feedTitleRank else { return .other }
         return beginCapture(.feedTitle(rank: rank), mode: mode, isBase64: isBase64)
     }
 
-    private func beginEntry(_ attributes: XMLAttributes) -> Role {
+    private mutating func beginEntry(_ attributes: XMLAttributes) -> Role {
         if entriesStarted >= limits.maxEntries {
             truncate()
             return .other
         }
         entriesStarted += 1
-        var state = EntryState()
+        entry = EntryState()
         if case .rdf = root, let about = attributes.value("about", in: .rdf) {
             let trimmed = URIReference.trimASCIIAndNBSP(about)
-            if !trimmed.isEmpty { state.nativeID = String(trimmed) }
+            if !trimmed.isEmpty { entry?.nativeID = String(trimmed) }
         }
-        entry = state
         return isAtom ? .entry : .item
     }
 
@@ -118,7 +117,8 @@ extension XMLFeedBuilder {
         return false
     }
 
-    private func beginRSSItemChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes) -> Role {
+    private mutating func beginRSSItemChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes) -> Role
+    {
         switch namespace {
         case .rssCore:
             switch name {
@@ -132,7 +132,7 @@ extension XMLFeedBuilder {
             case .enclosure:
                 addEnclosure(
                     url: attributes.value("url"),
-                    type: attributes.value("type"),
+                    type: attributes.trimmedValue("type"),
                     length: attributes.byteCount("length"),
                     image: .enclosure
                 )
@@ -160,7 +160,7 @@ extension XMLFeedBuilder {
 
     /// `dc:title`, `dc:description`, `dc:date` and the `dcterms:` dates, in an RSS item or an
     /// Atom entry: fallbacks for the format's own elements (`FieldRank`).
-    private func beginDublinCore(name: XMLName, namespace: XMLNamespace, mode: TextMode) -> Role {
+    private mutating func beginDublinCore(name: XMLName, namespace: XMLNamespace, mode: TextMode) -> Role {
         switch (namespace, name) {
         case (.dublinCore, .title): return beginEntryTitle(rank: FieldRank.dcTitle, mode: mode)
         case (.dublinCore, .description): return beginSummary(rank: FieldRank.dcDescription, mode: mode)
@@ -172,34 +172,39 @@ extension XMLFeedBuilder {
         }
     }
 
-    private func beginEntryTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
-        guard let entry, rank < entry.titleRank else { return .other }
+    private mutating func beginEntryTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
+        // The rank alone: `guard let entry` would copy the whole entry state.
+        guard let current = entry?.titleRank, rank < current else { return .other }
         return beginCapture(.entryTitle(rank: rank), mode: mode, isBase64: isBase64)
     }
 
     /// - Parameter imageMode: the mode of content whose first `<img>` is a candidate
     ///   (`FeedImage`) even when a better summary was already read: `.html` for HTML content
     ///   (not base64, which a bounded scan could not decode), nil otherwise.
-    private func beginSummary(
+    private mutating func beginSummary(
         rank: UInt8,
         mode: TextMode,
         isBase64: Bool = false,
         orImagesOf imageMode: TextMode? = nil
     ) -> Role {
-        guard let entry else { return .other }
-        guard rank < entry.summaryRank else {
-            guard imageMode == .html, mode == .html, !isBase64, !entry.images.hasContentImage else { return .other }
+        guard let current = entry?.summaryRank else { return .other }
+        guard rank < current else {
+            guard imageMode == .html, mode == .html, !isBase64, entry?.images.hasContentImage == false else {
+                return .other
+            }
             return beginCapture(.contentImages, mode: .html)
         }
         return beginCapture(.summary(rank: rank), mode: mode, isBase64: isBase64)
     }
 
-    private func beginDate(rank: UInt8) -> Role {
-        guard let entry, rank < entry.dateRank else { return .other }
+    private mutating func beginDate(rank: UInt8) -> Role {
+        guard let current = entry?.dateRank, rank < current else { return .other }
         return beginCapture(.date(rank: rank), mode: .literal)
     }
 
-    private func beginAtomEntryChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes) -> Role {
+    private mutating func beginAtomEntryChild(name: XMLName, namespace: XMLNamespace, _ attributes: XMLAttributes)
+        -> Role
+    {
         switch namespace {
         case .media:
             if name == .content { addMediaContent(attributes) }
@@ -240,7 +245,7 @@ extension XMLFeedBuilder {
             case .enclosure:
                 addEnclosure(
                     url: candidate.href,
-                    type: attributes.value("type"),
+                    type: attributes.trimmedValue("type"),
                     length: attributes.byteCount("length"),
                     resolved: true,
                     image: .atomEnclosure
@@ -255,7 +260,7 @@ extension XMLFeedBuilder {
 
     /// An alternate or enclosure Atom link with an allowed absolute `href`, or nil; a refused
     /// one is reported. Other relations (`self`, `hub`, `related`…) never reach the output.
-    private func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
+    private mutating func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
         let relation: LinkCandidate.Relation
         if let rel = attributes.trimmedBytes("rel"), !rel.isEmpty {
             if HTMLTagNames.equalsIgnoringCase(rel, "alternate") {
@@ -282,7 +287,7 @@ extension XMLFeedBuilder {
     }
 
     /// `url` when the link policy allows it, else nil and a warning.
-    func allowedLink(_ url: String, purpose: LinkPolicy.Purpose, what: String) -> String? {
+    mutating func allowedLink(_ url: String, purpose: LinkPolicy.Purpose, what: String) -> String? {
         guard let reason = linkPolicy.refusal(url, purpose: purpose) else { return url }
         let (line, column) = position()
         warnings.add(line: line, column: column, LinkPolicy.message(url, reason, what: what))
@@ -290,14 +295,14 @@ extension XMLFeedBuilder {
     }
 
     /// `media:content`: an enclosure, and an image candidate when it is an image.
-    private func addMediaContent(_ attributes: XMLAttributes) {
+    private mutating func addMediaContent(_ attributes: XMLAttributes) {
         guard entry != nil, let url = attributes.value("url"),
             let absolute = URIReference.resolve(url, against: bases.last),
             allowedLink(absolute, purpose: .resource, what: "enclosure") != nil
         else { return }
         addEnclosure(
             url: absolute,
-            type: attributes.value("type"),
+            type: attributes.trimmedValue("type"),
             length: attributes.byteCount("fileSize"),
             resolved: true
         )
@@ -307,9 +312,10 @@ extension XMLFeedBuilder {
     /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
     ///
     /// - Parameters:
+    ///   - type: the MIME type, trimmed, nil when absent or empty (`XMLAttributes.trimmedValue`).
     ///   - resolved: `url` is absolute and the link policy already allowed it.
     ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
-    func addEnclosure(
+    mutating func addEnclosure(
         url: String?,
         type: String?,
         length: Int64?,
@@ -321,24 +327,20 @@ extension XMLFeedBuilder {
         guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
-        let trimmedType = type.map { URIReference.trimASCIIAndNBSP($0) }
-        let enclosure = FeedEnclosure(
-            url: absolute,
-            type: trimmedType.flatMap { $0.isEmpty ? nil : String($0) },
-            length: length
-        )
+        let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
         entry?.enclosures.append(enclosure)
     }
 
-    private func beginOutline(_ attributes: XMLAttributes) {
+    private mutating func beginOutline(_ attributes: XMLAttributes) {
         let base = bases.last
         let text = attributes.value("text").flatMap { plain.normalize($0, mode: .literal) }
         let title = attributes.value("title").flatMap { plain.normalize($0, mode: .literal) }
         let resolved = { (name: StaticString) -> String? in
             attributes.value(name, ignoringCase: true).flatMap { URIReference.resolve($0, against: base) }
         }
-        let outlineLink = { (name: StaticString, purpose: LinkPolicy.Purpose) -> String? in
-            resolved(name).flatMap { self.allowedLink($0, purpose: purpose, what: "outline \(name)") }
+        func outlineLink(_ name: StaticString, _ purpose: LinkPolicy.Purpose) -> String? {
+            guard let link = resolved(name) else { return nil }
+            return allowedLink(link, purpose: purpose, what: "outline \(name)")
         }
         let xmlURL = outlineLink("xmlUrl", .resource)
         let url = outlineLink("url", .page)

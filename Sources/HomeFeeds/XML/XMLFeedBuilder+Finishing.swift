@@ -1,6 +1,6 @@
 /// Element ends: turning captured text into field values, entries and the final document.
 extension XMLFeedBuilder {
-    func finishField() {
+    mutating func finishField() {
         guard let field = captureField else { return }
         captureField = nil
         if captureIsBase64 && !decodeBase64Capture() { return }
@@ -19,7 +19,7 @@ extension XMLFeedBuilder {
             entry?.title = value
             entry?.titleRank = rank
         case .entryLink:
-            if entry?.link == nil { entry?.link = capturedLink(what: "link") }
+            if entry?.link == nil, let link = capturedLink(what: "link") { entry?.link = link }
         case .guid:
             guard entry?.nativeID == nil, let guid = capturedTrimmed() else { return }
             entry?.nativeID = guid
@@ -31,7 +31,7 @@ extension XMLFeedBuilder {
                 entry?.guidLink = link
             }
         case .atomID:
-            if entry?.nativeID == nil { entry?.nativeID = capturedTrimmed() }
+            if entry?.nativeID == nil, let id = capturedTrimmed() { entry?.nativeID = id }
         case .summary(let rank):
             if captureMode == .html { scanCapturedHTMLForImage() }
             guard let current = entry?.summaryRank, rank < current, let value = capturedPlainText(captureMode) else {
@@ -48,7 +48,7 @@ extension XMLFeedBuilder {
         }
     }
 
-    private func capturedLink(what: String) -> String? {
+    private mutating func capturedLink(what: String) -> String? {
         capturedTrimmed()
             .flatMap { URIReference.resolve($0, against: captureBase) }
             .flatMap { allowedLink($0, purpose: .page, what: what) }
@@ -56,8 +56,8 @@ extension XMLFeedBuilder {
 
     /// Replaces the captured base64 text by the bytes it encodes, made valid UTF-8. False (and
     /// a warning) when it is not base64, or does not decode to text.
-    private func decodeBase64Capture() -> Bool {
-        guard let decoded = Base64.decode(text) else {
+    private mutating func decodeBase64Capture() -> Bool {
+        guard let decoded = Base64.decode(text.withUnsafeBufferPointer { Array($0) }) else {
             let (line, column) = position()
             warnings.add(line: line, column: column, "base64 content that does not decode dropped")
             return false
@@ -71,11 +71,11 @@ extension XMLFeedBuilder {
             warnings.add(line: line, column: column, "base64 content that is not text dropped")
             return false
         }
-        text = repaired
+        text.replace(with: repaired)
         return true
     }
 
-    func finishEntry() {
+    mutating func finishEntry() {
         guard let state = entry.take() else { return }
         let link: String?
         let source: EntryIDSource
@@ -86,23 +86,26 @@ extension XMLFeedBuilder {
             link = state.link ?? state.guidLink
             source = isRDF ? .rdfAbout : .guid
         }
-        let built = EntryIdentity.entry(
-            nativeID: state.nativeID,
-            nativeSource: source,
-            title: state.title,
-            link: link,
-            summary: state.summary,
-            published: state.published,
-            enclosures: state.enclosures
-        )
-        let (line, column) = position()
-        guard var built else {
+        // Bound straight to a var (unwrapping a `let` would copy the entry).
+        guard
+            var built = EntryIdentity.entry(
+                nativeID: state.nativeID,
+                nativeSource: source,
+                title: state.title,
+                link: link,
+                summary: state.summary,
+                published: state.published,
+                enclosures: state.enclosures
+            )
+        else {
+            let (line, column) = position()
             warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
             return
         }
         built.images = state.images.ordered
         let id = built.id
         if !disambiguator.append(built, to: &entries) {
+            let (line, column) = position()
             warnings.add(
                 line: line,
                 column: column,
@@ -112,7 +115,7 @@ extension XMLFeedBuilder {
     }
 
     /// The document, once libxml2 has seen the end of the body.
-    func finish() throws(FeedParseError) -> FeedDocument {
+    mutating func finish() throws(FeedParseError) -> FeedDocument {
         if let stopError { throw stopError }
         guard let root else {
             if let firstError {

@@ -5,9 +5,13 @@ internal import CLibXML2
 /// `feed-parsing.md` §6 that libxml2 does not (depth, text per field and per document, entries,
 /// time).
 ///
+/// A noncopyable value, not a class: `XMLPushParser` keeps it in memory of its own and libxml2's
+/// callbacks mutate it through that pointer, so a SAX event pays no dynamic exclusivity check on
+/// the state it touches (a class's stored properties would, some 80 per RSS item; issue 17).
+///
 /// Not Sendable: owned by one `XMLPushParser`, used on the thread that feeds it. A limit breach
 /// records `stopError` and calls `xmlStopParser`; C callbacks cannot throw.
-final class XMLFeedBuilder {
+struct XMLFeedBuilder: ~Copyable {
     enum Root {
         case rss(FeedFormat)
         case rdf
@@ -84,7 +88,9 @@ final class XMLFeedBuilder {
     /// content): decoded when the field ends.
     var captureIsBase64 = false
     var captureBase = ""
-    var text: [UInt8] = []
+    /// The field's bytes as libxml2 delivers them (a byte buffer: a field arrives in many
+    /// pieces, one per entity reference).
+    var text = ByteBuffer(capacity: 4096)
     var totalTextBytes = 0
     var plain = PlainText()
 
@@ -110,12 +116,11 @@ final class XMLFeedBuilder {
         self.deadline = deadline
         bases = [documentURL]
         linkPolicy = LinkPolicy(documentURL: documentURL)
-        text.reserveCapacity(4096)
     }
 
     // MARK: SAX events
 
-    func startElement(
+    mutating func startElement(
         name: UnsafePointer<UInt8>,
         namespace: UnsafePointer<UInt8>?,
         attributes: XMLAttributes
@@ -155,7 +160,7 @@ final class XMLFeedBuilder {
         stack.append(Frame(role: role, pushedBase: pushedBase, name: name))
     }
 
-    func endElement() {
+    mutating func endElement() {
         guard !isStopped, let frame = stack.popLast() else { return }
         clearRecoveredError()
         if frame.pushedBase { bases.removeLast() }
@@ -166,7 +171,7 @@ final class XMLFeedBuilder {
         }
     }
 
-    private func close(_ frame: Frame) {
+    private mutating func close(_ frame: Frame) {
         switch frame.role {
         case .insideField:
             if captureField != nil,
@@ -186,7 +191,7 @@ final class XMLFeedBuilder {
     /// only the innermost element per end tag, which would otherwise nest every later item
     /// inside the first one. libxml2 still sends end events for these elements later; they
     /// are marked `isClosed` and ignored then.
-    func closeOpenElements(named endName: UnsafePointer<UInt8>) {
+    mutating func closeOpenElements(named endName: UnsafePointer<UInt8>) {
         var local = endName
         var cursor = endName
         while cursor.pointee != 0 {
@@ -201,7 +206,7 @@ final class XMLFeedBuilder {
         }
     }
 
-    func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
+    mutating func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
         guard let field = captureField, !isStopped else { return }
         if case .contentImages = field {
             appendScannedText(bytes, count: count)
@@ -216,7 +221,7 @@ final class XMLFeedBuilder {
             stop(.limitExceeded(.totalTextBytes), "text exceeds \(limits.maxTotalTextBytes) bytes")
             return
         }
-        text.append(contentsOf: UnsafeBufferPointer(start: bytes, count: count))
+        text.append(UnsafeBufferPointer(start: bytes, count: count))
     }
 
     /// The line libxml2 is reading (from 1), for positions in the output such as an OPML
@@ -225,7 +230,7 @@ final class XMLFeedBuilder {
 
     // MARK: Stopping
 
-    func stop(_ kind: FeedParseError.Kind, _ message: String) {
+    mutating func stop(_ kind: FeedParseError.Kind, _ message: String) {
         guard stopError == nil else { return }
         var line: Int?
         var column: Int?
@@ -238,7 +243,7 @@ final class XMLFeedBuilder {
     }
 
     /// Stops reading because the entry limit is reached: a bounded result, not an error.
-    func truncate() {
+    mutating func truncate() {
         isTruncated = true
         if let context { xmlStopParser(context) }
     }
@@ -253,7 +258,7 @@ final class XMLFeedBuilder {
         if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
     }
 
-    func checkDeadline() {
+    mutating func checkDeadline() {
         if stopError == nil && ContinuousClock.now >= deadline {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
         }
@@ -261,46 +266,46 @@ final class XMLFeedBuilder {
 
     // MARK: Text capture
 
-    func beginCapture(_ field: Field, mode: TextMode, isBase64: Bool = false) -> Role {
+    mutating func beginCapture(_ field: Field, mode: TextMode, isBase64: Bool = false) -> Role {
         captureField = field
         captureMode = mode
         captureIsBase64 = isBase64
         captureBase = bases.last ?? documentURL
-        text.removeAll(keepingCapacity: true)
+        text.removeAll()
         return .field
     }
 
     /// The captured text as plain text per `mode`.
-    func capturedPlainText(_ mode: TextMode) -> String? {
+    mutating func capturedPlainText(_ mode: TextMode) -> String? {
         text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
     }
 
     /// The captured text trimmed (ASCII whitespace and NBSP) but otherwise verbatim (ids, links),
     /// or nil when empty. Trims the bytes before making the String.
     func capturedTrimmed() -> String? {
-        var start = 0
-        var end = text.count
-        while start < end {
-            if text[start] <= 0x20 {
-                start += 1
-            } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
-                start += 2
-            } else {
-                break
+        text.withUnsafeBufferPointer { text in
+            var start = 0
+            var end = text.count
+            while start < end {
+                if text[start] <= 0x20 {
+                    start += 1
+                } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
+                    start += 2
+                } else {
+                    break
+                }
             }
-        }
-        while end > start {
-            if text[end - 1] <= 0x20 {
-                end -= 1
-            } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
-                end -= 2
-            } else {
-                break
+            while end > start {
+                if text[end - 1] <= 0x20 {
+                    end -= 1
+                } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
+                    end -= 2
+                } else {
+                    break
+                }
             }
-        }
-        guard start < end else { return nil }
-        return text.withUnsafeBufferPointer {
-            String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self)
+            guard start < end else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
         }
     }
 

@@ -10,9 +10,13 @@ internal import CLibXML2
 /// `XML_PARSE_IGNORE_ENC`, so the declaration's `encoding` never converts it twice) and with
 /// each bare `&` marked (`AmpersandRepair`).
 ///
+/// The builder lives in memory this parser owns and hands to libxml2 as its userData: the
+/// callbacks mutate it through that pointer, so a SAX event costs no retain and no dynamic
+/// exclusivity check, as a class's stored properties would (issue 17).
+///
 /// Not Sendable: a parser context must not be shared between threads (§5.1).
 final class XMLPushParser {
-    let builder: XMLFeedBuilder
+    private let builder: UnsafeMutablePointer<XMLFeedBuilder>
     private var context: xmlParserCtxtPtr?
     private var decoder: InputDecoder
     private var repair = AmpersandRepair()
@@ -26,10 +30,11 @@ final class XMLPushParser {
     /// - Parameters:
     ///   - contentType: the HTTP `Content-Type`; its `charset` wins over the XML declaration
     ///     for XML and text media types (RFC 7303 §3) but not over a byte-order mark.
-    init(builder: XMLFeedBuilder, contentType: ContentType?, chunkSize: Int) {
+    init(builder: consuming XMLFeedBuilder, contentType: ContentType?, chunkSize: Int) {
         LibXML2Setup.ensure()
-        self.builder = builder
         decoder = InputDecoder(contentType: contentType, documentURL: builder.documentURL)
+        self.builder = .allocate(capacity: 1)
+        self.builder.initialize(to: builder)
         // Clamped here too: `FeedParseLimits.chunkSize` is a public var that can bypass its init.
         self.chunkSize = max(1, min(chunkSize, 64 << 10))
     }
@@ -39,6 +44,8 @@ final class XMLPushParser {
             if let document = context.pointee.myDoc { xmlFreeDoc(document) }
             xmlFreeParserCtxt(context)
         }
+        builder.deinitialize(count: 1)
+        builder.deallocate()
     }
 
     func append(_ input: UnsafeRawBufferPointer) throws(FeedParseError) {
@@ -62,8 +69,8 @@ final class XMLPushParser {
             }
             if let context, !isStopped { xmlParseChunk(context, nil, 0, 1) }
         }
-        builder.warnings.merge(decoderWarnings)
-        return try builder.finish()
+        builder.pointee.warnings.merge(decoderWarnings)
+        return try builder.pointee.finish()
     }
 
     /// Bytes → UTF-8 (`InputDecoder`) → bare `&` marked (`AmpersandRepair`) → libxml2, with no
@@ -78,8 +85,8 @@ final class XMLPushParser {
             isStopped = true
             throw error
         }
-        if decoder.hasRecovered { builder.isWellFormed = false }
-        if let error = builder.stopError { throw error }
+        if decoder.hasRecovered { builder.pointee.isWellFormed = false }
+        if let error = builder.pointee.stopError { throw error }
     }
 
     /// Hands `bytes` to libxml2 in chunks of at most `chunkSize` (§5.2 step 4), after creating
@@ -102,8 +109,8 @@ final class XMLPushParser {
             let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             _ = xmlParseChunk(context, slice.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(slice.count), 0)
             start = end
-            builder.checkDeadline()
-            if builder.stopError != nil || builder.isTruncated { isStopped = true }
+            builder.pointee.checkDeadline()
+            if builder.pointee.isStopped || builder.pointee.isTruncated { isStopped = true }
         }
     }
 
@@ -118,25 +125,25 @@ final class XMLPushParser {
         handler.entityDecl = onEntityDecl
         handler.getEntity = onGetEntity
         handler.serror = onError
-        let user = Unmanaged.passUnretained(builder).toOpaque()
+        let user = UnsafeMutableRawPointer(builder)
         let created = firstBytes.withUnsafeBufferPointer { bytes in
-            builder.documentURL.withCString { url in
+            builder.pointee.documentURL.withCString { url in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
                     xmlCreatePushParserCtxt(&handler, user, chars.baseAddress, Int32(chars.count), url)
                 }
             }
         }
         guard let created else {
-            builder.stopError = FeedParseError(
+            builder.pointee.stopError = FeedParseError(
                 kind: .malformedXML(code: 0),
-                source: builder.documentURL,
+                source: builder.pointee.documentURL,
                 message: "libxml2 could not create a parser"
             )
             isStopped = true
             return
         }
         context = created
-        builder.context = created
+        builder.pointee.context = created
         // IGNORE_ENC: the bytes are already UTF-8 (`InputDecoder`); the declaration's
         // `encoding` must not make libxml2 convert them again.
         let options =
@@ -148,12 +155,12 @@ final class XMLPushParser {
 
 // MARK: - C callbacks (no captures; the builder arrives as libxml2's userData)
 
-/// Calls `body` with the builder behind libxml2's userData without a retain/release pair per
-/// event: the `XMLPushParser` owns the builder for the whole parse.
+/// Calls `body` with the builder behind libxml2's userData: the `XMLPushParser` owns that
+/// memory for the whole parse, and libxml2 calls back on the thread that feeds it.
 @inline(__always)
-private func withBuilder(_ context: UnsafeMutableRawPointer?, _ body: (XMLFeedBuilder) -> Void) {
+private func withBuilder(_ context: UnsafeMutableRawPointer?, _ body: (inout XMLFeedBuilder) -> Void) {
     guard let context else { return }
-    Unmanaged<XMLFeedBuilder>.fromOpaque(context)._withUnsafeGuaranteedRef(body)
+    body(&context.assumingMemoryBound(to: XMLFeedBuilder.self).pointee)
 }
 
 private let onStartElement: startElementNsSAX2Func = {
