@@ -103,11 +103,11 @@ struct AdmissionTests {
         try await withServer(configuration: configuration) { server, address, _ in
             var first: RawSocket? = try RawSocket(address)
             first?.write(Self.subscribe)
-            #expect(first?.readReply()?.continues == true)
+            #expect(await first?.readReply()?.continues == true)
             let second = try RawSocket(address)
             second.write(Self.subscribe)
-            #expect(second.readReply()?.error == "org.example.test.Failed")
-            #expect(second.readUntilClosed())
+            #expect(await second.readReply()?.error == "org.example.test.Failed")
+            #expect(await second.readUntilClosed())
             let client = try await VarlinkClient.connect(to: address)
             #expect(try await client.call("org.example.test.Echo", parameters: ["text": "hi"]) == ["text": "hi"])
             #expect(server.statistics.refusedStreamingCalls == 1)
@@ -119,7 +119,7 @@ struct AdmissionTests {
             for _ in 0..<100 where !subscribed {
                 let next = try RawSocket(address)
                 next.write(Self.subscribe)
-                subscribed = next.readReply()?.continues == true
+                subscribed = await next.readReply()?.continues == true
                 if !subscribed { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(subscribed)
@@ -131,11 +131,11 @@ struct AdmissionTests {
         try await withServer(configuration: Self.limits(streamingPerUID: 1)) { _, address, _ in
             let first = try RawSocket(address)
             first.write(Self.subscribe)
-            #expect(first.readReply()?.continues == true)
+            #expect(await first.readReply()?.continues == true)
             let second = try RawSocket(address)
             second.write(Self.subscribe)
-            #expect(second.readMessage() == nil)
-            #expect(second.readUntilClosed())  // EOF, not a timeout
+            #expect(await second.readMessage() == nil)
+            #expect(await second.readUntilClosed())  // EOF, not a timeout
         }
     }
 
@@ -151,7 +151,7 @@ struct AdmissionTests {
             _ = try await first.call("org.varlink.service.GetInfo")
             // 1 open = 2 − 1 reserved: an unprivileged client is closed at once.
             let refused = try RawSocket(address)
-            #expect(refused.readUntilClosed())
+            #expect(await refused.readUntilClosed())
             #expect(server.statistics.rejectedConnections == 1)
             privileged.withLock { $0 = true }
             let admitted = try await VarlinkClient.connect(to: address)
@@ -165,7 +165,7 @@ struct AdmissionTests {
             let clients = try await [VarlinkClient.connect(to: address), VarlinkClient.connect(to: address)]
             for client in clients { _ = try await client.call("org.varlink.service.GetInfo") }
             let third = try RawSocket(address)
-            #expect(third.readUntilClosed())
+            #expect(await third.readUntilClosed())
             #expect(server.statistics.rejectedConnections == 1)
             #expect(server.statistics.openConnections == 2)
         }

@@ -60,13 +60,13 @@ struct ServerTests {
             bytes += VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "last"]).framed
             socket.write(bytes)
             for i in 0..<50 {
-                #expect(socket.readReply()?.parameters.object == ["text": .string("\(i)")])
+                #expect(await socket.readReply()?.parameters.object == ["text": .string("\(i)")])
             }
             // The oneway call got no reply: the next one is GetInfo's.
-            #expect(socket.readReply()?.parameters.object?["product"] == "varlink-tests")
-            #expect(socket.readReply()?.continues == true)
-            #expect(socket.readReply()?.parameters.object == ["i": 2])
-            #expect(socket.readReply()?.parameters.object == ["text": "last"])
+            #expect(await socket.readReply()?.parameters.object?["product"] == "varlink-tests")
+            #expect(await socket.readReply()?.continues == true)
+            #expect(await socket.readReply()?.parameters.object == ["i": 2])
+            #expect(await socket.readReply()?.parameters.object == ["text": "last"])
         }
     }
 
@@ -77,7 +77,7 @@ struct ServerTests {
             for byte in VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "slow"]).framed {
                 socket.write([byte])
             }
-            #expect(socket.readReply()?.parameters.object == ["text": "slow"])
+            #expect(await socket.readReply()?.parameters.object == ["text": "slow"])
         }
     }
 
@@ -90,9 +90,9 @@ struct ServerTests {
                     + VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "b"]).framed
             )
             socket.shutdownWrite()
-            #expect(socket.readReply()?.parameters.object == ["text": "a"])
-            #expect(socket.readReply()?.parameters.object == ["text": "b"])
-            #expect(socket.readMessage() == nil)
+            #expect(await socket.readReply()?.parameters.object == ["text": "a"])
+            #expect(await socket.readReply()?.parameters.object == ["text": "b"])
+            #expect(await socket.readMessage() == nil)
         }
     }
 
@@ -108,7 +108,7 @@ struct ServerTests {
             )
             let socket = try RawSocket(address)
             socket.write(input)
-            #expect(socket.readUntilClosed())
+            #expect(await socket.readUntilClosed())
             #expect(
                 try await bystander.call("org.example.test.Echo", parameters: ["text": "after"]) == ["text": "after"]
             )
@@ -123,14 +123,14 @@ struct ServerTests {
         try await withServer(configuration: configuration) { server, address, _ in
             let endless = try RawSocket(address)
             endless.write(Array(repeating: UInt8(ascii: " "), count: 4096))
-            #expect(endless.readUntilClosed())
+            #expect(await endless.readUntilClosed())
             let long = VarlinkCall(
                 method: "org.example.test.Echo",
                 parameters: ["text": .string(String(repeating: "x", count: 2000))]
             )
             let complete = try RawSocket(address)
             complete.write(long.framed)
-            #expect(complete.readUntilClosed())
+            #expect(await complete.readUntilClosed())
             let client = try await VarlinkClient.connect(to: address)
             #expect(try await client.call("org.example.test.Echo", parameters: ["text": "fine"]) == ["text": "fine"])
             #expect(server.statistics.protocolErrors == 2)
@@ -223,8 +223,8 @@ struct ServerTests {
                 VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "final"], more: true).framed
                     + VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "next"]).framed
             )
-            #expect(raw.readReply()?.parameters.object?["answered"] == "immediate")
-            #expect(raw.readReply()?.parameters.object == ["text": "next"])
+            #expect(await raw.readReply()?.parameters.object?["answered"] == "immediate")
+            #expect(await raw.readReply()?.parameters.object == ["text": "next"])
         }
     }
 
@@ -238,26 +238,26 @@ struct ServerTests {
         try await withServer(configuration: configuration) { server, address, hub in
             let subscriber = try RawSocket(address)
             subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            #expect(subscriber.readReply()?.parameters.object == ["n": 0])
+            #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
             await hub.waitForSubscribers(1)
             let idle = try RawSocket(address)
             let echo = VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "hi"]).framed
             idle.write(echo)
-            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            #expect(await idle.readReply()?.parameters.object == ["text": "hi"])
             // 30 s in: not idle for long enough, so a call still gets an answer (and restarts the
             // 60 s from here).
             clock.advance(by: .seconds(30))
             idle.write(echo)
-            #expect(idle.readReply()?.parameters.object == ["text": "hi"])
+            #expect(await idle.readReply()?.parameters.object == ["text": "hi"])
             #expect(server.statistics.idleTimeouts == 0)
             // 30 + 61 = 91 s in: 61 s since the last call, and the subscriber's connection has
             // been open for all 91 with nothing read from it since its call.
             clock.advance(by: .seconds(61))
-            #expect(idle.readUntilClosed())
+            #expect(await idle.readUntilClosed())
             #expect(server.statistics.idleTimeouts == 1)
             let sink = try #require(await hub.subscribers.first)
             #expect(sink.send(VarlinkReply(parameters: ["n": 1], continues: true)) == .sent)
-            #expect(subscriber.readReply()?.parameters.object == ["n": 1])
+            #expect(await subscriber.readReply()?.parameters.object == ["n": 1])
             #expect(server.statistics.openConnections == 1)
         }
     }
@@ -272,7 +272,7 @@ struct ServerTests {
             _ = try await first.call("org.varlink.service.GetInfo")
             _ = try await second.call("org.varlink.service.GetInfo")
             let third = try RawSocket(address)
-            #expect(third.readUntilClosed())
+            #expect(await third.readUntilClosed())
             #expect(server.statistics.rejectedConnections == 1)
             second.close()
             // Once the second one is gone, a new client gets in.
@@ -426,7 +426,7 @@ struct ServerTests {
         server.start()
         let socket = try RawSocket(directory.socket())
         socket.write("not json\0")
-        #expect(socket.readUntilClosed())
+        #expect(await socket.readUntilClosed())
         await server.shutdown()
         let logged = lines.withLock { $0 }
         #expect(logged.count == 1)

@@ -165,7 +165,13 @@ func withServer<R>(
 }
 
 /// A bare blocking socket for writing exact bytes and reading raw messages.
-final class RawSocket {
+///
+/// Reads are `async` and block a thread of their own, never one of the cooperative pool: the
+/// server under test answers most calls from tasks on that pool, and tests run in parallel, so
+/// two tests blocked in `recv` on a two-core machine would leave no thread to answer either.
+///
+/// `@unchecked Sendable`: one test owns a socket and awaits each read before the next use.
+final class RawSocket: @unchecked Sendable {
     let fd: Int32
     private var splitter = VarlinkFrameSplitter(maxMessageSize: 64 << 20)
 
@@ -206,7 +212,26 @@ final class RawSocket {
     func shutdownWrite() { Glibc.shutdown(fd, Int32(SHUT_WR)) }
 
     /// The next message, or nil at EOF (or error / timeout).
-    func readMessage() -> [UInt8]? {
+    func readMessage() async -> [UInt8]? {
+        await onOwnThread { self.blockingReadMessage() }
+    }
+
+    func readReply() async -> VarlinkReply? {
+        await readMessage().flatMap { try? VarlinkReply(decoding: $0) }
+    }
+
+    /// True when the server has closed the connection (EOF or reset), draining any messages.
+    func readUntilClosed() async -> Bool {
+        await onOwnThread { self.blockingReadUntilClosed() }
+    }
+
+    private func onOwnThread<T: Sendable>(_ read: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: read()) }.start()
+        }
+    }
+
+    private func blockingReadMessage() -> [UInt8]? {
         while true {
             if let message = try? splitter.next() { return message }
             var buffer = [UInt8](repeating: 0, count: 65536)
@@ -216,12 +241,7 @@ final class RawSocket {
         }
     }
 
-    func readReply() -> VarlinkReply? {
-        readMessage().flatMap { try? VarlinkReply(decoding: $0) }
-    }
-
-    /// True when the server has closed the connection (EOF or reset), draining any messages.
-    func readUntilClosed() -> Bool {
+    private func blockingReadUntilClosed() -> Bool {
         while true {
             var buffer = [UInt8](repeating: 0, count: 65536)
             let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
