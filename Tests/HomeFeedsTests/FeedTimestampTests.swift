@@ -22,6 +22,8 @@ struct DateCase: Sendable, CustomTestStringConvertible {
         DateCase("Sun, 29 Sept 2026 12:34:56 Z", "2026-09-29T12:34:56Z"),
         DateCase("Sun, 1 Nov 2026 2:03:04 GMT", "2026-11-01T02:03:04Z"),  // 1-digit day and hour
         DateCase("Sun, 29 Nov 2026 12:34 GMT", "2026-11-29T12:34:00Z"),  // no seconds
+        DateCase("Sun, 29 Nov 2026 12:34:56.789 GMT", "2026-11-29T12:34:56Z"),  // fraction truncated
+        DateCase("Sun, 29 Nov 2026 12:34:56. GMT", "2026-11-29T12:34:56Z"),  // a bare point, unlike ISO 8601
         DateCase("Sun, 29 Nov 26 12:34:56 GMT", "2026-11-29T12:34:56Z"),  // 2-digit year 00-49
         DateCase("Mon, 29 Nov 99 12:34:56 GMT", "1999-11-29T12:34:56Z"),  // 50-99
         DateCase("Sat, 01 Jan 00 00:00:00 GMT", "2000-01-01T00:00:00Z"),

@@ -66,6 +66,34 @@ struct DateScanner {
         while let byte = current, byte.isASCIIDigit { index += 1 }
     }
 
+    /// A time of day, `HH:MM[:SS[(.|,)fraction]]`, with the fraction skipped (seconds are
+    /// truncated, `feed-parsing.md` §2).
+    ///
+    /// - Parameters:
+    ///   - minimumHourDigits: 2 for ISO 8601; RFC 822 dates in the wild also write `9:05`.
+    ///   - fractionNeedsDigits: whether a `.` or `,` must be followed by a digit (ISO 8601).
+    /// - Returns: nil when the text is not such a time (the cursor is then somewhere inside it).
+    mutating func timeOfDay(
+        minimumHourDigits: Int,
+        fractionNeedsDigits: Bool
+    ) -> (hour: Int64, minute: Int64, second: Int64)? {
+        guard let hour = digits(min: minimumHourDigits, max: 2), consume(UInt8(ascii: ":")),
+            let minute = digits(min: 2, max: 2)
+        else { return nil }
+        var second: Int64 = 0
+        if consume(UInt8(ascii: ":")) {
+            guard let seconds = digits(min: 2, max: 2) else { return nil }
+            second = seconds.value
+            if consume(UInt8(ascii: ".")) || consume(UInt8(ascii: ",")) {
+                if fractionNeedsDigits {
+                    guard let byte = current, byte.isASCIIDigit else { return nil }
+                }
+                skipDigits()
+            }
+        }
+        return (hour.value, minute.value, second)
+    }
+
     /// Reads a run of ASCII letters, lowercased and packed (no allocation per date).
     mutating func word() -> DateWord {
         var word = DateWord(packed: 0, length: 0)

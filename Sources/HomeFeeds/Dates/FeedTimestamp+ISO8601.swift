@@ -25,19 +25,8 @@ extension DateScanner {
             index += 1
             if separator == 0x20 { skipSpaces() }
             if !isAtEnd {
-                guard let h = digits(min: 2, max: 2), consume(UInt8(ascii: ":")),
-                    let m = digits(min: 2, max: 2)
-                else { return nil }
-                hour = h.value
-                minute = m.value
-                if consume(UInt8(ascii: ":")) {
-                    guard let s = digits(min: 2, max: 2) else { return nil }
-                    second = s.value
-                    if consume(UInt8(ascii: ".")) || consume(UInt8(ascii: ",")) {
-                        guard let byte = current, byte.isASCIIDigit else { return nil }
-                        skipDigits()
-                    }
-                }
+                guard let time = timeOfDay(minimumHourDigits: 2, fractionNeedsDigits: true) else { return nil }
+                (hour, minute, second) = time
                 skipSpaces()
                 if !isAtEnd {
                     guard let zone = zoneOffset() else { return nil }

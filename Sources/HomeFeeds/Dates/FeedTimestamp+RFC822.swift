@@ -33,16 +33,8 @@ extension DateScanner {
         var offset: Int64 = 0
         skipSpaces()
         if let byte = current, byte.isASCIIDigit {
-            guard let h = digits(min: 1, max: 2), consume(UInt8(ascii: ":")),
-                let m = digits(min: 2, max: 2)
-            else { return nil }
-            hour = h.value
-            minute = m.value
-            if consume(UInt8(ascii: ":")) {
-                guard let s = digits(min: 2, max: 2) else { return nil }
-                second = s.value
-                if consume(UInt8(ascii: ".")) || consume(UInt8(ascii: ",")) { skipDigits() }
-            }
+            guard let time = timeOfDay(minimumHourDigits: 1, fractionNeedsDigits: false) else { return nil }
+            (hour, minute, second) = time
             skipSpaces()
             if let byte = current, byte != UInt8(ascii: "(") {
                 guard let zone = zoneOffset() else { return nil }
@@ -50,12 +42,7 @@ extension DateScanner {
             }
         }
         skipSpaces()
-        if consume(UInt8(ascii: "(")) {
-            while let byte = current, byte != UInt8(ascii: ")") { index += 1 }
-            guard consume(UInt8(ascii: ")")) else { return nil }
-            skipSpaces()
-        }
-        guard isAtEnd else { return nil }
+        guard skipComment(), isAtEnd else { return nil }
         return FeedTimestamp.make(
             year: year,
             month: month,
@@ -83,7 +70,7 @@ extension DateScanner {
             self = probe
             year = yearFirst.value
             skipSpaces()
-            guard let clock = clockTime() else { return nil }
+            guard let clock = timeOfDay(minimumHourDigits: 1, fractionNeedsDigits: false) else { return nil }
             time = clock
             skipSpaces()
             if let byte = current, byte != UInt8(ascii: "(") {
@@ -91,7 +78,7 @@ extension DateScanner {
                 offset = zone
             }
         } else {
-            guard let clock = clockTime() else { return nil }
+            guard let clock = timeOfDay(minimumHourDigits: 1, fractionNeedsDigits: false) else { return nil }
             time = clock
             skipSpaces()
             if let byte = current, !byte.isASCIIDigit {
@@ -113,19 +100,6 @@ extension DateScanner {
             second: time.second,
             offsetSeconds: offset
         )
-    }
-
-    /// `H:MM[:SS[.frac]]`.
-    private mutating func clockTime() -> (hour: Int64, minute: Int64, second: Int64)? {
-        guard let hour = digits(min: 1, max: 2), consume(UInt8(ascii: ":")), let minute = digits(min: 2, max: 2)
-        else { return nil }
-        var second: Int64 = 0
-        if consume(UInt8(ascii: ":")) {
-            guard let value = digits(min: 2, max: 2) else { return nil }
-            second = value.value
-            if consume(UInt8(ascii: ".")) || consume(UInt8(ascii: ",")) { skipDigits() }
-        }
-        return (hour.value, minute.value, second)
     }
 
     /// An optional trailing `(comment)`; false when it is not closed.
