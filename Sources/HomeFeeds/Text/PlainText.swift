@@ -15,11 +15,16 @@ enum TextMode: Sendable {
 /// parse. Not Sendable by intent: one per parse; noncopyable, as the buffer it owns.
 struct PlainText: ~Copyable {
     private var out = ByteBuffer(capacity: 4096)
+    /// Runs may carry single ASCII spaces between visible bytes (the output is the same either
+    /// way). Tests turn it off to compare the fast path with the general one.
+    let spacesInRuns: Bool
     /// Whitespace was read since the last visible character: one space goes out before the
     /// next one (none at the start or end). Markup skipping in `PlainText+HTML` sets it too.
     var pendingSpace = false
 
-    init() {}
+    init(spacesInRuns: Bool = true) {
+        self.spacesInRuns = spacesInRuns
+    }
 
     /// Normalises `input` read as `mode`; nil when nothing but whitespace remains.
     mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode) -> String? {
@@ -51,8 +56,9 @@ struct PlainText: ~Copyable {
     }
 
     /// Copies the run of bytes from `start` that need no attention (no markup, no reference,
-    /// nothing that may be whitespace) in one append; returns where the run ends. Hangul and
-    /// ASCII text are such runs, which keeps normalisation near memcpy speed.
+    /// nothing that may be whitespace other than a lone space between visible bytes) in one
+    /// append; returns where the run ends. Hangul and ASCII prose are such runs, which keeps
+    /// normalisation near memcpy speed.
     @inline(__always)
     mutating func appendPlainRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int, isHTML: Bool) -> Int {
         var index = start
@@ -61,10 +67,21 @@ struct PlainText: ~Copyable {
         // lead bytes of the non-ASCII spaces (C2, E1, E2, E3) and, for HTML, `<` and `&`.
         let low: UInt64 = isHTML ? 0x1000_0041_ffff_ffff : 0x0000_0001_ffff_ffff
         let high: UInt64 = 0x0000_000e_0000_0004
+        @inline(__always) func endsRun(_ byte: UInt8) -> Bool {
+            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
+            return word & (1 << UInt64(byte & 63)) != 0
+        }
         while index < count {
             let byte = input[index]
-            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
-            if word & (1 << UInt64(byte & 63)) != 0 { break }
+            if endsRun(byte) {
+                // One U+0020 between a byte of this run and a byte that may start one is what
+                // folding would write there anyway: the words of a sentence stay one run.
+                guard spacesInRuns, byte == 0x20, index > start, index + 1 < count, !endsRun(input[index + 1]) else {
+                    break
+                }
+                index += 2
+                continue
+            }
             index += 1
         }
         if index > start {
