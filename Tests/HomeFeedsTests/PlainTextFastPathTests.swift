@@ -25,7 +25,7 @@ import Testing
 
     private static func bothPaths(_ input: String, _ mode: TextMode) -> (fast: String?, general: String?) {
         var fast = PlainText()
-        var general = PlainText(spacesInRuns: false)
+        var general = PlainText(usesFastPaths: false)
         return (fast.normalize(input, mode: mode), general.normalize(input, mode: mode))
     }
 
@@ -57,6 +57,26 @@ import Testing
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Bytes no Swift String holds: truncated three-byte characters before whitespace, markup
+    /// and the end, which the character step must leave to the byte loop.
+    @Test(
+        "invalid UTF-8: the fast path gives the general path's output",
+        arguments: [
+            [0xEA, 0xB0, 0x20, 0x20, 0x61], [0xEA, 0x20, 0x20, 0x61], [0xEA, 0xB0, 0x3C, 0x62, 0x3E, 0x61],
+            [0x61, 0x20, 0xED, 0x9E], [0xE4, 0xC2, 0xA0, 0x61], [0xEF, 0xBF, 0xBF, 0x20, 0x20], [0xEA, 0xB0, 0x80],
+        ] as [[UInt8]]
+    )
+    func invalidUTF8(_ bytes: [UInt8]) {
+        for mode in [TextMode.html, .literal] {
+            var fast = PlainText()
+            var general = PlainText(usesFastPaths: false)
+            let results = bytes.withUnsafeBufferPointer {
+                (fast.normalize($0, mode: mode), general.normalize($0, mode: mode))
+            }
+            #expect(results.0 == results.1, "\(mode) \(bytes)")
+        }
     }
 
     /// Inputs the fast path copies whole, with their outputs by the rules (§2 rule 3).

@@ -15,15 +15,16 @@ enum TextMode: Sendable {
 /// parse. Not Sendable by intent: one per parse; noncopyable, as the buffer it owns.
 struct PlainText: ~Copyable {
     private var out = ByteBuffer(capacity: 4096)
-    /// Runs may carry single ASCII spaces between visible bytes (the output is the same either
-    /// way). Tests turn it off to compare the fast path with the general one.
-    let spacesInRuns: Bool
+    /// Runs may carry single ASCII spaces between visible bytes and skip three-byte characters
+    /// whole (the output is the same either way). Tests turn it off to compare the fast paths
+    /// with the general one.
+    let usesFastPaths: Bool
     /// Whitespace was read since the last visible character: one space goes out before the
     /// next one (none at the start or end). Markup skipping in `PlainText+HTML` sets it too.
     var pendingSpace = false
 
-    init(spacesInRuns: Bool = true) {
-        self.spacesInRuns = spacesInRuns
+    init(usesFastPaths: Bool = true) {
+        self.usesFastPaths = usesFastPaths
     }
 
     /// Normalises `input` read as `mode`; nil when nothing but whitespace remains.
@@ -76,10 +77,19 @@ struct PlainText: ~Copyable {
             if endsRun(byte) {
                 // One U+0020 between a byte of this run and a byte that may start one is what
                 // folding would write there anyway: the words of a sentence stay one run.
-                guard spacesInRuns, byte == 0x20, index > start, index + 1 < count, !endsRun(input[index + 1]) else {
+                guard usesFastPaths, byte == 0x20, index > start, index + 1 < count, !endsRun(input[index + 1]) else {
                     break
                 }
                 index += 2
+                continue
+            }
+            // A whole three-byte character (Hangul, CJK) led by E4–EF, none of them whitespace,
+            // in one step; anything but two continuation bytes after it goes byte by byte.
+            if usesFastPaths && byte &- 0xE4 < 0x0C && index + 2 < count
+                && (input[index + 1] & input[index + 2]) & 0xC0 == 0x80
+                && (input[index + 1] | input[index + 2]) & 0x40 == 0
+            {
+                index += 3
                 continue
             }
             index += 1
