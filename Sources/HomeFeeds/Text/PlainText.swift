@@ -15,11 +15,17 @@ enum TextMode: Sendable {
 /// parse. Not Sendable by intent: one per parse; noncopyable, as the buffer it owns.
 struct PlainText: ~Copyable {
     private var out = ByteBuffer(capacity: 4096)
+    /// Runs may carry single ASCII spaces between visible bytes and skip three-byte characters
+    /// whole (the output is the same either way). Tests turn it off to compare the fast paths
+    /// with the general one.
+    let usesFastPaths: Bool
     /// Whitespace was read since the last visible character: one space goes out before the
     /// next one (none at the start or end). Markup skipping in `PlainText+HTML` sets it too.
     var pendingSpace = false
 
-    init() {}
+    init(usesFastPaths: Bool = true) {
+        self.usesFastPaths = usesFastPaths
+    }
 
     /// Normalises `input` read as `mode`; nil when nothing but whitespace remains.
     mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode) -> String? {
@@ -51,8 +57,9 @@ struct PlainText: ~Copyable {
     }
 
     /// Copies the run of bytes from `start` that need no attention (no markup, no reference,
-    /// nothing that may be whitespace) in one append; returns where the run ends. Hangul and
-    /// ASCII text are such runs, which keeps normalisation near memcpy speed.
+    /// nothing that may be whitespace other than a lone space between visible bytes) in one
+    /// append; returns where the run ends. Hangul and ASCII prose are such runs, which keeps
+    /// normalisation near memcpy speed.
     @inline(__always)
     mutating func appendPlainRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int, isHTML: Bool) -> Int {
         var index = start
@@ -61,10 +68,30 @@ struct PlainText: ~Copyable {
         // lead bytes of the non-ASCII spaces (C2, E1, E2, E3) and, for HTML, `<` and `&`.
         let low: UInt64 = isHTML ? 0x1000_0041_ffff_ffff : 0x0000_0001_ffff_ffff
         let high: UInt64 = 0x0000_000e_0000_0004
+        @inline(__always) func endsRun(_ byte: UInt8) -> Bool {
+            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
+            return word & (1 << UInt64(byte & 63)) != 0
+        }
         while index < count {
             let byte = input[index]
-            let word: UInt64 = byte < 0x40 ? low : byte >= 0xC0 ? high : 0
-            if word & (1 << UInt64(byte & 63)) != 0 { break }
+            if endsRun(byte) {
+                // One U+0020 between a byte of this run and a byte that may start one is what
+                // folding would write there anyway: the words of a sentence stay one run.
+                guard usesFastPaths, byte == 0x20, index > start, index + 1 < count, !endsRun(input[index + 1]) else {
+                    break
+                }
+                index += 2
+                continue
+            }
+            // A whole three-byte character (Hangul, CJK) led by E4–EF, none of them whitespace,
+            // in one step; anything but two continuation bytes after it goes byte by byte.
+            if usesFastPaths && byte &- 0xE4 < 0x0C && index + 2 < count
+                && (input[index + 1] & input[index + 2]) & 0xC0 == 0x80
+                && (input[index + 1] | input[index + 2]) & 0x40 == 0
+            {
+                index += 3
+                continue
+            }
             index += 1
         }
         if index > start {
