@@ -39,6 +39,23 @@ public struct JSONTreeParser<Builder: JSONTreeBuilder> {
         return try parser.parseDocument()
     }
 
+    /// Parses one value starting at `scanner`'s position and leaves `scanner` just after it,
+    /// for a caller that walks the enclosing document itself (Varlink's call envelope). `depth`
+    /// is how many arrays and objects already enclose the value, so `maxDepth` bounds the whole
+    /// document as ``parse(_:maxDepth:)`` would.
+    @inlinable
+    public static func parseValue(
+        from scanner: inout JSONScanner,
+        depth: Int,
+        maxDepth: Int
+    ) throws(JSONSyntaxError) -> Builder.Value {
+        var parser = JSONTreeParser(scanner: scanner, maxDepth: maxDepth)
+        parser.depth = depth
+        let value = try parser.parseValue()
+        scanner = parser.scanner
+        return value
+    }
+
     @inlinable
     init(scanner: JSONScanner, maxDepth: Int) {
         self.scanner = scanner

@@ -61,6 +61,17 @@ public struct VarlinkCall: Sendable, Equatable {
     /// - Throws: ``VarlinkProtocolError`` for malformed JSON, a non-object, a missing `method`
     ///   or a wrongly typed field.
     public init(decoding message: some Collection<UInt8>) throws(VarlinkProtocolError) {
+        // The usual call in one pass over the bytes; anything unusual the general way below.
+        if let call = message.withContiguousStorageIfAvailable(Self.decodingUsualForm) ?? nil {
+            self = call
+            return
+        }
+        try self.init(decodingGenerally: message)
+    }
+
+    /// The general decoding: the whole message as a ``JSONValue``, then its fields. The
+    /// reference ``decodingUsualForm(_:)`` agrees with, and the one that names what is wrong.
+    init(decodingGenerally message: some Collection<UInt8>) throws(VarlinkProtocolError) {
         let value: JSONValue
         do throws(JSONParseError) {
             value = try JSONValue(parsing: message)

@@ -52,12 +52,11 @@ extension Connection {
     }
 
     private func currentDeadline() -> UInt64? {
-        let configuration = context.configuration
         if let stalledSince {
-            return stalledSince &+ configuration.stalledWriteTimeout.nanoseconds
+            return stalledSince &+ context.stalledWriteTimeoutNanoseconds
         }
         if active == nil, output.isEmpty {
-            return lastActivity &+ configuration.idleTimeout.nanoseconds
+            return lastActivity &+ context.idleTimeoutNanoseconds
         }
         return nil
     }

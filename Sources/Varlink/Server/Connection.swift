@@ -286,7 +286,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             return
         }
         flush()
-        if isFinal { processInput() }
+        // A flush that wrote everything has already run processInput (or closed); only with
+        // output still pending must the next buffered call be started from here.
+        if isFinal, !output.isEmpty { processInput() }
     }
 
     func appendCoalesced() {

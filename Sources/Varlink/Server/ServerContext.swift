@@ -12,6 +12,10 @@ public typealias VarlinkPeerPredicate = @Sendable (VarlinkPeer) -> Bool
 final class ServerContext: Sendable {
     let service: VarlinkService
     let configuration: VarlinkServerConfiguration
+    /// ``VarlinkServerConfiguration/idleTimeout`` and ``VarlinkServerConfiguration/stalledWriteTimeout``
+    /// in nanoseconds, worked out once: every call re-arms a deadline from them.
+    let idleTimeoutNanoseconds: UInt64
+    let stalledWriteTimeoutNanoseconds: UInt64
     let privilegedPeers: VarlinkPeerPredicate
     private let logger: VarlinkLogger
     let statistics = Mutex(VarlinkServerStatistics())
@@ -31,6 +35,8 @@ final class ServerContext: Sendable {
     ) {
         self.service = service
         self.configuration = configuration
+        self.idleTimeoutNanoseconds = configuration.idleTimeout.nanoseconds
+        self.stalledWriteTimeoutNanoseconds = configuration.stalledWriteTimeout.nanoseconds
         self.privilegedPeers = privilegedPeers
         self.logger = logger
         self.admission = Mutex(ConnectionAdmission(configuration: configuration))

@@ -16,6 +16,10 @@ public final class VarlinkService: Sendable {
     private let interfaces: [String: VarlinkInterface]
     /// Interface names in registration order, `org.varlink.service` first.
     private let interfaceNames: [String]
+    /// Every implemented method by its fully qualified name (`io.homefeed.GetManifest`): one
+    /// hashed look-up of the call's `method` routes it, with no interface and member strings
+    /// cut out of it (2 200 instructions a call, callgrind, issue 17).
+    private let methodsByQualifiedName: [String: VarlinkMethod]
 
     /// - Precondition: interface names are unique.
     public init(info: VarlinkServiceInfo, interfaces: [VarlinkInterface]) {
@@ -27,6 +31,14 @@ public final class VarlinkService: Sendable {
         self.info = info
         self.interfaces = byName
         self.interfaceNames = [Self.serviceInterfaceName] + interfaces.map(\.name)
+        var methods: [String: VarlinkMethod] = [:]
+        for interface in interfaces {
+            // A name with a dot could never be reached (the member is what follows the last dot).
+            for (name, method) in interface.methods where !name.contains(".") {
+                methods[interface.name + "." + name] = method
+            }
+        }
+        self.methodsByQualifiedName = methods
     }
 
     /// Runs one call: routes it, runs the method's immediate handler if it has one and then,
@@ -113,6 +125,10 @@ public final class VarlinkService: Sendable {
     /// Routes a call, throwing the standard error for an unknown interface or method and for a
     /// `more`-only method called without `more`.
     private func resolve(_ call: VarlinkCall) throws(VarlinkError) -> Resolution {
+        if let method = methodsByQualifiedName[call.method] {
+            if method.requiresMore, !call.more { throw .expectedMore }
+            return .method(method)
+        }
         let interfaceName = call.interface
         if interfaceName == Self.serviceInterfaceName { return .answered(try serviceInterface(call)) }
         guard let interface = interfaces[String(interfaceName)] else {
