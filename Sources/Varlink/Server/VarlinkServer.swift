@@ -62,6 +62,10 @@ public final class VarlinkServer: Sendable {
         let fd = try Socket.makeStream(nonBlocking: true, address: address)
         var identity: (dev: UInt64, ino: UInt64)?
         do throws(SystemError) {
+            // Linux creates the socket file with the socket's own mode less the umask: set it
+            // first, so the file never appears wider than asked for (only narrower, by the
+            // umask, until the chmod below).
+            if case .path = address { _ = fchmod(fd, mode_t(configuration.socketMode)) }
             if address.withSockaddr({ bind(fd, $0, $1) }) != 0 {
                 throw SystemError(call: "bind", errno: errno, path: address.displayPath)
             }
