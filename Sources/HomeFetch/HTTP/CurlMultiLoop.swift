@@ -3,6 +3,7 @@ import CSystem
 import FoundationEssentials
 import Glibc
 import Synchronization
+import SystemCalls
 
 /// One libcurl multi handle, driven by one thread: every HTTP transfer of the process runs
 /// here, with no thread per transfer and no busy waiting.
@@ -64,22 +65,12 @@ final class CurlMultiLoop: @unchecked Sendable {
     /// The loop's thread, a plain detached pthread (Foundation's `Thread` would load all of
     /// Foundation into the daemon, issue 17). It holds the loop until `run()` returns.
     private func startThread() {
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(
-            &thread,
-            nil,
-            { raw in
-                guard let raw else { return nil }
-                csystem_set_thread_name("homefeed-fetch")
-                Unmanaged<CurlMultiLoop>.fromOpaque(raw).takeRetainedValue().run()
-                return nil
-            },
-            context
-        )
+        let result = startDetachedThread {
+            csystem_set_thread_name("homefeed-fetch")
+            self.run()
+        }
         // Out of threads at start-up: no transfer could ever run; the process cannot go on.
         precondition(result == 0, "pthread_create failed: \(result)")
-        pthread_detach(thread)
     }
 
     /// Milliseconds on the monotonic clock: the time base of transfer deadlines.

@@ -1,6 +1,7 @@
 internal import CSystem
 internal import Dispatch
 internal import Synchronization
+internal import SystemCalls
 
 #if canImport(Glibc)
     internal import Glibc
@@ -115,21 +116,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     func start() {
         guard started.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
-        var thread = pthread_t()
-        let context = Unmanaged.passRetained(self).toOpaque()
-        let result = pthread_create(
-            &thread,
-            nil,
-            { raw in
-                guard let raw else { return nil }
-                Unmanaged<EventLoop>.fromOpaque(raw).takeRetainedValue().runThread()
-                return nil
-            },
-            context
-        )
+        let result = startDetachedThread { self.runThread() }
         // Out of threads at start-up: nothing can be served; the process cannot go on sensibly.
         precondition(result == 0, "pthread_create failed: \(SystemError.name(of: result))")
-        pthread_detach(thread)
     }
 
     /// Lets the current iteration finish and the thread exit, and returns once it has (at once
