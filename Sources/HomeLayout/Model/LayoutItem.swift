@@ -22,6 +22,21 @@ public struct LayoutItem: Sendable, Hashable {
     }
 }
 
+extension EdgeInsets {
+    /// These insets as they apply to an element of `size`: none on an estimated axis, where the
+    /// fitted size already holds the content (§3.1).
+    func ignoringEstimatedAxes(of size: LayoutSize) -> EdgeInsets {
+        let width = size.width.isEstimated
+        let height = size.height.isEstimated
+        return EdgeInsets(
+            top: height ? 0 : top,
+            leading: width ? 0 : leading,
+            bottom: height ? 0 : bottom,
+            trailing: width ? 0 : trailing
+        )
+    }
+}
+
 /// A subitem of a group: an item or a nested group.
 public indirect enum LayoutElement: Sendable, Hashable {
     case item(LayoutItem)

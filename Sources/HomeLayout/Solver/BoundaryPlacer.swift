@@ -120,17 +120,7 @@ struct BoundaryPlacer {
                 y = bands.contentTop + (bands.contentBottom - bands.contentTop - size.height) / 2
             }
             let slot = Rect(x: x + item.offset.x, y: y + item.offset.y, width: size.width, height: size.height)
-            let ci = item.contentInsets
-            let estimatedWidth = item.size.width.isEstimated
-            let estimatedHeight = item.size.height.isEstimated
-            var frame = slot.inset(
-                by: EdgeInsets(
-                    top: estimatedHeight ? 0 : ci.top,
-                    leading: estimatedWidth ? 0 : ci.leading,
-                    bottom: estimatedHeight ? 0 : ci.bottom,
-                    trailing: estimatedWidth ? 0 : ci.trailing
-                )
-            )
+            var frame = slot.inset(by: item.contentInsets.ignoringEstimatedAxes(of: item.size))
             var pinRange: PinRange?
             if item.pinToVisibleBounds {
                 // §6.3: headers clamp between their rest position and the section end (with its

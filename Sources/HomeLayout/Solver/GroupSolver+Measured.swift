@@ -132,15 +132,7 @@ extension GroupSolver {
     /// new size and the visible frame its inset (insets are zero on estimated axes, §3.1).
     private mutating func resizedItem(_ template: Template, to size: Size, _ item: LayoutItem) -> Template {
         let shared = leaves[template.leafRange?.lowerBound ?? 0]
-        let ci = item.contentInsets
-        let estimatedWidth = item.size.width.isEstimated
-        let estimatedHeight = item.size.height.isEstimated
-        let insets = EdgeInsets(
-            top: estimatedHeight ? 0 : ci.top,
-            leading: estimatedWidth ? 0 : ci.leading,
-            bottom: estimatedHeight ? 0 : ci.bottom,
-            trailing: estimatedWidth ? 0 : ci.trailing
-        )
+        let insets = item.contentInsets.ignoringEstimatedAxes(of: item.size)
         let slot = Rect(x: 0, y: 0, width: size.width, height: size.height)
         var copy = template
         copy.extent = size

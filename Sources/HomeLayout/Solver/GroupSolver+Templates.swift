@@ -39,15 +39,7 @@ extension GroupSolver {
         var leafRange: Range<Int>? = nil
         switch element {
         case .item(let item):
-            let estimatedWidth = item.size.width.isEstimated
-            let estimatedHeight = item.size.height.isEstimated
-            let ci = item.contentInsets
-            let insets = EdgeInsets(
-                top: estimatedHeight ? 0 : ci.top,
-                leading: estimatedWidth ? 0 : ci.leading,
-                bottom: estimatedHeight ? 0 : ci.bottom,
-                trailing: estimatedWidth ? 0 : ci.trailing
-            )
+            let insets = item.contentInsets.ignoringEstimatedAxes(of: item.size)
             let slot = Rect(x: 0, y: 0, width: size.width, height: size.height)
             var badges: Int32 = -1
             if !item.supplementaryItems.isEmpty {
