@@ -23,35 +23,26 @@ struct XMLAttributes {
     /// trailing white space and NBSP `URIReference.trimASCIIAndNBSP` removes; nil when absent
     /// or empty. Trims the bytes before making the String (MIME types, once per enclosure).
     func trimmedValue(_ name: StaticString) -> String? {
-        guard let base else { return nil }
-        for index in 0..<count {
-            let slot = base + index * 5
-            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
-            guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
-                continue
+        guard var bytes = rawBytes(name) else { return nil }
+        while true {
+            if let first = bytes.first, Self.isTrimmedSpace(first) {
+                bytes = bytes.dropFirst()
+            } else if bytes.count >= 2, bytes[bytes.startIndex] == 0xC2, bytes[bytes.startIndex + 1] == 0xA0 {
+                bytes = bytes.dropFirst(2)
+            } else {
+                break
             }
-            var bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
-            while true {
-                if let first = bytes.first, Self.isTrimmedSpace(first) {
-                    bytes = bytes.dropFirst()
-                } else if bytes.count >= 2, bytes[bytes.startIndex] == 0xC2, bytes[bytes.startIndex + 1] == 0xA0 {
-                    bytes = bytes.dropFirst(2)
-                } else {
-                    break
-                }
-            }
-            while true {
-                if let last = bytes.last, Self.isTrimmedSpace(last) {
-                    bytes = bytes.dropLast()
-                } else if bytes.count >= 2, bytes[bytes.endIndex - 2] == 0xC2, bytes[bytes.endIndex - 1] == 0xA0 {
-                    bytes = bytes.dropLast(2)
-                } else {
-                    break
-                }
-            }
-            return bytes.isEmpty ? nil : Self.decode(UnsafeBufferPointer(rebasing: bytes))
         }
-        return nil
+        while true {
+            if let last = bytes.last, Self.isTrimmedSpace(last) {
+                bytes = bytes.dropLast()
+            } else if bytes.count >= 2, bytes[bytes.endIndex - 2] == 0xC2, bytes[bytes.endIndex - 1] == 0xA0 {
+                bytes = bytes.dropLast(2)
+            } else {
+                break
+            }
+        }
+        return bytes.isEmpty ? nil : Self.decode(UnsafeBufferPointer(rebasing: bytes))
     }
 
     /// The ASCII white space `URIReference.trimASCIIAndNBSP` trims: space, tab, LF, CR, FF.
@@ -63,6 +54,15 @@ struct XMLAttributes {
     /// space trimmed and not decoded: for comparing keywords (`rel`, `type`, `isPermaLink`)
     /// without making a String. Valid while the element's start event lasts.
     func trimmedBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard var bytes = rawBytes(name) else { return nil }
+        while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
+        return UnsafeBufferPointer(rebasing: bytes)
+    }
+
+    /// The undecoded bytes of the attribute `name` (no namespace, case-sensitive); nil when
+    /// absent. Valid while the element's start event lasts.
+    private func rawBytes(_ name: StaticString) -> Slice<UnsafeBufferPointer<UInt8>>? {
         guard let base else { return nil }
         for index in 0..<count {
             let slot = base + index * 5
@@ -70,10 +70,7 @@ struct XMLAttributes {
             guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
                 continue
             }
-            var bytes = UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
-            while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
-            while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
-            return UnsafeBufferPointer(rebasing: bytes)
+            return UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
         }
         return nil
     }
