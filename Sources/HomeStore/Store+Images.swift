@@ -8,18 +8,15 @@ extension Store {
 
     /// The records of `urls` that exist, by URL.
     public func images(urls: [String]) throws(StoreError) -> [String: ImageRecord] {
-        var result: [String: ImageRecord] = [:]
-        let statement = try database.statement(
+        try rowsByKey(
+            urls,
             """
             SELECT url, etag, last_modified, content_hash, fetched_at, checked_at, next_attempt_at, failures,
                 last_error, last_used_at
             FROM images WHERE url = ?
-            """
+            """,
+            Self.imageRecord
         )
-        for url in Set(urls) {
-            if let record = try statement.fetchOne([url], Self.imageRecord) { result[url] = record }
-        }
-        return result
     }
 
     /// Inserts or replaces the record of `record.url`.
@@ -56,18 +53,15 @@ extension Store {
 
     /// The originals of `hashes` that exist, by hash.
     public func imageOriginals(hashes: [String]) throws(StoreError) -> [String: ImageOriginal] {
-        var result: [String: ImageOriginal] = [:]
-        let statement = try database.statement(
+        try rowsByKey(
+            hashes,
             """
             SELECT content_hash, file, bytes, format, width, height, average_color, decode_error, created_at,
                 last_used_at
             FROM image_originals WHERE content_hash = ?
-            """
+            """,
+            Self.imageOriginal
         )
-        for hash in Set(hashes) {
-            if let original = try statement.fetchOne([hash], Self.imageOriginal) { result[hash] = original }
-        }
-        return result
     }
 
     public func saveImageOriginal(_ original: ImageOriginal) throws(StoreError) {
@@ -149,26 +143,35 @@ extension Store {
     // MARK: Page icons
 
     public func pageIcons(pageURLs: [String]) throws(StoreError) -> [String: PageIconRecord] {
-        var result: [String: PageIconRecord] = [:]
-        let statement = try database.statement(
+        try rowsByKey(
+            pageURLs,
             """
             SELECT page_url, icon_url, checked_at, next_attempt_at, failures, last_error, last_used_at
             FROM page_icons WHERE page_url = ?
             """
-        )
-        for url in Set(pageURLs) {
-            let record = try statement.fetchOne([url]) { row in
-                PageIconRecord(
-                    pageURL: row.column(0, or: ""),
-                    iconURL: row.column(1),
-                    checkedAt: row.column(2),
-                    nextAttempt: row.column(3),
-                    failures: row.column(4, or: 0),
-                    lastError: row.column(5),
-                    lastUsed: row.column(6, or: Date(timeIntervalSince1970: 0))
-                )
-            }
-            if let record { result[url] = record }
+        ) { row in
+            PageIconRecord(
+                pageURL: row.column(0, or: ""),
+                iconURL: row.column(1),
+                checkedAt: row.column(2),
+                nextAttempt: row.column(3),
+                failures: row.column(4, or: 0),
+                lastError: row.column(5),
+                lastUsed: row.column(6, or: Date(timeIntervalSince1970: 0))
+            )
+        }
+    }
+
+    /// The row of each distinct key that has one, read with `sql` (its one parameter is the key).
+    private func rowsByKey<Row>(
+        _ keys: [String],
+        _ sql: String,
+        _ row: (Statement) throws(StoreError) -> Row
+    ) throws(StoreError) -> [String: Row] {
+        let statement = try database.statement(sql)
+        var result: [String: Row] = [:]
+        for key in Set(keys) {
+            if let found = try statement.fetchOne([key], row) { result[key] = found }
         }
         return result
     }
