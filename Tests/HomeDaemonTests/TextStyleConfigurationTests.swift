@@ -106,67 +106,62 @@ import ThumbnailProtocol
         #expect(settings.images.format == .png)
     }
 
-    struct BadCase: Sendable, CustomTestStringConvertible {
-        var text: String
-        var message: String
-        var testDescription: String { message }
-    }
-
     @Test(
         "mistakes name the file, line and key",
         arguments: [
-            BadCase(text: "[text t]\nmax-lines = 2\n", message: "c.conf:1: [text t] needs a font"),
-            BadCase(text: "[text]\nfont = Sans 12\n", message: "c.conf:1: expected [text NAME]"),
-            BadCase(
+            BadConfig(text: "[text t]\nmax-lines = 2\n", message: "c.conf:1: [text t] needs a font"),
+            BadConfig(text: "[text]\nfont = Sans 12\n", message: "c.conf:1: expected [text NAME]"),
+            BadConfig(
                 text: "[text t]\nfont = NanumGothic\n",
                 message: "c.conf:2: font: font \"NanumGothic\" has no size"
             ),
-            BadCase(text: "[text t]\nfont = Sans 0\n", message: "c.conf:2: font: font \"Sans 0\": size 0.0 is out of"),
-            BadCase(
+            BadConfig(
+                text: "[text t]\nfont = Sans 0\n",
+                message: "c.conf:2: font: font \"Sans 0\": size 0.0 is out of"
+            ),
+            BadConfig(
                 text: "[text t]\nfont = Sans 12\nline-height = 0\n",
                 message: "c.conf:3: line-height: expected a factor above 0 and at most 10"
             ),
-            BadCase(
+            BadConfig(
                 text: "[text t]\nfont = Sans 12\nmax-lines = 0\n",
                 message: "c.conf:3: max-lines: expected a whole"
             ),
-            BadCase(
+            BadConfig(
                 text: "[text t]\nfont = Sans 12\nwrap = char\n",
                 message: "c.conf:3: wrap: expected word or word-char"
             ),
-            BadCase(text: "[text t]\nfont = Sans 12\nfield = link\n", message: "c.conf:3: field: expected title or"),
-            BadCase(text: "[text t]\nfont = Sans 12\npadding = 4\n", message: "c.conf:3: padding: expected four"),
-            BadCase(text: "[text t]\nfont = Sans 12\nlanguage = k o\n", message: "c.conf:3: language: language"),
-            BadCase(text: "[text t]\nfont = Sans 12\ncolor = red\n", message: "c.conf:3: color: unknown key in [text]"),
-            BadCase(
+            BadConfig(text: "[text t]\nfont = Sans 12\nfield = link\n", message: "c.conf:3: field: expected title or"),
+            BadConfig(text: "[text t]\nfont = Sans 12\npadding = 4\n", message: "c.conf:3: padding: expected four"),
+            BadConfig(text: "[text t]\nfont = Sans 12\nlanguage = k o\n", message: "c.conf:3: language: language"),
+            BadConfig(
+                text: "[text t]\nfont = Sans 12\ncolor = red\n",
+                message: "c.conf:3: color: unknown key in [text]"
+            ),
+            BadConfig(
                 text: "[text t]\nfont = Sans 12\n[text t]\nfont = Sans 13\n",
                 message: "c.conf:3: text style t declared twice"
             ),
-            BadCase(
+            BadConfig(
                 text: "[section s]\ntext = 0:headline\n[text card]\nfont = Sans 12\n",
                 message: "c.conf:2: text: [section s] names no [text headline] (declared: card)"
             ),
-            BadCase(
+            BadConfig(
                 text: "[section s]\ntext = headline\n",
                 message: "c.conf:2: text: [section s] names no [text headline]"
             ),
-            BadCase(text: "[section s]\ntext = x:card\n", message: "c.conf:2: text: x:card: expected SLOT:STYLE"),
-            BadCase(text: "[section s]\ntext = 0:\n", message: "c.conf:2: text: 0:: expected SLOT:STYLE"),
-            BadCase(text: "[section s]\ntext = 0:a 0:b\n", message: "c.conf:2: text: slot 0 is given twice"),
-            BadCase(text: "[section s]\ntext = a b\n", message: "c.conf:2: text: a: expected SLOT:STYLE"),
-            BadCase(
+            BadConfig(text: "[section s]\ntext = x:card\n", message: "c.conf:2: text: x:card: expected SLOT:STYLE"),
+            BadConfig(text: "[section s]\ntext = 0:\n", message: "c.conf:2: text: 0:: expected SLOT:STYLE"),
+            BadConfig(text: "[section s]\ntext = 0:a 0:b\n", message: "c.conf:2: text: slot 0 is given twice"),
+            BadConfig(text: "[section s]\ntext = a b\n", message: "c.conf:2: text: a: expected SLOT:STYLE"),
+            BadConfig(
                 text: "[txt t]\nfont = Sans 12\n",
                 message: "c.conf:1: unknown block [txt]; expected [daemon], [fetch], [images], [profile NAME], "
                     + "[section ID] or [text NAME]"
             ),
         ]
     )
-    func errors(_ c: BadCase) {
-        do {
-            _ = try DaemonSettings(ConfigFile(path: "c.conf", text: c.text))
-            Issue.record("accepted: \(c.text)")
-        } catch {
-            #expect(error.description.hasPrefix(c.message), "\(error.description)")
-        }
+    func errors(_ c: BadConfig) {
+        c.expectRefused()
     }
 }
