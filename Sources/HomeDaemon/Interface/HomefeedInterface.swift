@@ -92,11 +92,7 @@ public struct HomefeedInterface: Sendable {
         guard !request.call.more else { return nil }
         let query = try ManifestQuery(request)
         guard query.container == nil else { return nil }
-        let served = try served(query)
-        let parameters =
-            query.ifNoneMatch == served.manifest.etag
-            ? served.manifest.unchangedReplyParameters : served.manifest.replyParameters
-        return .encoded(VarlinkReply(encodedParameters: parameters).framed())
+        return .encoded(try served(query).manifest.finalReply(ifNoneMatch: query.ifNoneMatch))
     }
 
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {
@@ -116,10 +112,10 @@ public struct HomefeedInterface: Sendable {
             target = .profile(served.profile)
             manifest = served.manifest
         }
-        let parameters =
-            query.ifNoneMatch == manifest.etag ? manifest.unchangedReplyParameters : manifest.replyParameters
-        guard request.call.more else { return .reply(VarlinkReply(encodedParameters: parameters)) }
-        request.replies.send(VarlinkReply(encodedParameters: parameters, continues: true))
+        guard request.call.more else { return .encoded(manifest.finalReply(ifNoneMatch: query.ifNoneMatch)) }
+        request.replies.send(
+            VarlinkReply(encodedParameters: manifest.replyParameters(ifNoneMatch: query.ifNoneMatch), continues: true)
+        )
         await hub.add(request.replies, target: target, changes: query.changes, initial: manifest)
         return .streaming
     }

@@ -91,7 +91,7 @@ actor SubscriptionHub {
         init(_ manifest: Result<EncodedManifest, VarlinkError>) {
             self.manifest = manifest
             if case .success(let found) = manifest {
-                framed = VarlinkReply(encodedParameters: found.replyParameters, continues: true).framed()
+                framed = VarlinkReply(encodedParameters: found.replyParameters(), continues: true).framed()
             }
         }
     }
@@ -150,7 +150,7 @@ actor SubscriptionHub {
                 policy = .queue
             } else {
                 reply =
-                    push.framed ?? VarlinkReply(encodedParameters: manifest.replyParameters, continues: true).framed()
+                    push.framed ?? VarlinkReply(encodedParameters: manifest.replyParameters(), continues: true).framed()
                 policy = .replacePending
             }
             if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
@@ -210,7 +210,7 @@ actor SubscriptionHub {
         subscribers = []
         for subscriber in all {
             if let manifest = await manifest(for: subscriber.target) {
-                subscriber.sink.send(VarlinkReply(encodedParameters: manifest.replyParameters))
+                subscriber.sink.send(manifest.finalReply)
             }
         }
     }

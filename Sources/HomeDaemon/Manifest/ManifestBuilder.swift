@@ -1,6 +1,7 @@
 public import FoundationEssentials
 public import HomeLayout
 import JSONCore
+public import Varlink
 
 /// One manifest, encoded once and served as bytes (architecture.md "Manifest").
 public struct EncodedManifest: Sendable, Equatable {
@@ -13,13 +14,13 @@ public struct EncodedManifest: Sendable, Equatable {
     public var bytes: [UInt8]
     /// The renditions this manifest's items need (made or not); not persisted.
     public var imageRequirements: [ImageRequirement] = []
-    /// The parameters of the `io.homefeed.GetManifest` reply carrying this manifest, encoded
-    /// once here so requests and pushes only send bytes:
-    /// `{"container":…,"etag":…,"manifest":<bytes>,"version":…}`.
-    public var replyParameters: [UInt8]
-    /// The reply parameters without the manifest (the client's `ifNoneMatch` matched), encoded
-    /// once here too: the most frequent call is answered without encoding anything.
-    public var unchangedReplyParameters: [UInt8]
+    /// The final `io.homefeed.GetManifest` reply carrying this manifest, encoded and framed
+    /// once here so a call only sends bytes: `{"parameters":{"container":…,"etag":…,
+    /// "manifest":<bytes>,"version":…}}`.
+    public var finalReply: VarlinkEncodedReply
+    /// The final reply without the manifest (the client's `ifNoneMatch` matched), made once
+    /// here too: the most frequent call is answered without encoding anything.
+    public var unchangedFinalReply: VarlinkEncodedReply
     /// The elements behind the bytes (ids, frames, fingerprints), for `changes` and
     /// `ReportSizes`; nil for a manifest restored from the store.
     public var elements: ManifestElements?
@@ -30,12 +31,25 @@ public struct EncodedManifest: Sendable, Equatable {
         self.etag = etag
         self.environment = environment
         self.bytes = bytes
-        self.replyParameters = Self.parameters(version: version, etag: etag, environment: environment, manifest: bytes)
-        self.unchangedReplyParameters = Self.parameters(
+        let parameters = Self.parameters(version: version, etag: etag, environment: environment, manifest: bytes)
+        self.finalReply = VarlinkReply(encodedParameters: parameters).framed()
+        let unchanged = Self.parameters(version: version, etag: etag, environment: environment, manifest: nil)
+        self.unchangedFinalReply = VarlinkReply(encodedParameters: unchanged).framed()
+    }
+
+    /// The final reply to a call with `ifNoneMatch`: without the manifest when it matches.
+    public func finalReply(ifNoneMatch: String?) -> VarlinkEncodedReply {
+        ifNoneMatch == etag ? unchangedFinalReply : finalReply
+    }
+
+    /// The parameters of a reply that more follow (a subscription's first one, a push),
+    /// encoded when a subscription starts or a version is pushed, once per target.
+    func replyParameters(ifNoneMatch: String? = nil) -> [UInt8] {
+        Self.parameters(
             version: version,
             etag: etag,
             environment: environment,
-            manifest: nil
+            manifest: ifNoneMatch == etag ? nil : bytes
         )
     }
 
