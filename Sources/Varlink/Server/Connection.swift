@@ -219,10 +219,10 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         // A call whose answer is ready is answered here, inline; its reply is written right
         // after this item, before the loop waits again. Others run as a task preferring the loop.
         let service = context.service
-        if service.handleImmediately(call, peer: peer, replies: sink) { return }
+        guard let method = service.handleImmediately(call, peer: peer, replies: sink) else { return }
         let peer = self.peer
         Task(executorPreference: loop) {
-            await service.handleAsynchronously(call, peer: peer, replies: sink)
+            await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
         }
     }
 

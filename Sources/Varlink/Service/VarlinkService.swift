@@ -45,48 +45,46 @@ public final class VarlinkService: Sendable {
     /// unless that answered, its handler, and sends the final reply (or the error) through
     /// `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
-        if handleImmediately(call, peer: peer, replies: replies) { return }
-        await handleAsynchronously(call, peer: peer, replies: replies)
+        guard let method = handleImmediately(call, peer: peer, replies: replies) else { return }
+        await handleAsynchronously(call, with: method, peer: peer, replies: replies)
     }
 
     /// Answers `call` without suspending if it can: a routing error, `org.varlink.service`, or
     /// a method whose ``VarlinkMethod/immediateHandler`` answers. The server runs this inline on
     /// its event-loop thread.
     ///
-    /// - Returns: false when the call needs the method's async handler
-    ///   (``handleAsynchronously(_:peer:replies:)``); nothing was sent then.
-    func handleImmediately(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) -> Bool {
+    /// - Returns: the routed method when the call needs its async handler
+    ///   (``handleAsynchronously(_:with:peer:replies:)``; nothing was sent then), nil once the
+    ///   call is answered.
+    func handleImmediately(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) -> VarlinkMethod? {
         do throws(VarlinkError) {
             switch try resolve(call) {
             case .answered(let outcome):
                 finish(outcome, replies: replies)
-                return true
+                return nil
             case .method(let method):
                 guard let immediate = method.immediateHandler,
                     let outcome = try immediate(VarlinkRequest(call: call, peer: peer, replies: replies))
-                else { return false }
+                else { return method }
                 finish(outcome, replies: replies)
-                return true
+                return nil
             }
         } catch {
             replies.send(VarlinkReply(error: error))
-            return true
+            return nil
         }
     }
 
-    /// Runs the method's async handler for a call ``handleImmediately(_:peer:replies:)``
-    /// declined.
-    func handleAsynchronously(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
+    /// Runs the async handler of `method`, which ``handleImmediately(_:peer:replies:)`` routed
+    /// `call` to and left unanswered.
+    func handleAsynchronously(
+        _ call: VarlinkCall,
+        with method: VarlinkMethod,
+        peer: VarlinkPeer,
+        replies: VarlinkReplySink
+    ) async {
         do throws(VarlinkError) {
-            switch try resolve(call) {
-            case .answered(let outcome):
-                finish(outcome, replies: replies)
-            case .method(let method):
-                finish(
-                    try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies)),
-                    replies: replies
-                )
-            }
+            finish(try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies)), replies: replies)
         } catch {
             replies.send(VarlinkReply(error: error))
         }
@@ -135,13 +133,9 @@ public final class VarlinkService: Sendable {
             // "GetInfo" without a dot has no interface part; name what was sent.
             throw .interfaceNotFound(interfaceName.isEmpty ? call.method[...] : interfaceName)
         }
-        let name = String(call.memberName)
-        guard let method = interface.methods[name] else {
-            throw interface.declaredMethods.contains(name)
-                ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
-        }
-        if method.requiresMore, !call.more { throw .expectedMore }
-        return .method(method)
+        // Every implemented method of the interface is in methodsByQualifiedName.
+        throw interface.declaredMethods.contains(String(call.memberName))
+            ? .methodNotImplemented(call.method) : .methodNotFound(call.method)
     }
 
     // MARK: - org.varlink.service
