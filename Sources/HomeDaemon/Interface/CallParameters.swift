@@ -74,23 +74,37 @@ struct ManifestQuery {
         if let unknown { throw .invalidParameter(unknown) }
         self.ifNoneMatch = try Parameters.string(ifNoneMatch, "ifNoneMatch")
         self.changes = try Parameters.bool(changes, "changes") ?? false
-        if let width = try Parameters.number(width, "width") {
-            guard try Parameters.string(profile, "profile") == nil else {
-                throw HomefeedInterface.invalidArgument("profile", "give a profile or a container, not both")
-            }
-            guard let height = try Parameters.number(height, "height") else {
-                throw HomefeedInterface.invalidContainer("height is missing")
-            }
-            container = LayoutEnvironment(
-                width: width,
-                height: height,
-                scale: try Parameters.number(scale, "scale") ?? 2
-            )
-        } else {
-            guard try Parameters.number(height, "height") == nil, try Parameters.number(scale, "scale") == nil else {
+        (self.profile, container) = try Parameters.profileOrContainer(
+            profile: profile,
+            width: width,
+            height: height,
+            scale: scale
+        )
+    }
+}
+
+extension Parameters {
+    /// A profile or a container (`width`, `height`, optional `scale`, 2 by default), never
+    /// both: how `GetManifest` and the size methods name what they are about. Both nil when
+    /// neither was given.
+    static func profileOrContainer(
+        profile: JSONValue?,
+        width: JSONValue?,
+        height: JSONValue?,
+        scale: JSONValue?
+    ) throws(VarlinkError) -> (profile: String?, container: LayoutEnvironment?) {
+        guard let width = try number(width, "width") else {
+            guard try number(height, "height") == nil, try number(scale, "scale") == nil else {
                 throw HomefeedInterface.invalidContainer("width is missing")
             }
-            self.profile = try Parameters.string(profile, "profile")
+            return (try string(profile, "profile"), nil)
         }
+        guard try string(profile, "profile") == nil else {
+            throw HomefeedInterface.invalidArgument("profile", "give a profile or a container, not both")
+        }
+        guard let height = try number(height, "height") else {
+            throw HomefeedInterface.invalidContainer("height is missing")
+        }
+        return (nil, LayoutEnvironment(width: width, height: height, scale: try number(scale, "scale") ?? 2))
     }
 }

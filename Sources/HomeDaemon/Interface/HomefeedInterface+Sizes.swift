@@ -77,17 +77,14 @@ extension HomefeedInterface {
     /// A profile or a container given as `GetManifest` takes them; none gives the first profile
     /// (`ReportSizes`, as `GetManifest`) or every target (`ListSizes`, `ClearSizes`).
     private func sizeTarget(_ p: Parameters, defaultToFirstProfile: Bool) async throws(VarlinkError) -> SizeTarget? {
-        if let width = try p.number("width") {
-            guard try p.string("profile") == nil else {
-                throw Self.invalidArgument("profile", "give a profile or a container, not both")
-            }
-            guard let height = try p.number("height") else { throw Self.invalidContainer("height is missing") }
-            return .container(LayoutEnvironment(width: width, height: height, scale: try p.number("scale") ?? 2))
-        }
-        guard try p.number("height") == nil, try p.number("scale") == nil else {
-            throw Self.invalidContainer("width is missing")
-        }
-        if let profile = try p.string("profile") { return .profile(profile) }
+        let named = try Parameters.profileOrContainer(
+            profile: p.values["profile"],
+            width: p.values["width"],
+            height: p.values["height"],
+            scale: p.values["scale"]
+        )
+        if let container = named.container { return .container(container) }
+        if let profile = named.profile { return .profile(profile) }
         guard defaultToFirstProfile else { return nil }
         return .profile(await service.profileNames.first ?? "")
     }
