@@ -31,10 +31,11 @@ public struct SystemdNotifier: Sendable {
             address = nil
             return
         }
-        // sun_path holds 108 bytes: a path needs its NUL, an abstract name its leading NUL.
+        // A path needs its NUL in sun_path; an abstract name its leading NUL, where `@` stands.
+        let capacity = UnixSocketAddress.sunPathCapacity
         switch first {
-        case "/" where value.utf8.count <= 107: address = .path(value)
-        case "@" where value.utf8.count <= 108: address = .abstract(String(value.dropFirst()))
+        case "/" where value.utf8.count < capacity: address = .path(value)
+        case "@" where value.utf8.count <= capacity: address = .abstract(String(value.dropFirst()))
         default: address = nil
         }
     }

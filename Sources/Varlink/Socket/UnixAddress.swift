@@ -18,7 +18,7 @@ public enum UnixAddress: Sendable, Hashable, CustomStringConvertible {
     /// `sun_path` holds 108 bytes; a path needs its terminating NUL, so at most 107 bytes
     /// (swift-on-linux.md §6). An abstract name has no terminator but takes one byte for the
     /// leading NUL, so it is limited to 107 bytes too.
-    public static let maxLength = 107
+    public static let maxLength = UnixSocketAddress.sunPathCapacity - 1
 
     /// Parses `unix:/path`, `unix:@name`, `/path`, a relative path or `@name`.
     ///
