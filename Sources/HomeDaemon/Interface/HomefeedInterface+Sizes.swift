@@ -95,7 +95,7 @@ extension HomefeedInterface {
         case .invalidSize(let id, let reason):
             VarlinkError("io.homefeed.InvalidSize", parameters: ["id": .string(id), "reason": .string(reason)])
         case .unknownProfile(let name):
-            VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
+            Self.unknownProfile(name)
         case .invalidContainer(let reason):
             Self.invalidContainer(reason)
         case .failed(let failure):

@@ -100,7 +100,7 @@ public struct HomefeedInterface: Sendable {
         let target: SubscriptionHub.Target
         let manifest: EncodedManifest
         if let environment = query.container {
-            target = .container(width: environment.width, height: environment.height, scale: environment.scale)
+            target = .container(environment)
             do throws(LayoutSolveError) {
                 manifest = try await service.manifest(for: environment)
             } catch {
@@ -124,7 +124,7 @@ public struct HomefeedInterface: Sendable {
     private func served(_ query: ManifestQuery) throws(VarlinkError) -> (profile: String, manifest: EncodedManifest) {
         let served = service.servedManifest(profile: query.profile)
         guard let manifest = served.manifest else {
-            throw VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(served.profile)])
+            throw Self.unknownProfile(served.profile)
         }
         return (served.profile, manifest)
     }
@@ -279,6 +279,10 @@ public struct HomefeedInterface: Sendable {
 
     static func invalidContainer(_ reason: String) -> VarlinkError {
         VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(reason)])
+    }
+
+    static func unknownProfile(_ name: String) -> VarlinkError {
+        VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)])
     }
 
     /// Service errors as the interface declares them; internal details stay in the log, where

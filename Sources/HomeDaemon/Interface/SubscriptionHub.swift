@@ -20,14 +20,7 @@ import Varlink
 actor SubscriptionHub {
     enum Target: Hashable {
         case profile(String)
-        case container(width: Double, height: Double, scale: Double)
-
-        var environment: LayoutEnvironment? {
-            if case .container(let width, let height, let scale) = self {
-                return LayoutEnvironment(width: width, height: height, scale: scale)
-            }
-            return nil
-        }
+        case container(LayoutEnvironment)
     }
 
     /// One open call. A class, so that a push updates ``last`` in place while ``publish()``
@@ -82,16 +75,20 @@ actor SubscriptionHub {
         subscribers.append(Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial))
     }
 
-    /// What one ``publish()`` sends to the subscribers of one target.
-    private struct TargetPush {
-        var manifest: Result<EncodedManifest, VarlinkError>
-        /// The plain push (no `changes`), encoded and framed once for all of them.
-        var framed: VarlinkEncodedReply?
+    /// What one ``publish()`` sends to the subscribers of one target: its manifest with the
+    /// plain push (no `changes`) encoded and framed once for all of them, or the error that
+    /// ends their subscriptions.
+    private enum TargetPush {
+        case manifest(EncodedManifest, framed: VarlinkEncodedReply)
+        case failure(VarlinkError)
 
-        init(_ manifest: Result<EncodedManifest, VarlinkError>) {
-            self.manifest = manifest
-            if case .success(let found) = manifest {
-                framed = VarlinkReply(encodedParameters: found.replyParameters(), continues: true).framed()
+        init(_ result: Result<EncodedManifest, VarlinkError>) {
+            switch result {
+            case .success(let manifest):
+                let framed = VarlinkReply(encodedParameters: manifest.replyParameters(), continues: true).framed()
+                self = .manifest(manifest, framed: framed)
+            case .failure(let error):
+                self = .failure(error)
             }
         }
     }
@@ -129,9 +126,10 @@ actor SubscriptionHub {
             }
             guard let push = current?.push else { continue }
             let manifest: EncodedManifest
-            switch push.manifest {
-            case .success(let found):
-                manifest = found
+            let plainPush: VarlinkEncodedReply
+            switch push {
+            case .manifest(let found, let framed):
+                (manifest, plainPush) = (found, framed)
             case .failure(let error):
                 subscriber.sink.send(VarlinkReply(error: error).framed())
                 subscriber.isGone = true
@@ -143,14 +141,15 @@ actor SubscriptionHub {
             let policy: VarlinkBacklogPolicy
             if subscriber.wantsChanges {
                 let key = ChangesKey(target: subscriber.target, since: subscriber.last?.version)
-                if withChanges[key] == nil {
-                    withChanges[key] = Self.changesReply(manifest, since: subscriber.last)
+                if let made = withChanges[key] {
+                    reply = made
+                } else {
+                    reply = Self.changesReply(manifest, since: subscriber.last)
+                    withChanges[key] = reply
                 }
-                reply = withChanges[key] ?? Self.changesReply(manifest, since: subscriber.last)
                 policy = .queue
             } else {
-                reply =
-                    push.framed ?? VarlinkReply(encodedParameters: manifest.replyParameters(), continues: true).framed()
+                reply = plainPush
                 policy = .replacePending
             }
             if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
@@ -186,19 +185,14 @@ actor SubscriptionHub {
         switch target {
         case .profile(let name):
             guard let manifest = await service.manifest(profile: name) else {
-                return .failure(VarlinkError("io.homefeed.UnknownProfile", parameters: ["profile": .string(name)]))
+                return .failure(HomefeedInterface.unknownProfile(name))
             }
             return .success(manifest)
-        case .container:
-            guard let environment = target.environment else {
-                return .failure(VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": "no container"]))
-            }
+        case .container(let environment):
             do throws(LayoutSolveError) {
                 return .success(try await service.manifest(for: environment))
             } catch {
-                return .failure(
-                    VarlinkError("io.homefeed.InvalidContainer", parameters: ["reason": .string(error.message)])
-                )
+                return .failure(HomefeedInterface.invalidContainer(error.message))
             }
         }
     }
@@ -209,19 +203,9 @@ actor SubscriptionHub {
         let all = subscribers
         subscribers = []
         for subscriber in all {
-            if let manifest = await manifest(for: subscriber.target) {
+            if case .success(let manifest) = await manifestResult(subscriber.target) {
                 subscriber.sink.send(manifest.finalReply)
             }
-        }
-    }
-
-    private func manifest(for target: Target) async -> EncodedManifest? {
-        switch target {
-        case .profile(let name):
-            return await service.manifest(profile: name)
-        case .container:
-            guard let environment = target.environment else { return nil }
-            return try? await service.manifest(for: environment)
         }
     }
 }
