@@ -1,5 +1,3 @@
-internal import Glibc
-
 /// Finds the first usable `<img>` of an entry's HTML (a description, `content:encoded`,
 /// Atom `html` content, JSON Feed `content_html`) without building a tree: a byte scan for
 /// `<img`, then its `src`, `width` and `height` attributes, each entity-decoded once.
@@ -17,13 +15,12 @@ enum HTMLImageScanner {
 
     static func firstImage(in html: UnsafeBufferPointer<UInt8>) -> Found? {
         let end = min(html.count, maxScannedBytes)
-        guard let base = html.baseAddress else { return nil }
         var index = 0
         while index + 4 < end {
             guard html[index] == UInt8(ascii: "<") else {
                 // Straight to the next `<` (memchr): most of the text is not markup.
-                guard let next = memchr(base + index, Int32(UInt8(ascii: "<")), end - index) else { return nil }
-                index = UnsafeRawPointer(next) - UnsafeRawPointer(base)
+                guard let next = html.index(of: UInt8(ascii: "<"), from: index, before: end) else { return nil }
+                index = next
                 continue
             }
             guard html[index + 1] | 0x20 == UInt8(ascii: "i"),

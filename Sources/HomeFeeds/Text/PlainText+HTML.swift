@@ -1,5 +1,3 @@
-internal import Glibc
-
 /// The HTML half of ``PlainText``: tags, comments and raw-text elements skipped, character and
 /// named references decoded once (`feed-parsing.md` §2 rules 1 and 4).
 extension PlainText {
@@ -33,10 +31,10 @@ extension PlainText {
             if start + 3 < count && input[start + 2] == UInt8(ascii: "-") && input[start + 3] == UInt8(ascii: "-") {
                 return Self.find(Array("-->".utf8), in: input, from: start + 4).map { $0 + 3 } ?? count
             }
-            return Self.index(of: UInt8(ascii: ">"), in: input, from: start + 2).map { $0 + 1 } ?? count
+            return input.index(of: UInt8(ascii: ">"), from: start + 2).map { $0 + 1 } ?? count
         }
         if next == UInt8(ascii: "?") {
-            return Self.index(of: UInt8(ascii: ">"), in: input, from: start + 2).map { $0 + 1 } ?? count
+            return input.index(of: UInt8(ascii: ">"), from: start + 2).map { $0 + 1 } ?? count
         }
         let isClosing = next == UInt8(ascii: "/")
         var nameStart = start + 1
@@ -61,7 +59,6 @@ extension PlainText {
     /// The index after the `>` that ends a tag whose name ends at `from`, honouring quoted
     /// attribute values; nil when the tag never ends (the rest is then part of the tag).
     private static func endOfTag(_ input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        guard let base = input.baseAddress else { return nil }
         var index = from
         var afterEquals = false
         while index < input.count {
@@ -69,9 +66,8 @@ extension PlainText {
             if byte == UInt8(ascii: ">") { return index + 1 }
             if afterEquals && (byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")) {
                 // A quoted value (a URL, mostly): straight to its closing quote.
-                let rest = input.count - index - 1
-                guard let close = memchr(base + index + 1, Int32(byte), rest) else { return nil }
-                index = UnsafeRawPointer(close) - UnsafeRawPointer(base) + 1
+                guard let close = input.index(of: byte, from: index + 1) else { return nil }
+                index = close + 1
                 afterEquals = false
                 continue
             }
@@ -172,28 +168,17 @@ extension PlainText {
 
     // MARK: Byte search
 
-    private static func index(of byte: UInt8, in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
-        var index = from
-        while index < input.count {
-            if input[index] == byte { return index }
-            index += 1
-        }
-        return nil
-    }
-
     private static func find(_ needle: [UInt8], in input: UnsafeBufferPointer<UInt8>, from: Int) -> Int? {
         guard let first = needle.first else { return from }
         var index = from
-        while index + needle.count <= input.count {
-            if input[index] == first {
-                var matches = true
-                for offset in 1..<needle.count where input[index + offset] != needle[offset] {
-                    matches = false
-                    break
-                }
-                if matches { return index }
+        while let candidate = input.index(of: first, from: index), candidate + needle.count <= input.count {
+            var matches = true
+            for offset in 1..<needle.count where input[candidate + offset] != needle[offset] {
+                matches = false
+                break
             }
-            index += 1
+            if matches { return candidate }
+            index = candidate + 1
         }
         return nil
     }
