@@ -23,61 +23,55 @@ package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
 }
 
 /// Writes `utf8` in double quotes, escaped like ``appendJSONString(_:to:)``, at `destination`,
-/// which must have room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`).
+/// which must have room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`). Unescaped runs
+/// are copied whole.
 ///
+/// - Parameter escapingLineSeparators: also write U+2028 and U+2029 (UTF-8 `E2 80 A8`/`A9`) as
+///   `\u2028`/`\u2029`: 3 bytes become 6, within the same worst-case room.
 /// - Returns: the bytes written.
-public func writeJSONString(_ utf8: UnsafeBufferPointer<UInt8>, to destination: UnsafeMutablePointer<UInt8>) -> Int {
-    var out = destination
-    out.pointee = UInt8(ascii: "\"")
-    out += 1
-    var runStart = 0
-    for index in utf8.indices {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-        if let base = utf8.baseAddress, index > runStart {
-            out.update(from: base + runStart, count: index - runStart)
-            out += index - runStart
-        }
-        runStart = index + 1
-        out += writeEscape(byte, to: out)
-    }
-    if let base = utf8.baseAddress, utf8.count > runStart {
-        out.update(from: base + runStart, count: utf8.count - runStart)
-        out += utf8.count - runStart
-    }
-    out.pointee = UInt8(ascii: "\"")
-    return out + 1 - destination
-}
-
-/// ``writeJSONString(_:to:)`` that also escapes U+2028 and U+2029 (UTF-8 `E2 80 A8`/`A9`) as
-/// `\u2028`/`\u2029`: 3 bytes become 6, within the same worst-case room.
-///
-/// - Returns: the bytes written.
-public func writeJSONStringEscapingLineSeparators(
+public func writeJSONString(
     _ utf8: UnsafeBufferPointer<UInt8>,
-    to destination: UnsafeMutablePointer<UInt8>
+    to destination: UnsafeMutablePointer<UInt8>,
+    escapingLineSeparators: Bool = false
 ) -> Int {
     var out = destination
     out.pointee = UInt8(ascii: "\"")
     out += 1
+    var runStart = 0
     var index = 0
     while index < utf8.count {
         let byte = utf8[index]
-        if byte == 0xE2, index + 2 < utf8.count, utf8[index + 1] == 0x80, utf8[index + 2] & 0xFE == 0xA8 {
-            // \u2028 or \u2029
+        guard
+            byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                || (escapingLineSeparators && byte == 0xE2)
+        else {
+            index += 1
+            continue
+        }
+        let isLineSeparator =
+            byte == 0xE2 && index + 2 < utf8.count && utf8[index + 1] == 0x80 && utf8[index + 2] & 0xFE == 0xA8
+        if byte == 0xE2 && !isLineSeparator {
+            index += 1
+            continue
+        }
+        if let base = utf8.baseAddress, index > runStart {
+            out.update(from: base + runStart, count: index - runStart)
+            out += index - runStart
+        }
+        if isLineSeparator {
             for (offset, character) in "\\u202".utf8.enumerated() { out[offset] = character }
             out[5] = utf8[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")
             out += 6
             index += 3
-            continue
-        }
-        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            out += writeEscape(byte, to: out)
         } else {
-            out.pointee = byte
-            out += 1
+            out += writeEscape(byte, to: out)
+            index += 1
         }
-        index += 1
+        runStart = index
+    }
+    if let base = utf8.baseAddress, utf8.count > runStart {
+        out.update(from: base + runStart, count: utf8.count - runStart)
+        out += utf8.count - runStart
     }
     out.pointee = UInt8(ascii: "\"")
     return out + 1 - destination

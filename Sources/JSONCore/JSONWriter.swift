@@ -277,8 +277,7 @@ public struct JSONWriter: ~Copyable {
         let escapesLineSeparators = self.escapesLineSeparators
         value.withUTF8 { utf8 in
             write(reserving: utf8.count * 6 + 2) { out in
-                guard escapesLineSeparators else { return out + writeJSONString(utf8, to: out) }
-                return out + writeJSONStringEscapingLineSeparators(utf8, to: out)
+                out + writeJSONString(utf8, to: out, escapingLineSeparators: escapesLineSeparators)
             }
         }
     }
