@@ -36,13 +36,30 @@ enum JSONTokens {
         // scaled value rounded half away from zero; a candidate that fails the check only sends
         // the value on to the search.)
         if magnitude >= 1e-4, magnitude < 1e12 {
-            var scale = 1.0
-            for places in 1...3 {
-                scale *= 10
-                let scaled = UInt64(magnitude * scale + 0.5)
-                if Double(scaled) / scale == magnitude {
-                    return decimal(scaled, places: places, negative: value < 0, to: out)
-                }
+            let negative = value < 0
+            let tenths = UInt64(magnitude * 10 + 0.5)
+            if Double(tenths) / 10 == magnitude {
+                return short(whole: tenths / 10, fraction: tenths % 10, places: 1, negative: negative, to: out)
+            }
+            let hundredths = UInt64(magnitude * 100 + 0.5)
+            if Double(hundredths) / 100 == magnitude {
+                return short(
+                    whole: hundredths / 100,
+                    fraction: hundredths % 100,
+                    places: 2,
+                    negative: negative,
+                    to: out
+                )
+            }
+            let thousandths = UInt64(magnitude * 1000 + 0.5)
+            if Double(thousandths) / 1000 == magnitude {
+                return short(
+                    whole: thousandths / 1000,
+                    fraction: thousandths % 1000,
+                    places: 3,
+                    negative: negative,
+                    to: out
+                )
             }
         }
         if let (digits, places) = ShortestDecimal.digits(of: value) {
@@ -65,6 +82,25 @@ enum JSONTokens {
             return digits(value.magnitude, minimumDigits: 1, to: out + 1)
         }
         return digits(UInt64(value), minimumDigits: 1, to: out)
+    }
+
+    /// `whole.fraction` with `places` (1 to 3) fraction digits: the short-decimal fast path.
+    @inlinable @inline(__always)
+    static func short(
+        whole: UInt64,
+        fraction: UInt64,
+        places: Int,
+        negative: Bool,
+        to start: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var out = start
+        if negative {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
+        }
+        out = digits(whole, minimumDigits: 1, to: out)
+        out.pointee = UInt8(ascii: ".")
+        return digits(fraction, minimumDigits: places, to: out + 1)
     }
 
     /// `digits / 10^places` in plain decimal notation, e.g. (985, 1) → `98.5`, (5, 3) → `0.005`.
