@@ -99,6 +99,7 @@ let package = Package(
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
+        .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"]),
         .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
