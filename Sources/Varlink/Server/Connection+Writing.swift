@@ -32,7 +32,8 @@ extension Connection {
             return
         }
         if active == nil {
-            processInput()  // updates interest and timer
+            // Within processInput (a call answered inline), it goes on and updates both itself.
+            if !isProcessingInput { processInput() }  // updates interest and timer
         } else {
             updateInterest()
             updateTimer()

@@ -69,8 +69,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let fallback: DispatchQueue
 
     // Loop thread only.
-    private var handlers: [UInt64: any EventLoopHandler] = [:]
-    private var nextToken: UInt64 = EventLoop.wakeToken + 1
+    private var handlers = HandlerTable(firstToken: EventLoop.wakeToken + 1)
     private var pending: [Work] = []
     private var isPerforming = false
     private var isStopping = false
@@ -200,7 +199,13 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             index += 1
             run(work)
         }
-        pending.removeAll(keepingCapacity: pending.capacity <= 1024)
+        if pending.capacity > 1024 {
+            pending = []
+        } else {
+            // Usually one item or none: popping keeps the capacity without the generic
+            // `removeAll(keepingCapacity:)` (470 instructions a call, callgrind).
+            while pending.popLast() != nil {}
+        }
         isPerforming = false
     }
 
@@ -208,15 +213,12 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     /// A token for `handler`, to pass to ``setInterest(_:token:from:to:)``.
     func register(_ handler: any EventLoopHandler) -> UInt64 {
-        let token = nextToken
-        nextToken += 1
-        handlers[token] = handler
-        return token
+        handlers.insert(handler)
     }
 
     /// Forgets the handler; events already collected for its token are dropped.
     func unregister(_ token: UInt64) {
-        handlers[token] = nil
+        handlers.remove(token)
     }
 
     /// Changes which events `fd` is watched for: added when `old` was empty, removed when `new`
