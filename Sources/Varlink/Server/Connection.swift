@@ -34,6 +34,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     var interest: UInt32 = 0
 
     var input: VarlinkFrameSplitter
+    /// The last call decoded, to answer a repeated poll without decoding it again.
+    var memo = CallMemo()
     /// The client shut down its sending side; answer what is buffered, then close.
     var inputEnded = false
 
@@ -179,7 +181,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             do throws(VarlinkProtocolError) {
                 // Decoded where it lies in the input buffer, not copied out first.
                 decoded = try input.next { message throws(VarlinkProtocolError) in
-                    try VarlinkCall.decoding(message, routes: routes)
+                    try memo.decode(message, routes: routes)
                 }
             } catch {
                 protocolViolation(error)
