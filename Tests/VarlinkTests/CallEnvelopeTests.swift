@@ -108,7 +108,7 @@ struct CallEnvelopeTests {
             let decoded = try Array(text.utf8).withUnsafeBufferPointer { bytes in
                 try VarlinkCall.decoding(bytes, routes: routes)
             }
-            return (decoded.call, decoded.method != nil)
+            return (decoded.call, decoded.route != nil)
         }
         let get = try decode(#"{"method":"io.x.Get"}"#)
         #expect(get.routed && get.call.method == "io.x.Get")

@@ -23,29 +23,29 @@ extension VarlinkCall {
         decodingUsualForm(bytes, routes: nil)?.call
     }
 
-    /// The call in `message`, and its method when `routes` has it: the server's decoding.
+    /// The call in `message`, and its route when `routes` has its method: the server's decoding.
     ///
     /// - Throws: as ``init(decoding:)``.
     static func decoding(
         _ message: UnsafeBufferPointer<UInt8>,
         routes: MethodRoutes
-    ) throws(VarlinkProtocolError) -> (call: VarlinkCall, method: VarlinkMethod?) {
+    ) throws(VarlinkProtocolError) -> (call: VarlinkCall, route: MethodRoutes.Route?) {
         if let usual = decodingUsualForm(message, routes: routes) { return usual }
         return (try VarlinkCall(decodingGenerally: message), nil)
     }
 
-    /// The call in `bytes` if it has the usual form, else nil; with its method when `routes`
+    /// The call in `bytes` if it has the usual form, else nil; with its route when `routes`
     /// has the method's name, which is then the route's own `String` (none is made).
     static func decodingUsualForm(
         _ bytes: UnsafeBufferPointer<UInt8>,
         routes: MethodRoutes?
-    ) -> (call: VarlinkCall, method: VarlinkMethod?)? {
+    ) -> (call: VarlinkCall, route: MethodRoutes.Route?)? {
         var scanner = JSONScanner(bytes: bytes)
         scanner.skipWhitespace()
         guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "{") else { return nil }
         scanner.index += 1
         var method: String?
-        var routed: VarlinkMethod?
+        var routed: MethodRoutes.Route?
         var parameters: [String: JSONValue] = [:]
         var flags: (oneway: Bool, more: Bool, upgrade: Bool) = (false, false, false)
         var seen: UInt8 = 0  // a bit per field: a repeated key is the general parse's error
@@ -63,7 +63,7 @@ extension VarlinkCall {
                 guard bytes[scanner.index] == UInt8(ascii: "\"") else { return nil }
                 if let routes, let route = routes.route(at: &scanner) {
                     method = route.name
-                    routed = route.method
+                    routed = route
                 } else {
                     guard let name = try? scanner.parseString(), !name.isEmpty else { return nil }
                     method = name

@@ -21,7 +21,8 @@ struct CallMemo {
     static let maxBytes = 512
 
     private var bytes: [UInt8] = []
-    private var decoded: (call: VarlinkCall, method: VarlinkMethod?)?
+    private var call: VarlinkCall?
+    private var route: MethodRoutes.Route?
 
     /// The call in `message` (``VarlinkCall/decoding(_:routes:)``), remembered if it is small.
     ///
@@ -29,15 +30,15 @@ struct CallMemo {
     mutating func decode(
         _ message: UnsafeBufferPointer<UInt8>,
         routes: MethodRoutes
-    ) throws(VarlinkProtocolError) -> (call: VarlinkCall, method: VarlinkMethod?) {
-        if let decoded, matches(message) { return decoded }
+    ) throws(VarlinkProtocolError) -> (call: VarlinkCall, route: MethodRoutes.Route?) {
+        if let call, matches(message) { return (call, route) }
         let fresh = try VarlinkCall.decoding(message, routes: routes)
         if message.count <= Self.maxBytes {
             bytes = Array(message)
-            decoded = fresh
+            (call, route) = fresh
         } else {
             bytes = []
-            decoded = nil
+            (call, route) = (nil, nil)
         }
         return fresh
     }

@@ -49,7 +49,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     }
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
-    /// ``start(_:routed:)`` is running the call's immediate part; its final reply, if that is
+    /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
     /// also its first, is held in ``inlineFinal`` and queued right after, with no hop.
     var isStarting = false
     var inlineFinal: (reply: VarlinkEncodedReply?, callID: UInt64)?
@@ -177,7 +177,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         let backlogLimit = context.configuration.outputBacklogLimit
         let routes = context.service.routes
         while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
-            let decoded: (call: VarlinkCall, method: VarlinkMethod?)?
+            let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
             do throws(VarlinkProtocolError) {
                 // Decoded where it lies in the input buffer, not copied out first.
                 decoded = try input.next { message throws(VarlinkProtocolError) in
@@ -195,7 +195,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 }
                 break
             }
-            start(decoded.call, routed: decoded.method)
+            start(decoded.call, route: decoded.route)
         }
         updateInterest()
         updateTimer()
@@ -207,7 +207,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         close()
     }
 
-    private func start(_ call: VarlinkCall, routed: VarlinkMethod?) {
+    private func start(_ call: VarlinkCall, route: MethodRoutes.Route?) {
         if call.more, !call.oneway {
             if let refusal = context.admitStreamingCall(of: peer) {
                 refuseStreaming(refusal)
@@ -228,7 +228,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             sink.send(VarlinkReply(error: .invalidParameter("upgrade")))
             method = nil
         } else {
-            method = context.service.handleImmediately(call, routed: routed, peer: peer, replies: sink)
+            method = context.service.handleImmediately(call, routed: route?.method, peer: peer, replies: sink)
         }
         isStarting = false
         if let final = inlineFinal {
@@ -275,7 +275,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         callID: UInt64,
         isFirst: Bool
     ) {
-        // The only reply of a call answered inline: start(_:routed:) queues it once the sink's
+        // The only reply of a call answered inline: start(_:route:) queues it once the sink's
         // lock is released (isStarting is read only on the loop thread).
         if isFinal, isFirst, loop.isOnLoop, isStarting {
             inlineFinal = (reply, callID)

@@ -11,10 +11,17 @@ import JSONCore
 ///
 /// Sendable: immutable after init.
 struct MethodRoutes: Sendable {
-    struct Route: Sendable {
+    /// A class: a decoded call carries its route as one reference, cheap to copy.
+    final class Route: Sendable {
         let name: String
         let method: VarlinkMethod
         fileprivate let utf8: [UInt8]
+
+        fileprivate init(name: String, method: VarlinkMethod, utf8: [UInt8]) {
+            self.name = name
+            self.method = method
+            self.utf8 = utf8
+        }
     }
 
     private let routes: [Route]
