@@ -49,7 +49,7 @@ extension Connection {
         guard !isClosed, let deadline = currentDeadline() else { return }
         if let armed = timerDeadline, armed <= deadline { return }
         timerDeadline = deadline
-        loop.schedule(at: deadline) { [weak self] in self?.handleTimer(deadline) }
+        loop.schedule(at: deadline, for: token)
     }
 
     private func currentDeadline() -> UInt64? {

@@ -50,9 +50,12 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
     /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
-    /// also its first, is held in ``inlineFinal`` and queued right after, with no hop.
+    /// also its first, is held in ``inlineFinalCallID`` and ``inlineFinalReply`` (nil for a
+    /// oneway call) and queued right after, with no hop. Two plain optionals, not an optional
+    /// tuple of an optional, which Swift copies through generic value witnesses.
     var isStarting = false
-    var inlineFinal: (reply: VarlinkEncodedReply?, callID: UInt64)?
+    var inlineFinalCallID: UInt64?
+    var inlineFinalReply: VarlinkEncodedReply?
     /// ``processInput()`` is running: what finishes a call inline leaves it to start the next.
     var isProcessingInput = false
 
@@ -219,7 +222,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         let sink = VarlinkReplySink(call: call, transport: self, callID: lastCallID)
         active = ActiveCall(id: lastCallID, sink: sink)
         // A call whose answer is ready is answered here, inline: its final reply comes back
-        // through the sink into inlineFinal and is queued and written at once, with no hop
+        // through the sink into inlineFinalReply and is queued and written at once, with no hop
         // through the loop's queue. Others run as a task preferring the loop.
         isStarting = true
         let method: VarlinkMethod?
@@ -231,9 +234,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             method = context.service.handleImmediately(call, routed: route?.method, peer: peer, replies: sink)
         }
         isStarting = false
-        if let final = inlineFinal {
-            inlineFinal = nil
-            deliverOnLoop(final.reply, isFinal: true, policy: .queue, callID: final.callID)
+        if let callID = inlineFinalCallID {
+            let reply = inlineFinalReply
+            inlineFinalCallID = nil
+            inlineFinalReply = nil
+            deliverOnLoop(reply, isFinal: true, policy: .queue, callID: callID)
         }
         guard let method else { return }
         let service = context.service
@@ -278,7 +283,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         // The only reply of a call answered inline: start(_:route:) queues it once the sink's
         // lock is released (isStarting is read only on the loop thread).
         if isFinal, isFirst, loop.isOnLoop, isStarting {
-            inlineFinal = (reply, callID)
+            inlineFinalCallID = callID
+            inlineFinalReply = reply
             return
         }
         // On the loop thread this runs right after the sink's lock is released, before the
