@@ -82,12 +82,22 @@ enum HomefeedBench {
                             busy loop), push to 1 000 subscribers, idle CPU and RSS, beside a raw echo and a raw \
                             fan-out; then the RSS of a separate homefeedd idle with 100 000 notices stored
                             """,
-                        options: [callsOption, idleSecondsOption, daemonOption],
+                        options: [
+                            callsOption, idleSecondsOption, daemonOption,
+                            .flag(
+                                "--only-calls",
+                                help: """
+                                    only the small call, quiet (for a profiler: valgrind --tool=callgrind \
+                                    --toggle-collect='*EventLoopC9runThread*' counts the loop thread)
+                                    """
+                            ),
+                        ],
                         body: { arguments throws(UsageError) in
                             ServeBenchmark.run(
                                 calls: arguments.integer("--calls") ?? 100_000,
                                 idleSeconds: arguments.integer("--idle-seconds") ?? 60,
-                                daemon: arguments.string("--daemon")
+                                daemon: arguments.string("--daemon"),
+                                onlyCalls: arguments.has("--only-calls")
                             )
                             return ExitStatus.ok
                         }

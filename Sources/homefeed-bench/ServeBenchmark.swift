@@ -34,7 +34,8 @@ import Varlink
 /// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB. Issue 10: ReportSizes to 100
 /// subscribers ≤ 10 ms.
 enum ServeBenchmark {
-    static func run(calls: Int = 100_000, idleSeconds: Int = 60, daemon: String? = nil) {
+    /// - Parameter onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
+    static func run(calls: Int = 100_000, idleSeconds: Int = 60, daemon: String? = nil, onlyCalls: Bool = false) {
         raiseFileLimit()
         let directory = temporaryDirectory("/tmp/hfs.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -54,6 +55,13 @@ enum ServeBenchmark {
             method: "io.homefeed.GetManifest",
             parameters: ["profile": "phone", "ifNoneMatch": .string(etag)]
         )
+        if onlyCalls {
+            let served = measure(socket: socket, small, calls: calls)
+            Measure.report("serve.call_p50_us_quiet", served.p50, "us")
+            Measure.report("serve.small.server_cpu_us", served.serverCPU, "us")
+            Measure.blocking { await server.shutdown() }
+            return
+        }
         let full = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"])
         var summary: [String] = []
         var manifestSize = 0

@@ -15,6 +15,8 @@ struct CallEnvelopeTests {
         #"{"more":true,"oneway":false,"upgrade":null,"method":"a.B","parameters":{}}"#,
         "{\"method\":\"a.\\u0042\",\n\t\"parameters\":{\"k\":[1,2.5,{\"x\":null}]}}",
         #"{"upgrade":true,"method":"é.B","oneway":true}"#,
+        #"{"method":"a.B","parameters":{ "a" : {"b":[]} , "c" : "d\té\"x\u00e9 \\" }}"#,
+        #"{"method":"a.B","parameters":{ }}"#,
     ]
 
     /// Messages the fast decoding must decline: the general decoding then accepts a few (an
@@ -37,6 +39,12 @@ struct CallEnvelopeTests {
         #"{"method":"a.B","parameters":[]}"#,  // parameters not an object
         #"{"method":"a.B","parameters":{"a":1,"a":2}}"#,  // duplicate parameter
         "{\"method\":\"a.B\",\"parameters\":{\"s\":\"\u{01}\"}}",  // raw control character
+        "{\"method\":\"a.B\",\"parameters\":{\"s\":\"\\n\u{01}\"}}",  // control character after an escape
+        #"{"method":"a.B","parameters":{"a":1,}}"#,  // trailing comma in parameters
+        #"{"method":"a.B","parameters":{"a" 1}}"#,  // no colon
+        #"{"method":"a.B","parameters":{a:1}}"#,  // unquoted key
+        #"{"method":"a.B","parameters":nul}"#,  // bad literal
+        #"{"method":"a.B","parameters":{"a":1"#,  // unterminated parameters
     ]
 
     private func fast(_ text: String) -> VarlinkCall? {
@@ -81,6 +89,43 @@ struct CallEnvelopeTests {
         #expect(escaped.parameters == ["k": [1, 2.5, ["x": nil]]])
         let upgrade = try #require(fast(Self.usual[5]))
         #expect(upgrade.upgrade && upgrade.oneway && !upgrade.more && upgrade.method == "é.B")
+    }
+
+    @Test("a string with escapes decodes its plain runs and escapes in order")
+    func escapedString() throws {
+        let call = try #require(fast(Self.usual[6]))
+        // "d\té\"x\u00e9 \\": d, tab, é, quote, x, é (escaped), space, backslash.
+        #expect(call.parameters["c"] == .string("d\té\"xé \\"))
+        #expect(call.parameters["a"] == ["b": []])
+        #expect(try #require(fast(Self.usual[7])).parameters.isEmpty)
+    }
+
+    @Test("the server's decoding routes a registered method by its bytes, and only an exact one")
+    func routing() throws {
+        let method = VarlinkMethod { _ throws(VarlinkError) in .reply(VarlinkReply()) }
+        let routes = MethodRoutes(["io.x.Get": method, "io.x.GetAll": method, "io.x.\"Q": method])
+        func decode(_ text: String) throws -> (call: VarlinkCall, routed: Bool) {
+            let decoded = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+                try VarlinkCall.decoding(bytes, routes: routes)
+            }
+            return (decoded.call, decoded.route != nil)
+        }
+        let get = try decode(#"{"method":"io.x.Get"}"#)
+        #expect(get.routed && get.call.method == "io.x.Get")
+        #expect(try decode(#"{"method":"io.x.GetAll","parameters":{"a":1}}"#).routed)
+        // Same length as a route, other bytes; a prefix; a longer name: decoded, not routed.
+        for other in ["io.x.Gex", "io.x.Ge", "io.x.GetAllX"] {
+            let decoded = try decode(#"{"method":""# + other + #""}"#)
+            #expect(!decoded.routed && decoded.call.method == other)
+        }
+        // An escape in the name: decoded the general string way, so not routed here (the
+        // service still finds it by name); a route with a quote is never matched by bytes.
+        let escaped = try decode(#"{"method":"io.x.G\u0065t"}"#)
+        #expect(!escaped.routed && escaped.call.method == "io.x.Get")
+        let quoted = try decode(#"{"method":"io.x.\"Q"}"#)
+        #expect(!quoted.routed && quoted.call.method == #"io.x."Q"#)
+        // Malformed messages throw as ever.
+        #expect(throws: VarlinkProtocolError.self) { try decode(#"{"method":"io.x.Get""#) }
     }
 
     @Test("parameters nest no deeper than the general decoding allows")

@@ -228,6 +228,26 @@ struct ServerTests {
         }
     }
 
+    @Test("replies sent inline keep their order: a continues reply before the final, repeated calls each answered")
+    func inlineOrder() async throws {
+        try await withServer { _, address, _ in
+            let raw = try RawSocket(address)
+            let steps = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "steps"], more: true)
+            let now = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "now"])
+            let echo = VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "e"])
+            // Pipelined in one write; the same message twice in a row (the connection's memo).
+            raw.write(steps.framed + now.framed + now.framed + echo.framed + now.framed + steps.framed)
+            for expected in ["steps", "now", "now", "e", "now", "steps"] {
+                if expected == "steps" {
+                    let first = await raw.readReply()
+                    #expect(first?.continues == true && first?.parameters.object == ["step": 1])
+                }
+                let reply = await raw.readReply()
+                #expect(reply?.continues == false && reply?.parameters.object?["text"] == .string(expected))
+            }
+        }
+    }
+
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
         // The server's timers run on a manual clock: a minute passes when the test says so.

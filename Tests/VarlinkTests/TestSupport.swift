@@ -38,7 +38,8 @@ let testIDL = """
     method Unimplemented() -> ()
 
     # Answered at once (from the immediate handler) unless text is "later", "fail" or
-    # "final": "answered" names who answered and "thread" the thread it ran on.
+    # "final": "answered" names who answered and "thread" the thread it ran on. With "steps"
+    # and more, a reply with continues comes first.
     method Cached(text: string) -> (text: string, answered: string, thread: string)
 
     # A failure with a reason.
@@ -103,6 +104,10 @@ func makeTestService(hub: Hub) -> VarlinkService {
                     switch text {
                     case "later": return nil
                     case "fail": throw VarlinkError("org.example.test.Failed", parameters: ["reason": "at once"])
+                    case "steps":
+                        // A reply sent through the sink before the final one returned.
+                        request.replies.send(VarlinkReply(parameters: ["step": 1], continues: true))
+                        return .parameters(cachedParameters(text, "immediate"))
                     case "final":
                         // A pre-encoded reply that claims `continues` still ends the call.
                         let reply = VarlinkReply(parameters: cachedParameters(text, "immediate"), continues: true)

@@ -61,13 +61,15 @@ struct ManifestQuery {
         var changes: JSONValue?
         var unknown: String?
         for (name, value) in request.parameters {
-            switch name {
-            case "profile": profile = value
-            case "width": width = value
-            case "height": height = value
-            case "scale": scale = value
-            case "ifNoneMatch": ifNoneMatch = value
-            case "changes": changes = value
+            // By length first: a name is compared only with the (at most two) names of its
+            // length, not with each case in turn.
+            switch name.utf8.count {
+            case 7 where name == "profile": profile = value
+            case 5 where name == "width": width = value
+            case 6 where name == "height": height = value
+            case 5 where name == "scale": scale = value
+            case 11 where name == "ifNoneMatch": ifNoneMatch = value
+            case 7 where name == "changes": changes = value
             default: if unknown.map({ name < $0 }) ?? true { unknown = name }
             }
         }

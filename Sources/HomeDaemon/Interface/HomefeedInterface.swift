@@ -92,7 +92,9 @@ public struct HomefeedInterface: Sendable {
         guard !request.call.more else { return nil }
         let query = try ManifestQuery(request)
         guard query.container == nil else { return nil }
-        return .encoded(try served(query).manifest.finalReply(ifNoneMatch: query.ifNoneMatch))
+        let served = service.servedReply(profile: query.profile, ifNoneMatch: query.ifNoneMatch)
+        guard let reply = served.reply else { throw Self.unknownProfile(served.profile) }
+        return .encoded(reply)
     }
 
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {

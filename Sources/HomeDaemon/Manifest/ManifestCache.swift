@@ -1,6 +1,7 @@
 public import FoundationEssentials
 public import HomeLayout
 import Synchronization
+public import Varlink
 
 /// The manifests of the current version: one per configured profile, encoded once when the
 /// version is made, plus a small LRU of other containers computed on first use.
@@ -44,6 +45,23 @@ public actor ManifestCache {
     private struct ServedProfiles: Sendable {
         var names: [String]
         var manifests: [String: EncodedManifest]
+        /// What ``servedReply(profile:ifNoneMatch:)`` reads, by profile: three references to
+        /// copy out of the table instead of a whole manifest's dozen.
+        var replies: [String: ServedReplies]
+
+        init(names: [String], manifests: [String: EncodedManifest]) {
+            self.names = names
+            self.manifests = manifests
+            self.replies = manifests.mapValues {
+                ServedReplies(etag: $0.etag, final: $0.finalReply, unchanged: $0.unchangedFinalReply)
+            }
+        }
+    }
+
+    private struct ServedReplies: Sendable {
+        var etag: String
+        var final: VarlinkEncodedReply
+        var unchanged: VarlinkEncodedReply
     }
 
     public init(spec: LayoutSpec, profiles: [Profile], version: Int = 0, lruCapacity: Int = 16) {
@@ -63,6 +81,24 @@ public actor ManifestCache {
         served.withLock { served in
             let name = profile ?? served.names.first ?? ""
             return (name, served.manifests[name])
+        }
+    }
+
+    /// The final `GetManifest` reply for a profile (the first configured one for nil) and an
+    /// `ifNoneMatch`, read under the lock without copying the manifest out: the call served on
+    /// the Varlink loop thread needs only these bytes.
+    ///
+    /// - Returns: the profile's name, and the reply (nil for an unknown name, or before the
+    ///   first version).
+    public nonisolated func servedReply(
+        profile: String?,
+        ifNoneMatch: String?
+    ) -> (profile: String, reply: VarlinkEncodedReply?) {
+        served.withLock { served in
+            let name = profile ?? served.names.first ?? ""
+            guard let replies = served.replies[name] else { return (name, nil) }
+            // As EncodedManifest.finalReply(ifNoneMatch:).
+            return (name, ifNoneMatch == replies.etag ? replies.unchanged : replies.final)
         }
     }
 

@@ -4,6 +4,7 @@ import HomeFetch
 public import HomeLayout
 import HomeStore
 public import TextMeasure
+public import Varlink
 
 /// The daemon's state and everything it does, transport aside: the configuration, the store,
 /// the fetch scheduler, and the manifest versions (made by a ``VersionPublisher``).
@@ -239,6 +240,15 @@ public actor HomeService {
     /// `GetManifest` for a profile costs no thread switch (``ManifestCache/servedManifest(profile:)``).
     public nonisolated func servedManifest(profile: String?) -> (profile: String, manifest: EncodedManifest?) {
         cache.servedManifest(profile: profile)
+    }
+
+    /// The final `GetManifest` reply of a profile for an `ifNoneMatch`, without a hop
+    /// (``ManifestCache/servedReply(profile:ifNoneMatch:)``).
+    public nonisolated func servedReply(
+        profile: String?,
+        ifNoneMatch: String?
+    ) -> (profile: String, reply: VarlinkEncodedReply?) {
+        cache.servedReply(profile: profile, ifNoneMatch: ifNoneMatch)
     }
 
     public func manifest(for environment: LayoutEnvironment) async throws(LayoutSolveError) -> EncodedManifest {

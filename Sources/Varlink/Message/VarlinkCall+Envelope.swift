@@ -20,11 +20,32 @@ import JSONCore
 extension VarlinkCall {
     /// The call in `bytes` if it has the usual form, else nil (see the extension's comment).
     static func decodingUsualForm(_ bytes: UnsafeBufferPointer<UInt8>) -> VarlinkCall? {
+        decodingUsualForm(bytes, routes: nil)?.call
+    }
+
+    /// The call in `message`, and its route when `routes` has its method: the server's decoding.
+    ///
+    /// - Throws: as ``init(decoding:)``.
+    static func decoding(
+        _ message: UnsafeBufferPointer<UInt8>,
+        routes: MethodRoutes
+    ) throws(VarlinkProtocolError) -> (call: VarlinkCall, route: MethodRoutes.Route?) {
+        if let usual = decodingUsualForm(message, routes: routes) { return usual }
+        return (try VarlinkCall(decodingGenerally: message), nil)
+    }
+
+    /// The call in `bytes` if it has the usual form, else nil; with its route when `routes`
+    /// has the method's name, which is then the route's own `String` (none is made).
+    static func decodingUsualForm(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        routes: MethodRoutes?
+    ) -> (call: VarlinkCall, route: MethodRoutes.Route?)? {
         var scanner = JSONScanner(bytes: bytes)
         scanner.skipWhitespace()
         guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "{") else { return nil }
         scanner.index += 1
         var method: String?
+        var routed: MethodRoutes.Route?
         var parameters: [String: JSONValue] = [:]
         var flags: (oneway: Bool, more: Bool, upgrade: Bool) = (false, false, false)
         var seen: UInt8 = 0  // a bit per field: a repeated key is the general parse's error
@@ -39,20 +60,21 @@ extension VarlinkCall {
             guard scanner.index < bytes.count else { return nil }
             switch field {
             case .method:
-                guard bytes[scanner.index] == UInt8(ascii: "\""),
-                    let name = try? scanner.parseString(), !name.isEmpty
-                else { return nil }
-                method = name
+                guard bytes[scanner.index] == UInt8(ascii: "\"") else { return nil }
+                if let routes, let route = routes.route(at: &scanner) {
+                    method = route.name
+                    routed = route
+                } else {
+                    guard let name = try? scanner.parseString(), !name.isEmpty else { return nil }
+                    method = name
+                }
             case .parameters:
-                // Depth 1: inside the message's object, as in the general parse.
-                let value = try? JSONTreeParser<VarlinkValueBuilder>.parseValue(
-                    from: &scanner,
-                    depth: 1,
-                    maxDepth: JSONParser.maxDepth
-                )
-                switch value {
-                case .object(let members)?: parameters = members
-                case .null?: break
+                switch bytes[scanner.index] {
+                case UInt8(ascii: "{"):
+                    guard let members = Self.parameterObject(&scanner) else { return nil }
+                    parameters = members
+                case UInt8(ascii: "n"):
+                    guard (try? scanner.expectLiteral("null")) != nil else { return nil }
                 default: return nil
                 }
             case .oneway, .more, .upgrade:
@@ -72,13 +94,55 @@ extension VarlinkCall {
         }
         scanner.skipWhitespace()
         guard scanner.index == bytes.count, let method else { return nil }
-        return VarlinkCall(
+        let call = VarlinkCall(
             method: method,
             parameters: parameters,
             oneway: flags.oneway,
             more: flags.more,
             upgrade: flags.upgrade
         )
+        return (call, routed)
+    }
+
+    /// The `parameters` object at the scanner's `{`, its members put straight into the
+    /// dictionary (no array of members first, no second pass); nil for anything the general
+    /// parse would refuse or decode differently (a duplicate key, malformed JSON).
+    private static func parameterObject(_ scanner: inout JSONScanner) -> [String: JSONValue]? {
+        let bytes = scanner.bytes
+        scanner.index += 1
+        scanner.skipWhitespace()
+        guard scanner.index < bytes.count else { return nil }
+        if bytes[scanner.index] == UInt8(ascii: "}") {
+            scanner.index += 1
+            return [:]
+        }
+        // Room for the usual few parameters without growing (each growth rehashes).
+        var members = [String: JSONValue](minimumCapacity: 4)
+        while true {
+            guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\""),
+                let key = try? scanner.parseString()
+            else { return nil }
+            scanner.skipWhitespace()
+            guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: ":") else { return nil }
+            scanner.index += 1
+            scanner.skipWhitespace()
+            // Depth 2: inside the message's object and this one, as in the general parse.
+            guard
+                let value = try? JSONTreeParser<VarlinkValueBuilder>.parseValue(
+                    from: &scanner,
+                    depth: 2,
+                    maxDepth: JSONParser.maxDepth
+                ),
+                members.updateValue(value, forKey: key) == nil
+            else { return nil }
+            scanner.skipWhitespace()
+            guard scanner.index < bytes.count else { return nil }
+            let separator = bytes[scanner.index]
+            scanner.index += 1
+            if separator == UInt8(ascii: "}") { return members }
+            guard separator == UInt8(ascii: ",") else { return nil }
+            scanner.skipWhitespace()
+        }
     }
 
     /// `true`, `false` or `null` (false) at the scanner; nil for anything else.

@@ -49,6 +49,16 @@ public struct VarlinkFrameSplitter: Sendable {
     ///   already has become) longer than ``maxMessageSize``. The stream cannot be resynchronised
     ///   after that; drop the connection.
     public mutating func next() throws(VarlinkProtocolError) -> [UInt8]? {
+        try next { Array($0) }
+    }
+
+    /// The next complete message without its NUL, passed to `body` in place (not copied out),
+    /// or nil when none is complete yet.
+    ///
+    /// - Throws: as ``next()``, or what `body` throws (the message is consumed then too).
+    mutating func next<Result>(
+        _ body: (UnsafeBufferPointer<UInt8>) throws(VarlinkProtocolError) -> Result
+    ) throws(VarlinkProtocolError) -> Result? {
         let available = buffer.count - start
         guard available > scanned else {
             if scanned > maxMessageSize { throw .messageTooLarge(limit: maxMessageSize) }
@@ -67,14 +77,18 @@ public struct VarlinkFrameSplitter: Sendable {
         }
         let length = nul - start
         if length > maxMessageSize { throw .messageTooLarge(limit: maxMessageSize) }
-        let message = Array(buffer[start..<nul])
+        let messageStart = start
         start = nul + 1
         scanned = 0
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
-            start = 0
+        defer {
+            if start == buffer.count {
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 20)
+                start = 0
+            }
         }
-        return message
+        return try buffer.withUnsafeBufferPointer { all throws(VarlinkProtocolError) in
+            try body(UnsafeBufferPointer(rebasing: all[messageStart..<nul]))
+        }
     }
 
     /// Drops consumed bytes once they are a good part of the buffer, so memory is reused and

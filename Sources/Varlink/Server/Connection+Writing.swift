@@ -32,7 +32,8 @@ extension Connection {
             return
         }
         if active == nil {
-            processInput()  // updates interest and timer
+            // Within processInput (a call answered inline), it goes on and updates both itself.
+            if !isProcessingInput { processInput() }  // updates interest and timer
         } else {
             updateInterest()
             updateTimer()
@@ -48,7 +49,7 @@ extension Connection {
         guard !isClosed, let deadline = currentDeadline() else { return }
         if let armed = timerDeadline, armed <= deadline { return }
         timerDeadline = deadline
-        loop.schedule(at: deadline) { [weak self] in self?.handleTimer(deadline) }
+        loop.schedule(at: deadline, for: token)
     }
 
     private func currentDeadline() -> UInt64? {

@@ -34,6 +34,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     var interest: UInt32 = 0
 
     var input: VarlinkFrameSplitter
+    /// The last call decoded, to answer a repeated poll without decoding it again.
+    var memo = CallMemo()
     /// The client shut down its sending side; answer what is buffered, then close.
     var inputEnded = false
 
@@ -47,6 +49,15 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     }
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
+    /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
+    /// also its first, is held in ``inlineFinalCallID`` and ``inlineFinalReply`` (nil for a
+    /// oneway call) and queued right after, with no hop. Two plain optionals, not an optional
+    /// tuple of an optional, which Swift copies through generic value witnesses.
+    var isStarting = false
+    var inlineFinalCallID: UInt64?
+    var inlineFinalReply: VarlinkEncodedReply?
+    /// ``processInput()`` is running: what finishes a call inline leaves it to start the next.
+    var isProcessingInput = false
 
     var isClosed = false
     /// The active call holds one of the server's streaming-call slots (a `more` call).
@@ -95,7 +106,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         // A hang-up or error comes with whatever the fd is watched for: the write or the read
         // then reports it (EPIPE, EOF or the error).
         let trouble = EventLoop.hangUp | EventLoop.failed
-        if !output.isEmpty, events & (EventLoop.writable | trouble) != 0 {
+        if events & (EventLoop.writable | trouble) != 0, !output.isEmpty {
             flush()
         }
         if !isClosed, interest & EventLoop.readable != 0, events & (EventLoop.readable | trouble) != 0 {
@@ -164,16 +175,22 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     func processInput() {
+        isProcessingInput = true
+        defer { isProcessingInput = false }
         let backlogLimit = context.configuration.outputBacklogLimit
+        let routes = context.service.routes
         while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
-            let message: [UInt8]?
+            let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
             do throws(VarlinkProtocolError) {
-                message = try input.next()
+                // Decoded where it lies in the input buffer, not copied out first.
+                decoded = try input.next { message throws(VarlinkProtocolError) in
+                    try memo.decode(message, routes: routes)
+                }
             } catch {
                 protocolViolation(error)
                 return
             }
-            guard let message else {
+            guard let decoded else {
                 if inputEnded, output.isEmpty {
                     // Everything complete has been answered; a partial message cannot complete.
                     close()
@@ -181,14 +198,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 }
                 break
             }
-            let call: VarlinkCall
-            do throws(VarlinkProtocolError) {
-                call = try VarlinkCall(decoding: message)
-            } catch {
-                protocolViolation(error)
-                return
-            }
-            start(call)
+            start(decoded.call, route: decoded.route)
         }
         updateInterest()
         updateTimer()
@@ -200,7 +210,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         close()
     }
 
-    private func start(_ call: VarlinkCall) {
+    private func start(_ call: VarlinkCall, route: MethodRoutes.Route?) {
         if call.more, !call.oneway {
             if let refusal = context.admitStreamingCall(of: peer) {
                 refuseStreaming(refusal)
@@ -211,15 +221,27 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         lastCallID &+= 1
         let sink = VarlinkReplySink(call: call, transport: self, callID: lastCallID)
         active = ActiveCall(id: lastCallID, sink: sink)
+        // A call whose answer is ready is answered here, inline: its final reply comes back
+        // through the sink into inlineFinalReply and is queued and written at once, with no hop
+        // through the loop's queue. Others run as a task preferring the loop.
+        isStarting = true
+        let method: VarlinkMethod?
         if call.upgrade {
             // This library speaks nothing but Varlink; refuse rather than pretend to upgrade.
             sink.send(VarlinkReply(error: .invalidParameter("upgrade")))
-            return
+            method = nil
+        } else {
+            method = context.service.handleImmediately(call, routed: route?.method, peer: peer, replies: sink)
         }
-        // A call whose answer is ready is answered here, inline; its reply is written right
-        // after this item, before the loop waits again. Others run as a task preferring the loop.
+        isStarting = false
+        if let callID = inlineFinalCallID {
+            let reply = inlineFinalReply
+            inlineFinalCallID = nil
+            inlineFinalReply = nil
+            deliverOnLoop(reply, isFinal: true, policy: .queue, callID: callID)
+        }
+        guard let method else { return }
         let service = context.service
-        guard let method = service.handleImmediately(call, peer: peer, replies: sink) else { return }
         let peer = self.peer
         Task(executorPreference: loop) {
             await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
@@ -248,6 +270,23 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     // MARK: - Replies
 
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+        deliver(reply, isFinal: isFinal, policy: policy, callID: callID, isFirst: false)
+    }
+
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        isFirst: Bool
+    ) {
+        // The only reply of a call answered inline: start(_:route:) queues it once the sink's
+        // lock is released (isStarting is read only on the loop thread).
+        if isFinal, isFirst, loop.isOnLoop, isStarting {
+            inlineFinalCallID = callID
+            inlineFinalReply = reply
+            return
+        }
         // On the loop thread this runs right after the sink's lock is released, before the
         // loop waits again; from elsewhere at the loop's next wake-up.
         loop.submit { [self] in
@@ -262,9 +301,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         callID: UInt64
     ) {
         guard !isClosed, let call = active, call.id == callID else { return }
-        let configuration = context.configuration
         if let reply {
-            if !isFinal, policy == .replacePending, output.byteCount > configuration.outputBacklogLimit {
+            if !isFinal, policy == .replacePending, output.byteCount > context.configuration.outputBacklogLimit {
                 if coalesced != nil { context.count { $0.coalescedReplies += 1 } }
                 coalesced = reply
             } else {
@@ -277,18 +315,20 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             releaseStreamingSlot()
             lastActivity = loop.now()
         }
-        if output.byteCount > configuration.maxOutputBytes {
+        let maxOutputBytes = context.configuration.maxOutputBytes
+        if output.byteCount > maxOutputBytes {
             context.count { $0.droppedSlowClients += 1 }
             context.log(.warning) {
-                "dropping client \(self.peer): \(self.output.byteCount) bytes unsent, limit \(configuration.maxOutputBytes)"
+                "dropping client \(self.peer): \(self.output.byteCount) bytes unsent, limit \(maxOutputBytes)"
             }
             close()
             return
         }
         flush()
         // A flush that wrote everything has already run processInput (or closed); only with
-        // output still pending must the next buffered call be started from here.
-        if isFinal, !output.isEmpty { processInput() }
+        // output still pending must the next buffered call be started from here (unless this
+        // reply came inline, from within processInput, which goes on by itself).
+        if isFinal, !output.isEmpty, !isProcessingInput { processInput() }
     }
 
     func appendCoalesced() {

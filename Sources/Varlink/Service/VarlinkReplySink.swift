@@ -31,6 +31,8 @@ public final class VarlinkReplySink: Sendable {
 
     fileprivate struct State: ~Copyable {
         var isClosed = false
+        /// A reply has gone to the transport (see ``ReplyTransport/deliver(_:isFinal:policy:callID:isFirst:)``).
+        var hasDelivered = false
         var closeHandlers: [@Sendable () -> Void] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
@@ -80,7 +82,15 @@ public final class VarlinkReplySink: Sendable {
         // connection in the order they took the lock, and nothing follows the final reply.
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
             if state.isClosed { return (false, nil) }
-            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: callID)
+            let isFirst = !state.hasDelivered
+            state.hasDelivered = true
+            transport.deliver(
+                isOneway ? nil : encoded,
+                isFinal: isFinal,
+                policy: policy,
+                callID: callID,
+                isFirst: isFirst
+            )
             return (true, isFinal ? state.close() : nil)
         }
         outcome.closing?.run()
@@ -166,4 +176,27 @@ protocol ReplyTransport: Sendable {
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
+
+    /// As ``deliver(_:isFinal:policy:callID:)``; `isFirst` says nothing was delivered for the
+    /// call before, so a final reply that is also the first cannot overtake another (a
+    /// connection may then take it without a hop, ``Connection``). By default the same.
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        isFirst: Bool
+    )
+}
+
+extension ReplyTransport {
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        isFirst: Bool
+    ) {
+        deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
+    }
 }

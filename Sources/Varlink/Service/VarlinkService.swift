@@ -20,6 +20,8 @@ public final class VarlinkService: Sendable {
     /// hashed look-up of the call's `method` routes it, with no interface and member strings
     /// cut out of it (2 200 instructions a call, callgrind, issue 17).
     private let methodsByQualifiedName: [String: VarlinkMethod]
+    /// The same methods, matched by the server against a call's bytes as it decodes it.
+    let routes: MethodRoutes
 
     /// - Precondition: interface names are unique.
     public init(info: VarlinkServiceInfo, interfaces: [VarlinkInterface]) {
@@ -39,13 +41,14 @@ public final class VarlinkService: Sendable {
             }
         }
         self.methodsByQualifiedName = methods
+        self.routes = MethodRoutes(methods)
     }
 
     /// Runs one call: routes it, runs the method's immediate handler if it has one and then,
     /// unless that answered, its handler, and sends the final reply (or the error) through
     /// `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
-        guard let method = handleImmediately(call, peer: peer, replies: replies) else { return }
+        guard let method = handleImmediately(call, routed: nil, peer: peer, replies: replies) else { return }
         await handleAsynchronously(call, with: method, peer: peer, replies: replies)
     }
 
@@ -53,12 +56,18 @@ public final class VarlinkService: Sendable {
     /// a method whose ``VarlinkMethod/immediateHandler`` answers. The server runs this inline on
     /// its event-loop thread.
     ///
+    /// - Parameter routed: the call's method when the decoding already found it (``routes``).
     /// - Returns: the routed method when the call needs its async handler
     ///   (``handleAsynchronously(_:with:peer:replies:)``; nothing was sent then), nil once the
     ///   call is answered.
-    func handleImmediately(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) -> VarlinkMethod? {
+    func handleImmediately(
+        _ call: VarlinkCall,
+        routed: VarlinkMethod?,
+        peer: VarlinkPeer,
+        replies: VarlinkReplySink
+    ) -> VarlinkMethod? {
         do throws(VarlinkError) {
-            switch try resolve(call) {
+            switch try resolve(call, routed: routed) {
             case .answered(let outcome):
                 finish(outcome, replies: replies)
                 return nil
@@ -75,7 +84,7 @@ public final class VarlinkService: Sendable {
         }
     }
 
-    /// Runs the async handler of `method`, which ``handleImmediately(_:peer:replies:)`` routed
+    /// Runs the async handler of `method`, which ``handleImmediately(_:routed:peer:replies:)`` routed
     /// `call` to and left unanswered.
     func handleAsynchronously(
         _ call: VarlinkCall,
@@ -122,8 +131,8 @@ public final class VarlinkService: Sendable {
 
     /// Routes a call, throwing the standard error for an unknown interface or method and for a
     /// `more`-only method called without `more`.
-    private func resolve(_ call: VarlinkCall) throws(VarlinkError) -> Resolution {
-        if let method = methodsByQualifiedName[call.method] {
+    private func resolve(_ call: VarlinkCall, routed: VarlinkMethod?) throws(VarlinkError) -> Resolution {
+        if let method = routed ?? methodsByQualifiedName[call.method] {
             if method.requiresMore, !call.more { throw .expectedMore }
             return .method(method)
         }
