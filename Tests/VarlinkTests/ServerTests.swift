@@ -235,7 +235,7 @@ struct ServerTests {
             let steps = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "steps"], more: true)
             let now = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "now"])
             let echo = VarlinkCall(method: "org.example.test.Echo", parameters: ["text": "e"])
-            // Pipelined in one write; the same message twice in a row (the connection's memo).
+            // Pipelined in one write; the same message twice in a row.
             raw.write(steps.framed + now.framed + now.framed + echo.framed + now.framed + steps.framed)
             for expected in ["steps", "now", "now", "e", "now", "steps"] {
                 if expected == "steps" {

@@ -34,8 +34,6 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     var interest: UInt32 = 0
 
     var input: VarlinkFrameSplitter
-    /// The last call decoded, to answer a repeated poll without decoding it again.
-    var memo = CallMemo()
     /// The client shut down its sending side; answer what is buffered, then close.
     var inputEnded = false
 
@@ -184,7 +182,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             do throws(VarlinkProtocolError) {
                 // Decoded where it lies in the input buffer, not copied out first.
                 decoded = try input.next { message throws(VarlinkProtocolError) in
-                    try memo.decode(message, routes: routes)
+                    try VarlinkCall.decoding(message, routes: routes)
                 }
             } catch {
                 protocolViolation(error)
