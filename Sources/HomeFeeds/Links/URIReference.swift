@@ -18,6 +18,15 @@ enum URIReference {
         return encode(ref.resolved(against: baseParts).recompose())
     }
 
+    /// `resolve(_:against:)` for the bytes of a reference (a decoded attribute value, captured
+    /// text, valid UTF-8), making a String only for the result in the two common cases.
+    static func resolve(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
+        // Both cases check every byte is printable ASCII.
+        if isAbsoluteAndClean(reference) { return String(validUTF8: reference, isASCII: true) }
+        if let base, let joined = joinClean(reference, base: base) { return joined }
+        return resolve(String(decoding: reference, as: UTF8.self), against: base)
+    }
+
     /// True for `scheme://…` with nothing to trim, percent-encode or remove (no `/.` in the
     /// path): by far the most common link, returned untouched without splitting it.
     private static func isAbsoluteAndClean(_ reference: String) -> Bool {
@@ -65,64 +74,73 @@ enum URIReference {
     /// algorithm, which gives the same answer in these cases.
     private static func joinClean(_ reference: String, base: String) -> String? {
         var reference = reference
+        return reference.withUTF8 { joinClean($0, base: base) }
+    }
+
+    private static func joinClean(_ ref: UnsafeBufferPointer<UInt8>, base: String) -> String? {
         var base = base
-        return reference.withUTF8 { ref -> String? in
-            guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
-                first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
-            else { return nil }
-            var inPath = true
-            var previous: UInt8 = 0
-            for byte in ref {
-                guard isAllowed(byte) else { return nil }
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
-                if inPath && byte == UInt8(ascii: ":") { return nil }  // maybe a scheme
-                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return nil }
-                previous = byte
+        guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
+            first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
+        else { return nil }
+        // The path: allowed bytes, no `:` (maybe a scheme), no dot segment; up to `?` or `#`.
+        var index = 0
+        var previous: UInt8 = 0
+        while index < ref.count {
+            let byte = ref[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            guard isAllowed(byte), byte != UInt8(ascii: ":") else { return nil }
+            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return nil }
+            previous = byte
+            index += 1
+        }
+        // Query and fragment: allowed bytes.
+        while index < ref.count {
+            guard isAllowed(ref[index]) else { return nil }
+            index += 1
+        }
+        return base.withUTF8 { baseBytes -> String? in
+            guard isAbsoluteAndClean(baseBytes) else { return nil }
+            // The authority starts after "://"; the path after it, up to '?' or '#'.
+            guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let authorityStart = colon + 3
+            var pathStart = baseBytes.count
+            var pathEnd = baseBytes.count
+            var index = authorityStart
+            while index < baseBytes.count {
+                let byte = baseBytes[index]
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    pathEnd = index
+                    break
+                }
+                if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
+                index += 1
             }
-            return base.withUTF8 { baseBytes -> String? in
-                guard isAbsoluteAndClean(baseBytes) else { return nil }
-                // The authority starts after "://"; the path after it, up to '?' or '#'.
-                guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-                let authorityStart = colon + 3
-                var pathStart = baseBytes.count
-                var pathEnd = baseBytes.count
-                var index = authorityStart
-                while index < baseBytes.count {
-                    let byte = baseBytes[index]
-                    if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                        pathEnd = index
-                        break
-                    }
-                    if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
-                    index += 1
+            if pathStart > pathEnd { pathStart = pathEnd }
+            var prefixEnd = pathStart
+            var addsSlash = false
+            if first != UInt8(ascii: "/") {
+                var lastSlash = pathEnd - 1
+                while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
+                if lastSlash < pathStart {
+                    addsSlash = true
+                } else {
+                    prefixEnd = lastSlash + 1
                 }
-                if pathStart > pathEnd { pathStart = pathEnd }
-                // The base's prefix up to (and with) its last slash, then the reference, written
-                // straight into the String's storage.
-                var prefixEnd = pathStart
-                var addsSlash = false
-                if first != UInt8(ascii: "/") {
-                    var lastSlash = pathEnd - 1
-                    while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
-                    if lastSlash < pathStart {
-                        addsSlash = true
-                    } else {
-                        prefixEnd = lastSlash + 1
-                    }
+            }
+            // The base's prefix up to (and with) its last slash, then the reference, joined
+            // in temporary memory: every byte is printable ASCII (checked above).
+            let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out -> String? in
+                guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
+                else { return nil }
+                target.initialize(from: prefix, count: prefixEnd)
+                var written = prefixEnd
+                if addsSlash {
+                    target[written] = UInt8(ascii: "/")
+                    written += 1
                 }
-                let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
-                return String(unsafeUninitializedCapacity: length) { out in
-                    guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
-                    else { return 0 }
-                    target.initialize(from: prefix, count: prefixEnd)
-                    var written = prefixEnd
-                    if addsSlash {
-                        target[written] = UInt8(ascii: "/")
-                        written += 1
-                    }
-                    (target + written).initialize(from: tail, count: ref.count)
-                    return written + ref.count
-                }
+                (target + written).initialize(from: tail, count: ref.count)
+                return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<(written + ref.count)]), isASCII: true)
             }
         }
     }

@@ -28,20 +28,25 @@ struct PlainText: ~Copyable {
     }
 
     /// Normalises `input` read as `mode`; nil when nothing but whitespace remains.
-    mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode) -> String? {
+    ///
+    /// - Parameter isValidUTF8: the caller knows `input` is valid UTF-8 (text out of the XML
+    ///   parse, a Swift String). The output then is too: it is cut from the input at ASCII bytes
+    ///   and whole characters, plus whole decoded references. So the String is made without
+    ///   checking every byte again (`String(validUTF8:)`); otherwise invalid bytes are repaired.
+    mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode, isValidUTF8: Bool = false) -> String? {
         out.removeAll()
         pendingSpace = false
         switch mode {
         case .literal: appendFolding(input)
         case .html: stripAndDecode(input)
         }
-        return out.isEmpty ? nil : out.string()
+        return out.isEmpty ? nil : out.string(isValidUTF8: isValidUTF8)
     }
 
-    /// Convenience for tests and JSON Feed.
+    /// Convenience for tests, OPML attributes and JSON Feed.
     mutating func normalize(_ text: String, mode: TextMode) -> String? {
         var text = text
-        return text.withUTF8 { normalize($0, mode: mode) }
+        return text.withUTF8 { normalize($0, mode: mode, isValidUTF8: true) }
     }
 
     // MARK: Whitespace folding
@@ -135,6 +140,19 @@ struct PlainText: ~Copyable {
 
     mutating func appendDecoded(_ utf8: [UInt8]) {
         utf8.withUnsafeBufferPointer { appendFolding($0) }
+    }
+
+    /// Appends `scalar` (a decoded `&#n;`), folding whitespace, from its UTF-8 on the stack:
+    /// no String or Array per reference.
+    mutating func appendScalarValue(_ scalar: Unicode.Scalar) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            var length = 0
+            UTF8.encode(scalar) { unit in
+                buffer[length] = unit
+                length += 1
+            }
+            appendFolding(UnsafeBufferPointer(rebasing: buffer[..<length]))
+        }
     }
 
     /// Unicode White_Space outside ASCII: U+0085, U+00A0 (NBSP, named in §2), U+1680,

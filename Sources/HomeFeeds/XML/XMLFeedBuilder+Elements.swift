@@ -131,9 +131,10 @@ extension XMLFeedBuilder {
             case .pubDate where !isRDF: return beginDate(rank: FieldRank.published)
             case .enclosure:
                 addEnclosure(
-                    url: attributes.value("url"),
+                    url: resolvedResource(attributes, "url", what: "enclosure"),
                     type: attributes.trimmedValue("type"),
                     length: attributes.byteCount("length"),
+                    resolved: true,
                     image: .enclosure
                 )
             default: break
@@ -273,8 +274,10 @@ extension XMLFeedBuilder {
         } else {
             relation = .alternate
         }
-        guard let href = attributes.value("href"), let resolved = URIReference.resolve(href, against: bases.last)
-        else { return nil }
+        let base = bases.last
+        guard let resolved = attributes.withValue("href", { URIReference.resolve($0, against: base) }) ?? nil else {
+            return nil
+        }
         let isAllowed =
             relation == .alternate
             ? allowedLink(resolved, purpose: .page, what: "link") != nil
@@ -294,12 +297,20 @@ extension XMLFeedBuilder {
         return nil
     }
 
+    /// The attribute `name` resolved against the current base and allowed as a resource
+    /// (`allowedLink` warns about a refused one, as `what`), or nil; no String is made for the
+    /// value as written. Nil outside an entry, where a resource has nowhere to go.
+    mutating func resolvedResource(_ attributes: XMLAttributes, _ name: StaticString, what: String) -> String? {
+        let base = bases.last
+        guard entry != nil,
+            let absolute = attributes.withValue(name, { URIReference.resolve($0, against: base) }) ?? nil
+        else { return nil }
+        return allowedLink(absolute, purpose: .resource, what: what)
+    }
+
     /// `media:content`: an enclosure, and an image candidate when it is an image.
     private mutating func addMediaContent(_ attributes: XMLAttributes) {
-        guard entry != nil, let url = attributes.value("url"),
-            let absolute = URIReference.resolve(url, against: bases.last),
-            allowedLink(absolute, purpose: .resource, what: "enclosure") != nil
-        else { return }
+        guard let absolute = resolvedResource(attributes, "url", what: "enclosure") else { return }
         addEnclosure(
             url: absolute,
             type: attributes.trimmedValue("type"),

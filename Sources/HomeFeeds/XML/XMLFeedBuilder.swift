@@ -82,7 +82,19 @@ struct XMLFeedBuilder: ~Copyable {
     var recentEntity: (name: UnsafePointer<UInt8>, entity: UnsafeMutablePointer<xmlEntity>)?
 
     // Text capture: at most one field at a time (Atom xhtml children add to it).
-    var captureField: Field?
+    var captureField: Field? {
+        didSet {
+            if case .contentImages = captureField {
+                capturesText = false
+            } else {
+                capturesText = captureField != nil
+            }
+        }
+    }
+    /// A field's text is captured whole (`captureField`, unless it is read only for its images),
+    /// kept as a plain flag: the most frequent SAX event (one per entity reference) then tests
+    /// no enum payload.
+    var capturesText = false
     var captureMode: TextMode = .literal
     /// The field's text is base64 (Atom 0.3 `mode="base64"`, a `;base64` type, binary Atom
     /// content): decoded when the field ends.
@@ -206,7 +218,19 @@ struct XMLFeedBuilder: ~Copyable {
         }
     }
 
+    /// Appends text to the field being captured; anything else (no field, a field read for
+    /// its images, a limit reached, a stopped parse) takes `charactersOffPath`.
+    @inline(__always)
     mutating func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        guard capturesText, !isStopped, text.count + count <= limits.maxFieldBytes,
+            totalTextBytes + count <= limits.maxTotalTextBytes
+        else { return charactersOffPath(bytes, count: count) }
+        totalTextBytes += count
+        text.append(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    @inline(never)
+    private mutating func charactersOffPath(_ bytes: UnsafePointer<UInt8>, count: Int) {
         guard let field = captureField, !isStopped else { return }
         if case .contentImages = field {
             appendScannedText(bytes, count: count)
@@ -275,38 +299,25 @@ struct XMLFeedBuilder: ~Copyable {
         return .field
     }
 
-    /// The captured text as plain text per `mode`.
+    /// The captured text as plain text per `mode`. Text out of libxml2 is valid UTF-8
+    /// (`UTF8Sanitizer` feeds it nothing else), so its Strings are made without checking again.
     mutating func capturedPlainText(_ mode: TextMode) -> String? {
-        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
+        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode, isValidUTF8: true) }
     }
 
-    /// The captured text trimmed (ASCII whitespace and NBSP) but otherwise verbatim (ids, links),
-    /// or nil when empty. Trims the bytes before making the String.
+    /// The captured text trimmed (`trimmingASCIIAndNBSP`) but otherwise verbatim (ids), or nil
+    /// when empty. Trims the bytes before making the String.
     func capturedTrimmed() -> String? {
         text.withUnsafeBufferPointer { text in
-            var start = 0
-            var end = text.count
-            while start < end {
-                if text[start] <= 0x20 {
-                    start += 1
-                } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
-                    start += 2
-                } else {
-                    break
-                }
-            }
-            while end > start {
-                if text[end - 1] <= 0x20 {
-                    end -= 1
-                } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
-                    end -= 2
-                } else {
-                    break
-                }
-            }
-            guard start < end else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            let trimmed = text.trimmingASCIIAndNBSP()
+            return trimmed.isEmpty ? nil : String(validUTF8: trimmed)
         }
+    }
+
+    /// The captured text trimmed and resolved against the field's base (`URIReference`), made
+    /// into a String only once, resolved.
+    func capturedResolvedLink() -> String? {
+        text.withUnsafeBufferPointer { URIReference.resolve($0.trimmingASCIIAndNBSP(), against: captureBase) }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {
