@@ -50,13 +50,16 @@ enum URIReference {
             else { return false }
             // Authority and path: allowed bytes and no dot segment (`/.`), up to `?` or `#`.
             index += 3
-            var previous: UInt8 = 0
             while index < bytes.count {
                 let byte = bytes[index]
+                // Most bytes: allowed, and none of `?`, `#`, `/`.
+                if isAllowed(byte, low: 0x2fff_7ff2_0000_0000) {
+                    index += 1
+                    continue
+                }
                 if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                guard isAllowed(byte) else { return false }
-                if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return false }
-                previous = byte
+                guard byte == UInt8(ascii: "/") else { return false }
+                if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ".") { return false }
                 index += 1
             }
             // Query and fragment: allowed bytes (`?` and `#` are).
@@ -84,13 +87,16 @@ enum URIReference {
         else { return nil }
         // The path: allowed bytes, no `:` (maybe a scheme), no dot segment; up to `?` or `#`.
         var index = 0
-        var previous: UInt8 = 0
         while index < ref.count {
             let byte = ref[index]
+            // Most bytes: allowed, and none of `?`, `#`, `:`, `/`.
+            if isAllowed(byte, low: 0x2bff_7ff2_0000_0000) {
+                index += 1
+                continue
+            }
             if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            guard isAllowed(byte), byte != UInt8(ascii: ":") else { return nil }
-            if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return nil }
-            previous = byte
+            guard byte == UInt8(ascii: "/") else { return nil }
+            if index + 1 < ref.count && ref[index + 1] == UInt8(ascii: ".") { return nil }
             index += 1
         }
         // Query and fragment: allowed bytes.
@@ -182,11 +188,14 @@ enum URIReference {
 
     /// Printable ASCII except space and `"<>\^`{|}`, as two 64-bit masks (bit n of word n / 64):
     /// a table lookup instead of a switch, since every byte of every link passes through here.
+    ///
+    /// - Parameter low: the mask of bytes 0–63, narrower for the loops that stop at some of
+    ///   the allowed bytes (`?`, `#`, `/`, `:`).
     @inline(__always)
-    private static func isAllowed(_ byte: UInt8) -> Bool {
+    private static func isAllowed(_ byte: UInt8, low: UInt64 = 0xafff_fffa_0000_0000) -> Bool {
         let word: UInt64
         switch byte >> 6 {
-        case 0: word = 0xafff_fffa_0000_0000
+        case 0: word = low
         case 1: word = 0x47ff_fffe_afff_ffff
         default: return false
         }
