@@ -53,7 +53,11 @@ struct XMLFeedBuilder: ~Copyable {
 
     let documentURL: String
     let limits: FeedParseLimits
-    let deadline: ContinuousClock.Instant
+    /// Boxed: `ContinuousClock.Instant` is a resilient type (its size is not known when this
+    /// module is compiled), and one stored inline would give this struct a layout found at run
+    /// time, so that every field access of every SAX event went through the type's metadata
+    /// (issue 17). A class reference keeps the layout fixed.
+    let deadline: Deadline
     var context: xmlParserCtxtPtr?
 
     // Document state.
@@ -122,10 +126,21 @@ struct XMLFeedBuilder: ~Copyable {
     var outlines: [OPMLOutline] = []
     var outlineTexts: [String?] = []
 
+    /// When the parse must stop (`FeedParseLimits.maxParseDuration` from its start).
+    final class Deadline {
+        let instant: ContinuousClock.Instant
+
+        init(_ instant: ContinuousClock.Instant) {
+            self.instant = instant
+        }
+
+        var hasPassed: Bool { ContinuousClock.now >= instant }
+    }
+
     init(documentURL: String, limits: FeedParseLimits, deadline: ContinuousClock.Instant) {
         self.documentURL = documentURL
         self.limits = limits
-        self.deadline = deadline
+        self.deadline = Deadline(deadline)
         bases = [documentURL]
         linkPolicy = LinkPolicy(documentURL: documentURL)
     }
@@ -144,7 +159,7 @@ struct XMLFeedBuilder: ~Copyable {
             stop(.limitExceeded(.depth), "element depth exceeds \(limits.maxDepth)")
             return
         }
-        if elementCount & 255 == 0 && ContinuousClock.now >= deadline {
+        if elementCount & 255 == 0 && deadline.hasPassed {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
@@ -283,7 +298,7 @@ struct XMLFeedBuilder: ~Copyable {
     }
 
     mutating func checkDeadline() {
-        if stopError == nil && ContinuousClock.now >= deadline {
+        if stopError == nil && deadline.hasPassed {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
         }
     }
