@@ -18,10 +18,7 @@ extension XMLFeedBuilder {
 
     /// `media:thumbnail`: always an image.
     mutating func addMediaThumbnail(_ attributes: XMLAttributes) {
-        guard entry != nil, let url = attributes.value("url"),
-            let absolute = URIReference.resolve(url, against: bases.last),
-            allowedLink(absolute, purpose: .resource, what: "media:thumbnail") != nil
-        else { return }
+        guard let absolute = resolvedResource(attributes, "url", what: "media:thumbnail") else { return }
         addMediaImage(attributes, url: absolute, isThumbnail: true)
     }
 

@@ -18,6 +18,15 @@ enum URIReference {
         return encode(ref.resolved(against: baseParts).recompose())
     }
 
+    /// `resolve(_:against:)` for the bytes of a reference (a decoded attribute value, captured
+    /// text, valid UTF-8), making a String only for the result in the two common cases.
+    static func resolve(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
+        // Both cases check every byte is printable ASCII.
+        if isAbsoluteAndClean(reference) { return String(validUTF8: reference, isASCII: true) }
+        if let base, let joined = joinClean(reference, base: base) { return joined }
+        return resolve(String(decoding: reference, as: UTF8.self), against: base)
+    }
+
     /// True for `scheme://…` with nothing to trim, percent-encode or remove (no `/.` in the
     /// path): by far the most common link, returned untouched without splitting it.
     private static func isAbsoluteAndClean(_ reference: String) -> Bool {
@@ -41,13 +50,16 @@ enum URIReference {
             else { return false }
             // Authority and path: allowed bytes and no dot segment (`/.`), up to `?` or `#`.
             index += 3
-            var previous: UInt8 = 0
             while index < bytes.count {
                 let byte = bytes[index]
+                // Most bytes: allowed, and none of `?`, `#`, `/`.
+                if isAllowed(byte, low: 0x2fff_7ff2_0000_0000) {
+                    index += 1
+                    continue
+                }
                 if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                guard isAllowed(byte) else { return false }
-                if byte == UInt8(ascii: ".") && previous == UInt8(ascii: "/") { return false }
-                previous = byte
+                guard byte == UInt8(ascii: "/") else { return false }
+                if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ".") { return false }
                 index += 1
             }
             // Query and fragment: allowed bytes (`?` and `#` are).
@@ -65,64 +77,76 @@ enum URIReference {
     /// algorithm, which gives the same answer in these cases.
     private static func joinClean(_ reference: String, base: String) -> String? {
         var reference = reference
+        return reference.withUTF8 { joinClean($0, base: base) }
+    }
+
+    private static func joinClean(_ ref: UnsafeBufferPointer<UInt8>, base: String) -> String? {
         var base = base
-        return reference.withUTF8 { ref -> String? in
-            guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
-                first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
-            else { return nil }
-            var inPath = true
-            var previous: UInt8 = 0
-            for byte in ref {
-                guard isAllowed(byte) else { return nil }
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { inPath = false }
-                if inPath && byte == UInt8(ascii: ":") { return nil }  // maybe a scheme
-                if inPath && previous == UInt8(ascii: "/") && byte == UInt8(ascii: ".") { return nil }
-                previous = byte
+        guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
+            first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
+        else { return nil }
+        // The path: allowed bytes, no `:` (maybe a scheme), no dot segment; up to `?` or `#`.
+        var index = 0
+        while index < ref.count {
+            let byte = ref[index]
+            // Most bytes: allowed, and none of `?`, `#`, `:`, `/`.
+            if isAllowed(byte, low: 0x2bff_7ff2_0000_0000) {
+                index += 1
+                continue
             }
-            return base.withUTF8 { baseBytes -> String? in
-                guard isAbsoluteAndClean(baseBytes) else { return nil }
-                // The authority starts after "://"; the path after it, up to '?' or '#'.
-                guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-                let authorityStart = colon + 3
-                var pathStart = baseBytes.count
-                var pathEnd = baseBytes.count
-                var index = authorityStart
-                while index < baseBytes.count {
-                    let byte = baseBytes[index]
-                    if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                        pathEnd = index
-                        break
-                    }
-                    if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
-                    index += 1
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            guard byte == UInt8(ascii: "/") else { return nil }
+            if index + 1 < ref.count && ref[index + 1] == UInt8(ascii: ".") { return nil }
+            index += 1
+        }
+        // Query and fragment: allowed bytes.
+        while index < ref.count {
+            guard isAllowed(ref[index]) else { return nil }
+            index += 1
+        }
+        return base.withUTF8 { baseBytes -> String? in
+            guard isAbsoluteAndClean(baseBytes) else { return nil }
+            // The authority starts after "://"; the path after it, up to '?' or '#'.
+            guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
+            let authorityStart = colon + 3
+            var pathStart = baseBytes.count
+            var pathEnd = baseBytes.count
+            var index = authorityStart
+            while index < baseBytes.count {
+                let byte = baseBytes[index]
+                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    pathEnd = index
+                    break
                 }
-                if pathStart > pathEnd { pathStart = pathEnd }
-                // The base's prefix up to (and with) its last slash, then the reference, written
-                // straight into the String's storage.
-                var prefixEnd = pathStart
-                var addsSlash = false
-                if first != UInt8(ascii: "/") {
-                    var lastSlash = pathEnd - 1
-                    while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
-                    if lastSlash < pathStart {
-                        addsSlash = true
-                    } else {
-                        prefixEnd = lastSlash + 1
-                    }
+                if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
+                index += 1
+            }
+            if pathStart > pathEnd { pathStart = pathEnd }
+            var prefixEnd = pathStart
+            var addsSlash = false
+            if first != UInt8(ascii: "/") {
+                var lastSlash = pathEnd - 1
+                while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
+                if lastSlash < pathStart {
+                    addsSlash = true
+                } else {
+                    prefixEnd = lastSlash + 1
                 }
-                let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
-                return String(unsafeUninitializedCapacity: length) { out in
-                    guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
-                    else { return 0 }
-                    target.initialize(from: prefix, count: prefixEnd)
-                    var written = prefixEnd
-                    if addsSlash {
-                        target[written] = UInt8(ascii: "/")
-                        written += 1
-                    }
-                    (target + written).initialize(from: tail, count: ref.count)
-                    return written + ref.count
+            }
+            // The base's prefix up to (and with) its last slash, then the reference, joined
+            // in temporary memory: every byte is printable ASCII (checked above).
+            let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
+            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out -> String? in
+                guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
+                else { return nil }
+                target.initialize(from: prefix, count: prefixEnd)
+                var written = prefixEnd
+                if addsSlash {
+                    target[written] = UInt8(ascii: "/")
+                    written += 1
                 }
+                (target + written).initialize(from: tail, count: ref.count)
+                return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<(written + ref.count)]), isASCII: true)
             }
         }
     }
@@ -164,11 +188,14 @@ enum URIReference {
 
     /// Printable ASCII except space and `"<>\^`{|}`, as two 64-bit masks (bit n of word n / 64):
     /// a table lookup instead of a switch, since every byte of every link passes through here.
+    ///
+    /// - Parameter low: the mask of bytes 0–63, narrower for the loops that stop at some of
+    ///   the allowed bytes (`?`, `#`, `/`, `:`).
     @inline(__always)
-    private static func isAllowed(_ byte: UInt8) -> Bool {
+    private static func isAllowed(_ byte: UInt8, low: UInt64 = 0xafff_fffa_0000_0000) -> Bool {
         let word: UInt64
         switch byte >> 6 {
-        case 0: word = 0xafff_fffa_0000_0000
+        case 0: word = low
         case 1: word = 0x47ff_fffe_afff_ffff
         default: return false
         }

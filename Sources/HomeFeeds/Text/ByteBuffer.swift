@@ -43,14 +43,18 @@ struct ByteBuffer: ~Copyable {
     @inline(__always)
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+        // One byte (`&lt;` and the like reach the parser's text one at a time): no memcpy call.
+        if bytes.count == 1 { return append(source.pointee) }
         if count + bytes.count > capacity { grow(to: count + bytes.count) }
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
 
-    /// The bytes as a `String` (the parser's text is valid UTF-8; anything else is repaired).
-    func string() -> String {
-        String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self)
+    /// The bytes as a `String`: invalid UTF-8 is repaired, unless the caller knows there is none
+    /// (`isValidUTF8`, see `String(validUTF8:)`), which skips checking every byte again.
+    func string(isValidUTF8: Bool = false) -> String {
+        let bytes = UnsafeBufferPointer(start: base, count: count)
+        return isValidUTF8 ? String(validUTF8: bytes) : String(decoding: bytes, as: UTF8.self)
     }
 
     private mutating func grow(to needed: Int) {

@@ -112,7 +112,7 @@ extension PlainText {
                 appendVisible(UInt8(ascii: "&"))
                 return start + 1
             }
-            appendDecoded(Array(String(Character(HTMLEntities.numericScalar(value))).utf8))
+            appendScalarValue(HTMLEntities.numericScalar(value))
             return index + 1
         }
         let nameStart = index

@@ -28,20 +28,25 @@ struct PlainText: ~Copyable {
     }
 
     /// Normalises `input` read as `mode`; nil when nothing but whitespace remains.
-    mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode) -> String? {
+    ///
+    /// - Parameter isValidUTF8: the caller knows `input` is valid UTF-8 (text out of the XML
+    ///   parse, a Swift String). The output then is too: it is cut from the input at ASCII bytes
+    ///   and whole characters, plus whole decoded references. So the String is made without
+    ///   checking every byte again (`String(validUTF8:)`); otherwise invalid bytes are repaired.
+    mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode, isValidUTF8: Bool = false) -> String? {
         out.removeAll()
         pendingSpace = false
         switch mode {
         case .literal: appendFolding(input)
         case .html: stripAndDecode(input)
         }
-        return out.isEmpty ? nil : out.string()
+        return out.isEmpty ? nil : out.string(isValidUTF8: isValidUTF8)
     }
 
-    /// Convenience for tests and JSON Feed.
+    /// Convenience for tests, OPML attributes and JSON Feed.
     mutating func normalize(_ text: String, mode: TextMode) -> String? {
         var text = text
-        return text.withUTF8 { normalize($0, mode: mode) }
+        return text.withUTF8 { normalize($0, mode: mode, isValidUTF8: true) }
     }
 
     // MARK: Whitespace folding
@@ -74,6 +79,16 @@ struct PlainText: ~Copyable {
         }
         while index < count {
             let byte = input[index]
+            // A whole three-byte character (Hangul, CJK) led by E4–EF, none of them whitespace
+            // nor ending the run, in one step, tested first as the most frequent byte of Korean
+            // text; anything but two continuation bytes after it goes byte by byte.
+            if usesFastPaths && byte &- 0xE4 < 0x0C && index + 2 < count
+                && (input[index + 1] & input[index + 2]) & 0xC0 == 0x80
+                && (input[index + 1] | input[index + 2]) & 0x40 == 0
+            {
+                index += 3
+                continue
+            }
             if endsRun(byte) {
                 // One U+0020 between a byte of this run and a byte that may start one is what
                 // folding would write there anyway: the words of a sentence stay one run.
@@ -81,15 +96,6 @@ struct PlainText: ~Copyable {
                     break
                 }
                 index += 2
-                continue
-            }
-            // A whole three-byte character (Hangul, CJK) led by E4–EF, none of them whitespace,
-            // in one step; anything but two continuation bytes after it goes byte by byte.
-            if usesFastPaths && byte &- 0xE4 < 0x0C && index + 2 < count
-                && (input[index + 1] & input[index + 2]) & 0xC0 == 0x80
-                && (input[index + 1] | input[index + 2]) & 0x40 == 0
-            {
-                index += 3
                 continue
             }
             index += 1
@@ -135,6 +141,19 @@ struct PlainText: ~Copyable {
 
     mutating func appendDecoded(_ utf8: [UInt8]) {
         utf8.withUnsafeBufferPointer { appendFolding($0) }
+    }
+
+    /// Appends `scalar` (a decoded `&#n;`), folding whitespace, from its UTF-8 on the stack:
+    /// no String or Array per reference.
+    mutating func appendScalarValue(_ scalar: Unicode.Scalar) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4) { buffer in
+            var length = 0
+            UTF8.encode(scalar) { unit in
+                buffer[length] = unit
+                length += 1
+            }
+            appendFolding(UnsafeBufferPointer(rebasing: buffer[..<length]))
+        }
     }
 
     /// Unicode White_Space outside ASCII: U+0085, U+00A0 (NBSP, named in §2), U+1680,

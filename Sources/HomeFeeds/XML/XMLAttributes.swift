@@ -12,7 +12,8 @@ struct XMLAttributes {
         for index in 0..<count {
             let slot = base + index * 5
             guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
-            guard Self.nameMatches(local, name, ignoringCase: ignoringCase) else { continue }
+            guard Self.firstByteMayMatch(local, name), Self.nameMatches(local, name, ignoringCase: ignoringCase)
+            else { continue }
             guard XMLNamespace.classify(slot[2]) == namespace else { continue }
             return Self.decode(UnsafeBufferPointer(start: start, count: max(0, end - start)))
         }
@@ -23,31 +24,16 @@ struct XMLAttributes {
     /// trailing white space and NBSP `URIReference.trimASCIIAndNBSP` removes; nil when absent
     /// or empty. Trims the bytes before making the String (MIME types, once per enclosure).
     func trimmedValue(_ name: StaticString) -> String? {
-        guard var bytes = rawBytes(name) else { return nil }
-        while true {
-            if let first = bytes.first, Self.isTrimmedSpace(first) {
-                bytes = bytes.dropFirst()
-            } else if bytes.count >= 2, bytes[bytes.startIndex] == 0xC2, bytes[bytes.startIndex + 1] == 0xA0 {
-                bytes = bytes.dropFirst(2)
-            } else {
-                break
-            }
-        }
-        while true {
-            if let last = bytes.last, Self.isTrimmedSpace(last) {
-                bytes = bytes.dropLast()
-            } else if bytes.count >= 2, bytes[bytes.endIndex - 2] == 0xC2, bytes[bytes.endIndex - 1] == 0xA0 {
-                bytes = bytes.dropLast(2)
-            } else {
-                break
-            }
-        }
-        return bytes.isEmpty ? nil : Self.decode(UnsafeBufferPointer(rebasing: bytes))
+        guard let raw = rawBytes(name) else { return nil }
+        let bytes = UnsafeBufferPointer(rebasing: raw).trimmingASCIIAndNBSP()
+        return bytes.isEmpty ? nil : Self.decode(bytes)
     }
 
-    /// The ASCII white space `URIReference.trimASCIIAndNBSP` trims: space, tab, LF, CR, FF.
-    private static func isTrimmedSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
+    /// Calls `body` with the decoded bytes of the attribute `name` (no namespace), valid for
+    /// the call only; nil when absent. For values that are read, not kept (a link to resolve).
+    func withValue<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
+        guard let raw = rawBytes(name) else { return nil }
+        return Self.withDecoded(UnsafeBufferPointer(rebasing: raw), body)
     }
 
     /// The value of the attribute `name` (no namespace) as libxml2 hands it over, ASCII white
@@ -67,9 +53,9 @@ struct XMLAttributes {
         for index in 0..<count {
             let slot = base + index * 5
             guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
-            guard Self.nameMatches(local, name, ignoringCase: false), XMLNamespace.classify(slot[2]) == .rssCore else {
-                continue
-            }
+            guard Self.firstByteMayMatch(local, name), Self.nameMatches(local, name, ignoringCase: false),
+                XMLNamespace.classify(slot[2]) == .rssCore
+            else { continue }
             return UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
         }
         return nil
@@ -95,6 +81,13 @@ struct XMLAttributes {
         trimmedBytes(name).map { HTMLTagNames.equalsIgnoringCase($0, literal) }
     }
 
+    /// A cheap first test before `nameMatches`, inline in the attribute loops: the first bytes
+    /// are equal ignoring ASCII case (a name differing in case still goes on to the full test).
+    @inline(__always)
+    private static func firstByteMayMatch(_ local: UnsafePointer<UInt8>, _ name: StaticString) -> Bool {
+        local.pointee | 0x20 == name.utf8Start.pointee | 0x20
+    }
+
     private static func nameMatches(_ local: UnsafePointer<UInt8>, _ name: StaticString, ignoringCase: Bool) -> Bool {
         let expected = name.utf8Start
         let length = name.utf8CodeUnitCount
@@ -109,25 +102,40 @@ struct XMLAttributes {
     /// Undoes libxml2's attribute escaping: without entity substitution (we never set NOENT) it
     /// hands `&` in attribute values over as the character reference `&#38;`.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        guard bytes.contains(UInt8(ascii: "&")) else { return String(decoding: bytes, as: UTF8.self) }
-        // Written straight into the String's storage: no intermediate array.
-        return String(unsafeUninitializedCapacity: bytes.count) { out in
+        // Attribute values come out of libxml2, which `UTF8Sanitizer` feeds only valid UTF-8.
+        withDecoded(bytes) { String(validUTF8: $0) }
+    }
+
+    /// Calls `body` with `bytes` with each `&#38;` read as `&`: the bytes themselves when there
+    /// is no `&`, else a decoded copy in temporary memory, written a run between `&`s at a time.
+    static func withDecoded<Result>(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        _ body: (UnsafeBufferPointer<UInt8>) -> Result
+    ) -> Result {
+        guard var ampersand = bytes.index(of: UInt8(ascii: "&"), from: 0), let source = bytes.baseAddress else {
+            return body(bytes)
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+            guard let target = out.baseAddress else { return body(bytes) }
             var index = 0
             var written = 0
-            while index < bytes.count {
-                if bytes[index] == UInt8(ascii: "&"), index + 5 <= bytes.count, bytes[index + 1] == UInt8(ascii: "#"),
-                    bytes[index + 2] == UInt8(ascii: "3"), bytes[index + 3] == UInt8(ascii: "8"),
-                    bytes[index + 4] == UInt8(ascii: ";")
-                {
-                    out[written] = UInt8(ascii: "&")
-                    index += 5
-                } else {
-                    out[written] = bytes[index]
-                    index += 1
-                }
+            while true {
+                (target + written).initialize(from: source + index, count: ampersand - index)
+                written += ampersand - index
+                index = ampersand
+                let isReference =
+                    index + 5 <= bytes.count && bytes[index + 1] == UInt8(ascii: "#")
+                    && bytes[index + 2] == UInt8(ascii: "3") && bytes[index + 3] == UInt8(ascii: "8")
+                    && bytes[index + 4] == UInt8(ascii: ";")
+                target[written] = UInt8(ascii: "&")
                 written += 1
+                index += isReference ? 5 : 1
+                guard let next = bytes.index(of: UInt8(ascii: "&"), from: index) else { break }
+                ampersand = next
             }
-            return written
+            (target + written).initialize(from: source + index, count: bytes.count - index)
+            written += bytes.count - index
+            return body(UnsafeBufferPointer(rebasing: out[..<written]))
         }
     }
 }

@@ -49,9 +49,7 @@ extension XMLFeedBuilder {
     }
 
     private mutating func capturedLink(what: String) -> String? {
-        capturedTrimmed()
-            .flatMap { URIReference.resolve($0, against: captureBase) }
-            .flatMap { allowedLink($0, purpose: .page, what: what) }
+        capturedResolvedLink().flatMap { allowedLink($0, purpose: .page, what: what) }
     }
 
     /// Replaces the captured base64 text by the bytes it encodes, made valid UTF-8. False (and

@@ -53,7 +53,11 @@ struct XMLFeedBuilder: ~Copyable {
 
     let documentURL: String
     let limits: FeedParseLimits
-    let deadline: ContinuousClock.Instant
+    /// Boxed: `ContinuousClock.Instant` is a resilient type (its size is not known when this
+    /// module is compiled), and one stored inline would give this struct a layout found at run
+    /// time, so that every field access of every SAX event went through the type's metadata
+    /// (issue 17). A class reference keeps the layout fixed.
+    let deadline: Deadline
     var context: xmlParserCtxtPtr?
 
     // Document state.
@@ -82,7 +86,19 @@ struct XMLFeedBuilder: ~Copyable {
     var recentEntity: (name: UnsafePointer<UInt8>, entity: UnsafeMutablePointer<xmlEntity>)?
 
     // Text capture: at most one field at a time (Atom xhtml children add to it).
-    var captureField: Field?
+    var captureField: Field? {
+        didSet {
+            if case .contentImages = captureField {
+                capturesText = false
+            } else {
+                capturesText = captureField != nil
+            }
+        }
+    }
+    /// A field's text is captured whole (`captureField`, unless it is read only for its images),
+    /// kept as a plain flag: the most frequent SAX event (one per entity reference) then tests
+    /// no enum payload.
+    var capturesText = false
     var captureMode: TextMode = .literal
     /// The field's text is base64 (Atom 0.3 `mode="base64"`, a `;base64` type, binary Atom
     /// content): decoded when the field ends.
@@ -110,10 +126,21 @@ struct XMLFeedBuilder: ~Copyable {
     var outlines: [OPMLOutline] = []
     var outlineTexts: [String?] = []
 
+    /// When the parse must stop (`FeedParseLimits.maxParseDuration` from its start).
+    final class Deadline {
+        let instant: ContinuousClock.Instant
+
+        init(_ instant: ContinuousClock.Instant) {
+            self.instant = instant
+        }
+
+        var hasPassed: Bool { ContinuousClock.now >= instant }
+    }
+
     init(documentURL: String, limits: FeedParseLimits, deadline: ContinuousClock.Instant) {
         self.documentURL = documentURL
         self.limits = limits
-        self.deadline = deadline
+        self.deadline = Deadline(deadline)
         bases = [documentURL]
         linkPolicy = LinkPolicy(documentURL: documentURL)
     }
@@ -132,7 +159,7 @@ struct XMLFeedBuilder: ~Copyable {
             stop(.limitExceeded(.depth), "element depth exceeds \(limits.maxDepth)")
             return
         }
-        if elementCount & 255 == 0 && ContinuousClock.now >= deadline {
+        if elementCount & 255 == 0 && deadline.hasPassed {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
@@ -206,7 +233,19 @@ struct XMLFeedBuilder: ~Copyable {
         }
     }
 
+    /// Appends text to the field being captured; anything else (no field, a field read for
+    /// its images, a limit reached, a stopped parse) takes `charactersOffPath`.
+    @inline(__always)
     mutating func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        guard capturesText, !isStopped, text.count + count <= limits.maxFieldBytes,
+            totalTextBytes + count <= limits.maxTotalTextBytes
+        else { return charactersOffPath(bytes, count: count) }
+        totalTextBytes += count
+        text.append(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    @inline(never)
+    private mutating func charactersOffPath(_ bytes: UnsafePointer<UInt8>, count: Int) {
         guard let field = captureField, !isStopped else { return }
         if case .contentImages = field {
             appendScannedText(bytes, count: count)
@@ -259,7 +298,7 @@ struct XMLFeedBuilder: ~Copyable {
     }
 
     mutating func checkDeadline() {
-        if stopError == nil && ContinuousClock.now >= deadline {
+        if stopError == nil && deadline.hasPassed {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
         }
     }
@@ -275,38 +314,25 @@ struct XMLFeedBuilder: ~Copyable {
         return .field
     }
 
-    /// The captured text as plain text per `mode`.
+    /// The captured text as plain text per `mode`. Text out of libxml2 is valid UTF-8
+    /// (`UTF8Sanitizer` feeds it nothing else), so its Strings are made without checking again.
     mutating func capturedPlainText(_ mode: TextMode) -> String? {
-        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode) }
+        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode, isValidUTF8: true) }
     }
 
-    /// The captured text trimmed (ASCII whitespace and NBSP) but otherwise verbatim (ids, links),
-    /// or nil when empty. Trims the bytes before making the String.
+    /// The captured text trimmed (`trimmingASCIIAndNBSP`) but otherwise verbatim (ids), or nil
+    /// when empty. Trims the bytes before making the String.
     func capturedTrimmed() -> String? {
         text.withUnsafeBufferPointer { text in
-            var start = 0
-            var end = text.count
-            while start < end {
-                if text[start] <= 0x20 {
-                    start += 1
-                } else if text[start] == 0xC2 && start + 1 < end && text[start + 1] == 0xA0 {
-                    start += 2
-                } else {
-                    break
-                }
-            }
-            while end > start {
-                if text[end - 1] <= 0x20 {
-                    end -= 1
-                } else if end - 2 >= start && text[end - 2] == 0xC2 && text[end - 1] == 0xA0 {
-                    end -= 2
-                } else {
-                    break
-                }
-            }
-            guard start < end else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: text[start..<end]), as: UTF8.self)
+            let trimmed = text.trimmingASCIIAndNBSP()
+            return trimmed.isEmpty ? nil : String(validUTF8: trimmed)
         }
+    }
+
+    /// The captured text trimmed and resolved against the field's base (`URIReference`), made
+    /// into a String only once, resolved.
+    func capturedResolvedLink() -> String? {
+        text.withUnsafeBufferPointer { URIReference.resolve($0.trimmingASCIIAndNBSP(), against: captureBase) }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {

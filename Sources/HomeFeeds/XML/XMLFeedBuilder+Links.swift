@@ -1,0 +1,86 @@
+/// Links read from element attributes (Atom `link`, enclosures, `media:content`): resolved
+/// against the current base and checked by the link policy before they are kept.
+extension XMLFeedBuilder {
+    /// An alternate or enclosure Atom link with an allowed absolute `href`, or nil; a refused
+    /// one is reported. Other relations (`self`, `hub`, `related`…) never reach the output.
+    mutating func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
+        let relation: LinkCandidate.Relation
+        if let rel = attributes.trimmedBytes("rel"), !rel.isEmpty {
+            if HTMLTagNames.equalsIgnoringCase(rel, "alternate") {
+                relation = .alternate
+            } else if HTMLTagNames.equalsIgnoringCase(rel, "enclosure") {
+                relation = .enclosure
+            } else {
+                return nil
+            }
+        } else {
+            relation = .alternate
+        }
+        let base = bases.last
+        guard let resolved = attributes.withValue("href", { URIReference.resolve($0, against: base) }) ?? nil else {
+            return nil
+        }
+        let isAllowed =
+            relation == .alternate
+            ? allowedLink(resolved, purpose: .page, what: "link") != nil
+            : allowedLink(resolved, purpose: .resource, what: "enclosure") != nil
+        guard isAllowed else { return nil }
+        let isHTML = attributes.trimmedBytes("type").map {
+            $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
+        }
+        return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
+    }
+
+    /// `url` when the link policy allows it, else nil and a warning.
+    mutating func allowedLink(_ url: String, purpose: LinkPolicy.Purpose, what: String) -> String? {
+        guard let reason = linkPolicy.refusal(url, purpose: purpose) else { return url }
+        let (line, column) = position()
+        warnings.add(line: line, column: column, LinkPolicy.message(url, reason, what: what))
+        return nil
+    }
+
+    /// The attribute `name` resolved against the current base and allowed as a resource
+    /// (`allowedLink` warns about a refused one, as `what`), or nil; no String is made for the
+    /// value as written. Nil outside an entry, where a resource has nowhere to go.
+    mutating func resolvedResource(_ attributes: XMLAttributes, _ name: StaticString, what: String) -> String? {
+        let base = bases.last
+        guard entry != nil,
+            let absolute = attributes.withValue(name, { URIReference.resolve($0, against: base) }) ?? nil
+        else { return nil }
+        return allowedLink(absolute, purpose: .resource, what: what)
+    }
+
+    /// `media:content`: an enclosure, and an image candidate when it is an image.
+    mutating func addMediaContent(_ attributes: XMLAttributes) {
+        guard let absolute = resolvedResource(attributes, "url", what: "enclosure") else { return }
+        addEnclosure(
+            url: absolute,
+            type: attributes.trimmedValue("type"),
+            length: attributes.byteCount("fileSize"),
+            resolved: true
+        )
+        addMediaImage(attributes, url: absolute, isThumbnail: false)
+    }
+
+    /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
+    ///
+    /// - Parameters:
+    ///   - type: the MIME type, trimmed, nil when absent or empty (`XMLAttributes.trimmedValue`).
+    ///   - resolved: `url` is absolute and the link policy already allowed it.
+    ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
+    mutating func addEnclosure(
+        url: String?,
+        type: String?,
+        length: Int64?,
+        resolved: Bool = false,
+        image origin: FeedImage.Origin? = nil
+    ) {
+        guard entry != nil, let url else { return }
+        guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
+        guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
+        if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
+        guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
+        let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
+        entry?.enclosures.append(enclosure)
+    }
+}

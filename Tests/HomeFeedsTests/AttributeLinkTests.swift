@@ -1,0 +1,52 @@
+import Testing
+
+@testable import HomeFeeds
+
+/// Links read from attribute values (Atom `link`, RSS `enclosure`, `media:content`): libxml2
+/// hands `&` over as `&#38;`, which is undone before the link is resolved, and MIME types lose
+/// their white space and NBSP, whichever path (clean join or full RFC 3986) resolves them.
+@Suite struct AttributeLinkTests {
+    @Test("Atom links: each &amp; read as &, relative links joined to the document URL")
+    func atomLinks() throws {
+        let feed = try parseFeed(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>T</title><entry><id>1</id>
+            <link rel="alternate" href="posts/1?a=1&amp;b=2&amp;c"/>
+            <link rel="enclosure" type=" audio/mpeg&#160;" length="12" href="media/x.mp3?k=1&amp;v=2"/>
+            </entry></feed>
+            """
+        )
+        let entry = try #require(feed.entries.first)
+        // feedURL is https://example.test/feed.xml: a relative path replaces `feed.xml`.
+        #expect(entry.link == "https://example.test/posts/1?a=1&b=2&c")
+        #expect(
+            entry.enclosures == [
+                FeedEnclosure(url: "https://example.test/media/x.mp3?k=1&v=2", type: "audio/mpeg", length: 12)
+            ]
+        )
+    }
+
+    @Test("RSS enclosure and media:content: absolute, relative, and relative needing percent-encoding")
+    func rssEnclosures() throws {
+        let feed = try parseFeed(
+            """
+            <rss version="2.0" xmlns:media="http://search.yahoo.com/mrss/"><channel><title>T</title><item>
+            <guid>1</guid>
+            <enclosure url="https://cdn.example.test/a.mp3?x=1&amp;y=2" type="audio/mpeg" length="3"/>
+            <enclosure url="media/a b.mp3" type="&#160;audio/mpeg "/>
+            <media:content url="/v.mp4?q=&amp;" type="video/mp4"/>
+            </item></channel></rss>
+            """
+        )
+        let entry = try #require(feed.entries.first)
+        #expect(
+            entry.enclosures == [
+                FeedEnclosure(url: "https://cdn.example.test/a.mp3?x=1&y=2", type: "audio/mpeg", length: 3),
+                // The space is percent-encoded (%20) by the full resolution.
+                FeedEnclosure(url: "https://example.test/media/a%20b.mp3", type: "audio/mpeg", length: nil),
+                // An absolute path keeps only the document's authority.
+                FeedEnclosure(url: "https://example.test/v.mp4?q=&", type: "video/mp4", length: nil),
+            ]
+        )
+    }
+}
