@@ -49,7 +49,8 @@ enum HomefeedBench {
                                 "--runs",
                                 "N",
                                 .integer(1...1_000),
-                                help: "timed runs after the warm-up, of which the median is shown (default 5)"
+                                help: "timed runs after the warm-up, of which the median is shown "
+                                    + "(default 9; the floor and the full parse take turns)"
                             ),
                         ],
                         body: { arguments throws(UsageError) in
