@@ -147,4 +147,25 @@ struct ReadOnlyFileMappingsTests {
         #expect(written.load(fromByteOffset: 4096, as: UInt8.self) == 0xA5)
         #expect(written.load(fromByteOffset: 4097, as: UInt8.self) == 0x5A)
     }
+
+    @Test("the resident file-backed bytes agree with RssFile of /proc/self/status")
+    func residentFileBytes() throws {
+        let statm = try #require(ReadOnlyFileMappings.residentFileBytes())
+        let status = try #require(Self.statusKiB("RssFile")) + (Self.statusKiB("RssShmem") ?? 0)
+        // Read a moment apart: other tests fault pages in and out meanwhile.
+        #expect(statm > 0)
+        #expect(abs(statm / 1024 - status) < max(status / 4, 4096), "statm \(statm / 1024) KiB, status \(status) KiB")
+    }
+
+    /// A `Key: N kB` line of /proc/self/status, in KiB.
+    static func statusKiB(_ key: String) -> Int? {
+        guard let file = fopen("/proc/self/status", "r") else { return nil }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix(key + ":") { return Int(text.dropFirst(key.count + 1).filter(\.isNumber)) }
+        }
+        return nil
+    }
 }

@@ -1,7 +1,6 @@
 import CSystem
 import Dispatch
 import Synchronization
-import SystemCalls
 
 /// Gives the heap back to the kernel once the daemon goes quiet after work that allocated a
 /// lot: a fetch (a parsed document, its entries, the store's statements) or a new version.
@@ -16,10 +15,11 @@ import SystemCalls
 /// service.
 ///
 /// The default trim also pages out the daemon's read-only file mappings
-/// (``ReadOnlyFileMappings/pageOut()``): after start-up and an ingest, ~12 MB of the idle
-/// daemon's 34 MB were code it had run once (its own, fontconfig's and Pango's set-up, the
-/// ingest's), kept mapped by the kernel until memory runs short; paged out, what stays resident
-/// is what serving touches again, faulted back in on the first calls after the quiet period.
+/// (``ReadOnlyFileMappings/pageOut()``) when enough of them became resident since the last time
+/// (``PageOutPolicy``): after start-up and an ingest, ~12 MB of the idle daemon's 34 MB were
+/// code it had run once (its own, fontconfig's and Pango's set-up, the ingest's), kept mapped by
+/// the kernel until memory runs short; paged out, what stays resident is what serving touches
+/// again, faulted back in on the first calls after the quiet period.
 ///
 /// ``tuneAllocator()`` caps glibc at two arenas (one per core here, instead of 8 per core: fewer
 /// half-empty arenas to hold freed memory) and fixes the mmap threshold at 256 KiB, so a large
@@ -43,15 +43,15 @@ final class MemoryRelief: Sendable {
     ///     `Task.sleep(for:)` by default (tests pass one they end themselves).
     ///   - releaseCaches: run first once quiet, e.g. the store's page cache, so what it frees is
     ///     trimmed too.
-    ///   - trim: then run on the utility queue; `malloc_trim(0)` and paging out the read-only
-    ///     file mappings by default (tests count calls).
+    ///   - trim: then run on the utility queue; `malloc_trim(0)` and ``PageOutPolicy`` by
+    ///     default (tests count calls).
     init(
         delay: Duration = .seconds(2),
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         releaseCaches: @escaping @Sendable () async -> Void = {},
-        trim: @escaping @Sendable () -> Void = {
+        trim: @escaping @Sendable () -> Void = { [pageOut = PageOutPolicy()] in
             _ = csystem_malloc_trim()
-            ReadOnlyFileMappings.pageOut()
+            pageOut.relieve()
         }
     ) {
         self.delay = delay
