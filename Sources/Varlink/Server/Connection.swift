@@ -47,6 +47,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     }
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
+    /// The storage of the last call's parameters, emptied, for the next call's decoding.
+    var spareMembers: [VarlinkCall.Member] = []
     /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
     /// also its first, is held in ``inlineFinalCallID`` and ``inlineFinalReply`` (nil for a
     /// oneway call) and queued right after, with no hop. Two plain optionals, not an optional
@@ -178,17 +180,19 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         let backlogLimit = context.configuration.outputBacklogLimit
         let routes = context.service.routes
         while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
-            let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
+            var decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
             do throws(VarlinkProtocolError) {
                 // Decoded where it lies in the input buffer, not copied out first.
                 decoded = try input.next { message throws(VarlinkProtocolError) in
-                    try VarlinkCall.decoding(message, routes: routes)
+                    try VarlinkCall.decoding(message, routes: routes, reusing: &spareMembers)
                 }
             } catch {
                 protocolViolation(error)
                 return
             }
-            guard let decoded else {
+            // Taken out of `decoded`, so that once it has run the call holds the only reference
+            // to its parameters' storage, which is then emptied in place for the next call.
+            guard case (var call, let route)? = decoded.take() else {
                 if inputEnded, output.isEmpty {
                     // Everything complete has been answered; a partial message cannot complete.
                     close()
@@ -196,7 +200,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 }
                 break
             }
-            start(decoded.call, route: decoded.route)
+            start(call, route: route)
+            spareMembers = call.recycleParameters()
         }
         updateInterest()
         updateTimer()
