@@ -47,6 +47,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     }
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
+    /// The sink of the last call answered inline, for the next call to reuse if nothing else
+    /// kept it (``reusableSink(for:)``).
+    var spareSink: VarlinkReplySink?
     /// The storage of the last call's parameters, emptied, for the next call's decoding.
     var spareMembers: [VarlinkCall.Member] = []
     /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
@@ -222,7 +225,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             holdsStreamingSlot = true
         }
         lastCallID &+= 1
-        let sink = VarlinkReplySink(call: call, transport: self, callID: lastCallID)
+        let sink = reusableSink(for: call) ?? VarlinkReplySink(call: call, transport: self, callID: lastCallID)
         active = ActiveCall(id: lastCallID, sink: sink)
         // A call whose answer is ready is answered here, inline: its final reply comes back
         // through the sink into inlineFinalReply and is queued and written at once, with no hop
@@ -243,12 +246,30 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             inlineFinalReply = nil
             deliverOnLoop(reply, isFinal: true, policy: .queue, callID: callID)
         }
-        guard let method else { return }
+        guard let method else {
+            // Answered inline (unless the immediate handler keeps the call open): the sink may
+            // serve the next call.
+            if active == nil { spareSink = sink }
+            return
+        }
         let service = context.service
         let peer = self.peer
         Task(executorPreference: loop) {
             await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
         }
+    }
+
+    /// The sink of the last call answered inline, made the sink of `call` (numbered
+    /// ``lastCallID``), if nothing but this connection references it (a handler may have kept
+    /// it) and it has the flags `call` needs; nil otherwise.
+    private func reusableSink(for call: VarlinkCall) -> VarlinkReplySink? {
+        var spare = spareSink
+        spareSink = nil
+        guard isKnownUniquelyReferenced(&spare), let sink = spare, sink.acceptsMore == call.more,
+            sink.isOneway == call.oneway
+        else { return nil }
+        sink.reuse(forCallID: lastCallID)
+        return sink
     }
 
     /// Answers a streaming call the limits refuse with the configured error (or nothing) and
