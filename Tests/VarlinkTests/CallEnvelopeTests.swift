@@ -17,6 +17,8 @@ struct CallEnvelopeTests {
         #"{"upgrade":true,"method":"é.B","oneway":true}"#,
         #"{"method":"a.B","parameters":{ "a" : {"b":[]} , "c" : "d\té\"x\u00e9 \\" }}"#,
         #"{"method":"a.B","parameters":{ }}"#,
+        // Nine parameters: the ninth moves them from the list to a dictionary.
+        #"{"method":"a.B","parameters":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9}}"#,
     ]
 
     /// Messages the fast decoding must decline: the general decoding then accepts a few (an
@@ -38,6 +40,8 @@ struct CallEnvelopeTests {
         #"{"method":"a.B","more":truex}"#,  // bad literal
         #"{"method":"a.B","parameters":[]}"#,  // parameters not an object
         #"{"method":"a.B","parameters":{"a":1,"a":2}}"#,  // duplicate parameter
+        #"{"method":"a.B","parameters":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":0}}"#,  // past 8
+        #"{"method":"a.B","parameters":{"é":1,"e\u0301":2}}"#,  // the same name, canonically equivalent
         "{\"method\":\"a.B\",\"parameters\":{\"s\":\"\u{01}\"}}",  // raw control character
         "{\"method\":\"a.B\",\"parameters\":{\"s\":\"\\n\u{01}\"}}",  // control character after an escape
         #"{"method":"a.B","parameters":{"a":1,}}"#,  // trailing comma in parameters
@@ -105,8 +109,9 @@ struct CallEnvelopeTests {
         let method = VarlinkMethod { _ throws(VarlinkError) in .reply(VarlinkReply()) }
         let routes = MethodRoutes(["io.x.Get": method, "io.x.GetAll": method, "io.x.\"Q": method])
         func decode(_ text: String) throws -> (call: VarlinkCall, routed: Bool) {
+            var spare: [VarlinkCall.Member] = []
             let decoded = try Array(text.utf8).withUnsafeBufferPointer { bytes in
-                try VarlinkCall.decoding(bytes, routes: routes)
+                try VarlinkCall.decoding(bytes, routes: routes, reusing: &spare)
             }
             return (decoded.call, decoded.route != nil)
         }
@@ -146,5 +151,62 @@ struct CallEnvelopeTests {
             return
         }
         #expect(error.message.contains("deeper than 256"))
+    }
+
+    @Test("a decoded call's parameters read the same from its list, from a dictionary and as a dictionary")
+    func parameterAccess() throws {
+        let decoded = try #require(fast(Self.usual[0]))
+        let built = VarlinkCall(method: decoded.method, parameters: decoded.parameters)
+        for call in [decoded, built] {
+            #expect(call.parameter("profile") == "phone")
+            #expect(call.parameter("ifNoneMatch") == #""e1""#)
+            #expect(call.parameter("other") == nil)
+            var seen: [String: JSONValue] = [:]
+            call.forEachParameter { name, value in seen[name] = value }
+            #expect(seen == ["profile": "phone", "ifNoneMatch": #""e1""#])
+        }
+        #expect(decoded == built)
+        // Nine parameters (usual[8]): the same through the dictionary they are kept in.
+        let nine = try #require(fast(Self.usual[8]))
+        #expect(nine.parameters.count == 9 && nine.parameter("i") == 9 && nine.parameter("a") == 1)
+    }
+
+    @Test("the storage of a call's parameters is emptied for the next decoding, which fills it anew")
+    func recycledParameters() throws {
+        var first = try #require(fast(Self.usual[0]))
+        var spare = first.recycleParameters()
+        #expect(spare.isEmpty && spare.capacity >= 2)
+        #expect(first.parameters.isEmpty)
+        let text = #"{"method":"a.B","parameters":{"x":[true]}}"#
+        let second = try Array(text.utf8).withUnsafeBufferPointer { bytes in
+            try VarlinkCall.decoding(bytes, routes: MethodRoutes([:]), reusing: &spare).call
+        }
+        #expect(spare.isEmpty)
+        #expect(second.parameters == ["x": [true]])
+        // A call built with a dictionary has no list to give back.
+        var built = VarlinkCall(method: "a.B", parameters: ["x": 1])
+        #expect(built.recycleParameters().capacity == 0 && built.parameters == ["x": 1])
+    }
+
+    /// Strings with escapes whose end must be found past escaped quotes and backslashes, and
+    /// the text each decodes to.
+    static let escapedStrings: [(json: String, text: String)] = [
+        (#""a\\""#, #"a\"#),  // an escaped backslash right before the closing quote
+        (#""\\\"""#, #"\""#),  // an escaped backslash, then an escaped quote
+        (#""x\"\\\"y""#, #"x"\"y"#),
+        (#""é\n""#, "é\n"),  // non-ASCII before the escape
+        (#""\u00e9""#, "é"),  // non-ASCII only from an escape
+        (#""\n""#, "\n"),
+        (#""\ud83d\ude00!""#, "😀!"),
+        // 400 × 5 raw bytes, longer than a small stack buffer: decoded to 400 × 3 characters.
+        (#"""# + String(repeating: #"ab\""#, count: 400) + #"""#, String(repeating: #"ab""#, count: 400)),
+    ]
+
+    @Test("escaped strings decode up to their real closing quote", arguments: escapedStrings.indices)
+    func escapedStringEnds(_ index: Int) throws {
+        let (json, text) = Self.escapedStrings[index]
+        let call = try #require(fast(#"{"method":"a.B","parameters":{"s":"# + json + #","t":1}}"#))
+        #expect(call.parameter("s") == .string(text))
+        #expect(call.parameter("t") == 1)
     }
 }

@@ -248,6 +248,45 @@ struct ServerTests {
         }
     }
 
+    @Test("a reply sink an immediate handler keeps is never reused: it stays closed, the next call gets another")
+    func keptSinkNotReused() async throws {
+        try await withServer { _, address, _ in
+            let raw = try RawSocket(address)
+            let keep = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "keep"])
+            let peek = VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "peek"])
+            // Pipelined: the peek is started right after the kept call was answered inline.
+            raw.write(keep.framed + peek.framed + peek.framed)
+            let kept = await raw.readReply()?.parameters.object?["sink"]?.intValue
+            let next = await raw.readReply()?.parameters.object?["sink"]?.intValue
+            #expect(await raw.readReply()?.parameters.object?["text"] == "peek")
+            // The kept sink is alive (in keptSinks), so no other object can have its identity.
+            #expect(kept != nil && next != nil && kept != next)
+            let sink = try #require(
+                keptSinks.withLock { sinks in sinks.first { Int(bitPattern: ObjectIdentifier($0)) == kept } }
+            )
+            #expect(sink.isClosed)
+            #expect(sink.send(VarlinkReply(parameters: ["stray": true])) == .closed)
+            // Nothing stray arrives: the next reply is the next call's.
+            raw.write(peek.framed)
+            #expect(await raw.readReply()?.parameters.object?["text"] == "peek")
+        }
+    }
+
+    @Test("the sink a connection keeps for its next call is let go when the connection closes")
+    func spareSinkReleased() async throws {
+        try await withServer { _, address, _ in
+            let raw = try RawSocket(address)
+            raw.write(VarlinkCall(method: "org.example.test.Cached", parameters: ["text": "watch"]).framed)
+            #expect(await raw.readReply()?.parameters.object?["text"] == "watch")
+            // Only this test watches: the last one is this call's sink, which the connection
+            // keeps (it references the connection back) until it closes.
+            #expect(watchedSinks.withLock { $0.last?.sink != nil })
+            raw.shutdownWrite()
+            #expect(await raw.readUntilClosed())
+            #expect(watchedSinks.withLock { $0.last.map { $0.sink == nil } ?? false })
+        }
+    }
+
     @Test("an idle connection is closed; one with a subscription is not")
     func idleTimeout() async throws {
         // The server's timers run on a manual clock: a minute passes when the test says so.

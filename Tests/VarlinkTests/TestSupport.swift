@@ -39,8 +39,10 @@ let testIDL = """
 
     # Answered at once (from the immediate handler) unless text is "later", "fail" or
     # "final": "answered" names who answered and "thread" the thread it ran on. With "steps"
-    # and more, a reply with continues comes first.
-    method Cached(text: string) -> (text: string, answered: string, thread: string)
+    # and more, a reply with continues comes first. "peek" and "keep" also give the reply
+    # sink's identity in "sink"; "keep" keeps the sink (keptSinks), "watch" a weak reference
+    # to it (watchedSinks).
+    method Cached(text: string) -> (text: string, answered: string, thread: string, sink: ?int)
 
     # A failure with a reason.
     error Failed (reason: string)
@@ -103,6 +105,14 @@ func makeTestService(hub: Hub) -> VarlinkService {
                     guard let text = request.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
                     switch text {
                     case "later": return nil
+                    case "watch":
+                        watchedSinks.withLock { $0.append(WeakSink(sink: request.replies)) }
+                        return .parameters(cachedParameters(text, "immediate"))
+                    case "peek", "keep":
+                        if text == "keep" { keptSinks.withLock { $0.append(request.replies) } }
+                        var parameters = cachedParameters(text, "immediate")
+                        parameters["sink"] = .int(Int(bitPattern: ObjectIdentifier(request.replies)))
+                        return .parameters(parameters)
                     case "fail": throw VarlinkError("org.example.test.Failed", parameters: ["reason": "at once"])
                     case "steps":
                         // A reply sent through the sink before the final one returned.
@@ -132,6 +142,16 @@ func makeTestService(hub: Hub) -> VarlinkService {
         ),
         interfaces: [interface]
     )
+}
+
+/// The sinks `Cached` kept for "keep", for the test to send on after their call ended.
+let keptSinks = Mutex<[VarlinkReplySink]>([])
+
+/// Weak references to the sinks `Cached` saw for "watch", to tell when they are freed.
+let watchedSinks = Mutex<[WeakSink]>([])
+
+struct WeakSink: Sendable {
+    weak var sink: VarlinkReplySink?
 }
 
 /// The reply of `Cached`: the text, who answered, and the name of the current thread.

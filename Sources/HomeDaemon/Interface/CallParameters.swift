@@ -60,7 +60,8 @@ struct ManifestQuery {
         var ifNoneMatch: JSONValue?
         var changes: JSONValue?
         var unknown: String?
-        for (name, value) in request.parameters {
+        // The decoded members as they are: no dictionary is built for them.
+        request.call.forEachParameter { name, value in
             // By length first: a name is compared only with the (at most two) names of its
             // length, not with each case in turn.
             switch name.utf8.count {

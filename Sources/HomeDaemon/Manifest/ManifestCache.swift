@@ -45,20 +45,27 @@ public actor ManifestCache {
     private struct ServedProfiles: Sendable {
         var names: [String]
         var manifests: [String: EncodedManifest]
-        /// What ``servedReply(profile:ifNoneMatch:)`` reads, by profile: three references to
-        /// copy out of the table instead of a whole manifest's dozen.
-        var replies: [String: ServedReplies]
+        /// What ``servedReply(profile:ifNoneMatch:)`` reads, a profile's name and three
+        /// references to copy out instead of a whole manifest's dozen. A list searched in
+        /// order: a daemon has a handful of profiles, and comparing a name with each costs less
+        /// than hashing it (issue 17).
+        var replies: [ServedReplies]
 
         init(names: [String], manifests: [String: EncodedManifest]) {
             self.names = names
             self.manifests = manifests
-            self.replies = manifests.mapValues {
-                ServedReplies(etag: $0.etag, final: $0.finalReply, unchanged: $0.unchangedFinalReply)
+            // The configured order first (the first profile is the default), then any other.
+            let ordered = names.filter { manifests[$0] != nil } + manifests.keys.filter { !names.contains($0) }
+            self.replies = ordered.compactMap { name in
+                manifests[name].map {
+                    ServedReplies(name: name, etag: $0.etag, final: $0.finalReply, unchanged: $0.unchangedFinalReply)
+                }
             }
         }
     }
 
     private struct ServedReplies: Sendable {
+        var name: String
         var etag: String
         var final: VarlinkEncodedReply
         var unchanged: VarlinkEncodedReply
@@ -96,9 +103,11 @@ public actor ManifestCache {
     ) -> (profile: String, reply: VarlinkEncodedReply?) {
         served.withLock { served in
             let name = profile ?? served.names.first ?? ""
-            guard let replies = served.replies[name] else { return (name, nil) }
-            // As EncodedManifest.finalReply(ifNoneMatch:).
-            return (name, ifNoneMatch == replies.etag ? replies.unchanged : replies.final)
+            for replies in served.replies where replies.name == name {
+                // As EncodedManifest.finalReply(ifNoneMatch:).
+                return (name, ifNoneMatch == replies.etag ? replies.unchanged : replies.final)
+            }
+            return (name, nil)
         }
     }
 

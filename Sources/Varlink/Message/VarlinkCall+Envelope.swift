@@ -5,8 +5,9 @@ import JSONCore
 #endif
 
 /// The one-pass decoding of the usual call: an object of the five known fields, in any order,
-/// each present once, walked over the bytes without building the outer object. Only
-/// `parameters` becomes a ``JSONValue`` tree (through the same parser as any message).
+/// each present once, walked over the bytes without building the outer object. Only the values
+/// of `parameters` become ``JSONValue`` trees (through the same parser as any message), kept
+/// as a short list of members rather than a dictionary (VarlinkCall+Parameters.swift).
 ///
 /// It answers only when the message is well formed and holds nothing unusual; anything else
 /// (malformed JSON, a wrong type, a missing or empty `method`, an unknown or escaped key, a
@@ -20,17 +21,21 @@ import JSONCore
 extension VarlinkCall {
     /// The call in `bytes` if it has the usual form, else nil (see the extension's comment).
     static func decodingUsualForm(_ bytes: UnsafeBufferPointer<UInt8>) -> VarlinkCall? {
-        decodingUsualForm(bytes, routes: nil)?.call
+        var members: [Member] = []
+        return decodingUsualForm(bytes, routes: nil, reusing: &members)?.call
     }
 
     /// The call in `message`, and its route when `routes` has its method: the server's decoding.
     ///
+    /// - Parameter spare: an empty array whose storage the call's parameters may take (the
+    ///   previous call's, see ``recycleParameters()``); it is left empty.
     /// - Throws: as ``init(decoding:)``.
     static func decoding(
         _ message: UnsafeBufferPointer<UInt8>,
-        routes: MethodRoutes
+        routes: MethodRoutes,
+        reusing spare: inout [Member]
     ) throws(VarlinkProtocolError) -> (call: VarlinkCall, route: MethodRoutes.Route?) {
-        if let usual = decodingUsualForm(message, routes: routes) { return usual }
+        if let usual = decodingUsualForm(message, routes: routes, reusing: &spare) { return usual }
         return (try VarlinkCall(decodingGenerally: message), nil)
     }
 
@@ -38,7 +43,8 @@ extension VarlinkCall {
     /// has the method's name, which is then the route's own `String` (none is made).
     static func decodingUsualForm(
         _ bytes: UnsafeBufferPointer<UInt8>,
-        routes: MethodRoutes?
+        routes: MethodRoutes?,
+        reusing spare: inout [Member]
     ) -> (call: VarlinkCall, route: MethodRoutes.Route?)? {
         var scanner = JSONScanner(bytes: bytes)
         scanner.skipWhitespace()
@@ -46,7 +52,7 @@ extension VarlinkCall {
         scanner.index += 1
         var method: String?
         var routed: MethodRoutes.Route?
-        var parameters: [String: JSONValue] = [:]
+        var parameters = ParameterStorage.members([])
         var flags: (oneway: Bool, more: Bool, upgrade: Bool) = (false, false, false)
         var seen: UInt8 = 0  // a bit per field: a repeated key is the general parse's error
         while true {
@@ -71,7 +77,7 @@ extension VarlinkCall {
             case .parameters:
                 switch bytes[scanner.index] {
                 case UInt8(ascii: "{"):
-                    guard let members = Self.parameterObject(&scanner) else { return nil }
+                    guard let members = Self.parameterObject(&scanner, reusing: &spare) else { return nil }
                     parameters = members
                 case UInt8(ascii: "n"):
                     guard (try? scanner.expectLiteral("null")) != nil else { return nil }
@@ -96,7 +102,7 @@ extension VarlinkCall {
         guard scanner.index == bytes.count, let method else { return nil }
         let call = VarlinkCall(
             method: method,
-            parameters: parameters,
+            storage: parameters,
             oneway: flags.oneway,
             more: flags.more,
             upgrade: flags.upgrade
@@ -104,23 +110,30 @@ extension VarlinkCall {
         return (call, routed)
     }
 
-    /// The `parameters` object at the scanner's `{`, its members put straight into the
-    /// dictionary (no array of members first, no second pass); nil for anything the general
-    /// parse would refuse or decode differently (a duplicate key, malformed JSON).
-    private static func parameterObject(_ scanner: inout JSONScanner) -> [String: JSONValue]? {
+    /// The `parameters` object at the scanner's `{`, its members kept as decoded (up to
+    /// ``ParameterStorage/maxMembers``, a name compared with each earlier one) or, beyond that,
+    /// put straight into a dictionary; nil for anything the general parse would refuse or decode
+    /// differently (a duplicate name, malformed JSON).
+    private static func parameterObject(
+        _ scanner: inout JSONScanner,
+        reusing spare: inout [Member]
+    ) -> ParameterStorage? {
         let bytes = scanner.bytes
         scanner.index += 1
         scanner.skipWhitespace()
         guard scanner.index < bytes.count else { return nil }
         if bytes[scanner.index] == UInt8(ascii: "}") {
             scanner.index += 1
-            return [:]
+            return .members([])
         }
-        // Room for the usual few parameters without growing (each growth rehashes).
-        var members = [String: JSONValue](minimumCapacity: 4)
+        // Room for the usual few parameters without growing, in the spare storage if any.
+        var members: [Member] = []
+        swap(&members, &spare)
+        members.reserveCapacity(4)
+        var dictionary: [String: JSONValue] = [:]  // only past maxMembers
         while true {
             guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\""),
-                let key = try? scanner.parseString()
+                let name = try? scanner.parseString()
             else { return nil }
             scanner.skipWhitespace()
             guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: ":") else { return nil }
@@ -132,14 +145,26 @@ extension VarlinkCall {
                     from: &scanner,
                     depth: 2,
                     maxDepth: JSONParser.maxDepth
-                ),
-                members.updateValue(value, forKey: key) == nil
+                )
             else { return nil }
+            if members.count < ParameterStorage.maxMembers {
+                // String equality, as the general parse's duplicate check and a dictionary's.
+                for member in members where member.name == name { return nil }
+                members.append(Member(name: name, value: value))
+            } else {
+                if dictionary.isEmpty {
+                    dictionary.reserveCapacity(2 * ParameterStorage.maxMembers)
+                    for member in members { dictionary[member.name] = member.value }
+                }
+                guard dictionary.updateValue(value, forKey: name) == nil else { return nil }
+            }
             scanner.skipWhitespace()
             guard scanner.index < bytes.count else { return nil }
             let separator = bytes[scanner.index]
             scanner.index += 1
-            if separator == UInt8(ascii: "}") { return members }
+            if separator == UInt8(ascii: "}") {
+                return dictionary.isEmpty ? .members(members) : .dictionary(dictionary)
+            }
             guard separator == UInt8(ascii: ",") else { return nil }
             scanner.skipWhitespace()
         }

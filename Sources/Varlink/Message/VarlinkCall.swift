@@ -11,8 +11,15 @@ import JSONCore
 public struct VarlinkCall: Sendable, Equatable {
     /// Fully qualified, `interface.Method`, e.g. `org.varlink.service.GetInfo`.
     public var method: String
-    /// Input parameters; empty when the call had none.
-    public var parameters: [String: JSONValue]
+    /// Input parameters; empty when the call had none. Built on each read for a call the
+    /// server decoded (see ``parameterStorage``): a handler on the event-loop thread reads them
+    /// with ``parameter(_:)`` or ``forEachParameter(_:)`` instead.
+    public var parameters: [String: JSONValue] {
+        get { parameterStorage.dictionary }
+        set { parameterStorage = .dictionary(newValue) }
+    }
+    /// The parameters as held (VarlinkCall+Parameters.swift).
+    @usableFromInline var parameterStorage: ParameterStorage
     /// The server must not reply.
     public var oneway: Bool
     /// The client accepts several replies (`continues: true` until the last).
@@ -27,8 +34,12 @@ public struct VarlinkCall: Sendable, Equatable {
         more: Bool = false,
         upgrade: Bool = false
     ) {
+        self.init(method: method, storage: .dictionary(parameters), oneway: oneway, more: more, upgrade: upgrade)
+    }
+
+    init(method: String, storage: ParameterStorage, oneway: Bool, more: Bool, upgrade: Bool) {
         self.method = method
-        self.parameters = parameters
+        self.parameterStorage = storage
         self.oneway = oneway
         self.more = more
         self.upgrade = upgrade
@@ -95,13 +106,19 @@ public struct VarlinkCall: Sendable, Equatable {
         guard let method = fields[0]?.stringValue, !method.isEmpty else { throw .missingMethod }
         self.method = method
         switch fields[1] {
-        case nil, .null?: parameters = [:]
-        case .object(let p)?: parameters = p
+        case nil, .null?: parameterStorage = .dictionary([:])
+        case .object(let p)?: parameterStorage = .dictionary(p)
         default: throw .invalidField("parameters")
         }
         oneway = try Self.flag("oneway", fields[2])
         more = try Self.flag("more", fields[3])
         upgrade = try Self.flag("upgrade", fields[4])
+    }
+
+    /// Equal method, flags and parameters, however each call holds its parameters.
+    public static func == (lhs: VarlinkCall, rhs: VarlinkCall) -> Bool {
+        lhs.method == rhs.method && lhs.oneway == rhs.oneway && lhs.more == rhs.more && lhs.upgrade == rhs.upgrade
+            && lhs.parameters == rhs.parameters
     }
 
     private static func flag(_ key: String, _ value: JSONValue?) throws(VarlinkProtocolError) -> Bool {
@@ -132,7 +149,7 @@ public struct VarlinkCall: Sendable, Equatable {
                 writer.key("oneway")
                 writer.bool(true)
             }
-            if !parameters.isEmpty {
+            if !parameterStorage.isEmpty {
                 writer.key("parameters")
                 writer.object(parameters)
             }

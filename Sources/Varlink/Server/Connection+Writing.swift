@@ -92,6 +92,7 @@ extension Connection {
         interest = 0
         let sink = active?.sink
         active = nil
+        spareSink = nil  // it references this connection (its transport)
         releaseStreamingSlot()
         output.removeAll()
         coalesced = nil

@@ -47,6 +47,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     }
     var active: ActiveCall?
     var lastCallID: UInt64 = 0
+    /// The sink of the last call answered inline, for the next call to reuse if nothing else
+    /// kept it (``reusableSink(for:)``).
+    var spareSink: VarlinkReplySink?
+    /// The storage of the last call's parameters, emptied, for the next call's decoding.
+    var spareMembers: [VarlinkCall.Member] = []
     /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
     /// also its first, is held in ``inlineFinalCallID`` and ``inlineFinalReply`` (nil for a
     /// oneway call) and queued right after, with no hop. Two plain optionals, not an optional
@@ -178,17 +183,19 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         let backlogLimit = context.configuration.outputBacklogLimit
         let routes = context.service.routes
         while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
-            let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
+            var decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
             do throws(VarlinkProtocolError) {
                 // Decoded where it lies in the input buffer, not copied out first.
                 decoded = try input.next { message throws(VarlinkProtocolError) in
-                    try VarlinkCall.decoding(message, routes: routes)
+                    try VarlinkCall.decoding(message, routes: routes, reusing: &spareMembers)
                 }
             } catch {
                 protocolViolation(error)
                 return
             }
-            guard let decoded else {
+            // Taken out of `decoded`, so that once it has run the call holds the only reference
+            // to its parameters' storage, which is then emptied in place for the next call.
+            guard case (var call, let route)? = decoded.take() else {
                 if inputEnded, output.isEmpty {
                     // Everything complete has been answered; a partial message cannot complete.
                     close()
@@ -196,7 +203,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 }
                 break
             }
-            start(decoded.call, route: decoded.route)
+            start(call, route: route)
+            spareMembers = call.recycleParameters()
         }
         updateInterest()
         updateTimer()
@@ -217,7 +225,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             holdsStreamingSlot = true
         }
         lastCallID &+= 1
-        let sink = VarlinkReplySink(call: call, transport: self, callID: lastCallID)
+        let sink = reusableSink(for: call) ?? VarlinkReplySink(call: call, transport: self, callID: lastCallID)
         active = ActiveCall(id: lastCallID, sink: sink)
         // A call whose answer is ready is answered here, inline: its final reply comes back
         // through the sink into inlineFinalReply and is queued and written at once, with no hop
@@ -238,12 +246,30 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             inlineFinalReply = nil
             deliverOnLoop(reply, isFinal: true, policy: .queue, callID: callID)
         }
-        guard let method else { return }
+        guard let method else {
+            // Answered inline (unless the immediate handler keeps the call open): the sink may
+            // serve the next call.
+            if active == nil { spareSink = sink }
+            return
+        }
         let service = context.service
         let peer = self.peer
         Task(executorPreference: loop) {
             await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
         }
+    }
+
+    /// The sink of the last call answered inline, made the sink of `call` (numbered
+    /// ``lastCallID``), if nothing but this connection references it (a handler may have kept
+    /// it) and it has the flags `call` needs; nil otherwise.
+    private func reusableSink(for call: VarlinkCall) -> VarlinkReplySink? {
+        var spare = spareSink
+        spareSink = nil
+        guard isKnownUniquelyReferenced(&spare), let sink = spare, sink.acceptsMore == call.more,
+            sink.isOneway == call.oneway
+        else { return nil }
+        sink.reuse(forCallID: lastCallID)
+        return sink
     }
 
     /// Answers a streaming call the limits refuse with the configured error (or nothing) and

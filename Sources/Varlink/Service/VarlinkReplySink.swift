@@ -26,10 +26,11 @@ public final class VarlinkReplySink: Sendable {
     public let isOneway: Bool
 
     private let transport: any ReplyTransport
-    private let callID: UInt64
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     fileprivate struct State: ~Copyable {
+        /// The call's number on its connection; a reused sink (``reuse(forCallID:)``) gets a new one.
+        var callID: UInt64
         var isClosed = false
         /// A reply has gone to the transport (see ``ReplyTransport/deliver(_:isFinal:policy:callID:isFirst:)``).
         var hasDelivered = false
@@ -41,7 +42,15 @@ public final class VarlinkReplySink: Sendable {
         self.acceptsMore = call.more
         self.isOneway = call.oneway
         self.transport = transport
-        self.callID = callID
+        self.state = Mutex(State(callID: callID))
+    }
+
+    /// Makes this sink, closed by its call's final reply and referenced by nothing but its
+    /// connection (which checks `isKnownUniquelyReferenced`), the sink of the connection's next
+    /// call with the same ``acceptsMore`` and ``isOneway``: a call answered inline then costs no
+    /// sink allocation and release (issue 17, ``Connection``).
+    func reuse(forCallID callID: UInt64) {
+        state.withLock { $0 = State(callID: callID) }
     }
 
     /// True once the final reply was sent or the client went away.
@@ -88,7 +97,7 @@ public final class VarlinkReplySink: Sendable {
                 isOneway ? nil : encoded,
                 isFinal: isFinal,
                 policy: policy,
-                callID: callID,
+                callID: state.callID,
                 isFirst: isFirst
             )
             return (true, isFinal ? state.close() : nil)
