@@ -31,16 +31,33 @@ actor SubscriptionHub {
         /// Whether the call asked for `changes`.
         let wantsChanges: Bool
         /// The manifest last sent: a version is pushed once, and `changes` are counted from it.
-        var last: EncodedManifest?
+        /// Shared by every subscriber it went to, so recording a push is one reference, not a
+        /// copy of the manifest's fields.
+        var last: Pushed?
         /// Ended (its client went away, or its target no longer resolves): dropped at the end
         /// of the publish that found out.
         var isGone = false
 
-        init(sink: VarlinkReplySink, target: Target, wantsChanges: Bool, last: EncodedManifest?) {
+        init(sink: VarlinkReplySink, target: Target, wantsChanges: Bool, last: Pushed?) {
             self.sink = sink
             self.target = target
             self.wantsChanges = wantsChanges
             self.last = last
+        }
+    }
+
+    /// A manifest as sent to subscribers: one instance per target and version, referenced by
+    /// every subscriber it went to.
+    private final class Pushed {
+        let manifest: EncodedManifest
+
+        init(_ manifest: EncodedManifest) {
+            self.manifest = manifest
+        }
+
+        /// Whether `other` holds the same version (the etag tells a re-made version apart).
+        func isSameVersion(as other: Pushed) -> Bool {
+            self === other || (manifest.version == other.manifest.version && manifest.etag == other.manifest.etag)
         }
     }
 
@@ -72,23 +89,24 @@ actor SubscriptionHub {
             pruneThreshold = max(Self.minimumPruneThreshold, subscribers.count * 2)
         }
         guard !sink.isClosed else { return }
-        subscribers.append(Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial))
+        let last = initial.map { Pushed($0) }
+        subscribers.append(Subscriber(sink: sink, target: target, wantsChanges: changes, last: last))
     }
 
     /// What one ``publish()`` sends to the subscribers of one target: its manifest with the
     /// plain push (no `changes`) encoded and framed once for all of them, or the error that
-    /// ends their subscriptions.
+    /// ends their subscriptions, also framed once.
     private enum TargetPush {
-        case manifest(EncodedManifest, framed: VarlinkEncodedReply)
-        case failure(VarlinkError)
+        case manifest(Pushed, framed: VarlinkEncodedReply)
+        case failure(VarlinkEncodedReply)
 
         init(_ result: Result<EncodedManifest, VarlinkError>) {
             switch result {
             case .success(let manifest):
                 let framed = VarlinkReply(encodedParameters: manifest.replyParameters(), continues: true).framed()
-                self = .manifest(manifest, framed: framed)
+                self = .manifest(Pushed(manifest), framed: framed)
             case .failure(let error):
-                self = .failure(error)
+                self = .failure(VarlinkReply(error: error).framed())
             }
         }
     }
@@ -112,7 +130,10 @@ actor SubscriptionHub {
             }
         }
         var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
-        var current: (target: Target, push: TargetPush)?
+        // The target of the previous subscriber and its push: neighbours usually share one, so
+        // the dictionary is looked up only where the target changes.
+        var currentTarget: Target?
+        var currentPush: TargetPush?
         var anyGone = false
         for subscriber in snapshot {
             if subscriber.sink.isClosed {
@@ -120,31 +141,32 @@ actor SubscriptionHub {
                 anyGone = true
                 continue
             }
-            if current?.target != subscriber.target {
-                guard let push = pushes[subscriber.target] else { continue }
-                current = (subscriber.target, push)
+            if currentTarget != subscriber.target {
+                currentTarget = subscriber.target
+                currentPush = pushes[subscriber.target]
             }
-            guard let push = current?.push else { continue }
-            let manifest: EncodedManifest
+            let pushed: Pushed
             let plainPush: VarlinkEncodedReply
-            switch push {
+            switch currentPush {
             case .manifest(let found, let framed):
-                (manifest, plainPush) = (found, framed)
-            case .failure(let error):
-                subscriber.sink.send(VarlinkReply(error: error).framed())
+                (pushed, plainPush) = (found, framed)
+            case .failure(let ending):
+                subscriber.sink.send(ending)
                 subscriber.isGone = true
                 anyGone = true
                 continue
+            case nil:
+                continue
             }
-            if subscriber.last?.version == manifest.version, subscriber.last?.etag == manifest.etag { continue }
+            if let last = subscriber.last, last.isSameVersion(as: pushed) { continue }
             let reply: VarlinkEncodedReply
             let policy: VarlinkBacklogPolicy
             if subscriber.wantsChanges {
-                let key = ChangesKey(target: subscriber.target, since: subscriber.last?.version)
+                let key = ChangesKey(target: subscriber.target, since: subscriber.last?.manifest.version)
                 if let made = withChanges[key] {
                     reply = made
                 } else {
-                    reply = Self.changesReply(manifest, since: subscriber.last)
+                    reply = Self.changesReply(pushed.manifest, since: subscriber.last?.manifest)
                     withChanges[key] = reply
                 }
                 policy = .queue
@@ -156,7 +178,7 @@ actor SubscriptionHub {
                 subscriber.isGone = true
                 anyGone = true
             } else {
-                subscriber.last = manifest
+                subscriber.last = pushed
             }
         }
         if anyGone { subscribers.removeAll { $0.isGone } }
