@@ -92,13 +92,20 @@ enum HomefeedBench {
                                     --toggle-collect='*EventLoopC9runThread*' counts the loop thread)
                                     """
                             ),
+                            .flag(
+                                "--only-push",
+                                help: """
+                                    only RecordHistory and the push to 1 000 subscribers (for a profiler)
+                                    """
+                            ),
                         ],
                         body: { arguments throws(UsageError) in
                             ServeBenchmark.run(
                                 calls: arguments.integer("--calls") ?? 100_000,
                                 idleSeconds: arguments.integer("--idle-seconds") ?? 60,
                                 daemon: arguments.string("--daemon"),
-                                onlyCalls: arguments.has("--only-calls")
+                                onlyCalls: arguments.has("--only-calls"),
+                                onlyPush: arguments.has("--only-push")
                             )
                             return ExitStatus.ok
                         }

@@ -34,8 +34,17 @@ import Varlink
 /// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB. Issue 10: ReportSizes to 100
 /// subscribers ≤ 10 ms.
 enum ServeBenchmark {
-    /// - Parameter onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
-    static func run(calls: Int = 100_000, idleSeconds: Int = 60, daemon: String? = nil, onlyCalls: Bool = false) {
+    /// - Parameters:
+    ///   - onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
+    ///   - onlyPush: measure RecordHistory and the push to 1 000 subscribers and nothing else,
+    ///     for a profiler.
+    static func run(
+        calls: Int = 100_000,
+        idleSeconds: Int = 60,
+        daemon: String? = nil,
+        onlyCalls: Bool = false,
+        onlyPush: Bool = false
+    ) {
         raiseFileLimit()
         let directory = temporaryDirectory("/tmp/hfs.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -59,6 +68,12 @@ enum ServeBenchmark {
             let served = measure(socket: socket, small, calls: calls)
             Measure.report("serve.call_p50_us_quiet", served.p50, "us")
             Measure.report("serve.small.server_cpu_us", served.serverCPU, "us")
+            Measure.blocking { await server.shutdown() }
+            return
+        }
+        if onlyPush {
+            Measure.report("serve.record_history.ms", recordHistory(client: client), "ms")
+            Measure.report("serve.push_1000.ms", pushToSubscribers(count: 1000, socket: socket, client: client), "ms")
             Measure.blocking { await server.shutdown() }
             return
         }
@@ -144,17 +159,7 @@ enum ServeBenchmark {
             }
         }
 
-        let recordHistory = median(
-            (0..<5).map { _ in
-                milliseconds {
-                    do {
-                        _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
-                    } catch {
-                        fail("RecordHistory: \(error)")
-                    }
-                }
-            }
-        )
+        let recordHistory = Self.recordHistory(client: client)
         let push = pushToSubscribers(count: 1000, socket: socket, client: client)
         let pushFloor = pushFloor(count: 1000, bytes: manifestSize)
         Measure.report("serve.push_1000.ms", push, "ms")
@@ -306,6 +311,21 @@ enum ServeBenchmark {
         )
         let rounds = Double(calls + VarlinkBenchmark.warmup)
         return (floor.p50, (Measure.processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)
+    }
+
+    /// `RecordHistory` alone, 5 times: the median, in ms.
+    static func recordHistory(client: VarlinkClient) -> Double {
+        median(
+            (0..<5).map { _ in
+                milliseconds {
+                    do {
+                        _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
+                    } catch {
+                        fail("RecordHistory: \(error)")
+                    }
+                }
+            }
+        )
     }
 
     /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a

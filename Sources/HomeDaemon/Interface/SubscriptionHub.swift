@@ -27,24 +27,56 @@ actor SubscriptionHub {
     /// walks the list, without copying the list or hashing a key per subscriber.
     private final class Subscriber {
         let sink: VarlinkReplySink
-        let target: Target
+        /// Its target, shared with every subscriber of the same target: ``publish()`` tells
+        /// neighbours' targets apart by identity, without copying or comparing them.
+        let slot: TargetSlot
+        var target: Target { slot.target }
         /// Whether the call asked for `changes`.
         let wantsChanges: Bool
         /// The manifest last sent: a version is pushed once, and `changes` are counted from it.
-        var last: EncodedManifest?
+        /// Shared by every subscriber it went to, so recording a push is one reference, not a
+        /// copy of the manifest's fields.
+        var last: Pushed?
         /// Ended (its client went away, or its target no longer resolves): dropped at the end
         /// of the publish that found out.
         var isGone = false
 
-        init(sink: VarlinkReplySink, target: Target, wantsChanges: Bool, last: EncodedManifest?) {
+        init(sink: VarlinkReplySink, slot: TargetSlot, wantsChanges: Bool, last: Pushed?) {
             self.sink = sink
-            self.target = target
+            self.slot = slot
             self.wantsChanges = wantsChanges
             self.last = last
         }
     }
 
+    /// One target, referenced by all its subscribers.
+    private final class TargetSlot {
+        let target: Target
+
+        init(_ target: Target) {
+            self.target = target
+        }
+    }
+
+    /// A manifest as sent to subscribers: one instance per target and version, referenced by
+    /// every subscriber it went to.
+    private final class Pushed {
+        let manifest: EncodedManifest
+
+        init(_ manifest: EncodedManifest) {
+            self.manifest = manifest
+        }
+
+        /// Whether `other` holds the same version (the etag tells a re-made version apart).
+        func isSameVersion(as other: Pushed) -> Bool {
+            self === other || (manifest.version == other.manifest.version && manifest.etag == other.manifest.etag)
+        }
+    }
+
     private var subscribers: [Subscriber] = []
+    /// The slot of each target that has subscribers (and, until the next drop, of some that
+    /// had): ``add(_:target:changes:initial:)`` hashes the target once, here.
+    private var slots: [Target: TargetSlot] = [:]
     /// ``add(_:target:changes:initial:)`` drops closed subscribers once the list reaches this
     /// size, then sets it to twice the open ones (at least ``minimumPruneThreshold``): clients
     /// that subscribe and leave between versions cost amortised O(1) each and never pile up.
@@ -68,27 +100,43 @@ actor SubscriptionHub {
     ///   - initial: the manifest the call's first reply carried.
     func add(_ sink: VarlinkReplySink, target: Target, changes: Bool = false, initial: EncodedManifest? = nil) {
         if subscribers.count >= pruneThreshold {
-            subscribers.removeAll { $0.sink.isClosed }
+            drop { $0.sink.isClosed }
             pruneThreshold = max(Self.minimumPruneThreshold, subscribers.count * 2)
         }
         guard !sink.isClosed else { return }
-        subscribers.append(Subscriber(sink: sink, target: target, wantsChanges: changes, last: initial))
+        let slot: TargetSlot
+        if let found = slots[target] {
+            slot = found
+        } else {
+            slot = TargetSlot(target)
+            slots[target] = slot
+        }
+        let last = initial.map { Pushed($0) }
+        subscribers.append(Subscriber(sink: sink, slot: slot, wantsChanges: changes, last: last))
+    }
+
+    /// Drops the subscribers `isDropped` picks, and the slots of targets left without any.
+    private func drop(where isDropped: (Subscriber) -> Bool) {
+        subscribers.removeAll(where: isDropped)
+        var kept = Set<ObjectIdentifier>()
+        for subscriber in subscribers { kept.insert(ObjectIdentifier(subscriber.slot)) }
+        if kept.count < slots.count { slots = slots.filter { kept.contains(ObjectIdentifier($0.value)) } }
     }
 
     /// What one ``publish()`` sends to the subscribers of one target: its manifest with the
     /// plain push (no `changes`) encoded and framed once for all of them, or the error that
-    /// ends their subscriptions.
+    /// ends their subscriptions, also framed once.
     private enum TargetPush {
-        case manifest(EncodedManifest, framed: VarlinkEncodedReply)
-        case failure(VarlinkError)
+        case manifest(Pushed, framed: VarlinkEncodedReply)
+        case failure(VarlinkEncodedReply)
 
         init(_ result: Result<EncodedManifest, VarlinkError>) {
             switch result {
             case .success(let manifest):
                 let framed = VarlinkReply(encodedParameters: manifest.replyParameters(), continues: true).framed()
-                self = .manifest(manifest, framed: framed)
+                self = .manifest(Pushed(manifest), framed: framed)
             case .failure(let error):
-                self = .failure(error)
+                self = .failure(VarlinkReply(error: error).framed())
             }
         }
     }
@@ -103,16 +151,21 @@ actor SubscriptionHub {
     /// sink the same bytes.
     func publish() async {
         let snapshot = subscribers
-        var pushes: [Target: TargetPush] = [:]
-        var previous: Target?
-        for subscriber in snapshot where subscriber.target != previous {
-            previous = subscriber.target
-            if pushes[subscriber.target] == nil {
-                pushes[subscriber.target] = TargetPush(await manifestResult(subscriber.target))
+        // Keyed by slot: the snapshot holds every slot for as long as this runs.
+        var pushes: [ObjectIdentifier: TargetPush] = [:]
+        var previous: TargetSlot?
+        for subscriber in snapshot where subscriber.slot !== previous {
+            previous = subscriber.slot
+            let slot = ObjectIdentifier(subscriber.slot)
+            if pushes[slot] == nil {
+                pushes[slot] = TargetPush(await manifestResult(subscriber.target))
             }
         }
         var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
-        var current: (target: Target, push: TargetPush)?
+        // The slot of the previous subscriber and its push: neighbours usually share one, so
+        // the dictionary is looked up only where the target changes.
+        var currentSlot: TargetSlot?
+        var currentPush: TargetPush?
         var anyGone = false
         for subscriber in snapshot {
             if subscriber.sink.isClosed {
@@ -120,31 +173,32 @@ actor SubscriptionHub {
                 anyGone = true
                 continue
             }
-            if current?.target != subscriber.target {
-                guard let push = pushes[subscriber.target] else { continue }
-                current = (subscriber.target, push)
+            if subscriber.slot !== currentSlot {
+                currentSlot = subscriber.slot
+                currentPush = pushes[ObjectIdentifier(subscriber.slot)]
             }
-            guard let push = current?.push else { continue }
-            let manifest: EncodedManifest
+            let pushed: Pushed
             let plainPush: VarlinkEncodedReply
-            switch push {
+            switch currentPush {
             case .manifest(let found, let framed):
-                (manifest, plainPush) = (found, framed)
-            case .failure(let error):
-                subscriber.sink.send(VarlinkReply(error: error).framed())
+                (pushed, plainPush) = (found, framed)
+            case .failure(let ending):
+                subscriber.sink.send(ending)
                 subscriber.isGone = true
                 anyGone = true
                 continue
+            case nil:
+                continue
             }
-            if subscriber.last?.version == manifest.version, subscriber.last?.etag == manifest.etag { continue }
+            if let last = subscriber.last, last.isSameVersion(as: pushed) { continue }
             let reply: VarlinkEncodedReply
             let policy: VarlinkBacklogPolicy
             if subscriber.wantsChanges {
-                let key = ChangesKey(target: subscriber.target, since: subscriber.last?.version)
+                let key = ChangesKey(slot: ObjectIdentifier(subscriber.slot), since: subscriber.last?.manifest.version)
                 if let made = withChanges[key] {
                     reply = made
                 } else {
-                    reply = Self.changesReply(manifest, since: subscriber.last)
+                    reply = Self.changesReply(pushed.manifest, since: subscriber.last?.manifest)
                     withChanges[key] = reply
                 }
                 policy = .queue
@@ -156,10 +210,10 @@ actor SubscriptionHub {
                 subscriber.isGone = true
                 anyGone = true
             } else {
-                subscriber.last = manifest
+                subscriber.last = pushed
             }
         }
-        if anyGone { subscribers.removeAll { $0.isGone } }
+        if anyGone { drop { $0.isGone } }
     }
 
     /// A subscriber's push of `manifest` with what changed since `previous` (`null` when the
@@ -176,7 +230,7 @@ actor SubscriptionHub {
 
     /// Which `changes` reply: the same for every subscriber of a target that holds the same version.
     private struct ChangesKey: Hashable {
-        var target: Target
+        var slot: ObjectIdentifier
         var since: Int?
     }
 
@@ -184,7 +238,9 @@ actor SubscriptionHub {
     private func manifestResult(_ target: Target) async -> Result<EncodedManifest, VarlinkError> {
         switch target {
         case .profile(let name):
-            guard let manifest = await service.manifest(profile: name) else {
+            // Read from the served copy, with no hop to the service's actor: the publish that
+            // follows a version does not queue behind (or delay) the calls that made it.
+            guard let manifest = service.servedManifest(profile: name).manifest else {
                 return .failure(HomefeedInterface.unknownProfile(name))
             }
             return .success(manifest)
@@ -202,6 +258,7 @@ actor SubscriptionHub {
     func finish() async {
         let all = subscribers
         subscribers = []
+        slots = [:]
         for subscriber in all {
             if case .success(let manifest) = await manifestResult(subscriber.target) {
                 subscriber.sink.send(manifest.finalReply)

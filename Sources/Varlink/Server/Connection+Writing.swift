@@ -34,10 +34,13 @@ extension Connection {
         if active == nil {
             // Within processInput (a call answered inline), it goes on and updates both itself.
             if !isProcessingInput { processInput() }  // updates interest and timer
-        } else {
+        } else if interest & EventLoop.writable != 0 {
             updateInterest()
             updateTimer()
         }
+        // Else (a push written at once, the usual case): a write changes neither what the input
+        // wants nor, while a call is active and nothing is stalled, any deadline, so both stay
+        // as they are, with no check per subscriber.
     }
 
     // MARK: - Timeouts

@@ -313,25 +313,26 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         }
         // On the loop thread this runs right after the sink's lock is released, before the
         // loop waits again; from elsewhere at the loop's next wake-up.
-        loop.submit { [self] in
-            deliverOnLoop(reply, isFinal: isFinal, policy: policy, callID: callID)
-        }
+        loop.submit(ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID))
     }
 
-    private func deliverOnLoop(
+    func deliverOnLoop(
         _ reply: VarlinkEncodedReply?,
         isFinal: Bool,
         policy: VarlinkBacklogPolicy,
         callID: UInt64
     ) {
         guard !isClosed, let call = active, call.id == callID else { return }
+        // Read once and kept up to date, not read again for the limit below: every access to
+        // the queue is a dynamic exclusivity check.
+        var unsent = output.byteCount
         if let reply {
-            if !isFinal, policy == .replacePending, output.byteCount > context.configuration.outputBacklogLimit {
+            if !isFinal, policy == .replacePending, unsent > context.configuration.outputBacklogLimit {
                 if coalesced != nil { context.count { $0.coalescedReplies += 1 } }
                 coalesced = reply
             } else {
                 appendCoalesced()
-                output.append(reply.framedBytes)
+                unsent = output.append(reply.framedBytes)
             }
         }
         if isFinal {
@@ -340,7 +341,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             lastActivity = loop.now()
         }
         let maxOutputBytes = context.configuration.maxOutputBytes
-        if output.byteCount > maxOutputBytes {
+        if unsent > maxOutputBytes {
             context.count { $0.droppedSlowClients += 1 }
             context.log(.warning) {
                 "dropping client \(self.peer): \(self.output.byteCount) bytes unsent, limit \(maxOutputBytes)"

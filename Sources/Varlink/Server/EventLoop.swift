@@ -54,6 +54,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     enum Work {
         case job(UnownedJob)
         case closure(@Sendable () -> Void)
+        /// A reply for a connection: carried as a value, so handing a push to a thousand
+        /// connections allocates no closure per connection.
+        case delivery(ReplyDelivery)
     }
 
     private struct Inbox: ~Copyable {
@@ -170,6 +173,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         submit(.closure(work))
     }
 
+    /// Hands `delivery` to its connection on the loop thread, in order with ``submit(_:)``.
+    func submit(_ delivery: ReplyDelivery) {
+        submit(.delivery(delivery))
+    }
+
     private func submit(_ work: Work) {
         if isOnLoop, isPerforming {
             pending.append(work)
@@ -194,6 +202,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         switch work {
         case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
         case .closure(let closure): closure()
+        case .delivery(let delivery): delivery.run()
         }
     }
 

@@ -25,10 +25,14 @@ struct OutputQueue {
 
     var isEmpty: Bool { byteCount == 0 }
 
-    mutating func append(_ bytes: [UInt8]) {
-        guard !bytes.isEmpty else { return }
+    /// - Returns: the unsent bytes now (``byteCount``), so a caller that checks a limit after
+    ///   appending need not read the queue again.
+    @discardableResult
+    mutating func append(_ bytes: [UInt8]) -> Int {
+        guard !bytes.isEmpty else { return byteCount }
         chunks.append(bytes)
         byteCount += bytes.count
+        return byteCount
     }
 
     mutating func removeAll() {
