@@ -8,7 +8,13 @@ import Testing
 /// as a look-up per name.
 struct ManifestQueryTests {
     struct Discard: ReplyTransport {
-        func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {}
+        func deliver(
+            _ reply: VarlinkEncodedReply?,
+            isFinal: Bool,
+            policy: VarlinkBacklogPolicy,
+            callID: UInt64,
+            isFirst: Bool
+        ) {}
     }
 
     func query(_ parameters: [String: JSONValue]) throws(VarlinkError) -> ManifestQuery {

@@ -293,10 +293,6 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     // MARK: - Replies
 
-    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
-        deliver(reply, isFinal: isFinal, policy: policy, callID: callID, isFirst: false)
-    }
-
     func deliver(
         _ reply: VarlinkEncodedReply?,
         isFinal: Bool,

@@ -184,11 +184,9 @@ protocol ReplyTransport: Sendable {
     /// - Parameters:
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
-    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
-
-    /// As ``deliver(_:isFinal:policy:callID:)``; `isFirst` says nothing was delivered for the
-    /// call before, so a final reply that is also the first cannot overtake another (a
-    /// connection may then take it without a hop, ``Connection``). By default the same.
+    ///   - isFirst: nothing was delivered for the call before, so a final reply that is also the
+    ///     first cannot overtake another (a connection may then take it without a hop,
+    ///     ``Connection``).
     func deliver(
         _ reply: VarlinkEncodedReply?,
         isFinal: Bool,
@@ -196,16 +194,4 @@ protocol ReplyTransport: Sendable {
         callID: UInt64,
         isFirst: Bool
     )
-}
-
-extension ReplyTransport {
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        isFirst: Bool
-    ) {
-        deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
-    }
 }
