@@ -35,40 +35,48 @@ enum URIReference {
     }
 
     private static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        do {
-            guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
-            var index = 1
-            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
-                let byte = bytes[index]
-                guard
-                    byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
-                        || byte == UInt8(ascii: ".")
-                else { return false }
-                index += 1
-            }
-            guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+        guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
+        var index = 1
+        while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+            let byte = bytes[index]
+            guard
+                byte.isASCIILetter || byte.isASCIIDigit || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
+                    || byte == UInt8(ascii: ".")
             else { return false }
-            // Authority and path: allowed bytes and no dot segment (`/.`), up to `?` or `#`.
-            index += 3
-            while index < bytes.count {
-                let byte = bytes[index]
-                // Most bytes: allowed, and none of `?`, `#`, `/`.
-                if isAllowed(byte, low: 0x2fff_7ff2_0000_0000) {
-                    index += 1
-                    continue
-                }
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-                guard byte == UInt8(ascii: "/") else { return false }
-                if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ".") { return false }
-                index += 1
-            }
-            // Query and fragment: allowed bytes (`?` and `#` are).
-            while index < bytes.count {
-                guard isAllowed(bytes[index]) else { return false }
-                index += 1
-            }
-            return true
+            index += 1
         }
+        guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
+        else { return false }
+        // Authority and path: allowed bytes, none of `?`, `#`, `/` in the fast mask.
+        return isCleanPathAndQuery(bytes, from: index + 3, pathMask: 0x2fff_7ff2_0000_0000)
+    }
+
+    /// From `start`: a path of allowed bytes with no dot segment (`/.`), up to `?` or `#`, then a
+    /// query and fragment of allowed bytes (`?` and `#` are). `pathMask` is ``isAllowed(_:low:)``'s
+    /// mask for the bytes of the path that need no second look (most of them).
+    @inline(__always)
+    private static func isCleanPathAndQuery(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        from start: Int,
+        pathMask: UInt64
+    ) -> Bool {
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isAllowed(byte, low: pathMask) {
+                index += 1
+                continue
+            }
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
+            guard byte == UInt8(ascii: "/") else { return false }
+            if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ".") { return false }
+            index += 1
+        }
+        while index < bytes.count {
+            guard isAllowed(bytes[index]) else { return false }
+            index += 1
+        }
+        return true
     }
 
     /// The common relative case, without splitting into components: a clean relative path
@@ -85,25 +93,9 @@ enum URIReference {
         guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
             first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
         else { return nil }
-        // The path: allowed bytes, no `:` (maybe a scheme), no dot segment; up to `?` or `#`.
-        var index = 0
-        while index < ref.count {
-            let byte = ref[index]
-            // Most bytes: allowed, and none of `?`, `#`, `:`, `/`.
-            if isAllowed(byte, low: 0x2bff_7ff2_0000_0000) {
-                index += 1
-                continue
-            }
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            guard byte == UInt8(ascii: "/") else { return nil }
-            if index + 1 < ref.count && ref[index + 1] == UInt8(ascii: ".") { return nil }
-            index += 1
-        }
-        // Query and fragment: allowed bytes.
-        while index < ref.count {
-            guard isAllowed(ref[index]) else { return nil }
-            index += 1
-        }
+        // The path: allowed bytes, no `:` (maybe a scheme: not in the fast mask, nor `?`, `#`,
+        // `/`), no dot segment; then the query and fragment.
+        guard isCleanPathAndQuery(ref, from: 0, pathMask: 0x2bff_7ff2_0000_0000) else { return nil }
         return base.withUTF8 { baseBytes -> String? in
             guard isAbsoluteAndClean(baseBytes) else { return nil }
             // The authority starts after "://"; the path after it, up to '?' or '#'.
