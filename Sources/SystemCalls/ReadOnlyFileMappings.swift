@@ -27,22 +27,16 @@ public enum ReadOnlyFileMappings {
     ///   read or the kernel refuses the advice (`EINVAL` before Linux 5.4).
     @discardableResult
     public static func pageOut() -> Int? {
-        guard let maps = readMaps() else { return nil }
+        guard let maps = read("/proc/self/maps", limit: mapsLimit) else { return nil }
         var advised = 0
-        var lineStart = 0
-        while lineStart < maps.count {
-            var lineEnd = lineStart
-            while lineEnd < maps.count, maps[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
-            if let range = pageOutCandidate(maps[lineStart..<lineEnd]) {
-                let result = madvise(UnsafeMutableRawPointer(bitPattern: range.start), range.length, MADV_PAGEOUT)
-                if result == 0 {
-                    advised += range.length
-                } else if errno == EINVAL {
-                    return nil
-                }
-                // ENOMEM: the mapping went away since the listing; nothing to do.
+        for line in maps.split(separator: UInt8(ascii: "\n")) {
+            guard let range = pageOutCandidate(line) else { continue }
+            if madvise(UnsafeMutableRawPointer(bitPattern: range.start), range.length, MADV_PAGEOUT) == 0 {
+                advised += range.length
+            } else if errno == EINVAL {
+                return nil
             }
-            lineStart = lineEnd + 1
+            // ENOMEM: the mapping went away since the listing; nothing to do.
         }
         return advised
     }
@@ -51,22 +45,10 @@ public enum ReadOnlyFileMappings {
     /// of `/proc/self/statm` (`RssFile` + `RssShmem`), nil when it cannot be read. Cheap: no walk
     /// over the mappings.
     public static func residentFileBytes() -> Int? {
-        let fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 128)
-        let count = buffer.withUnsafeMutableBytes { bytes in
-            retryingEINTR { read(fd, bytes.baseAddress, bytes.count) }
-        }
-        guard count > 0 else { return nil }
         // "size resident shared text lib data dt", in pages.
-        let fields = buffer[..<count].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 3 else { return nil }
-        var pages = 0
-        for digit in fields[2] {
-            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
-            pages = pages * 10 + Int(digit - UInt8(ascii: "0"))
-        }
+        guard let statm = read("/proc/self/statm", limit: 256) else { return nil }
+        let fields = statm.split(separator: UInt8(ascii: " "))
+        guard fields.count >= 3, let pages = Int(String(decoding: fields[2], as: UTF8.self)) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
@@ -97,34 +79,22 @@ public enum ReadOnlyFileMappings {
             fields[4] != [UInt8(ascii: "0")], fields[5].first == UInt8(ascii: "/")
         else { return nil }
         guard let dash = fields[0].firstIndex(of: UInt8(ascii: "-")),
-            let start = hexadecimal(fields[0][..<dash]),
-            let end = hexadecimal(fields[0][(dash + 1)...]), end > start
+            let start = UInt(String(decoding: fields[0][..<dash], as: UTF8.self), radix: 16),
+            let end = UInt(String(decoding: fields[0][(dash + 1)...], as: UTF8.self), radix: 16), end > start
         else { return nil }
         return (start, Int(end - start))
     }
 
-    private static func hexadecimal(_ digits: ArraySlice<UInt8>) -> UInt? {
-        guard !digits.isEmpty, digits.count <= 16 else { return nil }
-        var value: UInt = 0
-        for digit in digits {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = value << 4 | UInt(digit - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = value << 4 | UInt(digit - UInt8(ascii: "a") + 10)
-            default: return nil
-            }
-        }
-        return value
-    }
-
-    private static func readMaps() -> [UInt8]? {
-        let fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)
+    /// The contents of a /proc file, at most `limit` bytes; nil when it cannot be read.
+    private static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while bytes.count < mapsLimit {
+        while bytes.count < limit {
             let count = chunk.withUnsafeMutableBytes { buffer in
-                retryingEINTR { read(fd, buffer.baseAddress, buffer.count) }
+                retryingEINTR { Glibc.read(fd, buffer.baseAddress, buffer.count) }
             }
             if count < 0 { return nil }
             if count == 0 { break }
