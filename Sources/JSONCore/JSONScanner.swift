@@ -154,7 +154,7 @@ public struct JSONScanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let string = Self.string(
+                let string = String(
                     validUTF8: UnsafeBufferPointer(rebasing: bytes[start..<index]),
                     isASCII: isASCII
                 )
@@ -218,7 +218,7 @@ public struct JSONScanner {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
-                return Self.string(validUTF8: UnsafeBufferPointer(start: out, count: written), isASCII: isASCII)
+                return String(validUTF8: UnsafeBufferPointer(start: out, count: written), isASCII: isASCII)
             }
             if byte == UInt8(ascii: "\\") {
                 let decoded = try parseEscape(into: out + written)
@@ -244,14 +244,6 @@ public struct JSONScanner {
             written += index - run
         }
         throw JSONSyntaxError(offset: index, message: "unexpected end of input inside a string")
-    }
-
-    /// A `String` of bytes the scanner has checked (or decoded from checked escapes), so
-    /// valid UTF-8, and ASCII exactly when `isASCII` says so: made without a second check.
-    private static func string(validUTF8 bytes: UnsafeBufferPointer<UInt8>, isASCII: Bool) -> String {
-        assert(String(validating: bytes, as: UTF8.self) != nil, "not valid UTF-8")
-        assert(isASCII == !bytes.contains { $0 >= 0x80 }, "ASCII flag wrong")
-        return String(copying: UTF8Span(unchecked: bytes.span, isKnownASCII: isASCII))
     }
 
     public func controlCharacterError(_ byte: UInt8) -> JSONSyntaxError {

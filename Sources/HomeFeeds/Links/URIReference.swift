@@ -1,3 +1,5 @@
+import JSONCore
+
 /// RFC 3986 reference resolution and IRI → URI conversion (`feed-parsing.md` §2, "Links").
 ///
 /// Hand-written rather than Foundation's `URL(string:relativeTo:)`, which on Linux neither

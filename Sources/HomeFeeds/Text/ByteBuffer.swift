@@ -1,3 +1,5 @@
+import JSONCore
+
 /// A growable byte buffer for the parser's hot paths: appends are a capacity check and a copy,
 /// without `Array`'s uniqueness check and generic `append(contentsOf:)` (about 90 instructions
 /// an append before the copy; plain-text normalisation makes 18 of them per RSS item, issue 17).

@@ -1,4 +1,5 @@
 internal import CLibXML2
+import JSONCore
 
 /// The feed state machine behind libxml2's SAX2 callbacks: turns element and text events of
 /// RSS 0.9x/2.0, RSS 1.0, Atom 1.0 and OPML into entries, and enforces the limits of
