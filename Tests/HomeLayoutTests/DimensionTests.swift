@@ -34,6 +34,25 @@ import Testing
         )
     }
 
+    /// Halves, the largest double below 0.5 (which `v + 0.5` would carry to 1), signed zeros,
+    /// the 2^52 boundary where doubles stop having fractions, and values libm must handle.
+    static let roundingCases: [Double] = [
+        0, -0.0, 0.3, -0.3, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.499_999_999_999_999_94,
+        -0.499_999_999_999_999_94, 4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 0x1p52, 0x1p52 + 1,
+        -0x1p53, 1e300, 751.999_999_999_999_9, 1_623.5, .infinity, -.infinity,
+    ]
+
+    @Test("the final rounding is libm's half-away-from-zero, bit for bit", arguments: roundingCases)
+    func halfAwayFromZero(_ value: Double) {
+        let expected = value.rounded(.toNearestOrAwayFromZero)
+        #expect(PixelGrid.roundedHalfAwayFromZero(value).bitPattern == expected.bitPattern)
+    }
+
+    @Test("NaN stays NaN through the final rounding")
+    func roundingNaN() {
+        #expect(PixelGrid.roundedHalfAwayFromZero(.nan).isNaN)
+    }
+
     @Test("absolute and estimated are never rounded before the final pass; fractionalWidth can size a height")
     func kinds() {
         let grid = PixelGrid(scale: 2)

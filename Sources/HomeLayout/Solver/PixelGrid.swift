@@ -18,7 +18,21 @@ struct PixelGrid: Sendable {
     /// `round(v × scale) / scale`, half away from zero, applied to every reported value (§10).
     @inline(__always)
     func round(_ v: Double) -> Double {
-        scale > 0 ? (v * scale).rounded(.toNearestOrAwayFromZero) / scale : v
+        scale > 0 ? Self.roundedHalfAwayFromZero(v * scale) / scale : v
+    }
+
+    /// `v.rounded(.toNearestOrAwayFromZero)`, bit for bit, without its libm call: x86-64's
+    /// baseline has no instruction for that rounding, and every reported value of a solve goes
+    /// through here (four per frame). Below 2^52 the truncation through Int64 and the fraction
+    /// `v − t` are exact; at and above it, and for NaN and infinities, libm answers.
+    @inline(__always)
+    static func roundedHalfAwayFromZero(_ v: Double) -> Double {
+        guard v.magnitude < 0x1p52 else { return v.rounded(.toNearestOrAwayFromZero) }
+        let truncated = Double(Int64(v))
+        let fraction = v - truncated
+        let rounded = fraction >= 0.5 ? truncated + 1 : fraction <= -0.5 ? truncated - 1 : truncated
+        // Truncation loses the sign of a zero result (−0.3 → +0); round keeps it (−0).
+        return Double(signOf: v, magnitudeOf: rounded)
     }
 
     @inline(__always)
