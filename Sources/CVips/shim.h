@@ -1,6 +1,7 @@
 #ifndef HOMEFEED_CVIPS_SHIM_H
 #define HOMEFEED_CVIPS_SHIM_H
 #include <vips/vips.h>
+#include <webp/mux.h>
 
 /* libvips' operations take their optional arguments as NULL-terminated name/value lists,
    which Swift cannot call (swift-on-linux.md §1.5): one wrapper per call homefeed-thumbnail
@@ -60,13 +61,64 @@ static inline int cvips_colourspace(VipsImage *in, VipsImage **out, VipsInterpre
 
 static inline int cvips_cast_uchar(VipsImage *in, VipsImage **out) { return vips_cast_uchar(in, out, NULL); }
 
-/* Savers: no metadata ("strip": EXIF, XMP, ICC, comments all dropped). */
-static inline int cvips_pngsave(VipsImage *in, const char *path) {
-    return vips_pngsave(in, path, "strip", TRUE, "compression", 6, NULL);
+/* A copy of in without any metadata item (EXIF, XMP, IPTC, ICC profile, PNG text, …): the
+   savers' "strip" alone is not enough, libvips 8.14's webpsave writes the EXIF of a JPEG
+   anyway (RenditionMetadataTests). Removing a built-in header field is a no-op. */
+static inline int cvips_copy_without_metadata(VipsImage *in, VipsImage **out) {
+    if (vips_copy(in, out, NULL)) return -1;
+    gchar **fields = vips_image_get_fields(*out);
+    for (int i = 0; fields[i] != NULL; i++) vips_image_remove(*out, fields[i]);
+    g_strfreev(fields);
+    return 0;
 }
 
+/* Savers: no metadata (removed from a copy, and "strip" as well). */
+static inline int cvips_pngsave(VipsImage *in, const char *path) {
+    VipsImage *bare;
+    if (cvips_copy_without_metadata(in, &bare)) return -1;
+    int result = vips_pngsave(bare, path, "strip", TRUE, "compression", 6, NULL);
+    g_object_unref(bare);
+    return result;
+}
+
+/* libvips 8.14's webpsave also writes an EXIF chunk it makes up from the header (resolution,
+   size), "strip" or not: the file is encoded to memory, its EXIF, XMP and ICC chunks deleted
+   with libwebpmux (which rewrites the VP8X flags), and only then written. */
 static inline int cvips_webpsave(VipsImage *in, const char *path, int quality) {
-    return vips_webpsave(in, path, "strip", TRUE, "Q", quality, NULL);
+    VipsImage *bare;
+    if (cvips_copy_without_metadata(in, &bare)) return -1;
+    void *encoded = NULL;
+    size_t length = 0;
+    int result = vips_webpsave_buffer(bare, &encoded, &length, "strip", TRUE, "Q", quality, NULL);
+    g_object_unref(bare);
+    if (result) return -1;
+    WebPData input = {(const uint8_t *)encoded, length};
+    WebPData output = {NULL, 0};
+    WebPMux *mux = WebPMuxCreate(&input, 0);
+    if (mux == NULL) {
+        g_free(encoded);
+        vips_error("cvips", "libwebpmux cannot read the encoded WebP");
+        return -1;
+    }
+    WebPMuxDeleteChunk(mux, "EXIF");
+    WebPMuxDeleteChunk(mux, "XMP ");
+    WebPMuxDeleteChunk(mux, "ICCP");
+    WebPMuxError assembled = WebPMuxAssemble(mux, &output);
+    WebPMuxDelete(mux);
+    g_free(encoded);
+    if (assembled != WEBP_MUX_OK) {
+        vips_error("cvips", "libwebpmux cannot assemble the WebP (error %d)", (int)assembled);
+        return -1;
+    }
+    GError *error = NULL;
+    gboolean written = g_file_set_contents(path, (const gchar *)output.bytes, (gssize)output.size, &error);
+    WebPDataClear(&output);
+    if (!written) {
+        vips_error("cvips", "%s", error != NULL ? error->message : "cannot write the WebP");
+        g_clear_error(&error);
+        return -1;
+    }
+    return 0;
 }
 
 static inline int cvips_has_icc_profile(VipsImage *image) {

@@ -174,7 +174,7 @@ import Testing
         )
         #expect(
             document.jsonString(pretty: false).hasPrefix(
-                #"{"format":"opml","error":false,"wellFormed":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","categories":["주요 서비스"]}"#
+                #"{"format":"opml","error":false,"wellFormed":false,"title":"홈 화면 링크","outlines":[{"text":"민원 & 신청","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/services/apply?a=1&b=2","icon":null,"categories":["주요 서비스"]}"#
             )
         )
     }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct OutputJSONTests {
     @Test("feed JSON: spec key order, explicit nulls, escapes, compact form")
     func feedJSON() {
-        let feed = ParsedFeed(
+        var feed = ParsedFeed(
             format: .atom10,
             feedURL: "https://example.test/feed.xml",
             title: "Quote \" backslash \\ tab \t nl \n ctl \u{01} 한글 /",
@@ -27,12 +27,44 @@ import Testing
                 FeedParseWarning(message: "no position"),
             ]
         )
+        feed.entries[0].images = [
+            FeedImage(url: "https://example.test/t.jpg", origin: .mediaThumbnail, width: 120, height: 90)
+        ]
         let json = FeedDocument.feed(feed).jsonString(pretty: false)
         #expect(
             json
-                == #"{"format":"atom1.0","error":false,"wellFormed":false,"feed_url":"https://example.test/feed.xml","feed":{"title":"Quote \" backslash \\ tab \t nl \n ctl \u0001 한글 /","link":null},"entries":[{"id":"1","id_source":"guid+n","title":null,"link":"https://example.test/1","published":"1970-01-01T00:00:00Z","summary":null,"enclosures":[{"url":"https://example.test/a","type":null,"length":5}]}],"warnings":[{"line":3,"column":7,"message":"recovered: x"},{"line":null,"column":null,"message":"no position"}]}"#
+                == #"{"format":"atom1.0","error":false,"wellFormed":false,"feed_url":"https://example.test/feed.xml","feed":{"title":"Quote \" backslash \\ tab \t nl \n ctl \u0001 한글 /","link":null},"entries":[{"id":"1","id_source":"guid+n","title":null,"link":"https://example.test/1","published":"1970-01-01T00:00:00Z","summary":null,"enclosures":[{"url":"https://example.test/a","type":null,"length":5}],"images":[{"url":"https://example.test/t.jpg","origin":"media:thumbnail","type":null,"width":120,"height":90,"length":null}]}],"warnings":[{"line":3,"column":7,"message":"recovered: x"},{"line":null,"column":null,"message":"no position"}]}"#
         )
         #expect(feed.warningCount == 2)
+    }
+
+    @Test("image candidates in entries and OPML icons, resolved, in homefeed's order")
+    func imagesAndIcons() throws {
+        let rss = """
+            <rss version="2.0"><channel><title>T</title><item><guid>g</guid>
+            <description>&lt;p&gt;&lt;img src="pics/inline.png"&gt;&lt;/p&gt;</description>
+            <enclosure url="/photo.jpg" type="image/jpeg" length="2048"/>
+            </item></channel></rss>
+            """
+        let feed = try FeedParser.parse(Array(rss.utf8), url: "https://example.test/news/feed.xml")
+        // The enclosure first, the <img> of the description after; both resolved against the feed URL.
+        #expect(
+            feed.jsonString(pretty: false).contains(
+                #""images":[{"url":"https://example.test/photo.jpg","origin":"enclosure","type":"image/jpeg","width":null,"height":null,"length":2048},{"url":"https://example.test/news/pics/inline.png","origin":"img","type":null,"width":null,"height":null,"length":null}]"#
+            )
+        )
+        let opml = """
+            <opml version="2.0"><body>
+            <outline type="link" text="A" url="https://example.test/a" icon="icons/a.png"/>
+            <outline type="link" text="B" url="https://example.test/b"/>
+            </body></opml>
+            """
+        let links = try FeedParser.parse(Array(opml.utf8), url: "https://example.test/links/l.opml")
+        #expect(
+            links.jsonString(pretty: false).contains(
+                #""outlines":[{"text":"A","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/a","icon":"https://example.test/links/icons/a.png","categories":[]},{"text":"B","title":null,"type":"link","xmlUrl":null,"htmlUrl":null,"url":"https://example.test/b","icon":null,"categories":[]}]"#
+            )
+        )
     }
 
     @Test("pretty JSON of an empty feed")

@@ -208,6 +208,35 @@ import Testing
         #expect(result.sections[0].frame.height == 80)
     }
 
+    @Test("a measured item in a group of absolute height overflows it; the group and what follows stay put")
+    func fixedGroupOverflows() throws {
+        let group = hgroup(
+            .fractionalWidth(1),
+            .absolute(50),
+            [item(.fractionalWidth(0.5), .estimated(40))]
+        )
+        let section = LayoutSection(id: "s", itemCount: 4, group: group, interGroupSpacing: 10)
+        let spec = LayoutSpec(sections: [section, LayoutSection(id: "next", itemCount: 1, group: group)])
+        let result = try LayoutSolver.solve(
+            spec,
+            in: LayoutEnvironment(width: 400, height: 800, scale: 2),
+            measurements: measure([(.item(section: 0, item: 0), MeasuredSize(height: 80))])
+        )
+        let s = result.sections[0]
+        // 0.5 × 400 = 200 wide. Item 0 is 80 tall, 30 beyond its 50-pt group (drawn outside it);
+        // item 1 keeps its estimate 40. The group does not grow: row 1 still starts at
+        // 50 + 10 = 60, and the section is 50 + 10 + 50 = 110 tall, as without the measurement.
+        #expect(
+            s.itemFrames == [rect(0, 0, 200, 80), rect(200, 0, 200, 40), rect(0, 60, 200, 40), rect(200, 60, 200, 40)]
+        )
+        #expect(s.frame.height == 110)
+        #expect(s.itemSizing(0) == .measured)
+        // The next section starts at 110, and the content is 110 + 50 = 160 tall.
+        #expect(result.sections[1].frame.y == 110)
+        #expect(result.contentSize.height == 160)
+        #expect(result.diagnostics.isEmpty)
+    }
+
     @Test("a measurement on a fixed axis, or of a missing element, is ignored with a warning")
     func ignored() throws {
         let plain = try LayoutSolver.solve(HomeScreenFixture.spec, in: phone)

@@ -45,6 +45,23 @@ struct PeerAuthorizationTests {
         #expect(await daemon.stop() == 0)
     }
 
+    @Test("sizes: outsiders may list but neither report (ReportSizes) nor clear (ClearSizes); root may")
+    func sizes() async throws {
+        let daemon = try await daemon(clientGroup: "homefeed")
+        let nobody = ["--reuid", "65534", "--regid", "65534", "--clear-groups"]
+        let socket = ["--socket", daemon.socket]
+        let list = try await homefeedctl(nobody, ["sizes", "list"] + socket)
+        #expect(list.status == 0, "\(list.stderr)")
+        for mutation in [["sizes", "report", "--profile", "phone", "any-id=40"], ["sizes", "clear"]] {
+            let denied = try await homefeedctl(nobody, mutation + socket)
+            #expect(denied.status == 1, "\(mutation): \(denied.stdout)")
+            #expect(denied.stderr.contains("org.varlink.service.PermissionDenied"), "\(mutation): \(denied.stderr)")
+            let allowed = try await offPool { try CommandRunner(executable: "homefeedctl").run(mutation + socket) }
+            #expect(allowed.status == 0, "\(mutation): \(allowed.stderr)")
+        }
+        #expect(await daemon.stop() == 0)
+    }
+
     @Test(
         "a process that dropped the client group is refused, although /etc/passwd gives its user that group",
         .enabled(if: groupID("nogroup") == 65534)

@@ -69,7 +69,7 @@ public struct OPMLOutline: Sendable, Equatable {
     /// The `icon` attribute (homefeed's extension for service links: the link's icon),
     /// resolved against the document URL like the other URLs and kept only when the link
     /// policy allows it as a resource (`http`/`https`, `file:` only in a document read from a
-    /// file; a warning says why otherwise). Not part of the output JSON.
+    /// file; a warning says why otherwise). In the output JSON as `icon`.
     public var icon: String?
 
     public init(

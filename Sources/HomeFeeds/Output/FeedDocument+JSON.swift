@@ -52,6 +52,7 @@ extension ParsedFeed {
                 writer.endObject()
             }
             writer.endArray()
+            writer.images(entry.images)
             writer.endObject()
         }
         writer.endArray()
@@ -79,6 +80,7 @@ extension OPMLDocument {
             writer.field("xmlUrl", outline.xmlURL)
             writer.field("htmlUrl", outline.htmlURL)
             writer.field("url", outline.url)
+            writer.field("icon", outline.icon)
             writer.key("categories")
             writer.beginArray()
             for category in outline.categories { writer.string(category) }
@@ -109,6 +111,27 @@ extension JSONWriter {
     fileprivate mutating func int(_ value: (some BinaryInteger)?) {
         // Int(exactly:) is nil only past Int's 64 bits, which a length or position never is.
         if let value, let exact = Int(exactly: value) { int(exact) } else { null() }
+    }
+
+    /// `"images": [{"url", "origin", "type", "width", "height", "length"}]`: an entry's image
+    /// candidates in homefeed's order (`docs/images.md`), unknown values null.
+    fileprivate mutating func images(_ images: [FeedImage]) {
+        key("images")
+        beginArray()
+        for image in images {
+            beginObject()
+            field("url", image.url)
+            field("origin", image.origin.rawValue)
+            field("type", image.type)
+            key("width")
+            int(image.width)
+            key("height")
+            int(image.height)
+            key("length")
+            int(image.length)
+            endObject()
+        }
+        endArray()
     }
 
     /// `"warnings": [{"line": …, "column": …, "message": …}]`, positions null when unknown.

@@ -1,0 +1,182 @@
+import Foundation
+import HomeFetch
+import HomeStore
+import LogCore
+import TestSupport
+import Testing
+import ThumbnailProtocol
+
+@testable import HomeDaemon
+
+/// The image pipeline's bounds, through the real pipeline (fetcher, `homefeed-thumbnail`, store,
+/// cache directory) against the loopback fixture server: the per-pass fetch caps, backoff after
+/// a failed fetch, and the cache's size bound. Each test has its own store and cache directory.
+@Suite(.timeLimit(.minutes(2)))
+struct ImagePipelineTests {
+    static let fetcher = FeedFetcher()
+    static let box = ImageIndex.RenditionKey(width: 16, height: 16, mode: .fit)
+
+    let scratch: TemporaryDirectory
+    let store: Store
+    let cache: ImageCache
+    /// Paths on the fixture server are `/<case>/<key>-<name>`: the server counts requests by
+    /// `<key>-<name>`, and no other test uses this key.
+    let key = UUID().uuidString.lowercased()
+
+    init() async throws {
+        scratch = try TemporaryDirectory(prefix: "hf-pipe")
+        store = try await Store(path: scratch.file("store.sqlite"))
+        cache = ImageCache(cacheDirectory: try scratch.directory("cache"), clientGroup: nil)
+        try cache.prepare()
+    }
+
+    /// Runs one pass of a fresh pipeline over `urls` (each shown in a 16-pixel box) and waits for
+    /// it to end.
+    func pass(_ urls: [(url: String, source: String)], _ configure: (inout ImageSettings) -> Void = { _ in }) async {
+        var settings = ImageSettings()
+        settings.helperPath = ThumbnailRendererTests.helperPath
+        configure(&settings)
+        let pipeline = ImagePipeline(
+            settings: settings,
+            fetchLimits: FetchLimits(),
+            cache: cache,
+            store: store,
+            fetcher: Self.fetcher,
+            logger: Logger(label: "test", level: .error, sink: { _ in }),
+            onChange: {}
+        )
+        await pipeline.needs(
+            urls.map { ImageRequirement(subject: .image(url: $0.url, source: $0.source), key: Self.box) }
+        )
+        await pipeline.waitUntilIdle()
+    }
+
+    /// How many requests the server saw for each of `names`.
+    func seen(_ server: FixtureServer, _ names: [String]) async throws -> [Int] {
+        var counts: [Int] = []
+        for name in names { counts.append(try await server.requests("\(key)-\(name)").count) }
+        return counts
+    }
+
+    func exists(_ relative: String) -> Bool { FileManager.default.fileExists(atPath: cache.path(relative)) }
+
+    @Test("a pass fetches at most max-images-per-source of a source and max-images in all; the rest wait a pass")
+    func caps() async throws {
+        let server = try await FixtureServer.shared.value
+        let names = ["a1", "a2", "a3", "b1", "b2"]
+        let urls = names.map { (url: server.url("/img/\(key)-\($0)?name=icon.png"), source: "feed-\($0.prefix(1))") }
+        // Subjects go in URL order: a1, a2 (source a's cap of 2 reached), a3 skipped, b1 (the
+        // total cap of 3 reached), b2 skipped.
+        await pass(urls) {
+            $0.maxImagesPerSource = 2
+            $0.maxImages = 3
+        }
+        #expect(try await seen(server, names) == [1, 1, 0, 1, 0])
+        #expect(Set(try await store.images(urls: urls.map(\.url)).keys) == Set([urls[0], urls[1], urls[3]].map(\.url)))
+        // The next pass takes the two left; the three fetched are not due again (revalidation
+        // after 7 days), so they cost no request and no share of the caps.
+        await pass(urls) {
+            $0.maxImagesPerSource = 2
+            $0.maxImages = 3
+        }
+        #expect(try await seen(server, names) == [1, 1, 1, 1, 1])
+        #expect(try await store.images(urls: urls.map(\.url)).values.allSatisfy { $0.contentHash != nil })
+    }
+
+    @Test("a failed image backs off a minute, doubling per failure; a Retry-After of 503 lengthens it")
+    func backoff() async throws {
+        let server = try await FixtureServer.shared.value
+        let failing = server.url("/status/\(key)-e?code=500")
+        let busy = server.url("/status/\(key)-r?code=503&retry=7200")
+        let urls = [(url: failing, source: "f"), (url: busy, source: "f")]
+        await pass(urls)
+        var records = try await store.images(urls: [failing, busy])
+        var record = try #require(records[failing])
+        #expect(record.failures == 1)
+        #expect(record.lastError?.contains("HTTP 500") == true)
+        // 60 s × 2^(1 − 1) = 60 s (whole seconds in the store: the 60 survives the rounding down).
+        #expect(delay(record) == 60)
+        // max(60, Retry-After 7200) = 7200.
+        #expect(delay(try #require(records[busy])) == 7_200)
+
+        // Backing off: a second pass asks the server for neither.
+        await pass(urls)
+        #expect(try await seen(server, ["e", "r"]) == [1, 1])
+
+        // Once the minute is over (moved into the past here), one more try and one more failure:
+        // 60 s × 2^(2 − 1) = 120 s.
+        record.nextAttempt = record.checkedAt?.addingTimeInterval(-1)
+        try await store.saveImage(record)
+        await pass(urls)
+        #expect(try await seen(server, ["e", "r"]) == [2, 1])
+        records = try await store.images(urls: [failing])
+        record = try #require(records[failing])
+        #expect(record.failures == 2)
+        #expect(delay(record) == 120)
+    }
+
+    /// Seconds from the last attempt to the next.
+    func delay(_ record: ImageRecord) -> Double? {
+        guard let next = record.nextAttempt, let checked = record.checkedAt else { return nil }
+        return next.timeIntervalSince(checked)
+    }
+
+    @Test(
+        "beyond max-cache-size the least recently used files go, shown ones stay, and an evicted image is fetched again"
+    )
+    func eviction() async throws {
+        let server = try await FixtureServer.shared.value
+        let x = (url: server.url("/img/\(key)-x?name=icon.png"), source: "s")
+        let y = (url: server.url("/img/\(key)-y?name=photo.jpg"), source: "s")
+        await pass([x, y])
+        let records = try await store.images(urls: [x.url, y.url])
+        let xHash = try #require(records[x.url]?.contentHash)
+        let yHash = try #require(records[y.url]?.contentHash)
+        let xFiles = try await files(xHash)
+        let yFiles = try await files(yHash)
+        // An original and one rendition each, on disk.
+        #expect(xFiles.paths.count == 2 && yFiles.paths.count == 2)
+        #expect((xFiles.paths + yFiles.paths).allSatisfy(exists))
+
+        // x was last used two days ago, y now.
+        let old = Date().addingTimeInterval(-2 * 86_400)
+        for var original in try await store.imageOriginals(hashes: [xHash]).values {
+            original.lastUsed = old
+            try await store.saveImageOriginal(original)
+        }
+        for var rendition in try await store.imageRenditions(hashes: [xHash]) {
+            rendition.lastUsed = old
+            try await store.saveImageRendition(rendition)
+        }
+        // Nothing shown, a bound of y's bytes: total x + y > y, so x's rendition, then its
+        // original (the oldest) go; then total = y, within the bound, and y stays.
+        await pass([]) { $0.maxCacheBytes = yFiles.bytes }
+        #expect(!xFiles.paths.contains(where: exists))
+        #expect(yFiles.paths.allSatisfy(exists))
+        #expect(try await store.imageOriginals(hashes: [xHash]).isEmpty)
+        #expect(try await store.imageRenditions(hashes: [xHash]).isEmpty)
+        #expect(try await store.imageCacheBytes() == yFiles.bytes)
+
+        // A bound of 1 byte, y shown: what is shown is never evicted.
+        await pass([y]) { $0.maxCacheBytes = 1 }
+        #expect(yFiles.paths.allSatisfy(exists))
+
+        // x shown again: its record still names its content, whose files are gone, so it is
+        // fetched again at once (not at its revalidation, 7 days away) and rendered again.
+        await pass([x])
+        #expect(try await seen(server, ["x", "y"]) == [2, 1])
+        #expect(try await files(xHash).paths.count == 2)
+        #expect(try await files(xHash).paths.allSatisfy(exists))
+    }
+
+    /// The original's and the renditions' files (relative to the cache directory) and bytes as
+    /// the store records them.
+    func files(_ hash: String) async throws -> (paths: [String], bytes: Int) {
+        let originals = try await store.imageOriginals(hashes: [hash]).values
+        let renditions = try await store.imageRenditions(hashes: [hash])
+        return (
+            originals.map(\.file) + renditions.map(\.file),
+            originals.reduce(0) { $0 + $1.bytes } + renditions.reduce(0) { $0 + $1.bytes }
+        )
+    }
+}
