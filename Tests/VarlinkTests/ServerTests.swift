@@ -248,6 +248,62 @@ struct ServerTests {
         }
     }
 
+    /// 200 subscribers take the push lane in slices of 64 (``PushLane``): a call made during the
+    /// fan-out is answered, and each subscriber still gets its replies in order, final last.
+    @Test("a fan-out to 200 subscribers keeps each one's replies in order, final last, while calls are answered")
+    func fanOutOrder() async throws {
+        try await withServer { _, address, hub in
+            let subscribers = try (0..<200).map { _ in try RawSocket(address) }
+            for subscriber in subscribers {
+                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            }
+            await hub.waitForSubscribers(subscribers.count)
+            let client = try await VarlinkClient.connect(to: address)
+            let sinks = await hub.subscribers
+            // Sent from off the loop, as a hub pushes: three pushes to everyone, then the finals.
+            for push in 1...3 {
+                for sink in sinks { sink.send(VarlinkReply(parameters: ["n": .int(push)], continues: true)) }
+            }
+            #expect(
+                try await client.call("org.example.test.Echo", parameters: ["text": "meanwhile"])["text"] == "meanwhile"
+            )
+            for sink in sinks { sink.sendFinal(VarlinkReply(parameters: ["n": 4]).framed()) }
+            for subscriber in subscribers {
+                var seen: [Int] = []
+                var continues: [Bool] = []
+                for _ in 0..<5 {
+                    let reply = await subscriber.readReply()
+                    seen.append(reply?.parameters.object?["n"]?.intValue ?? -1)
+                    continues.append(reply?.continues ?? false)
+                }
+                #expect(seen == [0, 1, 2, 3, 4])
+                #expect(continues == [true, true, true, true, false])
+            }
+        }
+    }
+
+    @Test("pushes still waiting in the lane at shutdown are written before the connections close")
+    func lanedPushesAtShutdown() async throws {
+        let directory = try TemporaryDirectory(prefix: "vl")
+        let hub = Hub()
+        let server = try VarlinkServer(binding: directory.socket(), service: makeTestService(hub: hub))
+        server.start()
+        let subscribers = try (0..<150).map { _ in try RawSocket(directory.socket()) }
+        for subscriber in subscribers {
+            subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+        }
+        await hub.waitForSubscribers(subscribers.count)
+        for sink in await hub.subscribers { sink.sendFinal(VarlinkReply(parameters: ["n": 1]).framed()) }
+        // At once: most finals are still in the lane when the shutdown's closing item runs.
+        await server.shutdown()
+        for subscriber in subscribers {
+            #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+            let last = await subscriber.readReply()
+            #expect(last?.continues == false && last?.parameters.object == ["n": 1])
+            #expect(await subscriber.readUntilClosed())
+        }
+    }
+
     @Test("a reply sink an immediate handler keeps is never reused: it stays closed, the next call gets another")
     func keptSinkNotReused() async throws {
         try await withServer { _, address, _ in

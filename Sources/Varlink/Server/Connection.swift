@@ -312,6 +312,13 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         loop.submit(ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID))
     }
 
+    /// Whether a reply for `callID` belongs to the streaming call this connection is running:
+    /// such replies take the loop's push lane. Loop thread.
+    func isStreaming(callID: UInt64) -> Bool {
+        guard let active, active.id == callID else { return false }
+        return active.sink.acceptsMore
+    }
+
     func deliverOnLoop(
         _ reply: VarlinkEncodedReply?,
         isFinal: Bool,

@@ -36,6 +36,13 @@ extension EventLoopHandler {
 /// call's first job and its reply cost no wake-up at all, and an item that runs inside a lock
 /// (a ``VarlinkReplySink`` delivering) is never re-entered while that lock is held.
 ///
+/// *Pushes wait their turn.* Replies of streaming (`more`) calls — a push to a thousand
+/// subscribers — go into a first-in-first-out lane that the loop works through 64 at a time
+/// between rounds of everything else (``PushLane``). A caller's reply, a task's next step or a
+/// new request therefore waits for one slice of a fan-out, not for all of it. The replies of
+/// one streaming call keep their order: they all take the lane, in the order they would have
+/// run; no other call of their connection can run meanwhile (one call at a time).
+///
 /// *Timers* are a deadline heap on the server's ``ServerClock``; `epoll_wait` sleeps until the
 /// earliest one (a manual clock wakes the loop when it is advanced).
 ///
@@ -89,6 +96,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var wakeTime: UInt64
     /// The inbox's previous array, kept to swap in so the inbox reuses its capacity.
     private var spareBatch: [Work] = []
+    /// Replies of streaming calls, waiting for their slice.
+    private var pushes = PushLane<ReplyDelivery>()
     /// A receive buffer shared by every connection of the loop (one read at a time).
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
@@ -206,6 +215,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
+    /// Runs `work` on the loop thread, or puts it in the push lane when it is a reply of the
+    /// streaming call its connection is running.
+    private func dispatch(_ work: Work) {
+        if case .delivery(let delivery) = work, delivery.connection.isStreaming(callID: delivery.callID) {
+            pushes.append(delivery)
+        } else {
+            run(work)
+        }
+    }
+
     /// Runs `body`, then everything it (and what it ran) submitted from this thread.
     private func perform(_ body: () -> Void) {
         isPerforming = true
@@ -214,7 +233,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         while index < pending.count {
             let work = pending[index]
             index += 1
-            run(work)
+            dispatch(work)
         }
         if pending.capacity > 1024 {
             pending = []
@@ -293,12 +312,17 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             while let timer = timers.popDue(now: wakeTime) {
                 perform(timer.work)
             }
+            runPushSlice()
         }
+        // What was pushed before the stop (a subscription's final reply) is still written.
+        while !pushes.isEmpty { runPushSlice() }
         finishThread()
     }
 
     /// Milliseconds until the earliest timer (rounded up), or -1 without timers.
     private func waitTimeout() -> Int32 {
+        // Pushes left: only look for what else is ready, then go on with them.
+        if !pushes.isEmpty { return 0 }
         guard let deadline = timers.nextDeadline else { return -1 }
         // From the last wake-up: the time spent on this iteration's events (microseconds)
         // only delays a timer of seconds by as much.
@@ -317,10 +341,27 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             swap(&batch, &inbox.items)
         }
         for work in batch {
-            perform { run(work) }
+            perform { dispatch(work) }
         }
         batch.removeAll(keepingCapacity: batch.capacity <= 1024)
         spareBatch = batch
+    }
+
+    /// Writes every push waiting in the lane, before an item closes connections (a shutdown):
+    /// a subscription's final reply sent before it still reaches the client. Loop thread,
+    /// within an item (what the pushes start runs after it, as the item's own work does).
+    func writeWaitingPushes() {
+        while let delivery = pushes.popFirst() {
+            delivery.run()
+        }
+    }
+
+    /// Writes the next slice of the push lane (each push, and what it starts, as one item).
+    private func runPushSlice() {
+        for _ in 0..<PushLane<ReplyDelivery>.sliceLength {
+            guard let delivery = pushes.popFirst() else { return }
+            perform { delivery.run() }
+        }
     }
 
     private func finishThread() {

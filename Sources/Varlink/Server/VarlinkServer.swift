@@ -161,8 +161,9 @@ public final class VarlinkServer: Sendable {
         guard state.first else { return }
         if let acceptor = state.acceptor {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                loop.submit { [context] in
+                loop.submit { [context, loop] in
                     acceptor.stop()
+                    loop.writeWaitingPushes()
                     for connection in context.connections.withLock({ Array($0.values) }) {
                         connection.close()
                     }

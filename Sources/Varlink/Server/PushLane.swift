@@ -1,0 +1,36 @@
+/// The event loop's lane for replies of streaming calls: first in, first out, worked through a
+/// slice at a time (``EventLoop``). A fan-out of a thousand pushes then delays anything else
+/// the loop has to do by one slice, not by the whole fan-out.
+///
+/// Generic so that its order and its slices can be tested with plain values. Loop thread only.
+struct PushLane<Element> {
+    /// Pushes written before the loop looks at its other work again: 64 writes of a manifest
+    /// take ~0.2 ms here, a delay a caller does not notice; the extra `epoll_wait` per slice
+    /// costs ~1 µs.
+    static var sliceLength: Int { 64 }
+
+    private var items: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+
+    /// Pushes waiting.
+    var count: Int { items.count - head }
+
+    mutating func append(_ element: Element) {
+        items.append(element)
+    }
+
+    /// Takes the oldest push. The storage is reused once the lane is empty, so a steady
+    /// fan-out allocates nothing; a burst's array is let go when it was unusually large.
+    mutating func popFirst() -> Element? {
+        guard head < items.count else { return nil }
+        let element = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: items.capacity <= 4096)
+            head = 0
+        }
+        return element
+    }
+}

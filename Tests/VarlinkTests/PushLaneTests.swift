@@ -1,0 +1,34 @@
+import Testing
+
+@testable import Varlink
+
+/// The event loop's lane for replies of streaming calls (``PushLane``).
+@Suite struct PushLaneTests {
+    @Test("pushes leave in the order they came, however they interleave with arrivals")
+    func order() {
+        var lane = PushLane<Int>()
+        #expect(lane.isEmpty && lane.popFirst() == nil)
+        for n in 0..<100 { lane.append(n) }
+        var taken: [Int] = []
+        // Taken a slice at a time while more arrive, as the loop does.
+        for n in 100..<150 {
+            for _ in 0..<PushLane<Int>.sliceLength / 2 { if let next = lane.popFirst() { taken.append(next) } }
+            lane.append(n)
+        }
+        while let next = lane.popFirst() { taken.append(next) }
+        #expect(taken == Array(0..<150))
+        #expect(lane.isEmpty && lane.count == 0)
+    }
+
+    @Test("an emptied lane starts again from the front of the same storage")
+    func reuse() {
+        var lane = PushLane<Int>()
+        for n in 0..<10 { lane.append(n) }
+        #expect(lane.count == 10)
+        for _ in 0..<10 { _ = lane.popFirst() }
+        lane.append(42)
+        #expect(lane.count == 1)
+        #expect(lane.popFirst() == 42)
+        #expect(lane.popFirst() == nil)
+    }
+}
