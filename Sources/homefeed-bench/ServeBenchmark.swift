@@ -25,7 +25,9 @@ import Varlink
 /// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers
 ///   (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
 ///   and storing the version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to
-///   1 000 raw sockets, read the same way);
+///   1 000 raw sockets, read the same way), and `serve.push_1000.caller_reply_ms` (when the
+///   `RecordHistory` caller had its reply during those rounds: the loop's push lane lets it
+///   through after one slice of the fan-out);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
 ///   subscribers holding the re-solved manifest;
 /// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.
@@ -73,7 +75,9 @@ enum ServeBenchmark {
         }
         if onlyPush {
             Measure.report("serve.record_history.ms", recordHistory(client: client), "ms")
-            Measure.report("serve.push_1000.ms", pushToSubscribers(count: 1000, socket: socket, client: client), "ms")
+            let push = pushToSubscribers(count: 1000, socket: socket, client: client)
+            Measure.report("serve.push_1000.ms", push.all, "ms")
+            Measure.report("serve.push_1000.caller_reply_ms", push.reply, "ms")
             Measure.report(
                 "serve.push_1000.floor_ms",
                 pushFloor(count: 1000, bytes: fullReplySize(socket: socket)),
@@ -165,16 +169,19 @@ enum ServeBenchmark {
         }
 
         let recordHistory = Self.recordHistory(client: client)
-        let push = pushToSubscribers(count: 1000, socket: socket, client: client)
+        let (push, callerReply) = pushToSubscribers(count: 1000, socket: socket, client: client)
         let pushFloor = pushFloor(count: 1000, bytes: manifestSize)
         Measure.report("serve.push_1000.ms", push, "ms")
+        Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
         Measure.report("serve.record_history.ms", recordHistory, "ms")
         Measure.report("serve.push_1000.floor_ms", pushFloor, "ms")
         summary.append(
             String(
-                format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms, raw fan-out floor %.1f ms)",
+                format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms, its reply during the push "
+                    + "%.1f ms; raw fan-out floor %.1f ms)",
                 push,
                 recordHistory,
+                callerReply,
                 pushFloor
             )
         )
@@ -334,23 +341,27 @@ enum ServeBenchmark {
     }
 
     /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a
-    /// history event and waits until every subscriber has the next reply. The median, in ms.
-    static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> Double {
+    /// history event and waits until every subscriber has the next reply. The medians, in ms,
+    /// of the whole round and of the `RecordHistory` reply within it.
+    static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> (all: Double, reply: Double) {
         let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
+        var replies: [Double] = []
         let rounds = (0..<5).map { _ in
-            milliseconds {
+            let start = DispatchTime.now().uptimeNanoseconds
+            return milliseconds {
                 do {
                     _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
                 } catch {
                     fail("RecordHistory: \(error)")
                 }
+                replies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 reader.waitForOneReply()
             }
         }
-        return median(rounds)
+        return (median(rounds), median(replies))
     }
 
     /// The size of the phone manifest's reply, as the fan-out floor writes it.
