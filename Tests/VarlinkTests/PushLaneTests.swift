@@ -20,6 +20,30 @@ import Testing
         #expect(lane.isEmpty && lane.count == 0)
     }
 
+    @Test("a lane that never empties lets go of what it handed out")
+    func steadyFlow() {
+        final class Box {}
+        var lane = PushLane<Box>()
+        weak var first: Box?
+        do {
+            let box = Box()
+            first = box
+            lane.append(box)
+        }
+        lane.append(Box())
+        _ = lane.popFirst()
+        // Taken, with another still waiting: the lane no longer holds it.
+        #expect(first == nil)
+        // 100 000 pass through while 10 always wait: the storage follows the 10.
+        for _ in 0..<10 { lane.append(Box()) }
+        for _ in 0..<100_000 {
+            lane.append(Box())
+            _ = lane.popFirst()
+        }
+        #expect(lane.count == 11)
+        #expect(lane.storedCount < 3_000)
+    }
+
     @Test("an emptied lane starts again from the front of the same storage")
     func reuse() {
         var lane = PushLane<Int>()

@@ -314,7 +314,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             }
             runPushSlice()
         }
-        // What was pushed before the stop (a subscription's final reply) is still written.
+        // Pushes still in the lane when the loop stops are written (the server's shutdown has
+        // already written them before closing its connections: writeWaitingPushes()).
         while !pushes.isEmpty { runPushSlice() }
         finishThread()
     }

@@ -9,7 +9,9 @@ struct PushLane<Element> {
     /// costs ~1 µs.
     static var sliceLength: Int { 64 }
 
-    private var items: [Element] = []
+    /// Taken pushes are cleared (nil) at once: a delivery holds its connection and its bytes,
+    /// which must not outlive their write while a steady fan-out keeps the lane from emptying.
+    private var items: [Element?] = []
     private var head = 0
 
     var isEmpty: Bool { head == items.count }
@@ -18,6 +20,12 @@ struct PushLane<Element> {
     var count: Int { items.count - head }
 
     mutating func append(_ element: Element) {
+        // Under a steady flow the front fills with cleared slots: drop them once they are
+        // most of the array, so its length follows what waits, not what passed.
+        if head >= 1024, head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
         items.append(element)
     }
 
@@ -26,6 +34,7 @@ struct PushLane<Element> {
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
         let element = items[head]
+        items[head] = nil
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: items.capacity <= 4096)
@@ -33,4 +42,7 @@ struct PushLane<Element> {
         }
         return element
     }
+
+    /// Slots still held by the lane, taken ones included (for tests: what it keeps alive).
+    var storedCount: Int { items.count }
 }
