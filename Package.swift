@@ -94,15 +94,20 @@ let package = Package(
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
         .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
 
-        // What several test targets share: the loopback HTTP fixture server.
+        // What several test targets share: the loopback HTTP fixture server, temporary
+        // directories, the manual clock and the log recorder.
         .target(name: "TestSupport", dependencies: ["HomeFetch"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
+        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable", "TestSupport"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"]),
-        .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HomeFeedsTests",
+            dependencies: ["HomeFeeds", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
