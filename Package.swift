@@ -90,9 +90,15 @@ let package = Package(
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
         // (HomeFetchTests' resource-bound tests).
-        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch", "HomeFeeds"]),
+        .executableTarget(
+            name: "homefeed-fetch-probe",
+            dependencies: ["HomeFetch", "HomeFeeds", "CommandTable", "HomefeedVersion"]
+        ),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
-        .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
+        .executableTarget(
+            name: "homefeed-store-crashtest",
+            dependencies: ["HomeStore", "CommandTable", "HomefeedVersion"]
+        ),
 
         // What several test targets share: the loopback HTTP fixture server, temporary
         // directories, the manual clock and the log recorder.
@@ -127,7 +133,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "Varlink", "HomefeedVersion",
+                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "homefeed-fetch-probe",
+                "homefeed-store-crashtest", "Varlink", "HomefeedVersion",
                 // The command tables, to list every command whose --help has a golden.
                 "CommandTable", "HomeDaemon", "TestSupport", "TextMeasure",
             ],
