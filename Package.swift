@@ -73,7 +73,9 @@ let package = Package(
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
         .executableTarget(
             name: "homefeedctl",
-            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion", "JSONCore",
+            ]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
         .executableTarget(

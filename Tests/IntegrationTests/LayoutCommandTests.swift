@@ -131,6 +131,14 @@ import Testing
         #expect(error["section"] as? Int == 0)
         #expect(error["sectionId"] as? String == "wide")
         #expect(error["path"] as? String == "sections[0].group")
+        // --compact: one line, keys in sorted order.
+        let compact = try ctl.run(["layout", "solve", path, "--width", "375", "--compact"])
+        #expect(compact.status == 1)
+        #expect(
+            compact.stdout
+                == #"{"error":{"code":"cannotFitSingleItem","message":"This group cannot fit even a single item: the first subitem needs 400 pt along horizontal (size plus edge spacing) but the group offers 375 pt","path":"sections[0].group","section":0,"sectionId":"wide"}}"#
+                + "\n"
+        )
     }
 
     @Test(
