@@ -73,7 +73,9 @@ let package = Package(
         .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
         .executableTarget(
             name: "homefeedctl",
-            dependencies: ["HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion"]
+            dependencies: [
+                "HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion", "JSONCore",
+            ]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.
         .executableTarget(
@@ -90,19 +92,30 @@ let package = Package(
         ),
         // Test helper: one fetch in a process of its own, reporting its peak RSS and CPU time
         // (HomeFetchTests' resource-bound tests).
-        .executableTarget(name: "homefeed-fetch-probe", dependencies: ["HomeFetch", "HomeFeeds"]),
+        .executableTarget(
+            name: "homefeed-fetch-probe",
+            dependencies: ["HomeFetch", "HomeFeeds", "CommandTable", "HomefeedVersion"]
+        ),
         // Test helper: ingests a large document and waits to be killed (HomeStoreTests' crash test).
-        .executableTarget(name: "homefeed-store-crashtest", dependencies: ["HomeStore"]),
+        .executableTarget(
+            name: "homefeed-store-crashtest",
+            dependencies: ["HomeStore", "CommandTable", "HomefeedVersion"]
+        ),
 
-        // What several test targets share: the loopback HTTP fixture server.
+        // What several test targets share: the loopback HTTP fixture server, temporary
+        // directories, the manual clock and the log recorder.
         .target(name: "TestSupport", dependencies: ["HomeFetch"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
-        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable"]),
+        .testTarget(name: "CommandTableTests", dependencies: ["CommandTable", "TestSupport"]),
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"]),
-        .testTarget(name: "HomeFeedsTests", dependencies: ["HomeFeeds"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HomeFeedsTests",
+            dependencies: ["HomeFeeds", "TestSupport"],
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
         .testTarget(
             name: "HomeFetchTests",
@@ -122,7 +135,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "Varlink", "HomefeedVersion",
+                "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "homefeed-fetch-probe",
+                "homefeed-store-crashtest", "Varlink", "HomefeedVersion",
                 // The command tables, to list every command whose --help has a golden.
                 "CommandTable", "HomeDaemon", "TestSupport", "TextMeasure",
             ],

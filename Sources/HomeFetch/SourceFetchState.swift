@@ -4,6 +4,10 @@ public import FoundationEssentials
 ///
 /// They are always replaced together, from one response, so an `ETag` of one version is never
 /// sent with the `Last-Modified` of another (RFC 9110 §13.1). Sendable: an immutable value.
+///
+/// HomeStore's `Validators` has the same shape on purpose: HomeFetch and HomeStore import
+/// neither each other nor a common model, and the daemon maps one to the other where fetch
+/// meets store (`StoreIngestion`, the image pipeline).
 public struct HTTPValidators: Sendable, Hashable {
     /// The `ETag` header as received (quotes and a `W/` prefix included).
     public var etag: String?

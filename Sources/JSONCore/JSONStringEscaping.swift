@@ -1,30 +1,9 @@
 private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
-/// Appends `value` in double quotes, escaped per RFC 8259 §7: quote, backslash and the C0
+/// Writes `utf8` in double quotes, escaped per RFC 8259 §7, at `destination`, which must have
+/// room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`): quote, backslash and the C0
 /// controls (short forms where JSON has them, `\u00XX` otherwise). A NUL becomes `\u0000`, so
-/// encoded text never contains Varlink's frame byte. For writers that append to an array
-/// (the thumbnail line protocol); ``JSONWriter`` writes in place with ``writeJSONString(_:to:)``.
-package func appendJSONString(_ value: String, to bytes: inout [UInt8]) {
-    var value = value
-    value.withUTF8 { utf8 in
-        bytes.append(UInt8(ascii: "\""))
-        // Runs of bytes that need no escape are copied at once (most strings are one run).
-        var runStart = 0
-        for index in utf8.indices {
-            let byte = utf8[index]
-            guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-            runStart = index + 1
-            appendEscape(byte, to: &bytes)
-        }
-        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-        bytes.append(UInt8(ascii: "\""))
-    }
-}
-
-/// Writes `utf8` in double quotes, escaped like ``appendJSONString(_:to:)``, at `destination`,
-/// which must have room for `6 × utf8.count + 2` bytes (every byte a `\u00XX`). Unescaped runs
-/// are copied whole.
+/// encoded text never contains Varlink's frame byte. Unescaped runs are copied whole.
 ///
 /// - Parameter escapingLineSeparators: also write U+2028 and U+2029 (UTF-8 `E2 80 A8`/`A9`) as
 ///   `\u2028`/`\u2029`: 3 bytes become 6, within the same worst-case room.
@@ -75,14 +54,6 @@ public func writeJSONString(
     }
     out.pointee = UInt8(ascii: "\"")
     return out + 1 - destination
-}
-
-/// The escape of one byte that JSON does not allow raw in a string.
-private func appendEscape(_ byte: UInt8, to bytes: inout [UInt8]) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 6) { scratch in
-        guard let base = scratch.baseAddress else { return }
-        bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: writeEscape(byte, to: base)))
-    }
 }
 
 /// Writes the escape of `byte` (2 or 6 bytes) at `destination`; returns its length.

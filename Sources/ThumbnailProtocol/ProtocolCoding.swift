@@ -15,11 +15,14 @@ public struct ThumbnailProtocolError: Error, Sendable, Equatable, CustomStringCo
 
 extension ThumbnailHello {
     public var line: [UInt8] {
-        var writer = LineWriter()
-        writer.member("hello", protocolVersion)
-        writer.member("vips", vipsVersion)
-        writer.member("limitsApplied", limitsApplied)
-        return writer.finish()
+        encodeLine { writer in
+            writer.key("hello")
+            writer.string(protocolVersion)
+            writer.key("vips")
+            writer.string(vipsVersion)
+            writer.key("limitsApplied")
+            writer.bool(limitsApplied)
+        }
     }
 
     public init(line: some Collection<UInt8>) throws(ThumbnailProtocolError) {
@@ -34,23 +37,29 @@ extension ThumbnailHello {
 
 extension ThumbnailRequest {
     public var line: [UInt8] {
-        var writer = LineWriter()
-        writer.member("id", id)
-        writer.member("input", input)
-        writer.key("renditions")
-        writer.bytes.append(UInt8(ascii: "["))
-        for (index, rendition) in renditions.enumerated() {
-            if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-            var inner = LineWriter()
-            inner.member("width", rendition.width)
-            inner.member("height", rendition.height)
-            inner.member("mode", rendition.mode.rawValue)
-            inner.member("format", rendition.format.rawValue)
-            inner.member("output", rendition.output)
-            writer.bytes += inner.object()
+        encodeLine { writer in
+            writer.key("id")
+            writer.int(id)
+            writer.key("input")
+            writer.string(input)
+            writer.key("renditions")
+            writer.beginArray()
+            for rendition in renditions {
+                writer.beginObject()
+                writer.key("width")
+                writer.int(rendition.width)
+                writer.key("height")
+                writer.int(rendition.height)
+                writer.key("mode")
+                writer.string(rendition.mode.rawValue)
+                writer.key("format")
+                writer.string(rendition.format.rawValue)
+                writer.key("output")
+                writer.string(rendition.output)
+                writer.endObject()
+            }
+            writer.endArray()
         }
-        writer.bytes.append(UInt8(ascii: "]"))
-        return writer.finish()
     }
 
     public init(line: some Collection<UInt8>) throws(ThumbnailProtocolError) {
@@ -82,34 +91,47 @@ extension ThumbnailRequest {
 
 extension ThumbnailResponse {
     public var line: [UInt8] {
-        var writer = LineWriter()
-        switch self {
-        case .made(let id, let format, let width, let height, let averageColor, let renditions):
-            writer.member("id", id)
-            writer.member("ok", true)
-            writer.member("format", format)
-            writer.member("width", width)
-            writer.member("height", height)
-            writer.member("averageColor", averageColor)
-            writer.key("renditions")
-            writer.bytes.append(UInt8(ascii: "["))
-            for (index, rendition) in renditions.enumerated() {
-                if index > 0 { writer.bytes.append(UInt8(ascii: ",")) }
-                var inner = LineWriter()
-                inner.member("output", rendition.output)
-                inner.member("width", rendition.width)
-                inner.member("height", rendition.height)
-                inner.member("format", rendition.format.rawValue)
-                inner.member("bytes", rendition.bytes)
-                writer.bytes += inner.object()
+        encodeLine { writer in
+            switch self {
+            case .made(let id, let format, let width, let height, let averageColor, let renditions):
+                writer.key("id")
+                writer.int(id)
+                writer.key("ok")
+                writer.bool(true)
+                writer.key("format")
+                writer.string(format)
+                writer.key("width")
+                writer.int(width)
+                writer.key("height")
+                writer.int(height)
+                writer.key("averageColor")
+                writer.string(averageColor)
+                writer.key("renditions")
+                writer.beginArray()
+                for rendition in renditions {
+                    writer.beginObject()
+                    writer.key("output")
+                    writer.string(rendition.output)
+                    writer.key("width")
+                    writer.int(rendition.width)
+                    writer.key("height")
+                    writer.int(rendition.height)
+                    writer.key("format")
+                    writer.string(rendition.format.rawValue)
+                    writer.key("bytes")
+                    writer.int(rendition.bytes)
+                    writer.endObject()
+                }
+                writer.endArray()
+            case .failed(let id, let reason):
+                writer.key("id")
+                writer.int(id)
+                writer.key("ok")
+                writer.bool(false)
+                writer.key("error")
+                writer.string(reason)
             }
-            writer.bytes.append(UInt8(ascii: "]"))
-        case .failed(let id, let reason):
-            writer.member("id", id)
-            writer.member("ok", false)
-            writer.member("error", reason)
         }
-        return writer.finish()
     }
 
     public init(line: some Collection<UInt8>) throws(ThumbnailProtocolError) {
@@ -149,37 +171,14 @@ extension ThumbnailResponse {
 
 // MARK: - The JSON underneath
 
-/// Writes one object's members in the order given, then `}\n`.
-struct LineWriter {
-    var bytes: [UInt8] = [UInt8(ascii: "{")]
-    private var count = 0
-
-    mutating func key(_ name: String) {
-        if count > 0 { bytes.append(UInt8(ascii: ",")) }
-        count += 1
-        appendJSONString(name, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-    }
-
-    mutating func member(_ name: String, _ value: String) {
-        key(name)
-        appendJSONString(value, to: &bytes)
-    }
-
-    mutating func member(_ name: String, _ value: Int) {
-        key(name)
-        bytes += Array(String(value).utf8)
-    }
-
-    mutating func member(_ name: String, _ value: Bool) {
-        key(name)
-        bytes += Array((value ? "true" : "false").utf8)
-    }
-
-    /// The object without a line end (a nested value).
-    func object() -> [UInt8] { bytes + [UInt8(ascii: "}")] }
-
-    func finish() -> [UInt8] { bytes + [UInt8(ascii: "}"), UInt8(ascii: "\n")] }
+/// One compact JSON object whose members `body` writes in order, then `\n`: a protocol line.
+func encodeLine(_ body: (inout JSONWriter) -> Void) -> [UInt8] {
+    var writer = JSONWriter(pretty: false)
+    writer.beginObject()
+    body(&writer)
+    writer.endObject()
+    writer.terminate(with: UInt8(ascii: "\n"))
+    return writer.bytes
 }
 
 /// The few JSON values the protocol uses.

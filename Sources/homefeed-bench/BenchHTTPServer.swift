@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A loopback HTTP/1.1 server for `homefeed-bench fetch`: keep-alive, one thread per
 /// connection, blocking syscalls, no parsing beyond the request line and `If-None-Match`.
@@ -41,11 +42,8 @@ final class BenchHTTPServer: @unchecked Sendable {
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread {
             while true {
-                let fd = accept(listener, nil, nil)
-                if fd < 0 {
-                    if errno == EINTR { continue }
-                    return
-                }
+                let fd = retryingEINTR { accept(listener, nil, nil) }
+                guard fd >= 0 else { return }
                 var on: Int32 = 1
                 setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
                 let connection = Thread { [bodies] in Self.serve(fd, bodies: bodies) }
@@ -65,8 +63,7 @@ final class BenchHTTPServer: @unchecked Sendable {
         let end: [UInt8] = [13, 10, 13, 10]
         while true {
             guard let headEnd = pending.firstRange(of: end) else {
-                let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                if count < 0, errno == EINTR { continue }
+                let count = retryingEINTR { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
                 guard count > 0 else { return }
                 pending += buffer[0..<count]
                 continue
@@ -113,11 +110,12 @@ final class BenchHTTPServer: @unchecked Sendable {
     private static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+            let sent = retryingEINTR {
+                bytes.withUnsafeBytes { raw -> Int in
+                    guard let base = raw.baseAddress else { return 0 }
+                    return send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
-            if sent < 0, errno == EINTR { continue }
             guard sent > 0 else { return false }
             offset += sent
         }

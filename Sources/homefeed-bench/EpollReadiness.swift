@@ -1,4 +1,5 @@
 import CSystem
+import SystemCalls
 
 #if canImport(Glibc)
     import Glibc
@@ -37,19 +38,18 @@ final class EpollReadiness {
         var offset = 0
         let count = buffer.count
         while offset < count {
-            if csystem_epoll_wait(epoll, &event, 1, -1) < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
+            guard retryingEINTR({ csystem_epoll_wait(epoll, &event, 1, -1) }) >= 0 else { return false }
             while offset < count {
-                let n = buffer.withUnsafeMutableBytes { raw in
-                    recv(fd, raw.baseAddress.map { $0 + offset }, count - offset, 0)
+                let n = retryingEINTR {
+                    buffer.withUnsafeMutableBytes { raw in
+                        recv(fd, raw.baseAddress.map { $0 + offset }, count - offset, 0)
+                    }
                 }
                 if n > 0 {
                     offset += n
                     continue
                 }
-                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { break }
+                if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { break }
                 return false
             }
         }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HomeDaemon
+import SystemCalls
 import ThumbnailProtocol
 
 /// `homefeed-bench images`: 100 photos and graphics of 1 to 4 megapixels (JPEG and PNG,
@@ -175,9 +176,9 @@ enum ImagesBenchmark {
                     Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
                 )
             }
-            let result = waitpid(pid, &status, WNOHANG)
+            let result = retryingEINTR { waitpid(pid, &status, WNOHANG) }
             if result == pid { break }
-            if result < 0 && errno != EINTR { Measure.fatal("waitpid failed") }
+            if result < 0 { Measure.fatal("waitpid failed") }
             usleep(10_000)
         }
         guard status == 0 else { Measure.fatal("\(executable) \(arguments.prefix(3).joined(separator: " ")) failed") }

@@ -201,13 +201,12 @@ enum VarlinkBenchmark {
         var offset = 0
         let count = buffer.count
         while offset < count {
-            let n = buffer.withUnsafeMutableBytes { raw in
-                recv(fd, raw.baseAddress.map { $0 + offset }, count - offset, 0)
+            let n = retryingEINTR {
+                buffer.withUnsafeMutableBytes { raw in
+                    recv(fd, raw.baseAddress.map { $0 + offset }, count - offset, 0)
+                }
             }
-            if n <= 0 {
-                if n < 0, errno == EINTR { continue }
-                return false
-            }
+            guard n > 0 else { return false }
             offset += n
         }
         return true
@@ -216,13 +215,12 @@ enum VarlinkBenchmark {
     static func writeFully(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            let n = retryingEINTR {
+                bytes.withUnsafeBytes { raw in
+                    send(fd, raw.baseAddress.map { $0 + offset }, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                }
             }
-            if n <= 0 {
-                if n < 0, errno == EINTR { continue }
-                return false
-            }
+            guard n > 0 else { return false }
             offset += n
         }
         return true

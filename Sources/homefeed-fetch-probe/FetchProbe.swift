@@ -1,7 +1,9 @@
+import CommandTable
 import Foundation
 import Glibc
 import HomeFeeds
 import HomeFetch
+import HomefeedVersion
 
 /// `homefeed-fetch-probe URL [--max-body BYTES] [--timeout SECONDS] [--low-speed-time SECONDS]
 /// [--mode feed|page|image]`: the child process of HomeFetchTests' resource-bound tests. Not for
@@ -23,28 +25,46 @@ enum FetchProbe {
         var fetchThreadCPUMs: Double
     }
 
+    static let command = Command(
+        "homefeed-fetch-probe",
+        abstract: "fetch one URL and report what it cost this process (a test helper)",
+        discussion: """
+            The child process of HomeFetchTests' resource-bound tests, not a command for people. It \
+            fetches URL with a fresh fetcher and prints one JSON line: the outcome, the body bytes, \
+            the peak resident set before and after (KiB) and the CPU time of the process and of the \
+            fetch thread (ms).
+            """,
+        version: homefeedVersion,
+        arguments: [Argument("URL", help: "what to fetch")],
+        options: [
+            .value(
+                "--mode",
+                "MODE",
+                .choice(["feed", "page", "image"]),
+                help: "fetch as a feed (default), a page, an image"
+            ),
+            .value("--max-body", "BYTES", .integer(0...Int.max), help: "the largest body accepted"),
+            .value("--timeout", "SECONDS", .number, help: "the whole fetch's time limit"),
+            .value("--low-speed-time", "SECONDS", .number, help: "how long a transfer may stall"),
+        ],
+        exitStatuses: [
+            ExitStatusMeaning(ExitStatus.ok, "the report was printed, whatever the fetch's outcome"),
+            ExitStatusMeaning(ExitStatus.usage, "usage error"),
+        ]
+    )
+
     static func main() async {
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        guard let url = arguments.first else {
-            FileHandle.standardError.write(Data("usage: homefeed-fetch-probe URL [options]\n".utf8))
-            exit(2)
+        let arguments: ParsedArguments
+        switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
+        case .exit(let status): exit(status)
+        case .run(let parsed): arguments = parsed
         }
-        arguments.removeFirst()
+        let url = arguments.positionals[0]
         var limits = FetchLimits()
-        var mode = "feed"
-        while arguments.count >= 2 {
-            let value = Double(arguments[1]) ?? 0
-            switch arguments[0] {
-            case "--mode": mode = arguments[1]
-            case "--max-body": limits.maxBodyBytes = Int(value)
-            case "--timeout": limits.totalTimeout = value
-            case "--low-speed-time": limits.lowSpeedTime = value
-            default:
-                FileHandle.standardError.write(Data("unknown option \(arguments[0])\n".utf8))
-                exit(2)
-            }
-            arguments.removeFirst(2)
-        }
+        let mode = arguments.string("--mode") ?? "feed"
+        if let bytes = arguments.integer("--max-body") { limits.maxBodyBytes = bytes }
+        if let seconds = arguments.double("--timeout") { limits.totalTimeout = seconds }
+        if let seconds = arguments.double("--low-speed-time") { limits.lowSpeedTime = seconds }
         let fetcher = FeedFetcher()
         let hwmBefore = peakResidentKiB()
         let cpuBefore = processCPUTime()

@@ -1,5 +1,7 @@
+import CommandTable
 import Foundation
 import HomeStore
+import HomefeedVersion
 
 /// `homefeed-store-crashtest DB MODE`: the child process of HomeStoreTests' crash test.
 ///
@@ -10,18 +12,39 @@ import HomeStore
 /// The parent kills it with SIGKILL and checks the file. Not for use outside the tests.
 @main
 enum CrashTest {
+    static let command = Command(
+        "homefeed-store-crashtest",
+        abstract: "ingest a large document and wait to be killed (a test helper)",
+        discussion: """
+            The child process of HomeStoreTests' crash test, not a command for people. It commits \
+            a small document, then ingests a large one into the store at DB, printing committed-a, \
+            start-b, mid-b and done-b as it goes; MODE pause stops at mid-b until killed.
+            """,
+        version: homefeedVersion,
+        arguments: [
+            Argument("DB", .file, help: "the store's SQLite file"),
+            Argument("MODE", .choice(["pause", "run"]), help: "pause inside the large ingest, or run to the end"),
+        ],
+        exitStatuses: [
+            ExitStatusMeaning(ExitStatus.ok, "both documents were ingested"),
+            ExitStatusMeaning(ExitStatus.failure, "the store failed"),
+            ExitStatusMeaning(ExitStatus.usage, "usage error"),
+        ]
+    )
+
     static func main() async {
-        let arguments = CommandLine.arguments
-        guard arguments.count == 3, ["pause", "run"].contains(arguments[2]) else {
-            say("usage: homefeed-store-crashtest DB pause|run")
-            exit(2)
+        let arguments: ParsedArguments
+        switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
+        case .exit(let status): exit(status)
+        case .run(let parsed): arguments = parsed
         }
-        let pauses = arguments[2] == "pause"
+        let path = arguments.positionals[0]
+        let pauses = arguments.positionals[1] == "pause"
         var configuration = StoreConfiguration()
         configuration.maxEntriesPerSource = nil
         configuration.maxAge = nil
         do {
-            let store = try await Store(path: arguments[1], configuration: configuration)
+            let store = try await Store(path: path, configuration: configuration)
             let url = "file:///crash/feed.xml"
             try await store.upsertSource(SourceInput(url: url, kind: .notices))
             try await store.ingestNotices(sourceURL: url, entries: document(prefix: "a", count: 100))

@@ -1,6 +1,7 @@
 import CommandTable
 import Foundation
 import HomeLayout
+import JSONCore
 
 /// `homefeedctl layout solve`: frames of one container as the JSON of `layout-spec-format.md`.
 enum LayoutSolveCommand {
@@ -62,32 +63,37 @@ enum LayoutSolveCommand {
     }
 }
 
-/// `{"error": {...}}` for a layout UIKit would refuse, for scripts.
-struct SolveErrorJSON: Encodable {
-    struct Body: Encodable {
-        var code: String
-        var section: Int?
-        var sectionId: String?
-        var path: String
-        var message: String
-    }
-
-    var error: Body
+/// `{"error": {...}}` for a layout UIKit would refuse, for scripts: keys in sorted order,
+/// `section` and `sectionId` only when the error names a section.
+struct SolveErrorJSON {
+    var error: LayoutSolveError
 
     init(_ error: LayoutSolveError) {
-        self.error = Body(
-            code: error.code,
-            section: error.sectionIndex,
-            sectionId: error.sectionID,
-            path: error.path,
-            message: error.message
-        )
+        self.error = error
     }
 
     func encoded(pretty: Bool) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return #"{"error": true}"# }
-        return String(decoding: data, as: UTF8.self)
+        let bytes = JSONWriter.encode(pretty: pretty, capacity: 512) { writer in
+            writer.beginObject()
+            writer.key("error")
+            writer.beginObject()
+            writer.key("code")
+            writer.string(error.code)
+            writer.key("message")
+            writer.string(error.message)
+            writer.key("path")
+            writer.string(error.path)
+            if let section = error.sectionIndex {
+                writer.key("section")
+                writer.int(section)
+            }
+            if let id = error.sectionID {
+                writer.key("sectionId")
+                writer.string(id)
+            }
+            writer.endObject()
+            writer.endObject()
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

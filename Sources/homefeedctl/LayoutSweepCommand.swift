@@ -1,6 +1,7 @@
 import CommandTable
 import Foundation
 import HomeLayout
+import JSONCore
 
 /// `homefeedctl layout sweep`: solves at every width of a range and reports, per section, the
 /// widths at which it errors or warns. UIKit's "cannot fit" crashes tend to hide at unusual
@@ -41,7 +42,7 @@ enum LayoutSweepCommand {
         }
     }
 
-    struct Finding: Encodable {
+    struct Finding {
         var section: Int?
         var sectionId: String?
         var severity: String
@@ -53,7 +54,7 @@ enum LayoutSweepCommand {
         var message: String
     }
 
-    struct Report: Encodable {
+    struct Report {
         var from: Double
         var to: Double
         var step: Double
@@ -171,11 +172,55 @@ enum LayoutSweepCommand {
         return lines.joined(separator: "\n")
     }
 
+    /// The report for scripts: keys in sorted order, `section` and `sectionId` only for a
+    /// finding in a section, each width range a `[from, to]` pair on one line.
     static func json(_ report: Report) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(report) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
+        let bytes = JSONWriter.encode(pretty: true, capacity: 1024 + 512 * report.findings.count) { writer in
+            writer.beginObject()
+            writer.key("failedSolves")
+            writer.int(report.failedSolves)
+            writer.key("findings")
+            writer.beginArray()
+            for finding in report.findings {
+                writer.beginObject()
+                writer.key("code")
+                writer.string(finding.code)
+                writer.key("message")
+                writer.string(finding.message)
+                writer.key("path")
+                writer.string(finding.path)
+                if let section = finding.section {
+                    writer.key("section")
+                    writer.int(section)
+                }
+                if let id = finding.sectionId {
+                    writer.key("sectionId")
+                    writer.string(id)
+                }
+                writer.key("severity")
+                writer.string(finding.severity)
+                writer.key("widths")
+                writer.beginArray()
+                for range in finding.widths {
+                    writer.beginArray(inline: true)
+                    for width in range { writer.number(width) }
+                    writer.endArray()
+                }
+                writer.endArray()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("from")
+            writer.number(report.from)
+            writer.key("solves")
+            writer.int(report.solves)
+            writer.key("step")
+            writer.number(report.step)
+            writer.key("to")
+            writer.number(report.to)
+            writer.endObject()
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }

@@ -1,5 +1,6 @@
 import CommandTable
 import Foundation
+import TestSupport
 import Testing
 
 /// The generated completion script, run in a real bash.
@@ -10,20 +11,18 @@ struct BashCompletionTests {
     /// Sources the script in `bash -c`, sets COMP_WORDS to `words` (the last one being completed)
     /// and returns COMPREPLY, one word a line.
     func complete(_ words: [String]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hf-completion-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("tool.bash")
-        try Data(script.utf8).write(to: file)
-        try Data().write(to: directory.appendingPathComponent("spec.json"))
+        let scratch = try TemporaryDirectory(prefix: "hf-completion")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
+        let file = try scratch.write(script, to: "tool.bash")
+        try scratch.write("", to: "spec.json")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.currentDirectoryURL = directory
+        process.currentDirectoryURL = scratch.url
         process.arguments =
             [
                 "-c",
                 #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tool; printf '%s\n' "${COMPREPLY[@]}""#,
-                "bash", file.path,
+                "bash", file,
             ] + words
         let output = Pipe()
         process.standardOutput = output

@@ -84,12 +84,10 @@ struct CancellationTests {
 
     @Test("libcurl's loop starts with the first HTTP fetch: never for file: sources, nor after a shutdown")
     func loopStartsWithFirstHTTPFetch() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hff-\(FetchTesting.key())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("feed.xml")
+        let scratch = try TemporaryDirectory(prefix: "hf-fetch")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
         let rss = #"<rss version="2.0"><channel><title>t</title><item><title>A</title></item></channel></rss>"#
-        try Data(rss.utf8).write(to: file)
+        let file = URL(fileURLWithPath: try scratch.write(rss, to: "feed.xml"))
 
         let fetcher = FeedFetcher()
         _ = try await FetchTesting.fetch(file.absoluteString, fetcher: fetcher).get()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs a built executable of this package (found next to the test bundle) with output captured
 /// in temporary files, so no pipe can fill up and block.
@@ -28,11 +29,10 @@ struct CommandRunner {
 
     /// Runs the executable with `environment` added to the test's own.
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Outcome {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("hf-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("stdout")
-        let err = scratch.appendingPathComponent("stderr")
+        let scratch = try TemporaryDirectory(prefix: "hf-run")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
+        let out = scratch.url.appendingPathComponent("stdout")
+        let err = scratch.url.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
 
@@ -48,7 +48,7 @@ struct CommandRunner {
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
         if let stdin {
-            let input = scratch.appendingPathComponent("stdin")
+            let input = scratch.url.appendingPathComponent("stdin")
             try stdin.write(to: input)
             process.standardInput = try FileHandle(forReadingFrom: input)
         } else {
@@ -61,14 +61,5 @@ struct CommandRunner {
             stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self)
         )
-    }
-
-    /// Writes `text` to a fresh temporary file and returns its path.
-    static func temporaryFile(_ text: String, name: String = "spec.json") throws -> String {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hf-spec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let url = directory.appendingPathComponent(name)
-        try Data(text.utf8).write(to: url)
-        return url.path
     }
 }

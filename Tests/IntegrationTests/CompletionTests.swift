@@ -1,14 +1,22 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `homefeedctl completion bash`, the script `make install` installs, run in a real bash.
 @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash"), "needs /bin/bash"))
 struct CompletionTests {
+    /// Where each test keeps the script, removed when the test ends.
+    let scratch: TemporaryDirectory
+
+    init() throws {
+        scratch = try TemporaryDirectory(prefix: "hf-bash")
+    }
+
     /// The generated script in a temporary file.
-    static func script() throws -> URL {
+    func script() throws -> URL {
         let outcome = try CommandRunner(executable: "homefeedctl").run(["completion", "bash"])
         #expect(outcome.status == 0)
-        return try URL(fileURLWithPath: CommandRunner.temporaryFile(outcome.stdout, name: "homefeedctl"))
+        return try URL(fileURLWithPath: scratch.write(outcome.stdout, to: "homefeedctl"))
     }
 
     /// Runs bash with `arguments` and returns its status and standard output.
@@ -31,8 +39,7 @@ struct CompletionTests {
 
     @Test("the script is valid bash and registers _homefeedctl for homefeedctl")
     func syntax() throws {
-        let script = try Self.script()
-        defer { try? FileManager.default.removeItem(at: script.deletingLastPathComponent()) }
+        let script = try self.script()
         #expect(try Self.bash(["-n", script.path]).status == 0)
         let registered = try Self.bash(["-c", #"source "$1"; complete -p homefeedctl"#, "bash", script.path])
         #expect(registered.stdout == "complete -F _homefeedctl homefeedctl\n")
@@ -40,8 +47,7 @@ struct CompletionTests {
 
     @Test("completes commands, subcommands, each command's own options and their choices")
     func completes() throws {
-        let script = try Self.script()
-        defer { try? FileManager.default.removeItem(at: script.deletingLastPathComponent()) }
+        let script = try self.script()
         #expect(try Self.complete(["homefeedctl", "lay"], with: script) == ["layout"])
         #expect(try Self.complete(["homefeedctl", "s"], with: script) == ["sizes", "status", "store"])
         #expect(try Self.complete(["homefeedctl", "sizes", ""], with: script) == ["clear", "help", "list", "report"])

@@ -1,13 +1,15 @@
 import Foundation
+import TestSupport
 import Varlink
 
 /// The real `homefeedd` binary on a temporary socket with a copy of the sample configuration.
 ///
-/// Directories come from `mkdtemp` directly under /tmp, so the socket path stays far below the
-/// 107-byte `sun_path` limit (swift-on-linux.md §6). `@unchecked Sendable`: the process is only
-/// touched by the test that owns the harness.
+/// Its directory is a `TemporaryDirectory` (directly under /tmp, so the socket path stays far
+/// below the 107-byte `sun_path` limit, swift-on-linux.md §6), removed with the harness.
+/// `@unchecked Sendable`: the process is only touched by the test that owns the harness.
 final class DaemonHarness: @unchecked Sendable {
-    let root: URL
+    private let directory: TemporaryDirectory
+    var root: URL { directory.url }
     var configDirectory: URL { root.appendingPathComponent("config") }
     var socketPath: String { root.appendingPathComponent("s.sock").path }
     var logPath: String { root.appendingPathComponent("daemon.log").path }
@@ -16,9 +18,7 @@ final class DaemonHarness: @unchecked Sendable {
     private(set) var manifestReplies: [[String: JSONValue]] = []
 
     init() throws {
-        var template = Array("/tmp/hfd.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
-        root = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        directory = try TemporaryDirectory(prefix: "hfd")
         try FileManager.default.copyItem(
             at: CommandRunner.packageRoot.appendingPathComponent("feeds"),
             to: configDirectory
@@ -26,8 +26,9 @@ final class DaemonHarness: @unchecked Sendable {
     }
 
     deinit {
-        process?.terminate()
-        try? FileManager.default.removeItem(at: root)
+        // Waits (bounded) for the exit, so no daemon still writes into the directory while it
+        // is removed.
+        _ = stop(within: 10)
     }
 
     /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until

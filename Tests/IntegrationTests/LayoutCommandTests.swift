@@ -1,11 +1,18 @@
 import CommandTable
 import Foundation
 import FoundationXML
+import TestSupport
 import Testing
 
 /// `homefeedctl layout …` as a user runs it: exit statuses, JSON on stdout, errors on stderr.
 @Suite struct LayoutCommandTests {
     let ctl = CommandRunner(executable: "homefeedctl")
+    /// Each test's specs and SVGs, removed when the test ends.
+    let scratch: TemporaryDirectory
+
+    init() throws {
+        scratch = try TemporaryDirectory(prefix: "hf-ctl")
+    }
 
     func json(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -46,8 +53,7 @@ import Testing
 
     @Test("--svg writes a well-formed SVG wireframe")
     func svg() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hf-\(UUID().uuidString).svg").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = scratch.file("layout.svg")
         let outcome = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--svg", path])
         #expect(outcome.status == 0)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
@@ -60,8 +66,9 @@ import Testing
     @Test("--platform ios14 rounds each origin on its own; the output names the platform")
     func platform() throws {
         // Four 0.25-wide items spaced 8 in an orthogonal row from x = 16 at 3x (issue 14's render).
-        let path = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "row", "itemCount": 4, "orthogonalScrollingBehavior": "continuous", "contentInsets": {"leading": 16, "trailing": 16}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 8}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 0.25}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        let path = try scratch.write(
+            #"{"sections": [{"id": "row", "itemCount": 4, "orthogonalScrollingBehavior": "continuous", "contentInsets": {"leading": 16, "trailing": 16}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 8}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 0.25}, "height": {"fractionalHeight": 1}}}}]}}]}"#,
+            to: "spec.json"
         )
         func xs(_ platform: String) throws -> (String?, [Double]) {
             let outcome = try ctl.run([
@@ -81,11 +88,11 @@ import Testing
 
     @Test("--svg draws group supplementaries, list separators and the inset-grouped card")
     func svgListAndGroups() throws {
-        let spec = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "cards", "itemCount": 2, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 80}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}}], "supplementaryItems": [{"elementKind": "handle", "size": {"width": {"absolute": 20}, "height": {"absolute": 60}}, "anchor": {"edges": ["trailing"]}}]}}, {"id": "more", "itemCount": 3, "list": {"appearance": "insetGrouped"}}]}"#
+        let spec = try scratch.write(
+            #"{"sections": [{"id": "cards", "itemCount": 2, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 80}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}}], "supplementaryItems": [{"elementKind": "handle", "size": {"width": {"absolute": 20}, "height": {"absolute": 60}}, "anchor": {"edges": ["trailing"]}}]}}, {"id": "more", "itemCount": 3, "list": {"appearance": "insetGrouped"}}]}"#,
+            to: "spec.json"
         )
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hf-\(UUID().uuidString).svg").path
-        defer { try? FileManager.default.removeItem(atPath: path) }
+        let path = scratch.file("layout.svg")
         let outcome = try ctl.run(["layout", "solve", spec, "--width", "375", "--svg", path])
         #expect(outcome.status == 0)
         let document = try XMLDocument(contentsOf: URL(fileURLWithPath: path))
@@ -101,8 +108,9 @@ import Testing
 
     @Test("a spec error names its JSON path and exits 1")
     func invalidSpec() throws {
-        let path = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "a", "group": {"axis": "horizontal", "size": {"width": {"fractional": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 1}, "height": {"absolute": 1}}}}]}}]}"#
+        let path = try scratch.write(
+            #"{"sections": [{"id": "a", "group": {"axis": "horizontal", "size": {"width": {"fractional": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 1}, "height": {"absolute": 1}}}}]}}]}"#,
+            to: "spec.json"
         )
         let outcome = try ctl.run(["layout", "solve", path, "--width", "375"])
         #expect(outcome.status == 1)
@@ -112,8 +120,9 @@ import Testing
 
     @Test("a layout UIKit would refuse prints a structured error and exits 1")
     func refusedLayout() throws {
-        let path = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "wide", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 400}, "height": {"absolute": 10}}}}]}}]}"#
+        let path = try scratch.write(
+            #"{"sections": [{"id": "wide", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"absolute": 400}, "height": {"absolute": 10}}}}]}}]}"#,
+            to: "spec.json"
         )
         let outcome = try ctl.run(["layout", "solve", path, "--width", "375"])
         #expect(outcome.status == 1)
@@ -122,6 +131,14 @@ import Testing
         #expect(error["section"] as? Int == 0)
         #expect(error["sectionId"] as? String == "wide")
         #expect(error["path"] as? String == "sections[0].group")
+        // --compact: one line, keys in sorted order.
+        let compact = try ctl.run(["layout", "solve", path, "--width", "375", "--compact"])
+        #expect(compact.status == 1)
+        #expect(
+            compact.stdout
+                == #"{"error":{"code":"cannotFitSingleItem","message":"This group cannot fit even a single item: the first subitem needs 400 pt along horizontal (size plus edge spacing) but the group offers 375 pt","path":"sections[0].group","section":0,"sectionId":"wide"}}"#
+                + "\n"
+        )
     }
 
     @Test(
@@ -188,8 +205,9 @@ import Testing
         // One 300-wide item: it fits a 320-wide container, and no longer once 20 + 20 points of
         // safe area leave 320 - 40 = 280 (contentInsetsReference defaults to automatic, which
         // follows the safe area).
-        let path = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "card", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"absolute": 300}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        let path = try scratch.write(
+            #"{"sections": [{"id": "card", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 50}}, "subitems": [{"item": {"size": {"width": {"absolute": 300}, "height": {"fractionalHeight": 1}}}}]}}]}"#,
+            to: "spec.json"
         )
         #expect(try ctl.run(["layout", "check", path]).status == 0)
         let check = try ctl.run(["layout", "check", path, "--safe-area", "0,20,0,20"])
@@ -204,8 +222,9 @@ import Testing
     @Test("sweep reports the width range where a fixed-width grid cannot fit")
     func sweepFindsNarrowWidths() throws {
         // Two 161.5-wide columns with 12 between need 161.5 + 40 insets = 201.5 for the first item.
-        let path = try CommandRunner.temporaryFile(
-            #"{"sections": [{"id": "grid", "itemCount": 4, "contentInsets": {"leading": 20, "trailing": 20}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 12}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 120}}, "subitems": [{"item": {"size": {"width": {"absolute": 161.5}, "height": {"fractionalHeight": 1}}}}]}}]}"#
+        let path = try scratch.write(
+            #"{"sections": [{"id": "grid", "itemCount": 4, "contentInsets": {"leading": 20, "trailing": 20}, "group": {"axis": "horizontal", "interItemSpacing": {"fixed": 12}, "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 120}}, "subitems": [{"item": {"size": {"width": {"absolute": 161.5}, "height": {"fractionalHeight": 1}}}}]}}]}"#,
+            to: "spec.json"
         )
         let outcome = try ctl.run(["layout", "sweep", path, "--from", "190", "--to", "210", "--json"])
         #expect(outcome.status == 1)
@@ -226,7 +245,7 @@ import Testing
         let ok = try ctl.run(["layout", "check", "feeds/layout.json"])
         #expect(ok.status == 0)
         #expect(ok.stdout.contains("ok (4 sections, 0 warnings)"))
-        let broken = try CommandRunner.temporaryFile(#"{"sections": [}"#)
+        let broken = try scratch.write(#"{"sections": [}"#, to: "spec.json")
         let bad = try ctl.run(["layout", "check", broken])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("line 1, column"))

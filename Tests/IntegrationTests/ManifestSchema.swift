@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Varlink
 
 /// Checks `GetManifest` replies against `docs/manifest.schema.json` with a real validator, the
@@ -39,18 +40,10 @@ enum ManifestSchema {
     ///
     /// - Throws: when the validator cannot run (no python3, no jsonschema, an invalid schema).
     static func violations(_ replies: [[String: JSONValue]]) throws -> [String] {
-        let directory = try FileManager.default.url(
-            for: .itemReplacementDirectory,
-            in: .userDomainMask,
-            appropriateFor: URL(fileURLWithPath: NSTemporaryDirectory()),
-            create: true
-        )
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("replies.json")
-        try Data(JSONValue.array(replies.map(JSONValue.object)).encodedString.utf8).write(to: file)
-        let outcome = try CommandRunner(executable: "/usr/bin/env").run(
-            ["python3", "-c", validator, schemaPath, file.path]
-        )
+        let scratch = try TemporaryDirectory(prefix: "hf-schema")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
+        let file = try scratch.write(JSONValue.array(replies.map(JSONValue.object)).encodedString, to: "replies.json")
+        let outcome = try CommandRunner(executable: "/usr/bin/env").run(["python3", "-c", validator, schemaPath, file])
         guard outcome.status == 0 || outcome.status == 1 else {
             throw HarnessError("the schema validator did not run (\(outcome.status)): \(outcome.stderr)")
         }

@@ -1,5 +1,6 @@
 import CommandTable
 import Foundation
+import TestSupport
 import Testing
 import Varlink
 
@@ -134,10 +135,9 @@ struct SizesTests {
     @Test("layout solve --measurements re-fits offline; a bad file names the entry")
     func solveWithMeasurements() throws {
         let ctl = CommandRunner(executable: "homefeedctl")
-        let file = try CommandRunner.temporaryFile(
-            #"[{"section": "mainService", "item": 0, "height": 45}]"#,
-            name: "sizes.json"
-        )
+        let scratch = try TemporaryDirectory(prefix: "hf-ctl")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
+        let file = try scratch.write(#"[{"section": "mainService", "item": 0, "height": 45}]"#, to: "sizes.json")
         let outcome = try ctl.run(
             ["layout", "solve", "feeds/layout.json", "--width", "375", "--scale", "2", "--measurements", file]
         )
@@ -149,7 +149,7 @@ struct SizesTests {
         #expect(headline?["sizing"]?.stringValue == "measured")
         #expect(headline?["frame"]?["height"]?.doubleValue == 45)
 
-        let bad = try CommandRunner.temporaryFile(#"[{"section": "nope", "item": 0, "height": 4}]"#, name: "bad.json")
+        let bad = try scratch.write(#"[{"section": "nope", "item": 0, "height": 4}]"#, to: "bad.json")
         let failed = try ctl.run(["layout", "solve", "feeds/layout.json", "--width", "375", "--measurements", bad])
         #expect(failed.status == 1)
         #expect(failed.stderr.contains("[0].section: no section \"nope\" in the spec"))

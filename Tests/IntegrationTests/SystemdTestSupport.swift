@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Varlink
 
 /// A `$NOTIFY_SOCKET` receiver: an `AF_UNIX` datagram socket bound to a path or an abstract
@@ -73,27 +74,23 @@ final class NotifyReceiver: @unchecked Sendable {
     }
 }
 
-/// A scratch root under /tmp (short socket paths) with a copy of the sample configuration.
+/// A scratch root under /tmp (a `TemporaryDirectory`: short socket paths) with a copy of the
+/// sample configuration, removed with the value.
 final class ScratchRoot: @unchecked Sendable {
-    let url: URL
+    private let directory: TemporaryDirectory
+    var url: URL { directory.url }
     var configDirectory: URL { url.appendingPathComponent("config") }
     var stateDirectory: URL { url.appendingPathComponent("state") }
     var storePath: String { stateDirectory.appendingPathComponent("homefeed.sqlite").path }
     var logPath: String { url.appendingPathComponent("daemon.log").path }
 
     init() throws {
-        var template = Array("/tmp/hfs.XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw HarnessError("mkdtemp failed") }
-        url = URL(fileURLWithPath: String(cString: made), isDirectory: true)
+        directory = try TemporaryDirectory(prefix: "hfs")
         try FileManager.default.copyItem(
             at: CommandRunner.packageRoot.appendingPathComponent("feeds"),
             to: configDirectory
         )
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
     }
 
     func path(_ name: String) -> String { url.appendingPathComponent(name).path }

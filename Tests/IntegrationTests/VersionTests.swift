@@ -1,3 +1,4 @@
+import CommandTable
 import Foundation
 import HomefeedVersion
 import Testing
@@ -40,7 +41,10 @@ import Varlink
 
     @Test(
         "every executable answers --version and --help with status 0",
-        arguments: ["homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench"]
+        arguments: [
+            "homefeedctl", "homefeedd", "homefeed-thumbnail", "homefeed-bench", "homefeed-fetch-probe",
+            "homefeed-store-crashtest",
+        ]
     )
     func executables(_ name: String) throws {
         let tool = CommandRunner(executable: name)
@@ -51,6 +55,18 @@ import Varlink
         #expect(help.status == 0)
         #expect(help.stdout.hasPrefix("usage: \(name) "))
         #expect(help.stderr.isEmpty)
+    }
+
+    @Test(
+        "the internal test helpers refuse an unknown option with status 64 and their usage",
+        arguments: ["homefeed-fetch-probe", "homefeed-store-crashtest"]
+    )
+    func helpersRefuseUnknownOptions(_ name: String) throws {
+        let outcome = try CommandRunner(executable: name).run(["--no-such-option"])
+        #expect(outcome.status == ExitStatus.usage)
+        #expect(outcome.stdout.isEmpty)
+        #expect(outcome.stderr.hasPrefix("\(name): unknown option --no-such-option\n"))
+        #expect(outcome.stderr.contains("usage: \(name) "))
     }
 
     @Test("the daemon's org.varlink.service.GetInfo reports this version")

@@ -27,6 +27,14 @@ public final class TemporaryDirectory: @unchecked Sendable {
     /// The path of `name` inside the directory.
     public func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// Writes `text` to `name` inside the directory and returns the file's path.
+    @discardableResult
+    public func write(_ text: String, to name: String) throws -> String {
+        let path = file(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// A subdirectory, created.
     public func directory(_ name: String) throws -> URL {
         let directory = url.appendingPathComponent(name, isDirectory: true)

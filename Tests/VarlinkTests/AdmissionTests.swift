@@ -180,7 +180,10 @@ struct AdmissionTests {
     )
     func peerGroups() async throws {
         try await withServer { _, address, _ in
-            guard case .path(let path) = address else { return }
+            guard case .path(let path) = address else {
+                Issue.record("expected a path address, got \(address)")
+                return
+            }
             chmod(URL(fileURLWithPath: path).deletingLastPathComponent().path, 0o711)
             chmod(path, 0o666)
             let script = """

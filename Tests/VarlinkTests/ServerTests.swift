@@ -405,8 +405,8 @@ struct ServerTests {
     func staleSocket() async throws {
         let directory = try TemporaryDirectory(prefix: "vl")
         defer { withExtendedLifetime(directory) {} }  // removed on release
-        let address = directory.socket()
-        guard case .path(let path) = address else { return }
+        let path = directory.file("s.sock")
+        let address = UnixAddress.path(path)
         // A socket file whose server is gone: bind, then close without unlinking.
         let stale = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var sockaddr = sockaddr_un()
@@ -457,8 +457,8 @@ struct ServerTests {
     func adopted() async throws {
         let directory = try TemporaryDirectory(prefix: "vl")
         defer { withExtendedLifetime(directory) {} }  // removed on release
-        let address = directory.socket()
-        guard case .path(let path) = address else { return }
+        let path = directory.file("s.sock")
+        let address = UnixAddress.path(path)
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var sockaddr = sockaddr_un()
         sockaddr.sun_family = sa_family_t(AF_UNIX)

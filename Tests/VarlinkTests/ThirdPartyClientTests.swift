@@ -32,8 +32,7 @@ struct ThirdPartyClientTests {
     func python() async throws {
         try await withServer { _, address, _ in
             let result = try await run("python3", ["-c", Self.script, address.description])
-            #expect(result.status == 0, "python3 failed: \(result.error)")
-            guard result.status == 0 else { return }
+            try #require(result.status == 0, "python3 failed: \(result.error)")
             let output = try JSONValue(parsing: result.output.trimmingCharacters(in: .whitespacesAndNewlines))
             #expect(output["interfaces"] == ["org.varlink.service", "org.example.test"])
             #expect(output["info"]?["product"] == "varlink-tests")

@@ -54,6 +54,11 @@ public struct HistoryEntry: Sendable, Equatable {
 }
 
 /// One entry of a notice feed, identified by its source and its entry id.
+///
+/// The assembler's view of HomeStore's `StoredNotice`, which it mirrors without the store's
+/// bookkeeping (row ids, first and last seen, content hash, sort date): ``HomeContent`` stays
+/// plain values that tests build without a store, and `HomeService.snapshot()`
+/// maps the one to the other.
 public struct Notice: Sendable, Equatable {
     public var sourceURL: String
     public var sourceTitle: String?

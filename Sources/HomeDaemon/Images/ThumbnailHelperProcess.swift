@@ -180,15 +180,16 @@ final class ThumbnailHelperProcess {
                 kill()
                 return .failure(.protocolError("a line longer than \(ThumbnailProtocol.maxLineBytes) bytes"))
             }
-            let remaining = deadline - Self.now()
-            guard remaining > 0 else { return .failure(.timedOut) }
+            guard deadline - Self.now() > 0 else { return .failure(.timedOut) }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, Int32(min(remaining * 1000, 60_000).rounded(.up)))
-            if ready < 0, errno == EINTR { continue }
+            // The timeout is measured again on each try, so a signal does not extend it.
+            let ready = retryingEINTR {
+                poll(&descriptor, 1, Int32(min(max(deadline - Self.now(), 0) * 1000, 60_000).rounded(.up)))
+            }
             guard ready > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 16 << 10)
-            let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            let count = retryingEINTR { chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) } }
+            if count < 0, errno == EAGAIN { continue }
             guard count > 0 else { return .failure(death()) }
             buffer += chunk[0..<count]
         }

@@ -44,6 +44,10 @@ public struct SourceInput: Sendable, Hashable {
 
 /// HTTP cache validators, stored and replaced together so a response's ETag is never paired
 /// with another response's Last-Modified (RFC 9110 §8.8).
+///
+/// HomeFetch's `HTTPValidators` has the same shape on purpose: HomeStore and HomeFetch import
+/// neither each other nor a common model, and the daemon maps one to the other where fetch
+/// meets store (`StoreIngestion`, the image pipeline).
 public struct Validators: Sendable, Hashable {
     /// The `ETag` header, verbatim (quotes and `W/` included).
     public var etag: String?

@@ -35,6 +35,10 @@ public struct NoticeInput: Sendable, Hashable {
 }
 
 /// A stored notice. Times read back in whole seconds. Sendable: a plain value.
+///
+/// HomeDaemon's `Notice` (in `HomeContent`) mirrors it without the bookkeeping below: the
+/// assembler's input is plain values built without a store, and the daemon maps a snapshot of
+/// these to it.
 public struct StoredNotice: Sendable, Hashable, Identifiable {
     /// The row id.
     public var id: Int64

@@ -1,5 +1,6 @@
 internal import Dispatch
 internal import Synchronization
+internal import SystemCalls
 
 #if canImport(Glibc)
     internal import Glibc
@@ -200,19 +201,14 @@ public final class VarlinkClient: Sendable {
         method: String,
         deadline: Deadline
     ) throws(VarlinkClientError) {
-        while true {
-            var descriptor = pollfd(fd: fd, events: events, revents: 0)
-            let result = poll(&descriptor, 1, deadline.remainingMilliseconds())
-            if result > 0 { return }  // ready, or an error/hang-up the next call reports
-            if result == 0 {
-                channel.isBroken = true
-                throw .timedOut(method: method)
-            }
-            if errno != EINTR {
-                channel.isBroken = true
-                throw .system(SystemError(call: "poll", errno: errno, path: address.displayPath))
-            }
-        }
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        // The timeout is measured again on each try, so a signal does not extend it.
+        let result = retryingEINTR { poll(&descriptor, 1, deadline.remainingMilliseconds()) }
+        if result > 0 { return }  // ready, or an error/hang-up the next call reports
+        let code = errno
+        channel.isBroken = true
+        if result == 0 { throw .timedOut(method: method) }
+        throw .system(SystemError(call: "poll", errno: code, path: address.displayPath))
     }
 }
 

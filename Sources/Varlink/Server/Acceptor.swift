@@ -1,6 +1,7 @@
 internal import CSystem
 internal import LogCore
 internal import Synchronization
+internal import SystemCalls
 
 #if canImport(Glibc)
     internal import Glibc
@@ -64,14 +65,14 @@ final class Acceptor: EventLoopHandler, @unchecked Sendable {
 
     func handleEvents(_ events: UInt32) {
         while !isStopped {
-            let client = csystem_accept4(fd, Socket.nonBlock | Socket.closeOnExec)
+            let client = retryingEINTR { csystem_accept4(fd, Socket.nonBlock | Socket.closeOnExec) }
             if client >= 0 {
                 admit(client)
                 continue
             }
             let code = errno
             switch code {
-            case EINTR, ECONNABORTED:
+            case ECONNABORTED:
                 continue
             case EAGAIN, EWOULDBLOCK:
                 return
