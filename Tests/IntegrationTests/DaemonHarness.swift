@@ -13,7 +13,7 @@ final class DaemonHarness: @unchecked Sendable {
     var configDirectory: URL { root.appendingPathComponent("config") }
     var socketPath: String { root.appendingPathComponent("s.sock").path }
     var logPath: String { root.appendingPathComponent("daemon.log").path }
-    private var process: Process?
+    private var process: ChildProcess?
     /// The parameters of every `GetManifest` reply ``call(_:_:)`` received, for ``ManifestSchema``.
     private(set) var manifestReplies: [[String: JSONValue]] = []
 
@@ -34,25 +34,19 @@ final class DaemonHarness: @unchecked Sendable {
     /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until
     /// it answers on its socket.
     func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
-        let process = Process()
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.executableURL = CommandRunner.productsDirectory.appendingPathComponent("homefeedd")
-        process.arguments =
-            [
-                "--config", configDirectory.path, "--state-dir", root.appendingPathComponent("state").path,
-                "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,
-            ] + extra
         if !FileManager.default.fileExists(atPath: logPath) {
             _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         }
-        let log = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
-        log.seekToEndOfFile()
-        process.standardError = log
-        process.standardOutput = log
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path,
+            [
+                "--config", configDirectory.path, "--state-dir", root.appendingPathComponent("state").path,
+                "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,
+            ] + extra,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdout: .file(logPath),
+            stderrToStdout: true
+        )
         self.process = process
         for _ in 0..<400 {
             if (try? client()) != nil { return }
@@ -62,14 +56,13 @@ final class DaemonHarness: @unchecked Sendable {
         throw HarnessError("homefeedd did not come up: \(self.log())")
     }
 
-    /// Sends SIGTERM and returns the exit status.
+    /// Sends SIGTERM and returns the exit status (128 + the signal when a signal ended it).
     @discardableResult
     func stop() -> Int32 {
         guard let process else { return -1 }
-        process.terminate()
-        process.waitUntilExit()
         self.process = nil
-        return process.terminationStatus
+        process.signal(SIGTERM)
+        return process.waitForExit()
     }
 
     /// Sends SIGTERM and waits at most `seconds` for the exit. Returns the exit status (128 +
@@ -77,20 +70,15 @@ final class DaemonHarness: @unchecked Sendable {
     func stop(within seconds: Double) -> Int32? {
         guard let process else { return -1 }
         self.process = nil
-        process.terminate()
-        for _ in 0..<Int(seconds * 100) {
-            guard process.isRunning else {
-                return process.terminationReason == .exit ? process.terminationStatus : 128 + process.terminationStatus
-            }
-            usleep(10_000)
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        if let status = process.wait(seconds: seconds) { return status }
+        process.signal(SIGKILL)
+        _ = process.waitForExit()
         return nil
     }
 
     /// The running daemon's process id.
-    var pid: Int32? { process?.processIdentifier }
+    var pid: Int32? { process?.pid }
 
     /// A line of the daemon's `/proc/<pid>/status` in KiB (`VmHWM`, `VmRSS`).
     func memoryKiB(_ field: String) -> Int? {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Varlink
 
@@ -29,7 +30,7 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
 final class FaultDaemon: @unchecked Sendable {
     let root: ScratchRoot
     let socket: String
-    private(set) var process: SpawnedProcess?
+    private(set) var process: ChildProcess?
 
     init(root: ScratchRoot) {
         self.root = root
@@ -50,13 +51,14 @@ final class FaultDaemon: @unchecked Sendable {
     }
 
     private func startBlocking(_ extra: [String], environment: [String: String]) throws {
-        let process = try SpawnedProcess(
+        let process = try ChildProcess(
             SystemdTools.homefeedd,
             root.daemonArguments(socket: socket, extra: extra),
             environment: SystemdTools.cleanEnvironment(
                 environment.merging(["JOURNAL_STREAM": root.journalStream()]) { a, _ in a }
             ),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         self.process = process
@@ -108,31 +110,28 @@ final class FaultDaemon: @unchecked Sendable {
 /// (closing its stdin). Lines it prints are read with ``readLine()``, bounded by a timeout.
 /// `@unchecked Sendable`: owned by one test.
 final class HelperProcess: @unchecked Sendable {
-    private let process = Process()
-    private let input = Pipe()
-    private let output = Pipe()
+    private let process: ChildProcess
     private var buffered: [UInt8] = []
 
     init(_ executable: String, _ arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        if process.isRunning { process.terminate() }
+        process = try ChildProcess(executable, arguments, stdin: .pipe, stdout: .pipe, stderr: .null)
     }
 
     func write(_ text: String) {
-        input.fileHandleForWriting.write(Data(text.utf8))
+        guard let fd = process.input else { return }
+        let bytes = Array(text.utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
     }
 
     /// The next line the helper prints, or nil after `seconds` without one or at its exit.
     func readLine(seconds: Int32 = 60) -> String? {
-        let fd = output.fileHandleForReading.fileDescriptor
+        guard let fd = process.output else { return nil }
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffered[..<newline], as: UTF8.self)
@@ -151,9 +150,8 @@ final class HelperProcess: @unchecked Sendable {
     /// Closes the helper's stdin and waits for it to exit; returns its status.
     @discardableResult
     func finish() -> Int32 {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.closeInput()
+        return process.waitForExit()
     }
 }
 

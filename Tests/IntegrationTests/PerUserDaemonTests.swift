@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// A per-user homefeed: the daemon's XDG defaults, its 0600 socket, and how `homefeedctl`
@@ -43,11 +44,12 @@ struct PerUserDaemonTests {
 
         let nobody = ["--reuid", "65534", "--regid", "65534", "--clear-groups"]
         let environment = Self.session(home: home, runtime: runtime)
-        let daemon = try SpawnedProcess(
+        let daemon = try ChildProcess(
             Host.setpriv,
             nobody + [SystemdTools.homefeedd, "--no-fetch"],
             environment: environment,
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         let socket = runtime + "/homefeed/homefeed.sock"

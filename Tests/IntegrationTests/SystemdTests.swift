@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import Varlink
 
@@ -20,13 +21,14 @@ struct SystemdTests {
         let root = try ScratchRoot()
         let receiver = try NotifyReceiver(path: root.path("notify.sock"))
         let socket = root.path("s.sock")
-        let daemon = try SpawnedProcess(
+        let daemon = try ChildProcess(
             SystemdTools.homefeedd,
             root.daemonArguments(socket: socket),
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "100000",
             ]),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         let ready = try #require(receiver.await("READY=1"), "no READY=1: \(root.log())")
@@ -76,13 +78,14 @@ struct SystemdTests {
         let receiver = try NotifyReceiver(path: nil)
         #expect(receiver.socketValue.hasPrefix("@"))
         let socket = root.path("s.sock")
-        let daemon = try SpawnedProcess(
+        let daemon = try ChildProcess(
             SystemdTools.homefeedd,
             root.daemonArguments(socket: socket),
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "20000", "WATCHDOG_PID": "1",
             ]),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         #expect(receiver.await("READY=1") != nil, "no READY=1 on \(receiver.socketValue): \(root.log())")
@@ -104,13 +107,14 @@ struct SystemdTests {
         let root = try ScratchRoot()
         let receiver = try NotifyReceiver(path: root.path("notify.sock"))
         let socket = root.path("s.sock")
-        let daemon = try SpawnedProcess(
+        let daemon = try ChildProcess(
             SystemdTools.homefeedd,
             root.daemonArguments(socket: socket),
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "JOURNAL_STREAM": root.journalStream(),
             ]),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         #expect(receiver.await("READY=1") != nil, "no READY=1: \(root.log())")
@@ -149,13 +153,14 @@ struct SystemdTests {
         let receiver = try NotifyReceiver(path: root.path("notify.sock"))
         let socket = root.path("a.sock")
         // The flag's path is never bound by the daemon: the socket must come from the tool.
-        let daemon = try SpawnedProcess(
+        let daemon = try ChildProcess(
             SystemdTools.socketActivate,
             // -E: the tool consumes its own $NOTIFY_SOCKET; this one is for homefeedd.
             ["-l", socket, "--fdname=varlink", "-E", "NOTIFY_SOCKET=\(receiver.socketValue)", SystemdTools.homefeedd]
                 + root.daemonArguments(socket: root.path("unused.sock")),
             environment: SystemdTools.cleanEnvironment(),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: nil
         )
         try #require(SystemdTools.waitForFile(socket), "systemd-socket-activate did not listen: \(root.log())")
@@ -187,15 +192,16 @@ struct SystemdTests {
         // through systemd-socket-activate, which takes it from $LISTEN_FDS and execs homefeedd.
         let listener = try SystemdTools.listeningSocket(at: socket)
         defer { close(listener) }
-        func start() throws -> SpawnedProcess {
-            try SpawnedProcess(
+        func start() throws -> ChildProcess {
+            try ChildProcess(
                 "/bin/sh",
                 [
                     "-c", "LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" --fdname=varlink \"$@\"",
                     SystemdTools.socketActivate, SystemdTools.homefeedd,
                 ] + root.daemonArguments(socket: root.path("unused.sock")),
                 environment: SystemdTools.cleanEnvironment(),
-                logPath: root.logPath,
+                stdout: .file(root.logPath),
+                stderrToStdout: true,
                 inheriting: listener
             )
         }
@@ -228,13 +234,14 @@ struct SystemdTests {
         let fd = fcntl(datagram, F_DUPFD_CLOEXEC, 10)
         close(datagram)
         defer { close(fd) }
-        let refused = try SpawnedProcess(
+        let refused = try ChildProcess(
             "/bin/sh",
             [
                 "-c", "LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=varlink exec \"$0\" \"$@\"", SystemdTools.homefeedd,
             ] + root.daemonArguments(socket: root.path("s.sock")),
             environment: SystemdTools.cleanEnvironment(),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: fd
         )
         #expect(refused.wait() == 1)
@@ -242,13 +249,14 @@ struct SystemdTests {
 
         // Variables meant for another process (here PID 1): bind --socket as without systemd.
         let receiver = try NotifyReceiver(path: root.path("notify.sock"))
-        let unrelated = try SpawnedProcess(
+        let unrelated = try ChildProcess(
             SystemdTools.homefeedd,
             root.daemonArguments(socket: root.path("s.sock")),
             environment: SystemdTools.cleanEnvironment([
                 "LISTEN_PID": "1", "LISTEN_FDS": "1", "NOTIFY_SOCKET": receiver.socketValue,
             ]),
-            logPath: root.logPath,
+            stdout: .file(root.logPath),
+            stderrToStdout: true,
             inheriting: fd
         )
         #expect(receiver.await("READY=1") != nil, "log: \(root.log())")

@@ -6,20 +6,19 @@ import Glibc
 /// 127.0.0.1 on ports the kernel picks (one, or `ports` of them serving the same cases).
 ///
 /// The script exits when its stdin closes, so the server ends with the test process even when
-/// that process crashes. `@unchecked Sendable`: `Process` and `Pipe` are only touched in
-/// `start()`; afterwards the value is read-only.
+/// that process crashes; started as a ``ChildProcess``, it holds nothing of the test's, so no
+/// other child keeps it (or a child's exit) alive. `@unchecked Sendable`: read-only after
+/// `start()`.
 public final class FixtureServer: @unchecked Sendable {
     public let port: Int
     /// Every port the server listens on; `port` is the first.
     public let ports: [Int]
-    private let process: Process
-    private let stdin: Pipe
+    private let process: ChildProcess
 
-    private init(ports: [Int], process: Process, stdin: Pipe) {
+    private init(ports: [Int], process: ChildProcess) {
         self.port = ports[0]
         self.ports = ports
         self.process = process
-        self.stdin = stdin
     }
 
     /// One server shared by the tests that need no server-wide counters.
@@ -30,30 +29,30 @@ public final class FixtureServer: @unchecked Sendable {
     public static func start(ports count: Int = 1, favicon: Bool = true) async throws -> FixtureServer {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/http_fixture_server.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--ports", String(count)] + (favicon ? [] : ["--no-favicon"])
-        let stdout = Pipe()
-        let stdin = Pipe()
-        process.standardOutput = stdout
-        process.standardInput = stdin
-        try process.run()
-        let reader = stdout.fileHandleForReading
+        let process = try ChildProcess(
+            "/usr/bin/env",
+            ["python3", script.path, "--ports", String(count)] + (favicon ? [] : ["--no-favicon"]),
+            stdin: .pipe,
+            stdout: .pipe
+        )
+        guard let reader = process.output else { throw FixtureError("fixture server without stdout") }
         // Reading a pipe blocks: do it on a dispatch queue, never on the cooperative pool.
         let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
             DispatchQueue.global().async {
                 var bytes: [UInt8] = []
+                var chunk = [UInt8](repeating: 0, count: 256)
                 while !bytes.contains(UInt8(ascii: "\n")) {
-                    let data = reader.availableData
-                    if data.isEmpty { break }
-                    bytes.append(contentsOf: data)
+                    let count = read(reader, &chunk, chunk.count)
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    bytes.append(contentsOf: chunk[..<count])
                 }
                 continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
             }
         }
         let ports = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         guard ports.count == count else { throw FixtureError("fixture server did not print \(count) ports: \(line)") }
-        return FixtureServer(ports: ports, process: process, stdin: stdin)
+        return FixtureServer(ports: ports, process: process)
     }
 
     /// `http://127.0.0.1:<port><path>`.
