@@ -77,23 +77,37 @@ struct SolveErrorJSON {
             writer.beginObject()
             writer.key("error")
             writer.beginObject()
-            writer.key("code")
-            writer.string(error.code)
-            writer.key("message")
-            writer.string(error.message)
-            writer.key("path")
-            writer.string(error.path)
-            if let section = error.sectionIndex {
-                writer.key("section")
-                writer.int(section)
-            }
-            if let id = error.sectionID {
-                writer.key("sectionId")
-                writer.string(id)
-            }
+            writer.problemMembers(
+                code: error.code,
+                message: error.message,
+                path: error.path,
+                section: error.sectionIndex,
+                sectionID: error.sectionID
+            )
             writer.endObject()
             writer.endObject()
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+extension JSONWriter {
+    /// The members a solve's `error` and a sweep's findings share, in the output's key order:
+    /// `code`, `message`, `path`, then the section they name when they name one.
+    mutating func problemMembers(code: String, message: String, path: String, section: Int?, sectionID: String?) {
+        key("code")
+        string(code)
+        key("message")
+        string(message)
+        key("path")
+        string(path)
+        if let section {
+            key("section")
+            int(section)
+        }
+        if let sectionID {
+            key("sectionId")
+            string(sectionID)
+        }
     }
 }

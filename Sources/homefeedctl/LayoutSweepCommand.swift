@@ -183,20 +183,13 @@ enum LayoutSweepCommand {
             writer.beginArray()
             for finding in report.findings {
                 writer.beginObject()
-                writer.key("code")
-                writer.string(finding.code)
-                writer.key("message")
-                writer.string(finding.message)
-                writer.key("path")
-                writer.string(finding.path)
-                if let section = finding.section {
-                    writer.key("section")
-                    writer.int(section)
-                }
-                if let id = finding.sectionId {
-                    writer.key("sectionId")
-                    writer.string(id)
-                }
+                writer.problemMembers(
+                    code: finding.code,
+                    message: finding.message,
+                    path: finding.path,
+                    section: finding.section,
+                    sectionID: finding.sectionId
+                )
                 writer.key("severity")
                 writer.string(finding.severity)
                 writer.key("widths")
