@@ -119,14 +119,7 @@ final class HelperProcess: @unchecked Sendable {
 
     func write(_ text: String) {
         guard let fd = process.input else { return }
-        let bytes = Array(text.utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        FileHandle(fileDescriptor: fd, closeOnDealloc: false).write(Data(text.utf8))
     }
 
     /// The next line the helper prints, or nil after `seconds` without one or at its exit.

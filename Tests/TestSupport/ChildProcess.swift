@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 
 /// A child process of a test, started with `posix_spawn` with every descriptor above 2 closed
 /// (but one it may be handed as fd 3), and pipes whose test ends are close-on-exec.
@@ -162,10 +163,7 @@ public final class ChildProcess: @unchecked Sendable {
     private func reap(blocking: Bool) -> Int32? {
         if let status { return status }
         var raw: Int32 = 0
-        var result: pid_t
-        repeat {
-            result = waitpid(pid, &raw, blocking ? 0 : WNOHANG)
-        } while result < 0 && errno == EINTR
+        let result = retryingEINTR { waitpid(pid, &raw, blocking ? 0 : WNOHANG) }
         // Reaped elsewhere (ECHILD) counts as gone, status unknown.
         if result < 0 {
             status = -1

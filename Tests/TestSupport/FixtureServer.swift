@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import SystemCalls
 
 /// The loopback HTTP server of `Fixtures/http_fixture_server.py`, one Python process bound to
 /// 127.0.0.1 on ports the kernel picks (one, or `ports` of them serving the same cases).
@@ -42,8 +43,7 @@ public final class FixtureServer: @unchecked Sendable {
                 var bytes: [UInt8] = []
                 var chunk = [UInt8](repeating: 0, count: 256)
                 while !bytes.contains(UInt8(ascii: "\n")) {
-                    let count = read(reader, &chunk, chunk.count)
-                    if count < 0 && errno == EINTR { continue }
+                    let count = retryingEINTR { read(reader, &chunk, chunk.count) }
                     if count <= 0 { break }
                     bytes.append(contentsOf: chunk[..<count])
                 }
@@ -124,8 +124,7 @@ public final class FixtureServer: @unchecked Sendable {
         var response: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count < 0, errno == EINTR { continue }
+            let count = retryingEINTR { buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) } }
             guard count > 0 else { break }
             response += buffer[0..<count]
         }
