@@ -47,10 +47,7 @@ extension XMLFeedBuilder {
 
     /// `<itunes:image href="…">`.
     mutating func addITunesImage(_ attributes: XMLAttributes) {
-        guard entry != nil, let href = attributes.value("href"),
-            let absolute = URIReference.resolve(href, against: bases.last),
-            allowedLink(absolute, purpose: .resource, what: "itunes:image") != nil
-        else { return }
+        guard let absolute = resolvedResource(attributes, "href", what: "itunes:image") else { return }
         entry?.images.add(FeedImage(url: absolute, origin: .itunesImage))
     }
 

@@ -134,7 +134,6 @@ extension XMLFeedBuilder {
                     url: resolvedResource(attributes, "url", what: "enclosure"),
                     type: attributes.trimmedValue("type"),
                     length: attributes.byteCount("length"),
-                    resolved: true,
                     image: .enclosure
                 )
             default: break
@@ -248,7 +247,6 @@ extension XMLFeedBuilder {
                     url: candidate.href,
                     type: attributes.trimmedValue("type"),
                     length: attributes.byteCount("length"),
-                    resolved: true,
                     image: .atomEnclosure
                 )
             case .alternate:

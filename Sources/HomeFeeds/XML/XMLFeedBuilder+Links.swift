@@ -56,28 +56,20 @@ extension XMLFeedBuilder {
         addEnclosure(
             url: absolute,
             type: attributes.trimmedValue("type"),
-            length: attributes.byteCount("fileSize"),
-            resolved: true
+            length: attributes.byteCount("fileSize")
         )
         addMediaImage(attributes, url: absolute, isThumbnail: false)
     }
 
-    /// Appends an enclosure unless its absolute URL is refused or already listed for this entry.
+    /// Appends an enclosure unless it is already listed for this entry.
     ///
     /// - Parameters:
+    ///   - url: absolute and allowed by the link policy (``resolvedResource(_:_:what:)``, or an
+    ///     Atom link checked as it was read); nil adds nothing.
     ///   - type: the MIME type, trimmed, nil when absent or empty (`XMLAttributes.trimmedValue`).
-    ///   - resolved: `url` is absolute and the link policy already allowed it.
     ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
-    mutating func addEnclosure(
-        url: String?,
-        type: String?,
-        length: Int64?,
-        resolved: Bool = false,
-        image origin: FeedImage.Origin? = nil
-    ) {
-        guard entry != nil, let url else { return }
-        guard let absolute = resolved ? url : URIReference.resolve(url, against: bases.last) else { return }
-        guard resolved || allowedLink(absolute, purpose: .resource, what: "enclosure") != nil else { return }
+    mutating func addEnclosure(url: String?, type: String?, length: Int64?, image origin: FeedImage.Origin? = nil) {
+        guard entry != nil, let absolute = url else { return }
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
