@@ -33,7 +33,7 @@ extension Connection {
         }
         if active == nil {
             // Within processInput (a call answered inline), it goes on and updates both itself.
-            if !isProcessingInput { processInput() }  // updates interest and timer
+            processInput()  // updates interest and timer
         } else if interest & EventLoop.writable != 0 {
             updateInterest()
             updateTimer()

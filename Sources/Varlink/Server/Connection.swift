@@ -177,7 +177,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
+    /// Called again from within (a call answered inline), it returns: the running one goes on.
     func processInput() {
+        guard !isProcessingInput else { return }
         isProcessingInput = true
         defer { isProcessingInput = false }
         let backlogLimit = context.configuration.outputBacklogLimit
@@ -356,7 +358,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         // A flush that wrote everything has already run processInput (or closed); only with
         // output still pending must the next buffered call be started from here (unless this
         // reply came inline, from within processInput, which goes on by itself).
-        if isFinal, !output.isEmpty, !isProcessingInput { processInput() }
+        if isFinal, !output.isEmpty { processInput() }
     }
 
     func appendCoalesced() {
