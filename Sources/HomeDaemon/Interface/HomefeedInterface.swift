@@ -84,7 +84,7 @@ public struct HomefeedInterface: Sendable {
 
     // MARK: Methods
 
-    /// `GetManifest` for a profile, without `more`: answered from ``HomeService/servedManifest(profile:)``
+    /// `GetManifest` for a profile, without `more`: answered from ``HomeService/servedReply(profile:ifNoneMatch:)``
     /// on the Varlink loop thread, with no task and no hop. Nil (the async ``getManifest(_:)``
     /// answers) for a container, which may need solving, and for a subscription, which joins
     /// the hub.

@@ -89,4 +89,14 @@ extension VarlinkCall {
             for member in members { try body(member.name, member.value) }
         }
     }
+
+    /// The smallest parameter name `isKnown` refuses (the one an `InvalidParameter` error
+    /// names, the same whatever the message order), or nil; without building ``parameters``.
+    func unknownParameter(isKnown: (String) -> Bool) -> String? {
+        var smallest: String?
+        forEachParameter { name, _ in
+            if !isKnown(name), smallest.map({ name < $0 }) ?? true { smallest = name }
+        }
+        return smallest
+    }
 }

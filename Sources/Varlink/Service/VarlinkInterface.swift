@@ -110,9 +110,7 @@ public struct VarlinkRequest: Sendable {
     /// not in `known`, the check every method needs ("unknown parameters get InvalidParameter",
     /// varlink-and-systemd.md §1.4).
     public func rejectUnknownParameters(allowing known: Set<String>) throws(VarlinkError) {
-        if let unknown = call.parameters.keys.filter({ !known.contains($0) }).min() {
-            throw .invalidParameter(unknown)
-        }
+        if let unknown = call.unknownParameter(isKnown: known.contains) { throw .invalidParameter(unknown) }
     }
 }
 

@@ -152,7 +152,7 @@ public final class VarlinkService: Sendable {
     private func serviceInterface(_ call: VarlinkCall) throws(VarlinkError) -> VarlinkOutcome {
         switch call.memberName {
         case "GetInfo":
-            if let unknown = call.parameters.keys.min() { throw .invalidParameter(unknown) }
+            if let unknown = call.unknownParameter(isKnown: { _ in false }) { throw .invalidParameter(unknown) }
             return .parameters([
                 "vendor": .string(info.vendor),
                 "product": .string(info.product),
@@ -161,10 +161,8 @@ public final class VarlinkService: Sendable {
                 "interfaces": .array(interfaceNames.map { .string($0) }),
             ])
         case "GetInterfaceDescription":
-            if let unknown = call.parameters.keys.filter({ $0 != "interface" }).min() {
-                throw .invalidParameter(unknown)
-            }
-            guard let name = call.parameters["interface"]?.stringValue else { throw .invalidParameter("interface") }
+            if let unknown = call.unknownParameter(isKnown: { $0 == "interface" }) { throw .invalidParameter(unknown) }
+            guard let name = call.parameter("interface")?.stringValue else { throw .invalidParameter("interface") }
             let description: String
             if name == Self.serviceInterfaceName {
                 description = Self.serviceDescription
