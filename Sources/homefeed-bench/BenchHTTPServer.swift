@@ -79,14 +79,16 @@ final class BenchHTTPServer: @unchecked Sendable {
             case "/stall":
                 let start =
                     "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nConnection: close\r\n\r\n<rss><channel>"
-                guard write(fd, Array(start.utf8)) else { return }
+                guard VarlinkBenchmark.writeFully(fd, Array(start.utf8)) else { return }
                 while buffer.withUnsafeMutableBytes({ recv(fd, $0.baseAddress, $0.count, 0) }) > 0 {}
                 return
             case let path where bodies[path] != nil:
                 let body = bodies[path] ?? []
                 let head =
                     "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Length: \(body.count)\r\n\r\n"
-                guard write(fd, Array(head.utf8)), write(fd, body) else { return }
+                guard VarlinkBenchmark.writeFully(fd, Array(head.utf8)), VarlinkBenchmark.writeFully(fd, body) else {
+                    return
+                }
             default:
                 let response =
                     revalidates
@@ -95,7 +97,7 @@ final class BenchHTTPServer: @unchecked Sendable {
                         ("HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nETag: \"v1\"\r\n"
                             + "Content-Length: \(feedBody.count)\r\n\r\n").utf8
                     ) + feedBody
-                guard write(fd, response) else { return }
+                guard VarlinkBenchmark.writeFully(fd, response) else { return }
             }
         }
     }
@@ -103,23 +105,8 @@ final class BenchHTTPServer: @unchecked Sendable {
     private static func serveBomb(_ fd: Int32) {
         let head =
             "HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nContent-Encoding: gzip\r\nConnection: close\r\n\r\n"
-        guard write(fd, Array(head.utf8) + GzipBomb.start) else { return }
-        while write(fd, GzipBomb.unit) {}
-    }
-
-    private static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = retryingEINTR {
-                bytes.withUnsafeBytes { raw -> Int in
-                    guard let base = raw.baseAddress else { return 0 }
-                    return send(fd, base + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                }
-            }
-            guard sent > 0 else { return false }
-            offset += sent
-        }
-        return true
+        guard VarlinkBenchmark.writeFully(fd, Array(head.utf8) + GzipBomb.start) else { return }
+        while VarlinkBenchmark.writeFully(fd, GzipBomb.unit) {}
     }
 }
 

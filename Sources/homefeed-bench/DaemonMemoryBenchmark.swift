@@ -187,17 +187,19 @@ enum DaemonMemoryBenchmark {
 
     /// VmRSS and its parts, the peak (/proc/PID/status) and PSS (/proc/PID/smaps_rollup), in MB.
     static func memory(of pid: Int32) -> Memory {
-        func megabytes(_ key: String, in file: String) -> Double {
-            let text = (try? String(contentsOfFile: "/proc/\(pid)/" + file, encoding: .utf8)) ?? ""
+        // Each file read once: the status figures come from one snapshot and add up.
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let rollup = (try? String(contentsOfFile: "/proc/\(pid)/smaps_rollup", encoding: .utf8)) ?? ""
+        func megabytes(_ key: String, in text: String) -> Double {
             let line = text.split(separator: "\n").first { $0.hasPrefix(key + ":") }
             return (line?.split(separator: " ").dropFirst().first.flatMap { Double($0) } ?? 0) / 1024
         }
         return Memory(
-            rss: megabytes("VmRSS", in: "status"),
-            anon: megabytes("RssAnon", in: "status"),
-            file: megabytes("RssFile", in: "status"),
-            peak: megabytes("VmHWM", in: "status"),
-            pss: megabytes("Pss", in: "smaps_rollup")
+            rss: megabytes("VmRSS", in: status),
+            anon: megabytes("RssAnon", in: status),
+            file: megabytes("RssFile", in: status),
+            peak: megabytes("VmHWM", in: status),
+            pss: megabytes("Pss", in: rollup)
         )
     }
 
@@ -221,8 +223,7 @@ enum DaemonMemoryBenchmark {
             stop(process)
             ServeBenchmark.fail("GetManifest after the idle period: \(error)")
         }
-        let next = times.dropFirst().sorted()
-        return (times[0], next[next.count / 2], memory(of: process.processIdentifier))
+        return (times[0], ServeBenchmark.median(Array(times.dropFirst())), memory(of: process.processIdentifier))
     }
 
     /// User + system CPU seconds of `pid` (/proc/PID/stat fields 14 and 15).

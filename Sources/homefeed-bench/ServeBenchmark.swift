@@ -74,15 +74,7 @@ enum ServeBenchmark {
             return
         }
         if onlyPush {
-            Measure.report("serve.record_history.ms", recordHistory(client: client), "ms")
-            let push = pushToSubscribers(count: 1000, socket: socket, client: client)
-            Measure.report("serve.push_1000.ms", push.all, "ms")
-            Measure.report("serve.push_1000.caller_reply_ms", push.reply, "ms")
-            Measure.report(
-                "serve.push_1000.floor_ms",
-                pushFloor(count: 1000, bytes: fullReplySize(socket: socket)),
-                "ms"
-            )
+            measurePush(socket: socket, client: client, replySize: fullReplySize(socket: socket))
             Measure.blocking { await server.shutdown() }
             return
         }
@@ -168,13 +160,11 @@ enum ServeBenchmark {
             }
         }
 
-        let recordHistory = Self.recordHistory(client: client)
-        let (push, callerReply) = pushToSubscribers(count: 1000, socket: socket, client: client)
-        let pushFloor = pushFloor(count: 1000, bytes: manifestSize)
-        Measure.report("serve.push_1000.ms", push, "ms")
-        Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
-        Measure.report("serve.record_history.ms", recordHistory, "ms")
-        Measure.report("serve.push_1000.floor_ms", pushFloor, "ms")
+        let (recordHistory, push, callerReply, pushFloor) = measurePush(
+            socket: socket,
+            client: client,
+            replySize: manifestSize
+        )
         summary.append(
             String(
                 format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms, its reply during the push "
@@ -364,6 +354,25 @@ enum ServeBenchmark {
         return (median(rounds), median(replies))
     }
 
+    /// `RecordHistory` alone, the push to 1 000 subscribers (and the caller's reply within it),
+    /// and the fan-out floor for replies of `replySize` bytes: measured in that order and
+    /// reported, in ms.
+    @discardableResult
+    static func measurePush(
+        socket: String,
+        client: VarlinkClient,
+        replySize: Int
+    ) -> (recordHistory: Double, push: Double, callerReply: Double, floor: Double) {
+        let recordHistory = Self.recordHistory(client: client)
+        let (push, callerReply) = pushToSubscribers(count: 1000, socket: socket, client: client)
+        let floor = pushFloor(count: 1000, bytes: replySize)
+        Measure.report("serve.push_1000.ms", push, "ms")
+        Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
+        Measure.report("serve.record_history.ms", recordHistory, "ms")
+        Measure.report("serve.push_1000.floor_ms", floor, "ms")
+        return (recordHistory, push, callerReply, floor)
+    }
+
     /// The size of the phone manifest's reply, as the fan-out floor writes it.
     static func fullReplySize(socket: String) -> Int {
         measure(
@@ -462,8 +471,7 @@ enum ServeBenchmark {
             reader.waitForOneReply()
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        return median(samples)
     }
 
     static func median(_ values: [Double]) -> Double {
