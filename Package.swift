@@ -104,7 +104,7 @@ let package = Package(
 
         // What several test targets share: the loopback HTTP fixture server, temporary
         // directories, the manual clock and the log recorder.
-        .target(name: "TestSupport", dependencies: ["HomeFetch", "SystemCalls"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
+        .target(name: "TestSupport", dependencies: ["CSystem", "HomeFetch", "SystemCalls"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),

@@ -10,6 +10,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "CSystem.h"
 
@@ -101,19 +102,23 @@ void csystem_close_from(int first) {
     for (long fd = first; fd < last; fd++) close((int)fd);
 }
 
-int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, pid_t *pid) {
+int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
+                  pid_t *pid) {
     posix_spawn_file_actions_t actions;
     int status = posix_spawn_file_actions_init(&actions);
     if (status != 0) return status;
     /* dup2 clears FD_CLOEXEC on the copies; the originals (O_CLOEXEC) close at exec. */
     if ((status = posix_spawn_file_actions_adddup2(&actions, in, 0)) == 0
         && (status = posix_spawn_file_actions_adddup2(&actions, out, 1)) == 0
-        && (status = posix_spawn_file_actions_adddup2(&actions, err, 2)) == 0) {
+        && (status = posix_spawn_file_actions_adddup2(&actions, err, 2)) == 0
+        && (passed < 0 || (status = posix_spawn_file_actions_adddup2(&actions, passed, 3)) == 0)) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
-        status = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+        status = posix_spawn_file_actions_addclosefrom_np(&actions, passed < 0 ? 3 : 4);
 #endif
         if (status == 0) status = posix_spawn(pid, path, &actions, NULL, argv, envp);
     }
     posix_spawn_file_actions_destroy(&actions);
     return status;
 }
+
+int csystem_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

@@ -1,9 +1,11 @@
+internal import CSystem
 import Foundation
 import Glibc
 import SystemCalls
 
-/// A child process of a test, started with `posix_spawn` with every descriptor above 2 closed
-/// (but one it may be handed as fd 3), and pipes whose test ends are close-on-exec.
+/// A child process of a test, started with CSystem's `posix_spawn` wrapper with every
+/// descriptor above 2 closed (but one it may be handed as fd 3), and pipes whose test ends are
+/// close-on-exec.
 ///
 /// *Why not Foundation's `Process` for a child that lives long* (a fixture server, a daemon, a
 /// helper the test feeds): `Process` learns that its child exited when a socket it shares with
@@ -48,79 +50,66 @@ public final class ChildProcess: @unchecked Sendable {
         stderrToStdout: Bool = false,
         inheriting: Int32? = nil
     ) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // The child's ends of the pipes, closed here once it has its copies.
+        // Every descriptor opened here is close-on-exec; CSystem's spawn gives the child its
+        // copies as 0, 1, 2 (and 3) and closes the rest. The child's ends close here after.
         var childEnds: [Int32] = []
         defer { for fd in childEnds { close(fd) } }
         var testEnds: [Int32] = []
-        func arrange(_ stream: Stream, as target: Int32) throws -> Int32? {
+        func descriptor(_ stream: Stream, as target: Int32) throws -> (child: Int32, test: Int32?) {
+            let fd: Int32
             switch stream {
             case .inherit:
-                return nil
+                return (target, nil)
             case .null:
-                posix_spawn_file_actions_addopen(&actions, target, "/dev/null", target == 0 ? O_RDONLY : O_WRONLY, 0)
-                return nil
+                fd = open("/dev/null", O_RDWR | O_CLOEXEC)
             case .file(let path):
-                posix_spawn_file_actions_addopen(&actions, target, path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
-                return nil
+                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             case .pipe:
                 var ends: [Int32] = [0, 0]
-                guard Self.closeOnExecPipe(&ends) else { throw FixtureError("pipe2: errno \(errno)") }
+                guard csystem_pipe(&ends) == 0 else { throw FixtureError("pipe2: errno \(errno)") }
                 // [read, write]: the child reads its stdin and writes its stdout.
                 let (child, test) = target == 0 ? (ends[0], ends[1]) : (ends[1], ends[0])
                 childEnds.append(child)
                 testEnds.append(test)
-                posix_spawn_file_actions_adddup2(&actions, child, target)
-                return test
+                return (child, test)
             }
+            guard fd >= 0 else { throw FixtureError("open for fd \(target): errno \(errno)") }
+            childEnds.append(fd)
+            return (fd, nil)
         }
+        let streams: (in: (child: Int32, test: Int32?), out: (child: Int32, test: Int32?), err: Int32)
         do {
-            input = try arrange(stdin, as: 0)
-            output = try arrange(stdout, as: 1)
-            if stderrToStdout {
-                posix_spawn_file_actions_adddup2(&actions, 1, 2)
-            } else {
-                _ = try arrange(stderr, as: 2)
-            }
+            let input = try descriptor(stdin, as: 0)
+            let output = try descriptor(stdout, as: 1)
+            streams = (input, output, stderrToStdout ? output.child : try descriptor(stderr, as: 2).child)
         } catch {
             for fd in testEnds { close(fd) }
             throw error
         }
-        if let inheriting { posix_spawn_file_actions_adddup2(&actions, inheriting, 3) }
-        Self.closeFrom(&actions, inheriting == nil ? 3 : 4)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
         }
-        var pid: Int32 = 0
-        let result = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        var pid: pid_t = 0
+        let result = csystem_spawn(
+            executable,
+            argv,
+            envp,
+            streams.in.child,
+            streams.out.child,
+            streams.err,
+            inheriting ?? -1,
+            &pid
+        )
         guard result == 0 else {
             for fd in testEnds { close(fd) }
             throw FixtureError("posix_spawn \(executable): \(String(cString: strerror(result)))")
         }
         self.pid = pid
-    }
-
-    /// `pipe2(O_CLOEXEC)`, which Swift's Glibc module hides behind `_GNU_SOURCE`; looked up at
-    /// run time. Close-on-exec from the start: no child spawned meanwhile gets a copy.
-    private static func closeOnExecPipe(_ ends: inout [Int32]) -> Bool {
-        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "pipe2") else { return false }
-        return ends.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress.map { unsafeBitCast(symbol, to: Pipe2.self)($0, O_CLOEXEC) == 0 } ?? false
-        }
-    }
-
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), which Swift's Glibc module
-    /// hides behind `_GNU_SOURCE`; looked up at run time.
-    private static func closeFrom(_ actions: inout posix_spawn_file_actions_t, _ fd: Int32) {
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
-        _ = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, fd)
+        input = streams.in.test
+        output = streams.out.test
     }
 
     deinit {

@@ -28,9 +28,15 @@ int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 void csystem_close_from(int first);
 
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
- * input, output and error and no other descriptor of the caller (posix_spawn with dup2 file
- * actions and closefrom). Returns 0 and sets *pid, or the error number. */
-int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, pid_t *pid);
+ * input, output and error, `passed` as its fd 3 unless it is negative (how a service manager
+ * hands over a listening socket), and no other descriptor of the caller (posix_spawn with dup2
+ * file actions and closefrom). Returns 0 and sets *pid, or the error number. */
+int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
+                  pid_t *pid);
+
+/* pipe2(fds, O_CLOEXEC): [read, write], neither inherited by a child started meanwhile.
+ * Returns 0, or -1 with errno set. */
+int csystem_pipe(int fds[2]);
 
 /* The peer's supplementary groups of a connected AF_UNIX socket, from
  * getsockopt(SO_PEERGROUPS) (Linux 4.13): the groups it had when it called connect, as the

@@ -45,7 +45,16 @@ final class ThumbnailHelperProcess {
         let environment = ["PATH=/usr/bin:/bin"]
         let status = withCStrings(argv) { cArguments in
             withCStrings(environment) { cEnvironment in
-                csystem_spawn(path, cArguments, cEnvironment, pair[1], pair[1], devNull >= 0 ? devNull : pair[1], &pid)
+                csystem_spawn(
+                    path,
+                    cArguments,
+                    cEnvironment,
+                    pair[1],
+                    pair[1],
+                    devNull >= 0 ? devNull : pair[1],
+                    -1,
+                    &pid
+                )
             }
         }
         close(pair[1])
