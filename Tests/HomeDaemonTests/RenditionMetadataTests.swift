@@ -36,10 +36,6 @@ struct RenditionMetadataTests {
         return [UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))
     }
 
-    func fixture(_ name: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: ThumbnailRendererTests.images.appendingPathComponent(name)))
-    }
-
     /// A little-endian TIFF header (8 bytes) whose IFD at 8 holds one ImageDescription (tag
     /// 0x010E, ASCII) entry: 2 + 12 + 4 = 18 bytes, so the marker text is at 8 + 18 = 26.
     func exifTIFF() -> [UInt8] {
@@ -50,7 +46,7 @@ struct RenditionMetadataTests {
 
     @Test("a PNG's EXIF, text and time chunks do not reach its PNG rendition")
     func png() async throws {
-        let icon = try fixture("icon.png")
+        let icon = try ThumbnailRendererTests.fixture("icon.png")
         // After the signature (8 bytes) and IHDR (4 length + 4 type + 13 data + 4 CRC = 25): 33.
         let input =
             Array(icon.prefix(33)) + PNGBytes.chunk("eXIf", exifTIFF())
@@ -66,7 +62,7 @@ struct RenditionMetadataTests {
 
     @Test("a JPEG's EXIF and comment do not reach its WebP rendition")
     func jpeg() async throws {
-        let photo = try fixture("photo.jpg")
+        let photo = try ThumbnailRendererTests.fixture("photo.jpg")
         // APP1 "Exif\0\0" and the TIFF; a comment (COM) segment.
         let exif = Array("Exif".utf8) + [0, 0] + exifTIFF()
         let comment = Array("comment ".utf8) + Self.marker

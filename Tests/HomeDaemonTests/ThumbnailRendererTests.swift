@@ -39,7 +39,7 @@ struct ThumbnailRendererTests {
         return url.path
     }
 
-    func fixture(_ name: String) throws -> [UInt8] {
+    static func fixture(_ name: String) throws -> [UInt8] {
         [UInt8](try Data(contentsOf: Self.images.appendingPathComponent(name)))
     }
 
@@ -61,8 +61,8 @@ struct ThumbnailRendererTests {
 
     @Test("fill cuts to the box, fit keeps the aspect, nothing is enlarged; PNG with alpha, WebP without")
     func renditions() async throws {
-        let photo = try file("photo.jpg", try fixture("photo.jpg"))
-        let icon = try file("icon.png", try fixture("icon.png"))
+        let photo = try file("photo.jpg", try Self.fixture("photo.jpg"))
+        let icon = try file("icon.png", try Self.fixture("icon.png"))
         let outcome = await renderer().render([
             request(1, photo, [(32, 32, .fill), (32, 32, .fit), (200, 200, .fit)]),
             request(2, icon, [(16, 16, .fit)]),
@@ -93,7 +93,7 @@ struct ThumbnailRendererTests {
 
     @Test("an ICO gives its PNG entry; one with BMP entries only is refused")
     func icons() async throws {
-        let ico = try file("favicon.ico", try fixture("favicon.ico"))
+        let ico = try file("favicon.ico", try Self.fixture("favicon.ico"))
         // A directory of one 16 × 16 BMP entry (a BITMAPINFOHEADER and nothing else).
         let bmpOnly = try file(
             "bmp.ico",
@@ -111,9 +111,9 @@ struct ThumbnailRendererTests {
 
     @Test("hostile files: each refused with its reason, in one helper, with a bounded peak")
     func hostile() async throws {
-        var photo = try fixture("photo.jpg")
+        var photo = try Self.fixture("photo.jpg")
         let truncated = try file("truncated.jpg", Array(photo.prefix(photo.count / 2)))
-        photo = try fixture("icon.png")
+        photo = try Self.fixture("icon.png")
         // A PNG whose text chunk carries a script: a polyglot.
         let polyglot = try file(
             "polyglot.png",

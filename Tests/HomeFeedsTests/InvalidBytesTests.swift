@@ -114,8 +114,8 @@ import Testing
             Array("<rss version=\"2.0\"><channel><title>한국 ".utf8) + [0xE9, 0x80, 0xED, 0xA0, 0x80, 0xF0, 0x9F]
             + Array(" 😀 끝</title><item><guid>1</guid><description><![CDATA[".utf8) + [0xC3]
             + Array("]]></description></item></channel></rss>".utf8)
-        let whole = try FeedParser.parse(body, url: feedURL)
         let feed = try parseFeed(body)
+        let whole = FeedDocument.feed(feed)
         // 0xE9 0x80 (a cut 3-byte sequence), 0xED 0xA0 0x80 (a surrogate: three subparts), 0xF0 0x9F (cut).
         #expect(feed.title == "한국 \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD} 😀 끝")
         for size in 1...9 {

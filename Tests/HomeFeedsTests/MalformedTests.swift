@@ -135,8 +135,8 @@ import Testing
         let body = Array(
             rss("<item><guid>1</guid><title>A&B &amp; &eacute;<![CDATA[ x&y ]]>]]&gt; &#38;</title></item>").utf8
         )
-        let whole = try FeedParser.parse(body, url: feedURL)
         let feed = try parseFeed(body)
+        let whole = FeedDocument.feed(feed)
         #expect(feed.entries.first?.title == "A&B & é x&y ]]> &")
         for split in 1..<body.count {
             let parser = FeedDocumentParser(url: feedURL)

@@ -34,9 +34,6 @@ final class DaemonHarness: @unchecked Sendable {
     /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until
     /// it answers on its socket.
     func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
-        if !FileManager.default.fileExists(atPath: logPath) {
-            _ = FileManager.default.createFile(atPath: logPath, contents: nil)
-        }
         let process = try ChildProcess(
             CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path,
             [
@@ -44,8 +41,7 @@ final class DaemonHarness: @unchecked Sendable {
                 "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,
             ] + extra,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            stdout: .file(logPath),
-            stderrToStdout: true
+            log: logPath
         )
         self.process = process
         for _ in 0..<400 {

@@ -57,9 +57,7 @@ final class FaultDaemon: @unchecked Sendable {
             environment: SystemdTools.cleanEnvironment(
                 environment.merging(["JOURNAL_STREAM": root.journalStream()]) { a, _ in a }
             ),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         self.process = process
         for _ in 0..<400 {
@@ -111,7 +109,6 @@ final class FaultDaemon: @unchecked Sendable {
 /// `@unchecked Sendable`: owned by one test.
 final class HelperProcess: @unchecked Sendable {
     private let process: ChildProcess
-    private var buffered: [UInt8] = []
 
     init(_ executable: String, _ arguments: [String]) throws {
         process = try ChildProcess(executable, arguments, stdin: .pipe, stdout: .pipe, stderr: .null)
@@ -124,20 +121,7 @@ final class HelperProcess: @unchecked Sendable {
 
     /// The next line the helper prints, or nil after `seconds` without one or at its exit.
     func readLine(seconds: Int32 = 60) -> String? {
-        guard let fd = process.output else { return nil }
-        while true {
-            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffered[..<newline], as: UTF8.self)
-                buffered.removeSubrange(...newline)
-                return line
-            }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&descriptor, 1, seconds * 1000) == 1 else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { return nil }
-            buffered += chunk[..<count]
-        }
+        process.readLine(seconds: seconds)
     }
 
     /// Closes the helper's stdin and waits for it to exit; returns its status.

@@ -48,9 +48,7 @@ struct PerUserDaemonTests {
             Host.setpriv,
             nobody + [SystemdTools.homefeedd, "--no-fetch"],
             environment: environment,
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         let socket = runtime + "/homefeed/homefeed.sock"
         try #require(

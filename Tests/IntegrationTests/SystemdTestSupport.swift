@@ -121,6 +121,27 @@ final class ScratchRoot: @unchecked Sendable {
     }
 }
 
+extension ChildProcess {
+    /// A daemon or tool a test starts with its stdout and stderr appended to `log` (a scratch
+    /// root's log, as the journal would get them) and nothing on its stdin.
+    convenience init(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String],
+        log: String,
+        inheriting: Int32? = nil
+    ) throws {
+        try self.init(
+            executable,
+            arguments,
+            environment: environment,
+            stdout: .file(log),
+            stderrToStdout: true,
+            inheriting: inheriting
+        )
+    }
+}
+
 enum SystemdTools {
     static let socketActivate = "/usr/bin/systemd-socket-activate"
     static var homefeedd: String { CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path }

@@ -27,9 +27,7 @@ struct SystemdTests {
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "100000",
             ]),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         let ready = try #require(receiver.await("READY=1"), "no READY=1: \(root.log())")
         #expect(
@@ -84,9 +82,7 @@ struct SystemdTests {
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "20000", "WATCHDOG_PID": "1",
             ]),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         #expect(receiver.await("READY=1") != nil, "no READY=1 on \(receiver.socketValue): \(root.log())")
         let client = try VarlinkClient(connectingTo: "unix:" + socket)
@@ -113,9 +109,7 @@ struct SystemdTests {
             environment: SystemdTools.cleanEnvironment([
                 "NOTIFY_SOCKET": receiver.socketValue, "JOURNAL_STREAM": root.journalStream(),
             ]),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         #expect(receiver.await("READY=1") != nil, "no READY=1: \(root.log())")
         let client = try VarlinkClient(connectingTo: "unix:" + socket)
@@ -159,9 +153,7 @@ struct SystemdTests {
             ["-l", socket, "--fdname=varlink", "-E", "NOTIFY_SOCKET=\(receiver.socketValue)", SystemdTools.homefeedd]
                 + root.daemonArguments(socket: root.path("unused.sock")),
             environment: SystemdTools.cleanEnvironment(),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
-            inheriting: nil
+            log: root.logPath
         )
         try #require(SystemdTools.waitForFile(socket), "systemd-socket-activate did not listen: \(root.log())")
         // The tool execs homefeedd only when this connection arrives: it is queued, not lost.
@@ -200,8 +192,7 @@ struct SystemdTests {
                     SystemdTools.socketActivate, SystemdTools.homefeedd,
                 ] + root.daemonArguments(socket: root.path("unused.sock")),
                 environment: SystemdTools.cleanEnvironment(),
-                stdout: .file(root.logPath),
-                stderrToStdout: true,
+                log: root.logPath,
                 inheriting: listener
             )
         }
@@ -240,8 +231,7 @@ struct SystemdTests {
                 "-c", "LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=varlink exec \"$0\" \"$@\"", SystemdTools.homefeedd,
             ] + root.daemonArguments(socket: root.path("s.sock")),
             environment: SystemdTools.cleanEnvironment(),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
+            log: root.logPath,
             inheriting: fd
         )
         #expect(refused.wait() == 1)
@@ -255,8 +245,7 @@ struct SystemdTests {
             environment: SystemdTools.cleanEnvironment([
                 "LISTEN_PID": "1", "LISTEN_FDS": "1", "NOTIFY_SOCKET": receiver.socketValue,
             ]),
-            stdout: .file(root.logPath),
-            stderrToStdout: true,
+            log: root.logPath,
             inheriting: fd
         )
         #expect(receiver.await("READY=1") != nil, "log: \(root.log())")

@@ -67,13 +67,9 @@ struct ReadOnlyFileMappingsTests {
     /// The type of the filesystem `path` (absolute, resolved) is on: the /proc/self/mounts
     /// entry with the longest mount point that contains it.
     static func filesystemType(of path: String) -> String? {
-        guard let file = fopen("/proc/self/mounts", "r") else { return nil }
-        defer { fclose(file) }
         var best: (mountPoint: String, type: String)?
-        var line = [CChar](repeating: 0, count: 4096)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                .split(separator: " ")
+        for line in lines(of: "/proc/self/mounts") {
+            let fields = line.split(separator: " ")
             guard fields.count >= 3 else { continue }
             let mountPoint = String(fields[1])
             let contains = path == mountPoint || path.hasPrefix(mountPoint == "/" ? "/" : mountPoint + "/")
@@ -86,13 +82,9 @@ struct ReadOnlyFileMappingsTests {
 
     /// The `Rss:` of the mapping at `address` in /proc/self/smaps, in KiB.
     static func residentKiB(ofMappingAt address: UnsafeRawPointer) -> Int? {
-        guard let file = fopen("/proc/self/smaps", "r") else { return nil }
-        defer { fclose(file) }
         let start = String(UInt(bitPattern: address), radix: 16) + "-"
         var inMapping = false
-        var line = [CChar](repeating: 0, count: 512)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for text in lines(of: "/proc/self/smaps") {
             if text.first?.isHexDigit == true, text.contains("-") {
                 inMapping = text.hasPrefix(start)
             } else if inMapping, text.hasPrefix("Rss:") {
@@ -159,13 +151,21 @@ struct ReadOnlyFileMappingsTests {
 
     /// A `Key: N kB` line of /proc/self/status, in KiB.
     static func statusKiB(_ key: String) -> Int? {
-        guard let file = fopen("/proc/self/status", "r") else { return nil }
-        defer { fclose(file) }
-        var line = [CChar](repeating: 0, count: 256)
-        while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for text in lines(of: "/proc/self/status") {
             if text.hasPrefix(key + ":") { return Int(text.dropFirst(key.count + 1).filter(\.isNumber)) }
         }
         return nil
+    }
+
+    /// The lines of a /proc file (a line longer than 4 KiB comes in pieces, as fgets gives it).
+    static func lines(of path: String) -> [String] {
+        guard let file = fopen(path, "r") else { return [] }
+        defer { fclose(file) }
+        var lines: [String] = []
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, Int32(line.count), file) != nil {
+            lines.append(String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return lines
     }
 }

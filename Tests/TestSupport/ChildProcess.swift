@@ -34,6 +34,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// The test's end of the child's stdout, when it is a pipe.
     public let output: Int32?
     private var status: Int32?
+    /// What was read from ``output`` past the last line ``readLine(seconds:)`` returned.
+    private var buffered: [UInt8] = []
 
     /// - Parameters:
     ///   - environment: the child's whole environment; nil for the test's own.
@@ -119,6 +121,26 @@ public final class ChildProcess: @unchecked Sendable {
             kill(pid, SIGKILL)
             var raw: Int32 = 0
             waitpid(pid, &raw, 0)
+        }
+    }
+
+    /// The next line the child prints on its stdout pipe (without the newline), or nil after
+    /// `seconds` without one, at its exit, or without a pipe. Blocks: call it off the
+    /// cooperative pool.
+    public func readLine(seconds: Int32) -> String? {
+        guard let output else { return nil }
+        while true {
+            if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffered[..<newline], as: UTF8.self)
+                buffered.removeSubrange(...newline)
+                return line
+            }
+            var descriptor = pollfd(fd: output, events: Int16(POLLIN), revents: 0)
+            guard retryingEINTR({ poll(&descriptor, 1, seconds * 1000) }) == 1 else { return nil }
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = retryingEINTR { read(output, &chunk, chunk.count) }
+            guard count > 0 else { return nil }
+            buffered += chunk[..<count]
         }
     }
 

@@ -36,19 +36,9 @@ public final class FixtureServer: @unchecked Sendable {
             stdin: .pipe,
             stdout: .pipe
         )
-        guard let reader = process.output else { throw FixtureError("fixture server without stdout") }
         // Reading a pipe blocks: do it on a dispatch queue, never on the cooperative pool.
         let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            DispatchQueue.global().async {
-                var bytes: [UInt8] = []
-                var chunk = [UInt8](repeating: 0, count: 256)
-                while !bytes.contains(UInt8(ascii: "\n")) {
-                    let count = retryingEINTR { read(reader, &chunk, chunk.count) }
-                    if count <= 0 { break }
-                    bytes.append(contentsOf: chunk[..<count])
-                }
-                continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-            }
+            DispatchQueue.global().async { continuation.resume(returning: process.readLine(seconds: 60) ?? "") }
         }
         let ports = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         guard ports.count == count else { throw FixtureError("fixture server did not print \(count) ports: \(line)") }

@@ -284,23 +284,22 @@ struct ServerTests {
 
     @Test("pushes still waiting in the lane at shutdown are written before the connections close")
     func lanedPushesAtShutdown() async throws {
-        let directory = try TemporaryDirectory(prefix: "vl")
-        let hub = Hub()
-        let server = try VarlinkServer(binding: directory.socket(), service: makeTestService(hub: hub))
-        server.start()
-        let subscribers = try (0..<150).map { _ in try RawSocket(directory.socket()) }
-        for subscriber in subscribers {
-            subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-        }
-        await hub.waitForSubscribers(subscribers.count)
-        for sink in await hub.subscribers { sink.sendFinal(VarlinkReply(parameters: ["n": 1]).framed()) }
-        // At once: most finals are still in the lane when the shutdown's closing item runs.
-        await server.shutdown()
-        for subscriber in subscribers {
-            #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
-            let last = await subscriber.readReply()
-            #expect(last?.continues == false && last?.parameters.object == ["n": 1])
-            #expect(await subscriber.readUntilClosed())
+        try await withServer { server, address, hub in
+            let subscribers = try (0..<150).map { _ in try RawSocket(address) }
+            for subscriber in subscribers {
+                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            }
+            await hub.waitForSubscribers(subscribers.count)
+            for sink in await hub.subscribers { sink.sendFinal(VarlinkReply(parameters: ["n": 1]).framed()) }
+            // At once: most finals are still in the lane when the shutdown's closing item runs.
+            // (withServer's own shutdown afterwards does nothing.)
+            await server.shutdown()
+            for subscriber in subscribers {
+                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+                let last = await subscriber.readReply()
+                #expect(last?.continues == false && last?.parameters.object == ["n": 1])
+                #expect(await subscriber.readUntilClosed())
+            }
         }
     }
 
