@@ -45,7 +45,7 @@ enum LayoutSolveCommand {
         do throws(LayoutSolveError) {
             result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: measurements)
         } catch {
-            Console.out(SolveErrorJSON(error).encoded(pretty: !arguments.has("--compact")))
+            Console.out(error.jsonString(pretty: !arguments.has("--compact")))
             Console.error("homefeedctl: \(error.description)")
             return ExitStatus.failure
         }
@@ -63,27 +63,15 @@ enum LayoutSolveCommand {
     }
 }
 
-/// `{"error": {...}}` for a layout UIKit would refuse, for scripts: keys in sorted order,
-/// `section` and `sectionId` only when the error names a section.
-struct SolveErrorJSON {
-    var error: LayoutSolveError
-
-    init(_ error: LayoutSolveError) {
-        self.error = error
-    }
-
-    func encoded(pretty: Bool) -> String {
+extension LayoutSolveError {
+    /// `{"error": {...}}` for a layout UIKit would refuse, for scripts: keys in sorted order,
+    /// `section` and `sectionId` only when the error names a section.
+    func jsonString(pretty: Bool) -> String {
         let bytes = JSONWriter.encode(pretty: pretty, capacity: 512) { writer in
             writer.beginObject()
             writer.key("error")
             writer.beginObject()
-            writer.problemMembers(
-                code: error.code,
-                message: error.message,
-                path: error.path,
-                section: error.sectionIndex,
-                sectionID: error.sectionID
-            )
+            writer.problemMembers(code: code, message: message, path: path, section: sectionIndex, sectionID: sectionID)
             writer.endObject()
             writer.endObject()
         }
