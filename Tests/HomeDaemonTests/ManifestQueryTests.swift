@@ -7,19 +7,9 @@ import Testing
 /// `GetManifest`'s parameters, read in one pass: the same answers and errors, in the same order,
 /// as a look-up per name.
 struct ManifestQueryTests {
-    struct Discard: ReplyTransport {
-        func deliver(
-            _ reply: VarlinkEncodedReply?,
-            isFinal: Bool,
-            policy: VarlinkBacklogPolicy,
-            callID: UInt64,
-            isFirst: Bool
-        ) {}
-    }
-
     func query(_ parameters: [String: JSONValue]) throws(VarlinkError) -> ManifestQuery {
         let call = VarlinkCall(method: "io.homefeed.GetManifest", parameters: parameters)
-        let sink = VarlinkReplySink(call: call, transport: Discard(), callID: 1)
+        let sink = VarlinkReplySink(call: call, transport: SubscriptionHubTests.Recorder(), callID: 1)
         return try ManifestQuery(VarlinkRequest(call: call, peer: .unknown, replies: sink))
     }
 
