@@ -21,14 +21,14 @@ extension FeedTimestamp {
     private static func canonicalRFC822(_ bytes: UnsafeBufferPointer<UInt8>) -> FeedTimestamp?? {
         guard bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20,
             bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 0x20,
-            weekdays.contains(packed(bytes, at: 0)), let month = months.firstIndex(of: packed(bytes, at: 8)),
+            isWeekday(packed(bytes, at: 0)), let month = monthNumber(packed(bytes, at: 8)),
             let day = twoDigits(bytes, at: 5), let century = twoDigits(bytes, at: 12),
             let yearInCentury = twoDigits(bytes, at: 14), let hour = twoDigits(bytes, at: 17),
             let minute = twoDigits(bytes, at: 20), let second = twoDigits(bytes, at: 23)
         else { return nil }
         let offset: Int64
         if bytes.count == 29 {
-            guard packed(bytes, at: 26) == packed("GMT") else { return nil }
+            guard packed(bytes, at: 26) == 0x54_4D47 else { return nil }  // GMT
             offset = 0
         } else {
             guard let sign = offsetSign(bytes[26]), let hours = twoDigits(bytes, at: 27),
@@ -39,7 +39,7 @@ extension FeedTimestamp {
         return .some(
             make(
                 year: century * 100 + yearInCentury,
-                month: Int64(month + 1),
+                month: month,
                 day: day,
                 hour: hour,
                 minute: minute,
@@ -104,14 +104,31 @@ extension FeedTimestamp {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16
     }
 
-    private static func packed(_ word: StaticString) -> UInt32 {
-        word.withUTF8Buffer { packed($0, at: 0) }
+    /// `Mon`…`Sun` packed by `packed(_:at:)` (a switch, not a table: no lookup per date).
+    private static func isWeekday(_ word: UInt32) -> Bool {
+        switch word {
+        // Mon, Tue, Wed, Thu, Fri, Sat, Sun
+        case 0x6E6F4D, 0x657554, 0x646557, 0x756854, 0x697246, 0x746153, 0x6E7553: return true
+        default: return false
+        }
     }
 
-    private static let weekdays: [UInt32] = (["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as [StaticString])
-        .map { packed($0) }
-    private static let months: [UInt32] =
-        ([
-            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-        ] as [StaticString]).map { packed($0) }
+    /// 1…12 for `Jan`…`Dec` packed by `packed(_:at:)`.
+    private static func monthNumber(_ word: UInt32) -> Int64? {
+        switch word {
+        case 0x6E614A: return 1  // Jan
+        case 0x626546: return 2  // Feb
+        case 0x72614D: return 3  // Mar
+        case 0x727041: return 4  // Apr
+        case 0x79614D: return 5  // May
+        case 0x6E754A: return 6  // Jun
+        case 0x6C754A: return 7  // Jul
+        case 0x677541: return 8  // Aug
+        case 0x706553: return 9  // Sep
+        case 0x74634F: return 10  // Oct
+        case 0x766F4E: return 11  // Nov
+        case 0x636544: return 12  // Dec
+        default: return nil
+        }
+    }
 }
