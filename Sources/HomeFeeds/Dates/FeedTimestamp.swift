@@ -21,6 +21,12 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// The same reader over UTF-8 bytes, used on libxml2's text without making a String.
     init?(utf8 bytes: UnsafeBufferPointer<UInt8>) {
+        // The canonical RSS and Atom shapes at fixed offsets; the scanners for everything else.
+        if case .some(let canonical) = Self.canonical(bytes) {
+            guard let canonical else { return nil }
+            self = canonical
+            return
+        }
         var scanner = DateScanner(bytes)
         scanner.skipSpaces()
         if scanner.looksLikeISO8601 {

@@ -3,15 +3,15 @@ import JSONCore
 /// UTF-8 well-formedness (Unicode 15 §3.9, table 3-7), 16 bytes at a time and one sequence at
 /// a time.
 extension UTF8Sanitizer {
-    /// The index of the first byte from `start` that needs the byte-by-byte path: a control
-    /// character other than tab, LF and CR, a byte that may start an ill-formed sequence, a
-    /// sequence this fast path does not know (E0 and EF leads, 4-byte sequences), or `end`.
+    /// The index of the first byte from `start` that needs the sequence-by-sequence path: a
+    /// control character other than tab, LF and CR, a byte that may start an ill-formed
+    /// sequence, a sequence the byte-by-byte loop does not know (4-byte sequences, and E0 and
+    /// EF leads outside clean blocks), or `end`.
     ///
-    /// Runs of printable ASCII (markup) go eight bytes at a time. Text goes byte by byte in an
-    /// inner loop that takes well-formed 2-byte sequences and 3-byte sequences with leads
-    /// E1–EE (most of the BMP's scripts: Hangul, CJK, kana, Thai…) one at a time, spaces and
-    /// line feeds (counted) included; it hands back to the 8-byte loop at each `<`. Korean
-    /// text with spaces thus never leaves the inner loop.
+    /// Runs of clean 16-byte blocks go by `skipCleanBlocks`. A block it refuses, the first two bytes
+    /// of a chunk and its last 15 go byte by byte through an inner loop that takes printable
+    /// ASCII, tab, LF and CR, well-formed 2-byte sequences and 3-byte sequences with leads
+    /// E1–EE, until it is past the refused block and blocks can take over again.
     @inline(__always)
     static func skipClean(
         _ base: UnsafePointer<UInt8>,
@@ -22,29 +22,25 @@ extension UTF8Sanitizer {
         sawMultibyte: inout Bool
     ) -> Int {
         var index = start
-        var lineFeeds = 0
-        var lastFeed = -1
-        var multibyte = false
+        var feeds = LineFeeds()
+        var multibyte = sawMultibyte
         outer: while index < end {
-            while index + 8 <= end {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                // A high bit, or a byte below 0x20 (subtracting 0x20 borrows into its high bit).
-                if (word | ((word &- 0x2020_2020_2020_2020) & ~word)) & 0x8080_8080_8080_8080 != 0 { break }
-                index += 8
+            // Blocks, once the two bytes before `index` cannot start a sequence that reaches
+            // `index` (the sequence path may have left an ill-formed lead there).
+            if index >= 2 && base[index - 1] < 0xC0 && base[index - 2] < 0xE0 {
+                index = skipCleanBlocks(base, from: index, to: end, lineFeeds: &feeds, sawMultibyte: &multibyte)
             }
-            while index < end {
+            let stop = min(end, index + 16)
+            while index < stop {
                 let byte = base[index]
                 if byte < 0x80 {
-                    if byte >= 0x20 {
-                        index += 1
-                        if byte == UInt8(ascii: "<") { continue outer }
-                        continue
-                    }
-                    if byte == 0x0A {
-                        lineFeeds += 1
-                        lastFeed = index
-                    } else if byte != 0x09 && byte != 0x0D {
-                        break outer
+                    if byte < 0x20 {
+                        if byte == 0x0A {
+                            feeds.count += 1
+                            feeds.last = index
+                        } else if byte != 0x09 && byte != 0x0D {
+                            break outer
+                        }
                     }
                     index += 1
                     continue
@@ -66,9 +62,9 @@ extension UTF8Sanitizer {
                 break outer
             }
         }
-        line += lineFeeds
-        if lastFeed >= 0 { lastLineFeed = lastFeed }
-        if multibyte { sawMultibyte = true }
+        line += feeds.count
+        if feeds.last >= 0 { lastLineFeed = feeds.last }
+        sawMultibyte = multibyte
         return index
     }
 

@@ -13,7 +13,7 @@
 ///   the same in both. A UTF-8 document with a few broken bytes keeps its text.
 ///
 /// Every substitution and the fallback are reported as warnings with their line and column.
-/// Clean input is passed through without a copy, 16 bytes at a time (`isCleanBlock`).
+/// Clean input is passed through without a copy, 16 bytes at a time (`skipCleanBlocks`).
 /// Streaming: a sequence cut by the end of a chunk is kept for the next one.
 struct UTF8Sanitizer {
     enum Source {
