@@ -6,14 +6,17 @@ enum EntryIdentity {
     /// An entry with its base id: the format's native id, else the absolute link, else
     /// `sha256:` of the normalised title, else of the summary. Nil when it has none of these:
     /// such an entry is dropped.
+    ///
+    /// The strings and the array are consumed: they move into the entry without a copy.
     static func entry(
-        nativeID: String?,
+        nativeID: consuming String?,
         nativeSource: EntryIDSource,
-        title: String?,
-        link: String?,
-        summary: String?,
+        title: consuming String?,
+        link: consuming String?,
+        summary: consuming String?,
         published: FeedTimestamp?,
-        enclosures: [FeedEnclosure]
+        enclosures: consuming [FeedEnclosure],
+        images: consuming [FeedImage] = []
     ) -> FeedEntry? {
         let id: String
         let source: EntryIDSource
@@ -28,7 +31,7 @@ enum EntryIdentity {
         } else {
             return nil
         }
-        return FeedEntry(
+        var entry = FeedEntry(
             id: id,
             idSource: source,
             title: title,
@@ -37,6 +40,8 @@ enum EntryIdentity {
             summary: summary,
             enclosures: enclosures
         )
+        entry.images = images
+        return entry
     }
 
 }
@@ -87,7 +92,7 @@ struct EntryDisambiguator {
             firstByBase.insert(base, index: entries.count)
         }
         if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
-        entries.append(entry)
+        entries.append(consume entry)
         return true
     }
 }

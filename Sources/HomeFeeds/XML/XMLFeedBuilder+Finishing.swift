@@ -74,35 +74,39 @@ extension XMLFeedBuilder {
     }
 
     mutating func finishEntry() {
-        guard let state = entry.take() else { return }
+        // The entry's strings and arrays move from the state into the `FeedEntry` and on into
+        // `entries`: taking each field, and consuming the built entry, costs no retain and
+        // release per string (20 000-entry documents spent 5 % of their parse on them).
+        guard var state = entry.take() else { return }
         let link: String?
         let source: EntryIDSource
         if isAtom {
             link = LinkCandidate.choose(state.alternates)
             source = .atomID
         } else {
-            link = state.link ?? state.guidLink
+            link = state.link.take() ?? state.guidLink.take()
             source = isRDF ? .rdfAbout : .guid
         }
-        // Bound straight to a var (unwrapping a `let` would copy the entry).
+        var enclosures: [FeedEnclosure] = []
+        swap(&enclosures, &state.enclosures)
         guard
-            var built = EntryIdentity.entry(
-                nativeID: state.nativeID,
+            let built = EntryIdentity.entry(
+                nativeID: state.nativeID.take(),
                 nativeSource: source,
-                title: state.title,
+                title: state.title.take(),
                 link: link,
-                summary: state.summary,
+                summary: state.summary.take(),
                 published: state.published,
-                enclosures: state.enclosures
+                enclosures: enclosures,
+                images: state.images.ordered
             )
         else {
             let (line, column) = position()
             warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
             return
         }
-        built.images = state.images.ordered
         let id = built.id
-        if !disambiguator.append(built, to: &entries) {
+        if !disambiguator.append(consume built, to: &entries) {
             let (line, column) = position()
             warnings.add(
                 line: line,

@@ -67,6 +67,8 @@ struct XMLFeedBuilder: ~Copyable {
     var closedFrames = 0
     var bases: [String]
     var elementCount = 0
+    /// Element names and namespaces classified so far, by their interned address.
+    var internedNames = InternedNameCache()
     var stopError: FeedParseError? {
         didSet { isStopped = stopError != nil }
     }
@@ -179,8 +181,8 @@ struct XMLFeedBuilder: ~Copyable {
             pushedBase = true
         }
         let role = begin(
-            name: XMLName.classify(name),
-            namespace: XMLNamespace.classify(namespace),
+            name: internedNames.name(name),
+            namespace: internedNames.namespace(namespace),
             localName: name,
             parent: parent,
             attributes: attributes

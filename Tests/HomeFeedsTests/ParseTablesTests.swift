@@ -1,0 +1,65 @@
+import Testing
+
+@testable import HomeFeeds
+
+/// The two small tables on the parse's hot path: `FirstIndexTable` (identity) and
+/// `InternedNameCache` (element names). Both are caches of an answer computed another way, so
+/// each test checks that answer is unchanged however the table is filled.
+@Suite struct ParseTablesTests {
+    private static func entry(_ id: String) -> FeedEntry {
+        FeedEntry(id: id, idSource: .guid, title: nil, link: nil, published: nil, summary: nil, enclosures: [])
+    }
+
+    @Test("FirstIndexTable finds each of 5 000 ids at its index across every growth, and no unknown id")
+    func firstIndexTableThroughGrowth() {
+        var table = FirstIndexTable()
+        var entries: [FeedEntry] = []
+        for index in 0..<5_000 {
+            let key = HashedKey("post-\(index)")
+            // Not there before it is inserted (the table grew 64 → 16 384 slots on the way).
+            #expect(table.find(key, in: entries) == nil)
+            table.insert(key, index: entries.count)
+            entries.append(Self.entry(key.text))
+        }
+        var misplaced = 0
+        for index in 0..<5_000 where table.find(HashedKey("post-\(index)"), in: entries) != index { misplaced += 1 }
+        #expect(misplaced == 0)
+        #expect(table.find(HashedKey("post-5000"), in: entries) == nil)
+        #expect(table.find(HashedKey(""), in: entries) == nil)
+    }
+
+    @Test("InternedNameCache classifies by address: the same answer as XMLName/XMLNamespace, repeated and colliding")
+    func internedNameCache() {
+        var cache = InternedNameCache()
+        // 200 names at distinct addresses (more than the cache's 32 slots: some share a slot).
+        let words = ["title", "link", "item", "guid", "enclosure", "pubDate", "description", "x-other"]
+        let names = (0..<200).map { index -> UnsafeMutablePointer<UInt8> in
+            let bytes = Array(words[index % words.count].utf8) + [0]
+            let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes.count)
+            pointer.initialize(from: bytes, count: bytes.count)
+            return pointer
+        }
+        defer { for name in names { name.deallocate() } }
+        var wrong = 0
+        for _ in 0..<3 {
+            for name in names where cache.name(UnsafePointer(name)) != XMLName.classify(UnsafePointer(name)) {
+                wrong += 1
+            }
+        }
+        #expect(wrong == 0)
+        #expect(cache.name(UnsafePointer(names[0])) == .title)
+        #expect(cache.name(UnsafePointer(names[7])) == .other)
+
+        let atom = Array("http://www.w3.org/2005/Atom\0".utf8)
+        let media = Array("http://search.yahoo.com/mrss/\0".utf8)
+        atom.withUnsafeBufferPointer { atom in
+            media.withUnsafeBufferPointer { media in
+                for _ in 0..<2 {
+                    #expect(cache.namespace(atom.baseAddress) == .atom)
+                    #expect(cache.namespace(media.baseAddress) == .media)
+                }
+            }
+        }
+        #expect(cache.namespace(nil) == .rssCore)
+    }
+}
