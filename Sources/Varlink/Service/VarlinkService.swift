@@ -48,8 +48,24 @@ public final class VarlinkService: Sendable {
     /// unless that answered, its handler, and sends the final reply (or the error) through
     /// `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
-        guard let method = handleImmediately(call, routed: nil, peer: peer, replies: replies) else { return }
-        await handleAsynchronously(call, with: method, peer: peer, replies: replies)
+        switch handleImmediately(call, routed: nil, peer: peer, replies: replies) {
+        case .answered(let reply): replies.sendFinal(reply)
+        case .handled: return
+        case .needsHandler(let method): await handleAsynchronously(call, with: method, peer: peer, replies: replies)
+        }
+    }
+
+    /// What ``handleImmediately(_:routed:peer:replies:)`` did with a call.
+    enum Immediate {
+        /// The call is answered with this final reply, not yet sent: the caller sends it (the
+        /// server queues it on the connection at once, with no hop through the sink's
+        /// transport, ``VarlinkReplySink/finishInline(_:)``).
+        case answered(VarlinkEncodedReply)
+        /// The handler took the call over (``VarlinkOutcome/streaming``): nothing to send.
+        case handled
+        /// The call needs the method's async handler (``handleAsynchronously(_:with:peer:replies:)``);
+        /// nothing was sent.
+        case needsHandler(VarlinkMethod)
     }
 
     /// Answers `call` without suspending if it can: a routing error, `org.varlink.service`, or
@@ -57,30 +73,42 @@ public final class VarlinkService: Sendable {
     /// its event-loop thread.
     ///
     /// - Parameter routed: the call's method when the decoding already found it (``routes``).
-    /// - Returns: the routed method when the call needs its async handler
-    ///   (``handleAsynchronously(_:with:peer:replies:)``; nothing was sent then), nil once the
-    ///   call is answered.
+    /// - Returns: the final reply, to send through `replies` (``VarlinkReplySink/sendFinal(_:)``)
+    ///   or queue directly; or what else became of the call. Returned rather than sent, so that
+    ///   the server's loop thread queues the reply without a round through the sink's transport
+    ///   and the connection (issue 17).
     func handleImmediately(
         _ call: VarlinkCall,
         routed: VarlinkMethod?,
         peer: VarlinkPeer,
         replies: VarlinkReplySink
-    ) -> VarlinkMethod? {
+    ) -> Immediate {
         do throws(VarlinkError) {
             switch try resolve(call, routed: routed) {
             case .answered(let outcome):
-                finish(outcome, replies: replies)
-                return nil
+                return Self.finalReply(outcome)
             case .method(let method):
                 guard let immediate = method.immediateHandler,
                     let outcome = try immediate(VarlinkRequest(call: call, peer: peer, replies: replies))
-                else { return method }
-                finish(outcome, replies: replies)
-                return nil
+                else { return .needsHandler(method) }
+                return Self.finalReply(outcome)
             }
         } catch {
-            replies.send(VarlinkReply(error: error))
-            return nil
+            return .answered(VarlinkReply(error: error).framed())
+        }
+    }
+
+    /// The final reply of `outcome`, encoded (`continues` cleared), or ``Immediate/handled``
+    /// for a call the handler keeps.
+    private static func finalReply(_ outcome: VarlinkOutcome) -> Immediate {
+        switch outcome {
+        case .reply(var reply):
+            reply.continues = false
+            return .answered(reply.framed())
+        case .encoded(let reply):
+            return .answered(reply)
+        case .streaming:
+            return .handled
         }
     }
 
@@ -244,13 +272,7 @@ private struct CollectingTransport: ReplyTransport {
         self.continuation = continuation
     }
 
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        isFirst: Bool
-    ) {
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
         if let reply, let decoded = try? VarlinkReply(decoding: reply.framedBytes.dropLast()) {
             continuation.yield(decoded)
         }
