@@ -129,11 +129,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 state.isProcessingInput = false
                 protocolViolation(error)
                 return
-            case .call(var call, let route, let sink):
-                start(call, route: route, sink: sink)
+            case .call(let call, let route, let sink):
+                var finished = start(call, route: route, sink: sink)
                 // Once it has run, the call holds the only reference to its parameters'
                 // storage, which is then emptied in place for the next call.
-                spare = call.recycleParameters()
+                spare = finished.recycleParameters()
             }
         }
     }
@@ -146,15 +146,23 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     /// Runs `call`, made the active call with `sink` (nil: a streaming call, which takes a
     /// streaming slot first).
-    private func start(_ call: VarlinkCall, route: MethodRoutes.Route?, sink: VarlinkReplySink?) {
+    ///
+    /// - Returns: the call, moved into the handler's request and back out of it (no copy of
+    ///   the call and no request made per handler, issue 17).
+    private func start(
+        _ call: consuming VarlinkCall,
+        route: MethodRoutes.Route?,
+        sink: VarlinkReplySink?
+    ) -> VarlinkCall {
         let sink = sink ?? admitStreaming(call)
-        guard let sink else { return }
+        guard let sink else { return call }
+        let request = VarlinkRequest(call: call, peer: peer, replies: sink)
         let immediate: VarlinkService.Immediate
-        if call.upgrade {
+        if request.call.upgrade {
             // This library speaks nothing but Varlink; refuse rather than pretend to upgrade.
             immediate = .answered(VarlinkReply(error: .invalidParameter("upgrade")).framed())
         } else {
-            immediate = context.service.handleImmediately(call, routed: route?.method, peer: peer, replies: sink)
+            immediate = context.service.handleImmediately(request, routed: route)
         }
         switch immediate {
         case .answered(let reply):
@@ -165,11 +173,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             break
         case .needsHandler(let method):
             let service = context.service
-            let peer = self.peer
             Task(executorPreference: loop) {
-                await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
+                await service.handleAsynchronously(request, with: method)
             }
         }
+        return request.takeCall()
     }
 
     /// Queues and writes the final reply of the active call, answered inline; the sink is kept
