@@ -88,15 +88,17 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     // MARK: - Reading
 
     private func handleReadable() {
+        // The loop's time, read once for the whole call (each read is an exclusivity check).
+        let now = loop.now()
         let received = state.receive(
             from: fd,
             into: loop.scratch,
             limit: context.configuration.maxMessageSize,
-            now: loop.now()
+            now: now
         )
         switch received {
         case .received:
-            processInput()
+            processInput(now: now)
         case .failed(let code):
             context.log(.debug) { "connection \(self.peer): recv: \(SystemError.name(of: code))" }
             close()
@@ -110,7 +112,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     /// Called again from within (a call answered inline), it returns: the running one goes on.
-    func processInput() {
+    ///
+    /// - Parameter now: the loop's time (``EventLoop/now()``) when the caller has read it.
+    func processInput(now: UInt64? = nil) {
         // The parameter storage to reuse is held here while the calls run.
         guard var spare = state.beginProcessingInput() else { return }
         let backlogLimit = context.configuration.outputBacklogLimit
@@ -130,7 +134,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 protocolViolation(error)
                 return
             case .call(let call, let route, let sink):
-                var finished = start(call, route: route, sink: sink)
+                var finished = start(call, route: route, sink: sink, now: now)
                 // Once it has run, the call holds the only reference to its parameters'
                 // storage, which is then emptied in place for the next call.
                 spare = finished.recycleParameters()
@@ -152,7 +156,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     private func start(
         _ call: consuming VarlinkCall,
         route: MethodRoutes.Route?,
-        sink: VarlinkReplySink?
+        sink: VarlinkReplySink?,
+        now: UInt64?
     ) -> VarlinkCall {
         let sink = sink ?? admitStreaming(call)
         guard let sink else { return call }
@@ -168,7 +173,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         case .answered(let reply):
             // Queued and written here, with no hop, unless an earlier reply went through the
             // sink's transport (which the final one then follows).
-            if sink.finishInline(reply) { answerInline(sink.isOneway ? nil : reply, sink: sink) }
+            if sink.finishInline(reply) {
+                answerInline(sink.isOneway ? nil : reply, sink: sink, now: now ?? loop.now())
+            }
         case .handled:
             break
         case .needsHandler(let method):
@@ -182,8 +189,8 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     /// Queues and writes the final reply of the active call, answered inline; the sink is kept
     /// for the next call.
-    private func answerInline(_ reply: VarlinkEncodedReply?, sink: VarlinkReplySink) {
-        let written = state.finishInline(reply, sink: sink, of: peer, context: context, fd: fd, now: loop.now())
+    private func answerInline(_ reply: VarlinkEncodedReply?, sink: VarlinkReplySink, now: UInt64) {
+        let written = state.finishInline(reply, sink: sink, of: peer, context: context, fd: fd, now: now)
         switch written {
         case .drained, .blocked:
             // processInput, which runs this, goes on and settles interest and timer.
