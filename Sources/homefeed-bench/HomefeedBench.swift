@@ -93,6 +93,13 @@ enum HomefeedBench {
                                     """
                             ),
                             .flag(
+                                "--floors",
+                                help: """
+                                    with --only-calls: also the call with a busy loop on the other core, each beside \
+                                    the blocking and the epoll echo floors under the same load (not for a profiler)
+                                    """
+                            ),
+                            .flag(
                                 "--only-push",
                                 help: """
                                     only RecordHistory and the push to 1 000 subscribers (for a profiler)
@@ -105,6 +112,7 @@ enum HomefeedBench {
                                 idleSeconds: arguments.integer("--idle-seconds") ?? 60,
                                 daemon: arguments.string("--daemon"),
                                 onlyCalls: arguments.has("--only-calls"),
+                                withFloors: arguments.has("--floors"),
                                 onlyPush: arguments.has("--only-push")
                             )
                             return ExitStatus.ok

@@ -38,6 +38,8 @@ import Varlink
 enum ServeBenchmark {
     /// - Parameters:
     ///   - onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
+    ///   - withFloors: with `onlyCalls`, also the call loaded and the echo floors, quiet and
+    ///     loaded (``callFigures(socket:_:quiet:floor:directory:calls:)``).
     ///   - onlyPush: measure RecordHistory and the push to 1 000 subscribers and nothing else,
     ///     for a profiler.
     static func run(
@@ -45,6 +47,7 @@ enum ServeBenchmark {
         idleSeconds: Int = 60,
         daemon: String? = nil,
         onlyCalls: Bool = false,
+        withFloors: Bool = false,
         onlyPush: Bool = false
     ) {
         raiseFileLimit()
@@ -68,8 +71,28 @@ enum ServeBenchmark {
         )
         if onlyCalls {
             let served = measure(socket: socket, small, calls: calls)
-            Measure.report("serve.call_p50_us_quiet", served.p50, "us")
             Measure.report("serve.small.server_cpu_us", served.serverCPU, "us")
+            if withFloors {
+                let floor = measureFloor(
+                    call: small,
+                    replySize: served.replySize,
+                    path: directory + "/floor-small.sock",
+                    calls: calls
+                )
+                let summary = callFigures(
+                    socket: socket,
+                    small,
+                    quiet: served,
+                    floor: floor.p50,
+                    directory: directory,
+                    calls: calls
+                )
+                print(
+                    "# quiet: p50 \(String(format: "%.2f", served.p50 / floor.p50))× the echo floor; " + summary
+                )
+            } else {
+                Measure.report("serve.call_p50_us_quiet", served.p50, "us")
+            }
             Measure.blocking { await server.shutdown() }
             return
         }
@@ -113,48 +136,14 @@ enum ServeBenchmark {
                 )
             )
             if name == "small" {
-                let epollFloor = measureFloor(
-                    call: call,
-                    replySize: served.replySize,
-                    path: directory + "/floor-e.sock",
-                    calls: calls,
-                    epoll: true
-                )
-                Measure.report("serve.call_p50_us_quiet", served.p50, "us")
-                Measure.report("serve.call_floor_p50_us_quiet", floor.p50, "us")
-                Measure.report("serve.call_epoll_floor_p50_us_quiet", epollFloor.p50, "us")
-                Measure.report("serve.small.epoll_floor_server_cpu_us", epollFloor.serverCPU, "us")
-                let busy = BusyLoop()
-                let loaded = measure(socket: socket, call, calls: calls)
-                let loadedFloor = measureFloor(
-                    call: call,
-                    replySize: served.replySize,
-                    path: directory + "/floor-l.sock",
-                    calls: calls
-                )
-                let loadedEpollFloor = measureFloor(
-                    call: call,
-                    replySize: served.replySize,
-                    path: directory + "/floor-le.sock",
-                    calls: calls,
-                    epoll: true
-                )
-                busy.stop()
-                Measure.report("serve.call_p50_us_loaded", loaded.p50, "us")
-                Measure.report("serve.call_floor_p50_us_loaded", loadedFloor.p50, "us")
-                Measure.report("serve.call_epoll_floor_p50_us_loaded", loadedEpollFloor.p50, "us")
                 summary.append(
-                    String(
-                        format: "quiet: p50 %.2f× the epoll echo's %.1f µs (server thread %.1f µs)"
-                            + "; with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs, %.2f× the epoll echo's %.1f µs",
-                        served.p50 / epollFloor.p50,
-                        epollFloor.p50,
-                        epollFloor.serverCPU,
-                        loaded.p50,
-                        loaded.p50 / loadedFloor.p50,
-                        loadedFloor.p50,
-                        loaded.p50 / loadedEpollFloor.p50,
-                        loadedEpollFloor.p50
+                    callFigures(
+                        socket: socket,
+                        call,
+                        quiet: served,
+                        floor: floor.p50,
+                        directory: directory,
+                        calls: calls
                     )
                 )
             }
@@ -214,6 +203,61 @@ enum ServeBenchmark {
         )
         Measure.blocking { await server.shutdown() }
         DaemonMemoryBenchmark.run(idleSeconds: idleSeconds, daemon: daemon)
+    }
+
+    /// `serve.call_p50_us_quiet` (`quiet`, measured) and `_loaded` (measured here, with a busy
+    /// loop on the other core), each beside the blocking echo floor (`floor` when quiet) and
+    /// the epoll echo floor under the same load; reported, and summarised for the `#` line.
+    static func callFigures(
+        socket: String,
+        _ call: VarlinkCall,
+        quiet: (p50: Double, p99: Double, cpu: Double, serverCPU: Double, replySize: Int),
+        floor: Double,
+        directory: String,
+        calls: Int
+    ) -> String {
+        let epollFloor = measureFloor(
+            call: call,
+            replySize: quiet.replySize,
+            path: directory + "/floor-e.sock",
+            calls: calls,
+            epoll: true
+        )
+        Measure.report("serve.call_p50_us_quiet", quiet.p50, "us")
+        Measure.report("serve.call_floor_p50_us_quiet", floor, "us")
+        Measure.report("serve.call_epoll_floor_p50_us_quiet", epollFloor.p50, "us")
+        Measure.report("serve.small.epoll_floor_server_cpu_us", epollFloor.serverCPU, "us")
+        let busy = BusyLoop()
+        let loaded = measure(socket: socket, call, calls: calls)
+        let loadedFloor = measureFloor(
+            call: call,
+            replySize: quiet.replySize,
+            path: directory + "/floor-l.sock",
+            calls: calls
+        )
+        let loadedEpollFloor = measureFloor(
+            call: call,
+            replySize: quiet.replySize,
+            path: directory + "/floor-le.sock",
+            calls: calls,
+            epoll: true
+        )
+        busy.stop()
+        Measure.report("serve.call_p50_us_loaded", loaded.p50, "us")
+        Measure.report("serve.call_floor_p50_us_loaded", loadedFloor.p50, "us")
+        Measure.report("serve.call_epoll_floor_p50_us_loaded", loadedEpollFloor.p50, "us")
+        return String(
+            format: "quiet: p50 %.2f× the epoll echo's %.1f µs (server thread %.1f µs)"
+                + "; with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs, %.2f× the epoll echo's %.1f µs",
+            quiet.p50 / epollFloor.p50,
+            epollFloor.p50,
+            epollFloor.serverCPU,
+            loaded.p50,
+            loaded.p50 / loadedFloor.p50,
+            loadedFloor.p50,
+            loaded.p50 / loadedEpollFloor.p50,
+            loadedEpollFloor.p50
+        )
     }
 
     /// The daemon's service and socket, as `homefeedd` builds them, with the sample feeds fetched.

@@ -55,6 +55,26 @@ struct CallEnvelopeTests {
         Array(text.utf8).withUnsafeBufferPointer { VarlinkCall.decodingUsualForm($0) }
     }
 
+    /// Routes for `a.B` and `io.homefeed.GetManifest` that declare the parameter names the
+    /// messages above use (and `K`), so the server's decoding matches those names by their
+    /// bytes.
+    static let declaringRoutes: MethodRoutes = {
+        let method = VarlinkMethod { _ throws(VarlinkError) in .reply(VarlinkReply()) }
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i", "k", "s", "K", "profile", "ifNoneMatch"]
+        return MethodRoutes(
+            ["a.B": method, "io.homefeed.GetManifest": method],
+            parameters: ["a.B": names, "io.homefeed.GetManifest": names]
+        )
+    }()
+
+    /// The server's decoding with ``declaringRoutes``, when it takes the one-pass way.
+    private func routed(_ text: String) -> VarlinkCall? {
+        var spare: [VarlinkCall.Member] = []
+        return Array(text.utf8).withUnsafeBufferPointer { bytes in
+            VarlinkCall.decodingUsualForm(bytes, routes: Self.declaringRoutes, reusing: &spare)?.call
+        }
+    }
+
     private func general(_ text: String) -> Result<VarlinkCall, VarlinkProtocolError> {
         do throws(VarlinkProtocolError) {
             return .success(try VarlinkCall(decodingGenerally: Array(text.utf8)))
@@ -68,11 +88,14 @@ struct CallEnvelopeTests {
         let call = try #require(fast(text))
         #expect(general(text) == .success(call))
         #expect(try VarlinkCall(decoding: Array(text.utf8)) == call)
+        // Names matched against declared ones by their bytes: the same call.
+        #expect(routed(text) == call)
     }
 
     @Test("anything unusual is left to the general decoding, which accepts or names the problem", arguments: unusual)
     func unusualForm(_ text: String) {
         #expect(fast(text) == nil)
+        #expect(routed(text) == nil)
         let decoded: Result<VarlinkCall, VarlinkProtocolError>
         do throws(VarlinkProtocolError) {
             decoded = .success(try VarlinkCall(decoding: Array(text.utf8)))
@@ -131,6 +154,42 @@ struct CallEnvelopeTests {
         #expect(!quoted.routed && quoted.call.method == #"io.x."Q"#)
         // Malformed messages throw as ever.
         #expect(throws: VarlinkProtocolError.self) { try decode(#"{"method":"io.x.Get""#) }
+    }
+
+    /// A declared name repeated under another spelling: escaped, or canonically equivalent
+    /// (U+212A KELVIN SIGN is `K`), in either order.
+    static let respelledDuplicates = [
+        #"{"method":"a.B","parameters":{"a":1,"\u0061":2}}"#,
+        #"{"method":"a.B","parameters":{"\u0061":1,"a":2}}"#,
+        #"{"method":"a.B","parameters":{"K":1,"\u212a":2}}"#,
+        "{\"method\":\"a.B\",\"parameters\":{\"\u{212A}\":1,\"K\":2}}",
+        #"{"method":"a.B","parameters":{"profile":"p","b":2,"profile":"q"}}"#,
+    ]
+
+    @Test(
+        "a declared name matched by its bytes is still a duplicate of any other spelling of it",
+        arguments: respelledDuplicates
+    )
+    func declaredDuplicates(_ text: String) {
+        #expect(routed(text) == nil)
+        guard case .failure(.malformedJSON(let error)) = general(text) else {
+            Issue.record("\(general(text)) for \(text)")
+            return
+        }
+        #expect(error.message.contains("duplicate"))
+    }
+
+    @Test("a declared name is the route's own string; others are decoded as before")
+    func declaredNames() throws {
+        let text = #"{"method":"a.B","parameters":{"K":1,"ifNoneMatch":"x","other":true,"a":[]}}"#
+        let call = try #require(routed(text))
+        #expect(call == (try general(text).get()))
+        var names: [String] = []
+        call.forEachParameter { name, _ in names.append(name) }
+        #expect(names == ["K", "ifNoneMatch", "other", "a"])
+        // The parameters before `method`: no route yet, the names decoded as strings.
+        let reordered = #"{"parameters":{"a":1},"method":"a.B"}"#
+        #expect(routed(reordered) == (try general(reordered).get()))
     }
 
     @Test("parameters nest no deeper than the general decoding allows")

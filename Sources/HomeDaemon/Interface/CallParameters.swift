@@ -49,19 +49,81 @@ struct ManifestQuery {
     var ifNoneMatch: String?
     var changes: Bool
 
-    /// One pass over the call's (few) parameters, with no hashed look-up per name: this runs
-    /// for every `GetManifest`, on the Varlink loop thread. The checks and their order are those
-    /// of every method: the first unknown parameter (in sorted order), then each value's type.
-    init(_ request: VarlinkRequest) throws(VarlinkError) {
+    /// The checks and their order are those of every method: the first unknown parameter (in
+    /// sorted order), then each value's type.
+    init(_ request: borrowing VarlinkRequest) throws(VarlinkError) {
         var profile: JSONValue?
         var width: JSONValue?
         var height: JSONValue?
         var scale: JSONValue?
         var ifNoneMatch: JSONValue?
         var changes: JSONValue?
+        try Self.sort(
+            request.call,
+            profile: &profile,
+            width: &width,
+            height: &height,
+            scale: &scale,
+            ifNoneMatch: &ifNoneMatch,
+            changes: &changes
+        )
+        self.ifNoneMatch = try Parameters.string(ifNoneMatch, "ifNoneMatch")
+        self.changes = try Parameters.bool(changes, "changes") ?? false
+        (self.profile, container) = try Parameters.profileOrContainer(
+            profile: profile,
+            width: width,
+            height: height,
+            scale: scale
+        )
+    }
+
+    /// The profile and `ifNoneMatch` of a query for a profile, checked as ``init(_:)`` checks
+    /// them (the same errors, in the same order); nil for a query that names a container
+    /// (valid or not), which ``init(_:)`` then decides.
+    ///
+    /// Why: this runs for every `GetManifest` answered on the Varlink loop thread, and the
+    /// whole query (with a `LayoutEnvironment` of fifteen fields) was built, copied and
+    /// destroyed for two strings (callgrind, issue 17).
+    static func profileQuery(
+        _ request: borrowing VarlinkRequest
+    ) throws(VarlinkError) -> (profile: String?, ifNoneMatch: String?)? {
+        var profile: JSONValue?
+        var width: JSONValue?
+        var height: JSONValue?
+        var scale: JSONValue?
+        var ifNoneMatch: JSONValue?
+        var changes: JSONValue?
+        try sort(
+            request.call,
+            profile: &profile,
+            width: &width,
+            height: &height,
+            scale: &scale,
+            ifNoneMatch: &ifNoneMatch,
+            changes: &changes
+        )
+        let checkedIfNoneMatch = try Parameters.string(ifNoneMatch, "ifNoneMatch")
+        _ = try Parameters.bool(changes, "changes")
+        // As profileOrContainer: a container is any of width, height or scale not null.
+        if width?.isNull == false || height?.isNull == false || scale?.isNull == false { return nil }
+        return (try Parameters.string(profile, "profile"), checkedIfNoneMatch)
+    }
+
+    /// Puts each parameter of `call` where its name says, with no hashed look-up per name
+    /// (locals of the caller: no struct of six values to copy); an unknown name is
+    /// `InvalidParameter`.
+    private static func sort(
+        _ call: borrowing VarlinkCall,
+        profile: inout JSONValue?,
+        width: inout JSONValue?,
+        height: inout JSONValue?,
+        scale: inout JSONValue?,
+        ifNoneMatch: inout JSONValue?,
+        changes: inout JSONValue?
+    ) throws(VarlinkError) {
         var unknown: String?
         // The decoded members as they are: no dictionary is built for them.
-        request.call.forEachParameter { name, value in
+        call.forEachParameter { name, value in
             // By length first: a name is compared only with the (at most two) names of its
             // length, not with each case in turn.
             switch name.utf8.count {
@@ -75,14 +137,6 @@ struct ManifestQuery {
             }
         }
         if let unknown { throw .invalidParameter(unknown) }
-        self.ifNoneMatch = try Parameters.string(ifNoneMatch, "ifNoneMatch")
-        self.changes = try Parameters.bool(changes, "changes") ?? false
-        (self.profile, container) = try Parameters.profileOrContainer(
-            profile: profile,
-            width: width,
-            height: height,
-            scale: scale
-        )
     }
 }
 

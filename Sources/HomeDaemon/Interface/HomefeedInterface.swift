@@ -86,12 +86,10 @@ public struct HomefeedInterface: Sendable {
 
     /// `GetManifest` for a profile, without `more`: answered from ``HomeService/servedReply(profile:ifNoneMatch:)``
     /// on the Varlink loop thread, with no task and no hop. Nil (the async ``getManifest(_:)``
-    /// answers) for a container, which may need solving, and for a subscription, which joins
-    /// the hub.
+    /// answers) for a container, which may need solving (and whose errors it names), and for a
+    /// subscription, which joins the hub.
     func servedManifest(_ request: VarlinkRequest) throws(VarlinkError) -> VarlinkOutcome? {
-        guard !request.call.more else { return nil }
-        let query = try ManifestQuery(request)
-        guard query.container == nil else { return nil }
+        guard !request.call.more, let query = try ManifestQuery.profileQuery(request) else { return nil }
         let served = service.servedReply(profile: query.profile, ifNoneMatch: query.ifNoneMatch)
         guard let reply = served.reply else { throw Self.unknownProfile(served.profile) }
         return .encoded(reply)

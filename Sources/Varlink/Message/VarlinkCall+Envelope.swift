@@ -77,7 +77,9 @@ extension VarlinkCall {
             case .parameters:
                 switch bytes[scanner.index] {
                 case UInt8(ascii: "{"):
-                    guard let members = Self.parameterObject(&scanner, reusing: &spare) else { return nil }
+                    // Names matched against the method's declared ones when `method` came first.
+                    guard let members = Self.parameterObject(&scanner, declaredBy: routed, reusing: &spare)
+                    else { return nil }
                     parameters = members
                 case UInt8(ascii: "n"):
                     guard (try? scanner.expectLiteral("null")) != nil else { return nil }
@@ -114,8 +116,13 @@ extension VarlinkCall {
     /// ``ParameterStorage/maxMembers``, a name compared with each earlier one) or, beyond that,
     /// put straight into a dictionary; nil for anything the general parse would refuse or decode
     /// differently (a duplicate name, malformed JSON).
+    ///
+    /// A name that spells one `route` declares is that declared string, found by its bytes
+    /// (no string made, and a repeat found by its index); a string value is decoded as a string
+    /// directly, without the generic tree parser (issue 17).
     private static func parameterObject(
         _ scanner: inout JSONScanner,
+        declaredBy route: MethodRoutes.Route?,
         reusing spare: inout [Member]
     ) -> ParameterStorage? {
         let bytes = scanner.bytes
@@ -131,25 +138,52 @@ extension VarlinkCall {
         swap(&members, &spare)
         members.reserveCapacity(4)
         var dictionary: [String: JSONValue] = [:]  // only past maxMembers
+        var seenDeclared: UInt64 = 0  // a bit per declared name (maxDeclaredParameters)
+        var hasUndeclared = false  // a name other than a declared one's exact bytes
         while true {
-            guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\""),
-                let name = try? scanner.parseString()
-            else { return nil }
+            guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: "\"") else { return nil }
+            let name: String
+            if let declared = route?.declaredParameter(at: &scanner) {
+                // Equal bytes are the only spelling of a declared name but for an escaped or
+                // canonically equivalent one, which is undeclared and compared as a string.
+                let bit: UInt64 = 1 << UInt64(declared.index)
+                guard seenDeclared & bit == 0 else { return nil }
+                seenDeclared |= bit
+                name = declared.name
+                if hasUndeclared, members.count < ParameterStorage.maxMembers {
+                    for member in members where member.name == name { return nil }
+                }
+            } else {
+                guard let parsed = try? scanner.parseString() else { return nil }
+                name = parsed
+                hasUndeclared = true
+                if members.count < ParameterStorage.maxMembers {
+                    // String equality, as the general parse's duplicate check and a dictionary's.
+                    for member in members where member.name == name { return nil }
+                }
+            }
             scanner.skipWhitespace()
             guard scanner.index < bytes.count, bytes[scanner.index] == UInt8(ascii: ":") else { return nil }
             scanner.index += 1
             scanner.skipWhitespace()
-            // Depth 2: inside the message's object and this one, as in the general parse.
-            guard
-                let value = try? JSONTreeParser<VarlinkValueBuilder>.parseValue(
-                    from: &scanner,
-                    depth: 2,
-                    maxDepth: JSONParser.maxDepth
-                )
-            else { return nil }
+            guard scanner.index < bytes.count else { return nil }
+            let value: JSONValue
+            if bytes[scanner.index] == UInt8(ascii: "\"") {
+                // What the tree parser makes of a string, without its generic dispatch.
+                guard let string = try? scanner.parseString() else { return nil }
+                value = .string(string)
+            } else {
+                // Depth 2: inside the message's object and this one, as in the general parse.
+                guard
+                    let parsed = try? JSONTreeParser<VarlinkValueBuilder>.parseValue(
+                        from: &scanner,
+                        depth: 2,
+                        maxDepth: JSONParser.maxDepth
+                    )
+                else { return nil }
+                value = parsed
+            }
             if members.count < ParameterStorage.maxMembers {
-                // String equality, as the general parse's duplicate check and a dictionary's.
-                for member in members where member.name == name { return nil }
                 members.append(Member(name: name, value: value))
             } else {
                 if dictionary.isEmpty {
@@ -195,26 +229,26 @@ private enum EnvelopeField: UInt8 {
     static func key(at scanner: inout JSONScanner) -> EnvelopeField? {
         let bytes = scanner.bytes
         let start = scanner.index + 1
-        guard start <= bytes.count, bytes[start - 1] == UInt8(ascii: "\"") else { return nil }
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
-            // An escape or a control character: the general parse decodes or refuses it.
-            if bytes[end] == UInt8(ascii: "\\") || bytes[end] < 0x20 { return nil }
-            end += 1
+        guard start < bytes.count, bytes[start - 1] == UInt8(ascii: "\""), let base = bytes.baseAddress else {
+            return nil
         }
-        guard end < bytes.count else { return nil }
-        scanner.index = end + 1
-        let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        // The candidate by its first byte, then its bytes and closing quote compared at once:
+        // an escaped or longer key differs there and is the general parse's (a loop over each
+        // byte looking for escapes was 300 instructions a call, callgrind).
         let field: (EnvelopeField, StaticString)
-        switch key.count {
-        case 4: field = (.more, "more")
-        case 6: field = key.first == UInt8(ascii: "m") ? (.method, "method") : (.oneway, "oneway")
-        case 7: field = (.upgrade, "upgrade")
-        case 10: field = (.parameters, "parameters")
+        switch bytes[start] {
+        case UInt8(ascii: "m"):
+            field =
+                start + 1 < bytes.count && bytes[start + 1] == UInt8(ascii: "o")
+                ? (.more, "more\"") : (.method, "method\"")
+        case UInt8(ascii: "p"): field = (.parameters, "parameters\"")
+        case UInt8(ascii: "o"): field = (.oneway, "oneway\"")
+        case UInt8(ascii: "u"): field = (.upgrade, "upgrade\"")
         default: return nil
         }
-        // memcmp: `elementsEqual` walked iterators, 500 instructions a call (callgrind).
-        guard let base = key.baseAddress, memcmp(base, field.1.utf8Start, key.count) == 0 else { return nil }
+        let count = field.1.utf8CodeUnitCount
+        guard count <= bytes.count - start, memcmp(base + start, field.1.utf8Start, count) == 0 else { return nil }
+        scanner.index = start + count
         return field.0
     }
 }

@@ -9,10 +9,15 @@ internal import LogCore
 ///
 /// Life of a call: readiness fills ``input`` (``handleEvents(_:)``); ``processInput()`` takes
 /// one complete message at a time, only while no call is active, so replies go out strictly in
-/// call order; the call runs as a task preferring the loop as its executor, so a synchronous
-/// handler runs inline on the loop thread; its replies come back through the
-/// ``VarlinkReplySink`` (``deliver(_:isFinal:policy:callID:)``), are queued in ``output`` and
-/// written at once; the final reply clears ``active`` and the next buffered call starts.
+/// call order. A call whose answer is ready (a routing error, `org.varlink.service`, a method's
+/// immediate handler) is answered inline: its final reply is queued and written at once, in the
+/// same wake-up (``VarlinkReplySink/finishInline(_:)``). Others run as a task preferring the
+/// loop as its executor; their replies come back through the ``VarlinkReplySink``
+/// (``deliver(_:isFinal:policy:callID:)``), are queued and written on the loop thread; the
+/// final reply clears the active call and the next buffered call starts.
+///
+/// The mutable fields are one ``ConnectionState``, worked on through a few mutating methods per
+/// call: each access to a class's stored `var` is a dynamic exclusivity check.
 ///
 /// The fd is in the loop's epoll set only while the connection wants something: input while it
 /// reads (not after EOF, not while more than a whole message waits), `EPOLLOUT` while output is
@@ -28,60 +33,14 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     let peer: VarlinkPeer
     let context: ServerContext
     let loop: EventLoop
-    /// The loop's token for this connection, 0 until ``start()``.
-    private(set) var token: UInt64 = 0
-    /// The epoll events the fd is registered for (0: not in the epoll set).
-    var interest: UInt32 = 0
-
-    var input: VarlinkFrameSplitter
-    /// The client shut down its sending side; answer what is buffered, then close.
-    var inputEnded = false
-
-    var output = OutputQueue()
-    /// The held-back push while backlogged (``VarlinkBacklogPolicy/replacePending``).
-    var coalesced: VarlinkEncodedReply?
-
-    struct ActiveCall {
-        var id: UInt64
-        var sink: VarlinkReplySink
-    }
-    var active: ActiveCall?
-    var lastCallID: UInt64 = 0
-    /// The sink of the last call answered inline, for the next call to reuse if nothing else
-    /// kept it (``reusableSink(for:)``).
-    var spareSink: VarlinkReplySink?
-    /// The storage of the last call's parameters, emptied, for the next call's decoding.
-    var spareMembers: [VarlinkCall.Member] = []
-    /// ``start(_:route:)`` is running the call's immediate part; its final reply, if that is
-    /// also its first, is held in ``inlineFinalCallID`` and ``inlineFinalReply`` (nil for a
-    /// oneway call) and queued right after, with no hop. Two plain optionals, not an optional
-    /// tuple of an optional, which Swift copies through generic value witnesses.
-    var isStarting = false
-    var inlineFinalCallID: UInt64?
-    var inlineFinalReply: VarlinkEncodedReply?
-    /// ``processInput()`` is running: what finishes a call inline leaves it to start the next.
-    var isProcessingInput = false
-
-    var isClosed = false
-    /// The active call holds one of the server's streaming-call slots (a `more` call).
-    var holdsStreamingSlot = false
-    /// A refused streaming call's error is being written; the connection closes once it is out
-    /// and takes no further input.
-    var closesAfterFlush = false
-    /// Monotonic time (ns) of the last input or finished call, for the idle timeout.
-    var lastActivity: UInt64
-    /// Monotonic time (ns) since which pending output has made no progress.
-    var stalledSince: UInt64?
-    /// The deadline a timer is armed for, if any; other timers that fire are stale.
-    var timerDeadline: UInt64?
+    var state: ConnectionState
 
     init(fd: Int32, peer: VarlinkPeer, context: ServerContext, loop: EventLoop) {
         self.fd = fd
         self.peer = peer
         self.context = context
         self.loop = loop
-        self.input = VarlinkFrameSplitter(maxMessageSize: context.configuration.maxMessageSize)
-        self.lastActivity = loop.now()
+        self.state = ConnectionState(maxMessageSize: context.configuration.maxMessageSize, now: loop.now())
     }
 
     /// Registers with the loop and starts reading. Loop thread, once, right after accept.
@@ -90,11 +49,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     ///   closed then.
     @discardableResult
     func start() -> Bool {
-        token = loop.register(self)
-        updateInterest()
-        guard !isClosed else { return false }
-        updateTimer()
-        return true
+        state.token = loop.register(self)
+        settle()
+        return !state.isClosed
     }
 
     /// Closes the connection from any thread (server shutdown).
@@ -105,111 +62,84 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     // MARK: - Events
 
     func handleEvents(_ events: UInt32) {
-        guard !isClosed else { return }
-        // A hang-up or error comes with whatever the fd is watched for: the write or the read
-        // then reports it (EPIPE, EOF or the error).
-        let trouble = EventLoop.hangUp | EventLoop.failed
-        if events & (EventLoop.writable | trouble) != 0, !output.isEmpty {
-            flush()
-        }
-        if !isClosed, interest & EventLoop.readable != 0, events & (EventLoop.readable | trouble) != 0 {
-            handleReadable()
-        }
+        let work = state.work(for: events)
+        if work.flush { flush() }
+        if work.read, !state.isClosed { handleReadable() }
     }
 
-    /// The events the connection wants now: input unless it has ended, a refused call is being
-    /// answered, or more than a whole message is buffered (pipelining backpressure); output
-    /// while some is pending.
+    /// ``ConnectionState/settle(fd:loop:context:)``: the epoll interest and the timer for what
+    /// the connection wants now; closes it when the fd cannot be watched.
+    func settle() {
+        let code = state.settle(fd: fd, loop: loop, context: context)
+        if code != 0 { failedToWatch(code) }
+    }
+
+    /// ``ConnectionState/updateInterest(fd:loop:context:)``, closing when it fails.
     func updateInterest() {
-        guard !isClosed else { return }
-        var wanted: UInt32 = 0
-        if !inputEnded, !closesAfterFlush, input.bufferedByteCount <= context.configuration.maxMessageSize {
-            wanted |= EventLoop.readable
-        }
-        if !output.isEmpty { wanted |= EventLoop.writable }
-        let code = loop.setInterest(fd, token: token, from: interest, to: wanted)
-        if code != 0 {
-            context.log(.error) { "connection \(self.peer): epoll_ctl: \(SystemError.name(of: code))" }
-            close()
-            return
-        }
-        interest = wanted
+        let code = state.updateInterest(fd: fd, loop: loop, context: context)
+        if code != 0 { failedToWatch(code) }
+    }
+
+    private func failedToWatch(_ code: Int32) {
+        context.log(.error) { "connection \(self.peer): epoll_ctl: \(SystemError.name(of: code))" }
+        close()
     }
 
     // MARK: - Reading
 
     private func handleReadable() {
-        let limit = context.configuration.maxMessageSize
-        let scratch = loop.scratch
-        var failed: Int32?
-        readLoop: while input.bufferedByteCount <= limit {
-            switch Socket.receive(fd, into: scratch) {
-            case .done(let n):
-                input.append(UnsafeRawBufferPointer(rebasing: scratch[..<n]))
-                // A short read took everything there was: level-triggered epoll reports the
-                // rest, so skip the recv that would only say EAGAIN.
-                if n < scratch.count { break readLoop }
-            case .wouldBlock: break readLoop
-            case .endOfFile:
-                inputEnded = true
-                break readLoop
-            case .failed(let code):
-                failed = code
-                break readLoop
-            }
-        }
-        if let failed {
-            context.log(.debug) { "connection \(self.peer): recv: \(SystemError.name(of: failed))" }
+        // The loop's time, read once for the whole call (each read is an exclusivity check).
+        let now = loop.now()
+        let received = state.receive(
+            from: fd,
+            into: loop.scratch,
+            limit: context.configuration.maxMessageSize,
+            now: now
+        )
+        switch received {
+        case .received:
+            processInput(now: now)
+        case .failed(let code):
+            context.log(.debug) { "connection \(self.peer): recv: \(SystemError.name(of: code))" }
             close()
-            return
-        }
-        if inputEnded, let call = active, call.sink.acceptsMore, Socket.isHungUp(fd) {
+        case .unsubscribed:
             // Closed, not just half-closed, during a `more` call: that is how a Varlink client
-            // unsubscribes (varlink-and-systemd.md §3). Other calls, and complete calls still
-            // buffered (a oneway call sent just before closing), are still run; their replies
-            // fail with EPIPE, which closes the connection.
+            // unsubscribes (varlink-and-systemd.md §3).
             close()
-            return
         }
-        lastActivity = loop.now()
-        processInput()
     }
 
     /// Starts the next buffered call if none is active and the client is keeping up; closes
     /// the connection on a protocol violation, or after the last answer once input has ended.
     /// Called again from within (a call answered inline), it returns: the running one goes on.
-    func processInput() {
-        guard !isProcessingInput else { return }
-        isProcessingInput = true
-        defer { isProcessingInput = false }
+    ///
+    /// - Parameter now: the loop's time (``EventLoop/now()``) when the caller has read it.
+    func processInput(now: UInt64? = nil) {
+        // The parameter storage to reuse is held here while the calls run.
+        guard var spare = state.beginProcessingInput() else { return }
         let backlogLimit = context.configuration.outputBacklogLimit
         let routes = context.service.routes
-        while !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit {
-            var decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
-            do throws(VarlinkProtocolError) {
-                // Decoded where it lies in the input buffer, not copied out first.
-                decoded = try input.next { message throws(VarlinkProtocolError) in
-                    try VarlinkCall.decoding(message, routes: routes, reusing: &spareMembers)
-                }
-            } catch {
+        while true {
+            switch state.nextCall(routes: routes, backlogLimit: backlogLimit, reusing: &spare, transport: self) {
+            case .none:
+                let code = state.endProcessingInput(spare, fd: fd, loop: loop, context: context)
+                if code != 0 { failedToWatch(code) }
+                return
+            case .endOfInput:
+                state.isProcessingInput = false
+                close()
+                return
+            case .violation(let error):
+                state.isProcessingInput = false
                 protocolViolation(error)
                 return
+            case .call(let call, let route, let sink):
+                var finished = start(call, route: route, sink: sink, now: now)
+                // Once it has run, the call holds the only reference to its parameters'
+                // storage, which is then emptied in place for the next call.
+                spare = finished.recycleParameters()
             }
-            // Taken out of `decoded`, so that once it has run the call holds the only reference
-            // to its parameters' storage, which is then emptied in place for the next call.
-            guard case (var call, let route)? = decoded.take() else {
-                if inputEnded, output.isEmpty {
-                    // Everything complete has been answered; a partial message cannot complete.
-                    close()
-                    return
-                }
-                break
-            }
-            start(call, route: route)
-            spareMembers = call.recycleParameters()
         }
-        updateInterest()
-        updateTimer()
     }
 
     private func protocolViolation(_ error: VarlinkProtocolError) {
@@ -218,60 +148,72 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         close()
     }
 
-    private func start(_ call: VarlinkCall, route: MethodRoutes.Route?) {
-        if call.more, !call.oneway {
-            if let refusal = context.admitStreamingCall(of: peer) {
-                refuseStreaming(refusal)
-                return
-            }
-            holdsStreamingSlot = true
-        }
-        lastCallID &+= 1
-        let sink = reusableSink(for: call) ?? VarlinkReplySink(call: call, transport: self, callID: lastCallID)
-        active = ActiveCall(id: lastCallID, sink: sink)
-        // A call whose answer is ready is answered here, inline: its final reply comes back
-        // through the sink into inlineFinalReply and is queued and written at once, with no hop
-        // through the loop's queue. Others run as a task preferring the loop.
-        isStarting = true
-        let method: VarlinkMethod?
-        if call.upgrade {
+    /// Runs `call`, made the active call with `sink` (nil: a streaming call, which takes a
+    /// streaming slot first).
+    ///
+    /// - Returns: the call, moved into the handler's request and back out of it (no copy of
+    ///   the call and no request made per handler, issue 17).
+    private func start(
+        _ call: consuming VarlinkCall,
+        route: MethodRoutes.Route?,
+        sink: VarlinkReplySink?,
+        now: UInt64?
+    ) -> VarlinkCall {
+        let sink = sink ?? admitStreaming(call)
+        guard let sink else { return call }
+        let request = VarlinkRequest(call: call, peer: peer, replies: sink)
+        let immediate: VarlinkService.Immediate
+        if request.call.upgrade {
             // This library speaks nothing but Varlink; refuse rather than pretend to upgrade.
-            sink.send(VarlinkReply(error: .invalidParameter("upgrade")))
-            method = nil
+            immediate = .answered(VarlinkReply(error: .invalidParameter("upgrade")).framed())
         } else {
-            method = context.service.handleImmediately(call, routed: route?.method, peer: peer, replies: sink)
+            immediate = context.service.handleImmediately(request, routed: route)
         }
-        isStarting = false
-        if let callID = inlineFinalCallID {
-            let reply = inlineFinalReply
-            inlineFinalCallID = nil
-            inlineFinalReply = nil
-            deliverOnLoop(reply, isFinal: true, policy: .queue, callID: callID)
+        switch immediate {
+        case .answered(let reply):
+            // Queued and written here, with no hop, unless an earlier reply went through the
+            // sink's transport (which the final one then follows).
+            if sink.finishInline(reply) {
+                answerInline(sink.isOneway ? nil : reply, sink: sink, now: now ?? loop.now())
+            }
+        case .handled:
+            break
+        case .needsHandler(let method):
+            let service = context.service
+            Task(executorPreference: loop) {
+                await service.handleAsynchronously(request, with: method)
+            }
         }
-        guard let method else {
-            // Answered inline (unless the immediate handler keeps the call open): the sink may
-            // serve the next call.
-            if active == nil { spareSink = sink }
-            return
-        }
-        let service = context.service
-        let peer = self.peer
-        Task(executorPreference: loop) {
-            await service.handleAsynchronously(call, with: method, peer: peer, replies: sink)
+        return request.takeCall()
+    }
+
+    /// Queues and writes the final reply of the active call, answered inline; the sink is kept
+    /// for the next call.
+    private func answerInline(_ reply: VarlinkEncodedReply?, sink: VarlinkReplySink, now: UInt64) {
+        let written = state.finishInline(reply, sink: sink, of: peer, context: context, fd: fd, now: now)
+        switch written {
+        case .drained, .blocked:
+            // processInput, which runs this, goes on and settles interest and timer.
+            break
+        case .failed(let code):
+            context.log(.debug) { "connection \(self.peer): send: \(SystemError.name(of: code))" }
+            close()
+        case .overLimit(let unsent):
+            dropSlowClient(unsent: unsent)
+        case .closeNow:
+            close()
         }
     }
 
-    /// The sink of the last call answered inline, made the sink of `call` (numbered
-    /// ``lastCallID``), if nothing but this connection references it (a handler may have kept
-    /// it) and it has the flags `call` needs; nil otherwise.
-    private func reusableSink(for call: VarlinkCall) -> VarlinkReplySink? {
-        var spare = spareSink
-        spareSink = nil
-        guard isKnownUniquelyReferenced(&spare), let sink = spare, sink.acceptsMore == call.more,
-            sink.isOneway == call.oneway
-        else { return nil }
-        sink.reuse(forCallID: lastCallID)
-        return sink
+    /// A streaming call's sink, once it has a slot; nil when the limits refuse it (answered
+    /// with the configured error, and the connection closes once that is written).
+    private func admitStreaming(_ call: VarlinkCall) -> VarlinkReplySink? {
+        if let refusal = context.admitStreamingCall(of: peer) {
+            refuseStreaming(refusal)
+            return nil
+        }
+        state.holdsStreamingSlot = true
+        return state.activate(more: call.more, oneway: call.oneway, transport: self)
     }
 
     /// Answers a streaming call the limits refuse with the configured error (or nothing) and
@@ -280,44 +222,24 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         context.count { $0.refusedStreamingCalls += 1 }
         context.logRefusal(refusal, peer: peer)
         if let error = context.configuration.streamingLimitError {
-            output.append(VarlinkReply(error: error).framed().framedBytes)
+            state.output.append(VarlinkReply(error: error).framed().framedBytes)
         }
-        closesAfterFlush = true
+        state.closesAfterFlush = true
         flush()
-    }
-
-    /// Gives back the streaming slot of the call that just ended, if it held one.
-    func releaseStreamingSlot() {
-        guard holdsStreamingSlot else { return }
-        holdsStreamingSlot = false
-        context.releaseStreamingCall(of: peer)
     }
 
     // MARK: - Replies
 
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        isFirst: Bool
-    ) {
-        // The only reply of a call answered inline: start(_:route:) queues it once the sink's
-        // lock is released (isStarting is read only on the loop thread).
-        if isFinal, isFirst, loop.isOnLoop, isStarting {
-            inlineFinalCallID = callID
-            inlineFinalReply = reply
-            return
-        }
-        // On the loop thread this runs right after the sink's lock is released, before the
-        // loop waits again; from elsewhere at the loop's next wake-up.
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+        // On the loop thread this runs right after the current item (the sink's lock is then
+        // released), before the loop waits again; from elsewhere at the loop's next wake-up.
         loop.submit(ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID))
     }
 
     /// Whether a reply for `callID` belongs to the streaming call this connection is running:
     /// such replies take the loop's push lane. Loop thread.
     func isStreaming(callID: UInt64) -> Bool {
-        guard let active, active.id == callID else { return false }
+        guard let active = state.active, active.id == callID else { return false }
         return active.sink.acceptsMore
     }
 
@@ -327,44 +249,31 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         policy: VarlinkBacklogPolicy,
         callID: UInt64
     ) {
-        guard !isClosed, let call = active, call.id == callID else { return }
-        // Read once and kept up to date, not read again for the limit below: every access to
-        // the queue is a dynamic exclusivity check.
-        var unsent = output.byteCount
-        if let reply {
-            if !isFinal, policy == .replacePending, unsent > context.configuration.outputBacklogLimit {
-                if coalesced != nil { context.count { $0.coalescedReplies += 1 } }
-                coalesced = reply
-            } else {
-                appendCoalesced()
-                unsent = output.append(reply.framedBytes)
-            }
-        }
-        if isFinal {
-            active = nil
-            releaseStreamingSlot()
-            lastActivity = loop.now()
-        }
-        let maxOutputBytes = context.configuration.maxOutputBytes
-        if unsent > maxOutputBytes {
-            context.count { $0.droppedSlowClients += 1 }
-            context.log(.warning) {
-                "dropping client \(self.peer): \(self.output.byteCount) bytes unsent, limit \(maxOutputBytes)"
-            }
-            close()
+        let queued = state.queue(
+            reply,
+            isFinal: isFinal,
+            policy: policy,
+            callID: callID,
+            of: peer,
+            context: context,
+            now: loop.now()
+        )
+        guard let unsent = queued else { return }
+        if unsent > context.configuration.maxOutputBytes {
+            dropSlowClient(unsent: unsent)
             return
         }
         flush()
         // A flush that wrote everything has already run processInput (or closed); only with
         // output still pending must the next buffered call be started from here (unless this
         // reply came inline, from within processInput, which goes on by itself).
-        if isFinal, !output.isEmpty { processInput() }
+        if isFinal, !state.output.isEmpty { processInput() }
     }
 
-    func appendCoalesced() {
-        if let held = coalesced {
-            coalesced = nil
-            output.append(held.framedBytes)
-        }
+    private func dropSlowClient(unsent: Int) {
+        let maxOutputBytes = context.configuration.maxOutputBytes
+        context.count { $0.droppedSlowClients += 1 }
+        context.log(.warning) { "dropping client \(self.peer): \(unsent) bytes unsent, limit \(maxOutputBytes)" }
+        close()
     }
 }

@@ -1,4 +1,4 @@
-/// A reply on its way to a ``Connection``'s loop thread (``Connection/deliver(_:isFinal:policy:callID:isFirst:)``).
+/// A reply on its way to a ``Connection``'s loop thread (``Connection/deliver(_:isFinal:policy:callID:)``).
 ///
 /// A value in the loop's inbox rather than a closure capturing the same fields: a push to a
 /// thousand subscribers then costs no heap allocation per connection (callgrind, issue 17).

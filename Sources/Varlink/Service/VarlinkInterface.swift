@@ -14,6 +14,10 @@ public struct VarlinkInterface: Sendable {
     let methods: [String: VarlinkMethod]
     /// Methods the IDL declares (`method Name(…) -> (…)`).
     let declaredMethods: Set<String>
+    /// The input parameter names each declared method lists, in IDL order: the server's
+    /// decoding matches a call's parameter names against them by their bytes and uses these
+    /// strings rather than making one per name (``MethodRoutes``).
+    let declaredParameters: [String: [String]]
 
     /// - Precondition: `description` declares `interface <name>`; the name is not
     ///   `org.varlink.service` (built in). Both are programming errors, not input.
@@ -25,6 +29,7 @@ public struct VarlinkInterface: Sendable {
         self.description = description
         self.methods = methods
         self.declaredMethods = declared.methods
+        self.declaredParameters = Self.parameterNames(in: description)
     }
 
     /// The `interface` name and `method` names of an IDL text: a line scan, not a parser
@@ -91,7 +96,9 @@ public typealias VarlinkImmediateHandler = @Sendable (VarlinkRequest) throws(Var
 ///
 /// Sendable: immutable; the sink is itself Sendable.
 public struct VarlinkRequest: Sendable {
-    public let call: VarlinkCall
+    /// Settable here only so that the server can take the call back out once it has run
+    /// (``takeCall()``).
+    public internal(set) var call: VarlinkCall
     /// From `SO_PEERCRED`, for authorisation.
     public let peer: VarlinkPeer
     /// For `more` calls: replies with `continues: true` before the final one, or pushes later.
@@ -102,6 +109,10 @@ public struct VarlinkRequest: Sendable {
         self.peer = peer
         self.replies = replies
     }
+
+    /// The call, moved out of the request without a copy: the server reuses its parameters'
+    /// storage for the next call (``VarlinkCall/recycleParameters()``).
+    consuming func takeCall() -> VarlinkCall { call }
 
     /// The parameters; shorthand for `call.parameters`.
     public var parameters: [String: JSONValue] { call.parameters }

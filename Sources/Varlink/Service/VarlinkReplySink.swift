@@ -32,15 +32,19 @@ public final class VarlinkReplySink: Sendable {
         /// The call's number on its connection; a reused sink (``reuse(forCallID:)``) gets a new one.
         var callID: UInt64
         var isClosed = false
-        /// A reply has gone to the transport (see ``ReplyTransport/deliver(_:isFinal:policy:callID:isFirst:)``).
+        /// A reply has gone to the transport (see ``finishInline(_:)``).
         var hasDelivered = false
         var closeHandlers: [@Sendable () -> Void] = []
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    init(call: VarlinkCall, transport: any ReplyTransport, callID: UInt64) {
-        self.acceptsMore = call.more
-        self.isOneway = call.oneway
+    convenience init(call: VarlinkCall, transport: any ReplyTransport, callID: UInt64) {
+        self.init(acceptsMore: call.more, isOneway: call.oneway, transport: transport, callID: callID)
+    }
+
+    init(acceptsMore: Bool, isOneway: Bool, transport: any ReplyTransport, callID: UInt64) {
+        self.acceptsMore = acceptsMore
+        self.isOneway = isOneway
         self.transport = transport
         self.state = Mutex(State(callID: callID))
     }
@@ -91,19 +95,34 @@ public final class VarlinkReplySink: Sendable {
         // connection in the order they took the lock, and nothing follows the final reply.
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
             if state.isClosed { return (false, nil) }
-            let isFirst = !state.hasDelivered
             state.hasDelivered = true
-            transport.deliver(
-                isOneway ? nil : encoded,
-                isFinal: isFinal,
-                policy: policy,
-                callID: state.callID,
-                isFirst: isFirst
-            )
+            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: state.callID)
             return (true, isFinal ? state.close() : nil)
         }
         outcome.closing?.run()
         return outcome.sent ? .sent : .closed
+    }
+
+    /// Ends the call with its final reply `encoded`, given back to the caller to queue rather
+    /// than to the transport, when nothing was delivered before it (so it cannot overtake an
+    /// earlier reply): the server's loop thread then writes a call answered inline with no hop
+    /// (issue 17, ``Connection``). When a reply was delivered before, `encoded` goes through the
+    /// transport after it, as ``sendFinal(_:)`` sends it.
+    ///
+    /// - Returns: true when the caller must queue the reply (nothing, for a oneway call) as the
+    ///   call's final one; false when it went through the transport or the sink was closed.
+    func finishInline(_ encoded: VarlinkEncodedReply) -> Bool {
+        let outcome = state.withLock { state -> (inline: Bool, closing: Closing?) in
+            if state.isClosed { return (false, nil) }
+            let isFirst = !state.hasDelivered
+            if !isFirst {
+                transport.deliver(isOneway ? nil : encoded, isFinal: true, policy: .queue, callID: state.callID)
+            }
+            state.hasDelivered = true
+            return (isFirst, state.close())
+        }
+        outcome.closing?.run()
+        return outcome.inline
     }
 
     /// Runs `handler` once when the sink closes (at once if it already has). It runs on an
@@ -184,14 +203,5 @@ protocol ReplyTransport: Sendable {
     /// - Parameters:
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
-    ///   - isFirst: nothing was delivered for the call before, so a final reply that is also the
-    ///     first cannot overtake another (a connection may then take it without a hop,
-    ///     ``Connection``).
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        isFirst: Bool
-    )
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
 }

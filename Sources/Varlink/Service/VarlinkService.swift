@@ -34,68 +34,97 @@ public final class VarlinkService: Sendable {
         self.interfaces = byName
         self.interfaceNames = [Self.serviceInterfaceName] + interfaces.map(\.name)
         var methods: [String: VarlinkMethod] = [:]
+        var parameters: [String: [String]] = [:]
         for interface in interfaces {
             // A name with a dot could never be reached (the member is what follows the last dot).
             for (name, method) in interface.methods where !name.contains(".") {
                 methods[interface.name + "." + name] = method
+                parameters[interface.name + "." + name] = interface.declaredParameters[name]
             }
         }
         self.methodsByQualifiedName = methods
-        self.routes = MethodRoutes(methods)
+        self.routes = MethodRoutes(methods, parameters: parameters)
     }
 
     /// Runs one call: routes it, runs the method's immediate handler if it has one and then,
     /// unless that answered, its handler, and sends the final reply (or the error) through
     /// `replies`, unless the handler chose ``VarlinkOutcome/streaming``.
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
-        guard let method = handleImmediately(call, routed: nil, peer: peer, replies: replies) else { return }
-        await handleAsynchronously(call, with: method, peer: peer, replies: replies)
-    }
-
-    /// Answers `call` without suspending if it can: a routing error, `org.varlink.service`, or
-    /// a method whose ``VarlinkMethod/immediateHandler`` answers. The server runs this inline on
-    /// its event-loop thread.
-    ///
-    /// - Parameter routed: the call's method when the decoding already found it (``routes``).
-    /// - Returns: the routed method when the call needs its async handler
-    ///   (``handleAsynchronously(_:with:peer:replies:)``; nothing was sent then), nil once the
-    ///   call is answered.
-    func handleImmediately(
-        _ call: VarlinkCall,
-        routed: VarlinkMethod?,
-        peer: VarlinkPeer,
-        replies: VarlinkReplySink
-    ) -> VarlinkMethod? {
-        do throws(VarlinkError) {
-            switch try resolve(call, routed: routed) {
-            case .answered(let outcome):
-                finish(outcome, replies: replies)
-                return nil
-            case .method(let method):
-                guard let immediate = method.immediateHandler,
-                    let outcome = try immediate(VarlinkRequest(call: call, peer: peer, replies: replies))
-                else { return method }
-                finish(outcome, replies: replies)
-                return nil
-            }
-        } catch {
-            replies.send(VarlinkReply(error: error))
-            return nil
+        let request = VarlinkRequest(call: call, peer: peer, replies: replies)
+        switch handleImmediately(request, routed: nil) {
+        case .answered(let reply): replies.sendFinal(reply)
+        case .handled: return
+        case .needsHandler(let method): await handleAsynchronously(request, with: method)
         }
     }
 
-    /// Runs the async handler of `method`, which ``handleImmediately(_:routed:peer:replies:)`` routed
-    /// `call` to and left unanswered.
-    func handleAsynchronously(
-        _ call: VarlinkCall,
-        with method: VarlinkMethod,
-        peer: VarlinkPeer,
-        replies: VarlinkReplySink
-    ) async {
+    /// What ``handleImmediately(_:routed:)`` did with a call.
+    enum Immediate {
+        /// The call is answered with this final reply, not yet sent: the caller sends it (the
+        /// server queues it on the connection at once, with no hop through the sink's
+        /// transport, ``VarlinkReplySink/finishInline(_:)``).
+        case answered(VarlinkEncodedReply)
+        /// The handler took the call over (``VarlinkOutcome/streaming``): nothing to send.
+        case handled
+        /// The call needs the method's async handler (``handleAsynchronously(_:with:)``);
+        /// nothing was sent.
+        case needsHandler(VarlinkMethod)
+    }
+
+    /// Answers the request's call without suspending if it can: a routing error, `org.varlink.service`, or
+    /// a method whose ``VarlinkMethod/immediateHandler`` answers. The server runs this inline on
+    /// its event-loop thread.
+    ///
+    /// - Parameter routed: the call's route when the decoding already found it (``routes``): its
+    ///   handler is then read from it, with no look-up and no copy of the ``VarlinkMethod``.
+    /// - Returns: the final reply, to send through `replies` (``VarlinkReplySink/sendFinal(_:)``)
+    ///   or queue directly; or what else became of the call. Returned rather than sent, so that
+    ///   the server's loop thread queues the reply without a round through the sink's transport
+    ///   and the connection (issue 17).
+    func handleImmediately(_ request: VarlinkRequest, routed: MethodRoutes.Route?) -> Immediate {
         do throws(VarlinkError) {
-            finish(try await method.handler(VarlinkRequest(call: call, peer: peer, replies: replies)), replies: replies)
+            if let route = routed {
+                if route.requiresMore, !request.call.more { throw .expectedMore }
+                guard let immediate = route.immediateHandler, let outcome = try immediate(request) else {
+                    return .needsHandler(route.method)
+                }
+                return Self.finalReply(outcome)
+            }
+            switch try resolve(request.call) {
+            case .answered(let outcome):
+                return Self.finalReply(outcome)
+            case .method(let method):
+                guard let immediate = method.immediateHandler, let outcome = try immediate(request) else {
+                    return .needsHandler(method)
+                }
+                return Self.finalReply(outcome)
+            }
         } catch {
-            replies.send(VarlinkReply(error: error))
+            return .answered(VarlinkReply(error: error).framed())
+        }
+    }
+
+    /// The final reply of `outcome`, encoded (`continues` cleared), or ``Immediate/handled``
+    /// for a call the handler keeps.
+    private static func finalReply(_ outcome: VarlinkOutcome) -> Immediate {
+        switch outcome {
+        case .reply(var reply):
+            reply.continues = false
+            return .answered(reply.framed())
+        case .encoded(let reply):
+            return .answered(reply)
+        case .streaming:
+            return .handled
+        }
+    }
+
+    /// Runs the async handler of `method`, which ``handleImmediately(_:routed:)`` routed
+    /// `request` to and left unanswered.
+    func handleAsynchronously(_ request: VarlinkRequest, with method: VarlinkMethod) async {
+        do throws(VarlinkError) {
+            finish(try await method.handler(request), replies: request.replies)
+        } catch {
+            request.replies.send(VarlinkReply(error: error))
         }
     }
 
@@ -131,8 +160,8 @@ public final class VarlinkService: Sendable {
 
     /// Routes a call, throwing the standard error for an unknown interface or method and for a
     /// `more`-only method called without `more`.
-    private func resolve(_ call: VarlinkCall, routed: VarlinkMethod?) throws(VarlinkError) -> Resolution {
-        if let method = routed ?? methodsByQualifiedName[call.method] {
+    private func resolve(_ call: VarlinkCall) throws(VarlinkError) -> Resolution {
+        if let method = methodsByQualifiedName[call.method] {
             if method.requiresMore, !call.more { throw .expectedMore }
             return .method(method)
         }
@@ -244,13 +273,7 @@ private struct CollectingTransport: ReplyTransport {
         self.continuation = continuation
     }
 
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        isFirst: Bool
-    ) {
+    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
         if let reply, let decoded = try? VarlinkReply(decoding: reply.framedBytes.dropLast()) {
             continuation.yield(decoded)
         }
