@@ -63,3 +63,37 @@ import Testing
         #expect(cache.namespace(nil) == .rssCore)
     }
 }
+
+/// `URIReference.Resolver` keeps the last base split; it must answer exactly as
+/// `URIReference.resolve(_:against:)` for every kind of base and reference, in any order.
+@Suite struct LinkResolverTests {
+    @Test("the resolver agrees with resolve(_:against:) across bases, references and base changes")
+    func agreesWithResolve() {
+        let bases: [String?] = [
+            "https://example.test/", "https://example.test", "https://example.test/a/b/c?q#f",
+            "https://example.test/dir/", "http://h.test:8080/x?y", "https://example.test/a/./b",
+            "https://example.test/%7Euser/é", "relative/base", nil,
+        ]
+        let references = [
+            "posts/1?ref=atom&lang=ko", "/media/1.mp3", "a", "?q", "#f", "./x", "../up", "//other.test/p",
+            "https://abs.test/x", "mailto:a@b.test", " spaced ", "é/ü", "a:b", "", "x/./y", "x?/.y",
+        ]
+        var resolver = URIReference.Resolver()
+        var disagreements: [String] = []
+        // Every base twice in a row, then back to the first: the kept split is reused and replaced.
+        for base in bases + bases.reversed() + bases {
+            for reference in references {
+                var bytes = reference
+                let viaResolver = bytes.withUTF8 { resolver.resolve($0, against: base) }
+                let direct = URIReference.resolve(reference, against: base)
+                if viaResolver != direct { disagreements.append("\(reference) against \(base ?? "nil")") }
+            }
+        }
+        #expect(disagreements == [])
+        var bytes = "posts/1"
+        #expect(
+            bytes.withUTF8 { resolver.resolve($0, against: "https://example.test/a/b") }
+                == "https://example.test/a/posts/1"
+        )
+    }
+}

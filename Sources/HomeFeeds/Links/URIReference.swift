@@ -36,7 +36,7 @@ enum URIReference {
         return reference.withUTF8 { isAbsoluteAndClean($0) }
     }
 
-    private static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard bytes.count > 3, bytes[0].isASCIILetter else { return false }
         var index = 1
         while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
@@ -91,57 +91,40 @@ enum URIReference {
     }
 
     private static func joinClean(_ ref: UnsafeBufferPointer<UInt8>, base: String) -> String? {
-        var base = base
+        guard isCleanRelative(ref), let prepared = JoinBase(base) else { return nil }
+        return joinClean(ref, prepared)
+    }
+
+    /// A reference `joinClean` can take: a relative path (not `?…`, `#…`, `.…` nor `//…`) of
+    /// allowed bytes, no `:` (maybe a scheme: not in the fast mask, nor `?`, `#`, `/`), no dot
+    /// segment; then the query and fragment.
+    static func isCleanRelative(_ ref: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
             first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
-        else { return nil }
-        // The path: allowed bytes, no `:` (maybe a scheme: not in the fast mask, nor `?`, `#`,
-        // `/`), no dot segment; then the query and fragment.
-        guard isCleanPathAndQuery(ref, from: 0, pathMask: 0x2bff_7ff2_0000_0000) else { return nil }
-        return base.withUTF8 { baseBytes -> String? in
-            guard isAbsoluteAndClean(baseBytes) else { return nil }
-            // The authority starts after "://"; the path after it, up to '?' or '#'.
-            guard let colon = baseBytes.firstIndex(of: UInt8(ascii: ":")) else { return nil }
-            let authorityStart = colon + 3
-            var pathStart = baseBytes.count
-            var pathEnd = baseBytes.count
-            var index = authorityStart
-            while index < baseBytes.count {
-                let byte = baseBytes[index]
-                if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                    pathEnd = index
-                    break
-                }
-                if byte == UInt8(ascii: "/") && pathStart == baseBytes.count { pathStart = index }
-                index += 1
+        else { return false }
+        return isCleanPathAndQuery(ref, from: 0, pathMask: 0x2bff_7ff2_0000_0000)
+    }
+
+    /// The base's first `prefixEnd` bytes, a `/` if `addsSlash`, then the reference, joined in
+    /// temporary memory: every byte is printable ASCII (both were checked).
+    static func joined(
+        _ baseBytes: UnsafeBufferPointer<UInt8>,
+        prefixEnd: Int,
+        addsSlash: Bool,
+        _ ref: UnsafeBufferPointer<UInt8>
+    ) -> String? {
+        let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out -> String? in
+            guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
+            else { return nil }
+            target.initialize(from: prefix, count: prefixEnd)
+            var written = prefixEnd
+            if addsSlash {
+                target[written] = UInt8(ascii: "/")
+                written += 1
             }
-            if pathStart > pathEnd { pathStart = pathEnd }
-            var prefixEnd = pathStart
-            var addsSlash = false
-            if first != UInt8(ascii: "/") {
-                var lastSlash = pathEnd - 1
-                while lastSlash >= pathStart && baseBytes[lastSlash] != UInt8(ascii: "/") { lastSlash -= 1 }
-                if lastSlash < pathStart {
-                    addsSlash = true
-                } else {
-                    prefixEnd = lastSlash + 1
-                }
-            }
-            // The base's prefix up to (and with) its last slash, then the reference, joined
-            // in temporary memory: every byte is printable ASCII (checked above).
-            let length = prefixEnd + (addsSlash ? 1 : 0) + ref.count
-            return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { out -> String? in
-                guard let target = out.baseAddress, let prefix = baseBytes.baseAddress, let tail = ref.baseAddress
-                else { return nil }
-                target.initialize(from: prefix, count: prefixEnd)
-                var written = prefixEnd
-                if addsSlash {
-                    target[written] = UInt8(ascii: "/")
-                    written += 1
-                }
-                (target + written).initialize(from: tail, count: ref.count)
-                return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<(written + ref.count)]), isASCII: true)
-            }
+            (target + written).initialize(from: tail, count: ref.count)
+            return String(validUTF8: UnsafeBufferPointer(rebasing: out[..<(written + ref.count)]), isASCII: true)
         }
     }
 

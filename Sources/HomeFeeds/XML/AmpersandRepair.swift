@@ -163,6 +163,13 @@ struct AmpersandRepair {
     private static func startsReference(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Decision {
         var index = start + 1
         guard index < bytes.count else { return .undecided }
+        // `&lt;`, `&gt;` and `&amp;`, most of the references escaped HTML is made of, from one
+        // 4-byte load (little-endian: the first byte is the lowest).
+        if start + 5 <= bytes.count, let base = bytes.baseAddress {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt32.self).littleEndian
+            let three = word & 0x00FF_FFFF
+            if three == 0x3B_74_6C || three == 0x3B_74_67 || word == 0x3B_70_6D_61 { return .yes }
+        }
         if bytes[index] == UInt8(ascii: "#") {
             index += 1
             guard index < bytes.count else { return .undecided }

@@ -74,8 +74,20 @@ struct LinkCandidate {
 
     var isAlternate: Bool { relation == .alternate }
 
-    /// §2: the first alternate with type text/html or no type, else the first alternate of any type.
-    static func choose(_ candidates: [LinkCandidate]) -> String? {
-        (candidates.first { $0.isHTML } ?? candidates.first)?.href
+}
+
+/// §2's choice among an element's `alternate` links, made as they come: the first with type
+/// text/html or no type, else the first of any type. Two optional strings instead of an array
+/// of every candidate: an entry costs no allocation for its links.
+struct AlternateLinkChoice {
+    private var firstHTML: String?
+    private var first: String?
+
+    mutating func offer(_ candidate: LinkCandidate) {
+        if first == nil { first = candidate.href }
+        if firstHTML == nil && candidate.isHTML { firstHTML = candidate.href }
     }
+
+    /// The chosen link; nil when none was offered.
+    var chosen: String? { firstHTML ?? first }
 }

@@ -6,7 +6,7 @@ struct EntryState {
     var title: String?
     var titleRank = FieldRank.none
     var link: String?
-    var alternates: [LinkCandidate] = []
+    var alternates = AlternateLinkChoice()
     var summary: String?
     var summaryRank = FieldRank.none
     var published: FeedTimestamp?

@@ -33,7 +33,7 @@ extension XMLFeedBuilder {
                 return beginFeedTitle(rank: FieldRank.title, mode: content.mode, isBase64: content.isBase64)
             case (.atom, .link):
                 if let candidate = atomLink(attributes), candidate.isAlternate {
-                    feedAlternates.append(candidate)
+                    feedAlternates.offer(candidate)
                 }
             case (.atom, .entry): return beginEntry(attributes)
             case (.dublinCore, .title): return beginFeedTitle(rank: FieldRank.dcTitle, mode: .literal)
@@ -250,7 +250,7 @@ extension XMLFeedBuilder {
                     image: .atomEnclosure
                 )
             case .alternate:
-                entry?.alternates.append(candidate)
+                entry?.alternates.offer(candidate)
             }
         default: break
         }

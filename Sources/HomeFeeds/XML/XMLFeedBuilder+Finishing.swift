@@ -81,7 +81,7 @@ extension XMLFeedBuilder {
         let link: String?
         let source: EntryIDSource
         if isAtom {
-            link = LinkCandidate.choose(state.alternates)
+            link = state.alternates.chosen
             source = .atomID
         } else {
             link = state.link.take() ?? state.guidLink.take()
@@ -186,7 +186,7 @@ extension XMLFeedBuilder {
                 format: format,
                 feedURL: documentURL,
                 title: feedTitle,
-                link: isAtom ? LinkCandidate.choose(feedAlternates) : feedLink,
+                link: isAtom ? feedAlternates.chosen : feedLink,
                 entries: entries,
                 isTruncated: isTruncated,
                 isWellFormed: isWellFormed,
@@ -199,7 +199,7 @@ extension XMLFeedBuilder {
     /// Whether anything of the feed was read: a title, a link, an entry or an outline, or
     /// text being captured for one.
     private var hasContent: Bool {
-        feedTitle != nil || feedLink != nil || !feedAlternates.isEmpty || entriesStarted > 0 || opmlTitle != nil
+        feedTitle != nil || feedLink != nil || feedAlternates.chosen != nil || entriesStarted > 0 || opmlTitle != nil
             || !outlines.isEmpty || (captureField != nil && !text.isEmpty)
     }
 }

@@ -17,7 +17,7 @@ extension XMLFeedBuilder {
             relation = .alternate
         }
         let base = bases.last
-        guard let resolved = attributes.withValue("href", { URIReference.resolve($0, against: base) }) ?? nil else {
+        guard let resolved = attributes.withValue("href", { resolved($0, against: base) }) ?? nil else {
             return nil
         }
         let isAllowed =
@@ -29,6 +29,10 @@ extension XMLFeedBuilder {
             $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
         }
         return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
+    }
+
+    mutating func resolved(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
+        linkResolver.resolve(reference, against: base)
     }
 
     /// `url` when the link policy allows it, else nil and a warning.
@@ -45,7 +49,7 @@ extension XMLFeedBuilder {
     mutating func resolvedResource(_ attributes: XMLAttributes, _ name: StaticString, what: String) -> String? {
         let base = bases.last
         guard entry != nil,
-            let absolute = attributes.withValue(name, { URIReference.resolve($0, against: base) }) ?? nil
+            let absolute = attributes.withValue(name, { resolved($0, against: base) }) ?? nil
         else { return nil }
         return allowedLink(absolute, purpose: .resource, what: what)
     }

@@ -106,7 +106,13 @@ struct XMLFeedBuilder: ~Copyable {
     /// The field's text is base64 (Atom 0.3 `mode="base64"`, a `;base64` type, binary Atom
     /// content): decoded when the field ends.
     var captureIsBase64 = false
-    var captureBase = ""
+    /// Where in `bases` the captured field's base is: an index, not a copy of the String, since
+    /// most fields never read it and a copy per field cost a retain and a release. The field's
+    /// element may have pushed that base itself, so `endElement` closes an element before it
+    /// pops its base.
+    var captureBaseIndex = 0
+    var linkResolver = URIReference.Resolver()
+    var captureBase: String { bases.indices.contains(captureBaseIndex) ? bases[captureBaseIndex] : documentURL }
     /// The field's bytes as libxml2 delivers them (a byte buffer: a field arrives in many
     /// pieces, one per entity reference).
     var text = ByteBuffer(capacity: 4096)
@@ -117,7 +123,7 @@ struct XMLFeedBuilder: ~Copyable {
     var feedTitle: String?
     var feedTitleRank = FieldRank.none
     var feedLink: String?
-    var feedAlternates: [LinkCandidate] = []
+    var feedAlternates = AlternateLinkChoice()
     var entry: EntryState?
     var entriesStarted = 0
     /// Entries in document order, after the duplicate rules.
@@ -193,12 +199,12 @@ struct XMLFeedBuilder: ~Copyable {
     mutating func endElement() {
         guard !isStopped, let frame = stack.popLast() else { return }
         clearRecoveredError()
-        if frame.pushedBase { bases.removeLast() }
         if frame.isClosed {
             closedFrames -= 1
         } else {
             close(frame)
         }
+        if frame.pushedBase { bases.removeLast() }
     }
 
     private mutating func close(_ frame: Frame) {
@@ -312,7 +318,7 @@ struct XMLFeedBuilder: ~Copyable {
         captureField = field
         captureMode = mode
         captureIsBase64 = isBase64
-        captureBase = bases.last ?? documentURL
+        captureBaseIndex = bases.count - 1
         text.removeAll()
         return .field
     }
@@ -334,8 +340,9 @@ struct XMLFeedBuilder: ~Copyable {
 
     /// The captured text trimmed and resolved against the field's base (`URIReference`), made
     /// into a String only once, resolved.
-    func capturedResolvedLink() -> String? {
-        text.withUnsafeBufferPointer { URIReference.resolve($0.trimmingASCIIAndNBSP(), against: captureBase) }
+    mutating func capturedResolvedLink() -> String? {
+        let base = captureBase
+        return text.withUnsafeBufferPointer { linkResolver.resolve($0.trimmingASCIIAndNBSP(), against: base) }
     }
 
     func capturedTimestamp() -> FeedTimestamp? {
