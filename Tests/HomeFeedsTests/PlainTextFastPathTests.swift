@@ -79,6 +79,116 @@ import Testing
         }
     }
 
+    /// `stopBytes` never misses a byte that ends a run, in any lane, beside any other byte
+    /// (the borrow of one lane may only add marks above it): all 256 × 256 byte pairs in
+    /// every pair of adjacent lanes of a word otherwise made of `a`.
+    @Test("stopBytes marks every byte that ends a run, in every lane", arguments: [true, false])
+    func stopBytesNeverMisses(isHTML: Bool) {
+        // Ending a run: controls and space (00–20), C2, E1–E3, and for HTML `<` and `&`.
+        func endsRun(_ byte: UInt64) -> Bool {
+            byte <= 0x20 || byte == 0xC2 || (0xE1...0xE3).contains(byte) || (isHTML && (byte == 0x3C || byte == 0x26))
+        }
+        var misses: [String] = []
+        let filler: UInt64 = 0x6161_6161_6161_6161  // "aaaaaaaa"
+        for lane in 0..<7 {
+            let shift = UInt64(lane * 8)
+            for first in UInt64(0)...255 {
+                for second in UInt64(0)...255 {
+                    let word = filler & ~(0xFFFF << shift) | (first | second << 8) << shift
+                    let stops = PlainText.stopBytes(word, isHTML: isHTML)
+                    // A lane that ends the run, or a space before one (or before a space), is marked.
+                    let firstStops = endsRun(first) && first != 0x20 || first == 0x20 && endsRun(second)
+                    if firstStops && stops & (0x80 << shift) == 0 { misses.append("\(lane) \(first) \(second)") }
+                    if endsRun(second) && second != 0x20 && stops & (0x80 << (shift + 8)) == 0 {
+                        misses.append("\(lane + 1) \(second) after \(first)")
+                    }
+                }
+            }
+        }
+        // A space last in the word, whose next byte the word does not hold, is marked too.
+        #expect(PlainText.stopBytes(0x2061_6161_6161_6161, isHTML: isHTML) == 0x8000_0000_0000_0000)
+        // And nothing in prose: "abb abcd" and "a 가가" (가 = EA B0 80), first byte lowest.
+        #expect(PlainText.stopBytes(0x6463_6261_2062_6261, isHTML: isHTML) == 0)
+        #expect(PlainText.stopBytes(0x80B0_EA80_B0EA_2061, isHTML: isHTML) == 0)
+        #expect(misses.isEmpty, "\(misses.prefix(5))")
+    }
+
+    /// Each byte the eight-byte step must stop at (or may stop at and hand on), placed at
+    /// every offset of ASCII and of Hangul text, so that it falls in every lane of a word,
+    /// first and last included, and in the byte-by-byte tail. E1–E3 and C2 lead characters
+    /// that are not spaces (U+1000, U+2010, U+3001, U+00E9) as well as ones that are.
+    static let stopPieces = [
+        " ", "  ", " !", "\t", "\n", "\u{1}", "<", "&", "&amp;", "<b>", "\u{A0}", "\u{85}", "\u{E9}", "\u{C3}",
+        "\u{1680}", "\u{1000}", "\u{2003}", "\u{2010}", "\u{3000}", "\u{3001}", "\u{800}", "\u{4E00}", "!",
+        "=", "'", "%", "\u{7F}", "😀",
+    ]
+
+    @Test("a stop byte in every lane of the eight-byte step", arguments: ["abcdefghijklmnopqrstuvw", "가나 다라마 바사아자 차카"])
+    func stopByteInEveryLane(_ text: String) {
+        var mismatches: [String] = []
+        let characters = Array(text)
+        for piece in Self.stopPieces {
+            for offset in 0...characters.count {
+                let input = String(characters[..<offset]) + piece + String(characters[offset...])
+                for mode in [TextMode.html, .literal] {
+                    let (fast, general) = Self.bothPaths(input, mode)
+                    if fast != general { mismatches.append("\(mode) \(input.debugDescription)") }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Runs of 0–24 three-byte characters (and of the same with a space every 1–4 of them)
+    /// between ASCII, spaces and markup: every length ends the eight-byte step in another lane.
+    @Test("three-byte runs of every length")
+    func threeByteRuns() {
+        var mismatches: [String] = []
+        for length in 0...24 {
+            for wordLength in 1...5 {
+                // wordLength 5: no spaces; otherwise a space after every `wordLength` syllables.
+                let syllables = (0..<length).map { index in
+                    let syllable = String(Unicode.Scalar(UInt32(0xAC00 + 37 * index)) ?? "가")
+                    return wordLength < 5 && index > 0 && index % wordLength == 0 ? " " + syllable : syllable
+                }.joined()
+                for (before, after) in [("", ""), ("a", "b"), (" ", " "), ("<p>", "</p>"), ("x ", "\u{A0}y")] {
+                    let input = before + syllables + after
+                    for mode in [TextMode.html, .literal] {
+                        let (fast, general) = Self.bothPaths(input, mode)
+                        if fast != general { mismatches.append("\(mode) \(input.debugDescription)") }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
+    /// Hangul cut at every byte offset (the rest of the text dropped, or ASCII, a space or
+    /// markup put after the cut): the eight-byte step and the character step must leave the
+    /// broken character to the byte loop.
+    @Test("a character cut at every offset")
+    func cutCharacters() {
+        var mismatches: [[UInt8]] = []
+        let text = Array("가나다 라마바사 아자차카타 파하".utf8)
+        for cut in 0...text.count {
+            for tail in [[], [0x61, 0x62], [0x20, 0x61], [0x20, 0x20, 0x61], [0x3C, 0x62, 0x3E]] as [[UInt8]] {
+                let bytes = Array(text[..<cut]) + tail + Array("가나다라".utf8)
+                let truncated = Array(text[..<cut]) + tail
+                for input in [bytes, truncated] {
+                    for mode in [TextMode.html, .literal] {
+                        var fast = PlainText()
+                        var general = PlainText(usesFastPaths: false)
+                        let results = input.withUnsafeBufferPointer {
+                            (fast.normalize($0, mode: mode), general.normalize($0, mode: mode))
+                        }
+                        if results.0 != results.1 { mismatches.append(input) }
+                    }
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
     /// Inputs the fast path copies whole, with their outputs by the rules (§2 rule 3).
     @Test(
         "spaces inside a run are single U+0020s, next to other whitespace they fold",

@@ -64,11 +64,15 @@ struct PlainText: ~Copyable {
     /// Copies the run of bytes from `start` that need no attention (no markup, no reference,
     /// nothing that may be whitespace other than a lone space between visible bytes) in one
     /// append; returns where the run ends. Hangul and ASCII prose are such runs, which keeps
-    /// normalisation near memcpy speed.
+    /// normalisation near memcpy speed: eight bytes at a time (`stopBytes`), then byte by byte
+    /// from the first one that may end the run.
     @inline(__always)
     mutating func appendPlainRun(_ input: UnsafeBufferPointer<UInt8>, from start: Int, isHTML: Bool) -> Int {
-        var index = start
         let count = input.count
+        // A space cannot start a run (it may be the first of several), nor can nothing.
+        guard let base = input.baseAddress, start < count, base[start] != 0x20 else { return start }
+        let usesFastPaths = usesFastPaths
+        var index = start
         // Bit n of word n / 64 marks a byte that ends the run: ASCII space and controls, the
         // lead bytes of the non-ASCII spaces (C2, E1, E2, E3) and, for HTML, `<` and `&`.
         let low: UInt64 = isHTML ? 0x1000_0041_ffff_ffff : 0x0000_0001_ffff_ffff
@@ -78,27 +82,38 @@ struct PlainText: ~Copyable {
             return word & (1 << UInt64(byte & 63)) != 0
         }
         while index < count {
-            let byte = input[index]
+            if usesFastPaths && index &+ 8 <= count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let stops = Self.stopBytes(word, isHTML: isHTML)
+                if stops == 0 {
+                    index &+= 8
+                    continue
+                }
+                // The first byte that may end the run, a character boundary: the byte loop decides.
+                index &+= stops.trailingZeroBitCount &>> 3
+            }
+            let byte = base[index]
             // A whole three-byte character (Hangul, CJK) led by E4–EF, none of them whitespace
-            // nor ending the run, in one step, tested first as the most frequent byte of Korean
-            // text; anything but two continuation bytes after it goes byte by byte.
-            if usesFastPaths && byte &- 0xE4 < 0x0C && index + 2 < count
-                && (input[index + 1] & input[index + 2]) & 0xC0 == 0x80
-                && (input[index + 1] | input[index + 2]) & 0x40 == 0
+            // nor ending the run, in one step; anything but two continuation bytes after it goes
+            // byte by byte.
+            if usesFastPaths && byte &- 0xE4 < 0x0C && index &+ 2 < count
+                && (base[index &+ 1] & base[index &+ 2]) & 0xC0 == 0x80
+                && (base[index &+ 1] | base[index &+ 2]) & 0x40 == 0
             {
-                index += 3
+                index &+= 3
                 continue
             }
             if endsRun(byte) {
                 // One U+0020 between a byte of this run and a byte that may start one is what
                 // folding would write there anyway: the words of a sentence stay one run.
-                guard usesFastPaths, byte == 0x20, index > start, index + 1 < count, !endsRun(input[index + 1]) else {
+                guard usesFastPaths, byte == 0x20, index > start, index &+ 1 < count, !endsRun(base[index &+ 1])
+                else {
                     break
                 }
-                index += 2
+                index &+= 2
                 continue
             }
-            index += 1
+            index &+= 1
         }
         if index > start {
             if pendingSpace && !out.isEmpty { out.append(0x20) }
@@ -106,6 +121,31 @@ struct PlainText: ~Copyable {
             out.append(UnsafeBufferPointer(rebasing: input[start..<index]))
         }
         return index
+    }
+
+    /// 0x80 in the bytes of `word` (first byte lowest) from which the byte loop must take
+    /// over; zero when all eight belong to the run. Those are the bytes that end a run (see
+    /// `endsRun`) and the spaces before one or before another space, or last in the word (the
+    /// byte after them is not in it). A few others are marked as well (E0, and a byte one
+    /// above a marked one, by the borrow of the subtraction), which only hands them to the
+    /// byte loop; a byte that does end the run is always marked.
+    @inline(__always)
+    static func stopBytes(_ word: UInt64, isHTML: Bool) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        /// 0x80 in the bytes of `bytes` below `bound` (at most 0x80).
+        @inline(__always) func below(_ bound: UInt64, _ bytes: UInt64) -> UInt64 {
+            (bytes &- ones &* bound) & ~bytes & highBits
+        }
+        // Controls below U+0020; C2 (U+0080–U+00BF: NEL, NBSP); E0–E3 (E1–E3 lead the other
+        // spaces): bytes 0 and 0–3 once C2 and E0 are taken off.
+        var enders = below(0x20, word) | below(1, word ^ (ones &* 0xC2)) | below(4, word ^ (ones &* 0xE0))
+        if isHTML {
+            enders |= below(1, word ^ (ones &* 0x3C)) | below(1, word ^ (ones &* 0x26))  // `<`, `&`
+        }
+        let spaces = below(1, word ^ (ones &* 0x20))
+        let beforeStop = (enders | spaces) &>> 8 | 0x80 &<< 56
+        return enders | (spaces & beforeStop)
     }
 
     /// Appends the scalar starting at `index`, folding whitespace; returns the next index.
