@@ -63,16 +63,7 @@ struct MethodRoutes: Sendable {
 
         init?(_ name: String) {
             let utf8 = Array(name.utf8)
-            let plain = utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"):
-                    return true
-                default:
-                    return false
-                }
-            }
-            guard plain, !utf8.isEmpty, utf8.count <= Self.maxCount else { return nil }
+            guard utf8.allSatisfy(VarlinkInterface.isIdentifierByte), !utf8.isEmpty, utf8.count <= Self.maxCount else { return nil }
             self.name = name
             self.count = utf8.count
             self.words = utf8.withUnsafeBytes(Self.words)
