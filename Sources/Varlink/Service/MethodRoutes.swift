@@ -63,7 +63,9 @@ struct MethodRoutes: Sendable {
 
         init?(_ name: String) {
             let utf8 = Array(name.utf8)
-            guard utf8.allSatisfy(VarlinkInterface.isIdentifierByte), !utf8.isEmpty, utf8.count <= Self.maxCount else { return nil }
+            guard utf8.allSatisfy(VarlinkInterface.isIdentifierByte), !utf8.isEmpty, utf8.count <= Self.maxCount else {
+                return nil
+            }
             self.name = name
             self.count = utf8.count
             self.words = utf8.withUnsafeBytes(Self.words)
