@@ -34,11 +34,11 @@ extension FeedTimestamp {
             guard let sign = offsetSign(bytes[26]), let hours = twoDigits(bytes, at: 27),
                 let minutes = twoDigits(bytes, at: 29), hours <= 23, minutes <= 59
             else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
+            offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            make(
-                year: century * 100 + yearInCentury,
+            makeCanonical(
+                year: century &* 100 &+ yearInCentury,
                 month: month,
                 day: day,
                 hour: hour,
@@ -66,11 +66,11 @@ extension FeedTimestamp {
                 let hours = twoDigits(bytes, at: 20), let minutes = twoDigits(bytes, at: 23), hours <= 23,
                 minutes <= 59
             else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
+            offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            make(
-                year: century * 100 + yearInCentury,
+            makeCanonical(
+                year: century &* 100 &+ yearInCentury,
                 month: month,
                 day: day,
                 hour: hour,
@@ -81,12 +81,67 @@ extension FeedTimestamp {
         )
     }
 
+    /// `make` for fields read from two-digit groups (each 0…99, the year 0…9999, the offset
+    /// under a day), with wrapping arithmetic that cannot wrap on such fields. Years 2…9998
+    /// stay inside years 1–9999 whatever the offset, so only years 0, 1, 9999 go to `make`
+    /// and its bounds; the result is the same `make` would return.
+    @inline(__always)
+    private static func makeCanonical(
+        year: Int64,
+        month: Int64,
+        day: Int64,
+        hour: Int64,
+        minute: Int64,
+        second: Int64,
+        offsetSeconds: Int64
+    ) -> FeedTimestamp? {
+        guard year >= 2 && year <= 9998 else {
+            return make(
+                year: year,
+                month: month,
+                day: day,
+                hour: hour,
+                minute: minute,
+                second: second,
+                offsetSeconds: offsetSeconds
+            )
+        }
+        // Unsigned from here: the fields are non-negative, and unsigned division by a constant
+        // needs no sign fix-up.
+        let year = UInt64(truncatingIfNeeded: year)
+        let month = UInt64(truncatingIfNeeded: month)
+        let day = UInt64(truncatingIfNeeded: day)
+        guard month &- 1 < 12, day &- 1 < daysInMonth(year: year, month: month) else { return nil }
+        guard hour <= 23, minute <= 59, second <= 60 else { return nil }
+        // The era arithmetic of `CivilCalendar.days(fromYear:month:day:)`; y ≥ 1, so eras from 0.
+        let y = month <= 2 ? year &- 1 : year
+        let era = y / 400
+        let yearOfEra = y &- era &* 400
+        let shiftedMonth = month > 2 ? month &- 3 : month &+ 9
+        let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ day &- 1
+        let dayOfEra = yearOfEra &* 365 &+ yearOfEra / 4 &- yearOfEra / 100 &+ dayOfYear
+        let days = Int64(truncatingIfNeeded: era &* 146_097 &+ dayOfEra) &- 719_468
+        // A leap second (…:60) stays inside its minute, as in `make`.
+        let local = days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ min(second, 59)
+        return FeedTimestamp(secondsSince1970: local &- offsetSeconds)
+    }
+
+    /// `CivilCalendar.daysInMonth` for a month 1…12 and a year from 2, unsigned.
+    @inline(__always)
+    private static func daysInMonth(year: UInt64, month: UInt64) -> UInt64 {
+        if month == 2 {
+            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        }
+        // 30 for April, June, September, November (bits 4, 6, 9, 11), 31 otherwise.
+        return 31 &- ((0b1010_0101_0000 &>> month) & 1)
+    }
+
     @inline(__always)
     private static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int64? {
         let tens = bytes[offset] &- 0x30
         let ones = bytes[offset + 1] &- 0x30
         guard tens < 10, ones < 10 else { return nil }
-        return Int64(tens) * 10 + Int64(ones)
+        return Int64(tens) &* 10 &+ Int64(ones)
     }
 
     @inline(__always)
