@@ -137,4 +137,25 @@ import Testing
             #expect(FeedTimestamp(parsing: text) == Self.tolerant(text), "\(text)")
         }
     }
+
+    @Test(
+        "a date the fast path decides after any one byte is changed is what the tolerant scanner reads",
+        arguments: [
+            "Tue, 01 Dec 2026 15:04:05 +0900", "Sun, 29 Nov 2026 12:34:56 GMT", "2026-03-04T05:06:07+09:00",
+            "2026-03-04T05:06:07Z",
+        ]
+    )
+    func everyOneByteChange(_ text: String) {
+        // Each position, each printable ASCII byte (0x20…0x7E): separators, digits, letters.
+        let original = Array(text.utf8)
+        for position in original.indices {
+            for byte in UInt8(0x20)...UInt8(0x7E) {
+                var changed = original
+                changed[position] = byte
+                let changedText = String(decoding: changed, as: UTF8.self)
+                guard case .some(let decided) = Self.canonical(changedText) else { continue }
+                #expect(decided == Self.tolerant(changedText), "\(changedText)")
+            }
+        }
+    }
 }

@@ -215,4 +215,21 @@ import Testing
             )
         }
     }
+
+    @Test("line feeds of long ASCII runs are all counted and the last one placed", arguments: [1, 31, 32, 33])
+    func longASCIIRunsCountEveryLineFeed(lineLength: Int) {
+        // 3 000 lines of `lineLength` - 1 letters and a line feed: with 1 the run is all line
+        // feeds, two in every lane of each 32-byte pair, the most the per-lane count takes.
+        // Then "ab", a lone 0xFF and "c": the warning is on line 1 + 3 000 = 3 001, column
+        // 1 + 2 = 3 (the letters after the last line feed).
+        let line = Array(repeating: UInt8(ascii: "x"), count: lineLength - 1) + [0x0A]
+        let input = Array(repeating: line, count: 3_000).flatMap { $0 } + Array("ab".utf8) + [0xFF, UInt8(ascii: "c")]
+        for chunk in [nil, 4_096, 65] {
+            let got = Self.sanitize(input, chunk: chunk)
+            #expect(
+                got.warnings.map { [$0.line, $0.column] } == [[3_001, 3]],
+                "line \(lineLength), chunk \(String(describing: chunk))"
+            )
+        }
+    }
 }

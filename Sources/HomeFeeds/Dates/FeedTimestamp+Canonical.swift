@@ -19,30 +19,69 @@ extension FeedTimestamp {
     /// `Www, DD Mmm YYYY HH:MM:SS +HHMM` (31 bytes) or `… GMT` (29), with English weekday and
     /// month abbreviations as RFC 822 writes them. The outer nil means "not this shape".
     private static func canonicalRFC822(_ bytes: UnsafeBufferPointer<UInt8>) -> FeedTimestamp?? {
-        guard bytes[3] == UInt8(ascii: ","), bytes[4] == 0x20, bytes[7] == 0x20, bytes[11] == 0x20,
-            bytes[16] == 0x20, bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"), bytes[25] == 0x20,
-            isWeekday(packed(bytes, at: 0)), let month = monthNumber(packed(bytes, at: 8)),
-            let day = twoDigits(bytes, at: 5), let century = twoDigits(bytes, at: 12),
-            let yearInCentury = twoDigits(bytes, at: 14), let hour = twoDigits(bytes, at: 17),
-            let minute = twoDigits(bytes, at: 20), let second = twoDigits(bytes, at: 23)
+        // Four 8-byte words; `?` lanes are checked on their own. See `digitLanes` for the constants.
+        guard
+            let dayWord = digitLanes(  // "???, DD "
+                bytes,
+                at: 0,
+                template: 0x2030_3020_2C00_0000,
+                limits: 0x7F76_767F_7F00_0000,
+                keep: 0xFFFF_FFFF_FF00_0000
+            ),
+            let yearWord = digitLanes(  // "??? DDDD"
+                bytes,
+                at: 8,
+                template: 0x3030_3030_2000_0000,
+                limits: 0x7676_7676_7F00_0000,
+                keep: 0xFFFF_FFFF_FF00_0000
+            ),
+            let timeWord = digitLanes(  // " DD:DD:D"
+                bytes,
+                at: 16,
+                template: 0x303A_3030_3A30_3020,
+                limits: 0x767F_7676_7F76_767F,
+                keep: ~0
+            ),
+            isWeekday(packed(bytes, at: 0)), let month = monthNumber(packed(bytes, at: 8))
         else { return nil }
+        let second: Int64
         let offset: Int64
         if bytes.count == 29 {
-            guard packed(bytes, at: 26) == 0x54_4D47 else { return nil }  // GMT
+            guard
+                let zoneWord = digitLanes(  // "D:DD GMT"
+                    bytes,
+                    at: 21,
+                    template: 0x544D_4720_3030_3A30,
+                    limits: 0x7F7F_7F7F_7676_7F76,
+                    keep: ~0
+                )
+            else { return nil }
+            second = number(zoneWord, from: 2, count: 2)
             offset = 0
         } else {
-            guard let sign = offsetSign(bytes[26]), let hours = twoDigits(bytes, at: 27),
-                let minutes = twoDigits(bytes, at: 29), hours <= 23, minutes <= 59
+            guard
+                let zoneWord = digitLanes(  // "DD ?DDDD"
+                    bytes,
+                    at: 23,
+                    template: 0x3030_3030_0020_3030,
+                    limits: 0x7676_7676_007F_7676,
+                    keep: 0xFFFF_FFFF_00FF_FFFF
+                ),
+                let sign = offsetSign(bytes[26])
             else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
+            let hours = number(zoneWord, from: 4, count: 2)
+            let minutes = number(zoneWord, from: 6, count: 2)
+            guard hours <= 23, minutes <= 59 else { return nil }
+            second = number(zoneWord, from: 0, count: 2)
+            offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            make(
-                year: century * 100 + yearInCentury,
+            makeCanonical(
+                year: number(yearWord, from: 4, count: 4),
                 month: month,
-                day: day,
-                hour: hour,
-                minute: minute,
+                day: number(dayWord, from: 5, count: 2),
+                hour: number(timeWord, from: 1, count: 2),
+                minute: number(timeWord, from: 4, count: 2),
                 second: second,
                 offsetSeconds: offset
             )
@@ -51,42 +90,157 @@ extension FeedTimestamp {
 
     /// `YYYY-MM-DDTHH:MM:SS±HH:MM` (25 bytes) or `…Z` (20), upper-case `T` and `Z`.
     private static func canonicalRFC3339(_ bytes: UnsafeBufferPointer<UInt8>) -> FeedTimestamp?? {
-        guard bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"), bytes[10] == UInt8(ascii: "T"),
-            bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"), let century = twoDigits(bytes, at: 0),
-            let yearInCentury = twoDigits(bytes, at: 2), let month = twoDigits(bytes, at: 5),
-            let day = twoDigits(bytes, at: 8), let hour = twoDigits(bytes, at: 11),
-            let minute = twoDigits(bytes, at: 14), let second = twoDigits(bytes, at: 17)
+        guard
+            let dateWord = digitLanes(  // "DDDD-DD-"
+                bytes,
+                at: 0,
+                template: 0x2D30_302D_3030_3030,
+                limits: 0x7F76_767F_7676_7676,
+                keep: ~0
+            ),
+            let timeWord = digitLanes(  // "DDTDD:DD"
+                bytes,
+                at: 8,
+                template: 0x3030_3A30_3054_3030,
+                limits: 0x7676_7F76_767F_7676,
+                keep: ~0
+            )
         else { return nil }
+        let secondWord: UInt64
         let offset: Int64
         if bytes.count == 20 {
-            guard bytes[19] == UInt8(ascii: "Z") else { return nil }
+            guard
+                let word = digitLanes(  // "D:DD:DDZ"
+                    bytes,
+                    at: 12,
+                    template: 0x5A30_303A_3030_3A30,
+                    limits: 0x7F76_767F_7676_7F76,
+                    keep: ~0
+                )
+            else { return nil }
+            secondWord = word
             offset = 0
         } else {
-            guard let sign = offsetSign(bytes[19]), bytes[22] == UInt8(ascii: ":"),
-                let hours = twoDigits(bytes, at: 20), let minutes = twoDigits(bytes, at: 23), hours <= 23,
-                minutes <= 59
+            guard
+                let word = digitLanes(  // "D:DD:DD?"
+                    bytes,
+                    at: 12,
+                    template: 0x0030_303A_3030_3A30,
+                    limits: 0x0076_767F_7676_7F76,
+                    keep: 0x00FF_FFFF_FFFF_FFFF
+                ),
+                let zoneWord = digitLanes(  // "DD?DD:DD"
+                    bytes,
+                    at: 17,
+                    template: 0x3030_3A30_3000_3030,
+                    limits: 0x7676_7F76_7600_7676,
+                    keep: 0xFFFF_FFFF_FF00_FFFF
+                ),
+                let sign = offsetSign(bytes[19])
             else { return nil }
-            offset = sign * (hours * 3600 + minutes * 60)
+            let hours = number(zoneWord, from: 3, count: 2)
+            let minutes = number(zoneWord, from: 6, count: 2)
+            guard hours <= 23, minutes <= 59 else { return nil }
+            secondWord = word
+            offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            make(
-                year: century * 100 + yearInCentury,
-                month: month,
-                day: day,
-                hour: hour,
-                minute: minute,
-                second: second,
+            makeCanonical(
+                year: number(dateWord, from: 0, count: 4),
+                month: number(dateWord, from: 5, count: 2),
+                day: number(timeWord, from: 0, count: 2),
+                hour: number(timeWord, from: 3, count: 2),
+                minute: number(timeWord, from: 6, count: 2),
+                second: number(secondWord, from: 5, count: 2),
                 offsetSeconds: offset
             )
         )
     }
 
+    /// The 8 bytes from `offset` checked against a pattern in one go. `template` holds 0x30
+    /// where a digit goes and the byte itself where a literal goes, first byte lowest; `keep`
+    /// clears the lanes checked elsewhere. The lanes of the result are the digits' values
+    /// (literal lanes 0); nil when a digit lane is above 9 or a literal lane above 0:
+    /// `limits` adds 0x76 to a digit lane and 0x7F to a literal one, which sets the top bit
+    /// of a lane of 0–0x7F exactly then (0x76 + 10 = 0x80, 0x7F + 1 = 0x80) without a carry,
+    /// and a lane of 0x80 or more has it already.
     @inline(__always)
-    private static func twoDigits(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int64? {
-        let tens = bytes[offset] &- 0x30
-        let ones = bytes[offset + 1] &- 0x30
-        guard tens < 10, ones < 10 else { return nil }
-        return Int64(tens) * 10 + Int64(ones)
+    private static func digitLanes(
+        _ bytes: UnsafeBufferPointer<UInt8>,
+        at offset: Int,
+        template: UInt64,
+        limits: UInt64,
+        keep: UInt64
+    ) -> UInt64? {
+        let raw = UnsafeRawBufferPointer(bytes).loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+        let lanes = (UInt64(littleEndian: raw) ^ template) & keep
+        guard ((lanes &+ limits) | lanes) & 0x8080_8080_8080_8080 == 0 else { return nil }
+        return lanes
+    }
+
+    /// The decimal number of `count` digit lanes of `lanes` from lane `first`.
+    @inline(__always)
+    private static func number(_ lanes: UInt64, from first: Int, count: Int) -> Int64 {
+        var value: Int64 = 0
+        for lane in first..<(first + count) {
+            value = value &* 10 &+ Int64(truncatingIfNeeded: (lanes &>> (8 &* lane)) & 0xFF)
+        }
+        return value
+    }
+
+    /// `make` for fields read from two-digit groups (each 0…99, the year 0…9999, the offset
+    /// under a day), with wrapping arithmetic that cannot wrap on such fields. Years 2…9998
+    /// stay inside years 1–9999 whatever the offset, so only years 0, 1, 9999 go to `make`
+    /// and its bounds; the result is the same `make` would return.
+    @inline(__always)
+    private static func makeCanonical(
+        year: Int64,
+        month: Int64,
+        day: Int64,
+        hour: Int64,
+        minute: Int64,
+        second: Int64,
+        offsetSeconds: Int64
+    ) -> FeedTimestamp? {
+        guard year >= 2 && year <= 9998 else {
+            return make(
+                year: year,
+                month: month,
+                day: day,
+                hour: hour,
+                minute: minute,
+                second: second,
+                offsetSeconds: offsetSeconds
+            )
+        }
+        // Unsigned from here: the fields are non-negative, and unsigned division by a constant
+        // needs no sign fix-up.
+        let year = UInt64(truncatingIfNeeded: year)
+        let month = UInt64(truncatingIfNeeded: month)
+        let day = UInt64(truncatingIfNeeded: day)
+        guard month &- 1 < 12, day &- 1 < daysInMonth(year: year, month: month) else { return nil }
+        guard hour <= 23, minute <= 59, second <= 60 else { return nil }
+        // The era arithmetic of `CivilCalendar.days(fromYear:month:day:)`; y ≥ 1, so eras from 0.
+        let y = month <= 2 ? year &- 1 : year
+        let era = y / 400
+        let yearOfEra = y &- era &* 400
+        let shiftedMonth = month > 2 ? month &- 3 : month &+ 9
+        let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ day &- 1
+        let dayOfEra = yearOfEra &* 365 &+ yearOfEra / 4 &- yearOfEra / 100 &+ dayOfYear
+        let days = Int64(truncatingIfNeeded: era &* 146_097 &+ dayOfEra) &- 719_468
+        // A leap second (…:60) stays inside its minute, as in `make`.
+        let local = days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ min(second, 59)
+        return FeedTimestamp(secondsSince1970: local &- offsetSeconds)
+    }
+
+    /// `CivilCalendar.daysInMonth` for a month 1…12 and a year from 2, unsigned.
+    @inline(__always)
+    private static func daysInMonth(year: UInt64, month: UInt64) -> UInt64 {
+        if month == 2 {
+            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        }
+        // 30 for April, June, September, November (bits 4, 6, 9, 11), 31 otherwise.
+        return 31 &- ((0b1010_0101_0000 &>> month) & 1)
     }
 
     @inline(__always)

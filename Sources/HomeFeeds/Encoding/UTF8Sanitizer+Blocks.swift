@@ -37,12 +37,29 @@ extension UTF8Sanitizer {
         var highBits = Block()
         // A lead byte in the last two of the previous block: the next must be checked whole.
         var isCut = false
+        // Line feeds of ASCII pairs, counted per lane (an LF lane is 0xFF, so subtracting adds
+        // one) and added up every `feedRounds` pairs: at most 2 × 63 = 126 per lane, so the
+        // two halves' lanes add up to at most 252 and never wrap.
+        let feedRounds = 63
+        var feedLanes = Block()
+        var rounds = 0
+        var fastFeeds = 0
         while index &+ 32 <= end {
             let first = UnsafeRawPointer(base + index).loadUnaligned(as: Block.self)
             let second = UnsafeRawPointer(base + index + 16).loadUnaligned(as: Block.self)
             let firstPrintable = printable(first)
             let secondPrintable = printable(second)
-            if !isCut && isAllSet(firstPrintable & secondPrintable) {
+            let firstFeeds = lanes(first .== Block(repeating: 0x0A))
+            let secondFeeds = lanes(second .== Block(repeating: 0x0A))
+            if !isCut && isAllSet((firstPrintable | firstFeeds) & (secondPrintable | secondFeeds)) {
+                feedLanes &-= firstFeeds
+                feedLanes &-= secondFeeds
+                rounds &+= 1
+                if rounds == feedRounds {
+                    fastFeeds &+= laneSum(feedLanes)
+                    feedLanes = Block()
+                    rounds = 0
+                }
                 index &+= 32
                 continue
             }
@@ -58,6 +75,19 @@ extension UTF8Sanitizer {
             if isClean(block, printable(block), at: index, base, &lineFeeds, &isCut) {
                 highBits |= block
                 index &+= 16
+            }
+        }
+        fastFeeds &+= laneSum(feedLanes)
+        if fastFeeds > 0 {
+            // The last line feed of the run, wherever it was counted: the run holds one.
+            lineFeeds.count &+= fastFeeds
+            var position = index
+            while position > start {
+                position &-= 1
+                if base[position] == 0x0A {
+                    lineFeeds.last = position
+                    break
+                }
             }
         }
         guard index > start else { return start }
@@ -159,6 +189,17 @@ extension UTF8Sanitizer {
     @inline(__always)
     private static func lanes(_ mask: BlockMask) -> Block {
         unsafeBitCast(mask, to: Block.self)
+    }
+
+    /// The sum of the lanes of `block`, each lane at most 126.
+    @inline(__always)
+    private static func laneSum(_ block: Block) -> Int {
+        let words = unsafeBitCast(block, to: SIMD2<UInt64>.self)
+        // Bytes of at most 252, then 16-bit lanes of at most 504, then their sum.
+        let bytes = words[0] &+ words[1]
+        let evens: UInt64 = 0x00FF_00FF_00FF_00FF
+        let pairs = (bytes & evens) &+ ((bytes >> 8) & evens)
+        return Int(truncatingIfNeeded: (pairs &* 0x0001_0001_0001_0001) >> 48)
     }
 
     @inline(__always)
