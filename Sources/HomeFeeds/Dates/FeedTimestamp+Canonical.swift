@@ -76,7 +76,7 @@ extension FeedTimestamp {
             offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            makeCanonical(
+            make(
                 year: number(yearWord, from: 4, count: 4),
                 month: month,
                 day: number(dayWord, from: 5, count: 2),
@@ -145,7 +145,7 @@ extension FeedTimestamp {
             offset = sign &* (hours &* 3600 &+ minutes &* 60)
         }
         return .some(
-            makeCanonical(
+            make(
                 year: number(dateWord, from: 0, count: 4),
                 month: number(dateWord, from: 5, count: 2),
                 day: number(timeWord, from: 0, count: 2),
@@ -186,61 +186,6 @@ extension FeedTimestamp {
             value = value &* 10 &+ Int64(truncatingIfNeeded: (lanes &>> (8 &* lane)) & 0xFF)
         }
         return value
-    }
-
-    /// `make` for fields read from two-digit groups (each 0…99, the year 0…9999, the offset
-    /// under a day), with wrapping arithmetic that cannot wrap on such fields. Years 2…9998
-    /// stay inside years 1–9999 whatever the offset, so only years 0, 1, 9999 go to `make`
-    /// and its bounds; the result is the same `make` would return.
-    @inline(__always)
-    private static func makeCanonical(
-        year: Int64,
-        month: Int64,
-        day: Int64,
-        hour: Int64,
-        minute: Int64,
-        second: Int64,
-        offsetSeconds: Int64
-    ) -> FeedTimestamp? {
-        guard year >= 2 && year <= 9998 else {
-            return make(
-                year: year,
-                month: month,
-                day: day,
-                hour: hour,
-                minute: minute,
-                second: second,
-                offsetSeconds: offsetSeconds
-            )
-        }
-        // Unsigned from here: the fields are non-negative, and unsigned division by a constant
-        // needs no sign fix-up.
-        let year = UInt64(truncatingIfNeeded: year)
-        let month = UInt64(truncatingIfNeeded: month)
-        let day = UInt64(truncatingIfNeeded: day)
-        guard month &- 1 < 12, day &- 1 < daysInMonth(year: year, month: month) else { return nil }
-        guard hour <= 23, minute <= 59, second <= 60 else { return nil }
-        // The era arithmetic of `CivilCalendar.days(fromYear:month:day:)`; y ≥ 1, so eras from 0.
-        let y = month <= 2 ? year &- 1 : year
-        let era = y / 400
-        let yearOfEra = y &- era &* 400
-        let shiftedMonth = month > 2 ? month &- 3 : month &+ 9
-        let dayOfYear = (153 &* shiftedMonth &+ 2) / 5 &+ day &- 1
-        let dayOfEra = yearOfEra &* 365 &+ yearOfEra / 4 &- yearOfEra / 100 &+ dayOfYear
-        let days = Int64(truncatingIfNeeded: era &* 146_097 &+ dayOfEra) &- 719_468
-        // A leap second (…:60) stays inside its minute, as in `make`.
-        let local = days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ min(second, 59)
-        return FeedTimestamp(secondsSince1970: local &- offsetSeconds)
-    }
-
-    /// `CivilCalendar.daysInMonth` for a month 1…12 and a year from 2, unsigned.
-    @inline(__always)
-    private static func daysInMonth(year: UInt64, month: UInt64) -> UInt64 {
-        if month == 2 {
-            return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        }
-        // 30 for April, June, September, November (bits 4, 6, 9, 11), 31 otherwise.
-        return 31 &- ((0b1010_0101_0000 &>> month) & 1)
     }
 
     @inline(__always)

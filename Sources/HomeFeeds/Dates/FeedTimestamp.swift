@@ -83,8 +83,11 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
         // A leap second (…:60) is a real instant; keep it inside its minute rather than rolling over.
         let clampedSecond = min(second, 59)
         let days = CivilCalendar.days(fromYear: year, month: month, day: day)
-        let local = days * 86_400 + hour * 3600 + minute * 60 + clampedSecond
-        let utc = local - offsetSeconds
+        // Checked fields of years 1–9999 (days within ±3 700 000) cannot overflow from here,
+        // nor can any offset a parser hands over (under a day): wrapping arithmetic, as on the
+        // hot path of every feed's dates.
+        let local = days &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ clampedSecond
+        let utc = local &- offsetSeconds
         guard utc >= CivilCalendar.firstSecondOfYear1, utc <= CivilCalendar.lastSecondOfYear9999 else { return nil }
         return FeedTimestamp(secondsSince1970: utc)
     }
@@ -92,8 +95,11 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
 
 /// Proleptic Gregorian calendar arithmetic on day numbers (day 0 = 1970-01-01).
 enum CivilCalendar {
-    static let firstSecondOfYear1: Int64 = days(fromYear: 1, month: 1, day: 1) * 86_400
-    static let lastSecondOfYear9999: Int64 = days(fromYear: 10_000, month: 1, day: 1) * 86_400 - 1
+    /// `days(fromYear: 1, month: 1, day: 1) * 86_400` and `days(fromYear: 10_000, month: 1,
+    /// day: 1) * 86_400 - 1`, written out: a computed `static let` is initialised lazily and
+    /// checked on every read, and `FeedTimestamp.make` reads both for every date.
+    static let firstSecondOfYear1: Int64 = -62_135_596_800
+    static let lastSecondOfYear9999: Int64 = 253_402_300_799
 
     static func isLeap(_ year: Int64) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
