@@ -9,37 +9,41 @@
 ///
 /// Direct-mapped on the address bits; a collision only costs the classification again.
 struct InternedNameCache {
-    private static let size = 32
-    private var names = [UnsafePointer<UInt8>?](repeating: nil, count: size)
-    private var classes = [XMLName](repeating: .other, count: size)
-    private var namespaces = [UnsafePointer<UInt8>?](repeating: nil, count: size)
-    private var namespaceClasses = [XMLNamespace](repeating: .other, count: size)
+    private var names = AddressTable<XMLName>()
+    private var namespaces = AddressTable<XMLNamespace>()
 
     /// `XMLName.classify(name)`, for a name interned by the parser.
     mutating func name(_ name: UnsafePointer<UInt8>) -> XMLName {
-        let slot = Self.slot(name)
-        if names[slot] == name { return classes[slot] }
-        let value = XMLName.classify(name)
-        names[slot] = name
-        classes[slot] = value
-        return value
+        names.value(for: name, XMLName.classify)
     }
 
     /// `XMLNamespace.classify(uri)`, for a URI interned by the parser (nil: no namespace).
     mutating func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
         guard let uri else { return .rssCore }
-        let slot = Self.slot(uri)
-        if namespaces[slot] == uri { return namespaceClasses[slot] }
-        let value = XMLNamespace.classify(uri)
-        namespaces[slot] = uri
-        namespaceClasses[slot] = value
-        return value
+        return namespaces.value(for: uri, XMLNamespace.classify)
     }
 
-    /// Dictionary strings are at least byte-aligned and packed; dropping the lowest bits
-    /// would put neighbours in one slot, so the address is mixed first.
-    private static func slot(_ pointer: UnsafePointer<UInt8>) -> Int {
-        let bits = UInt(bitPattern: pointer)
-        return Int(truncatingIfNeeded: (bits ^ (bits >> 5) ^ (bits >> 11)) & UInt(size - 1))
+    /// 32 slots of address and value, direct-mapped.
+    private struct AddressTable<Value> {
+        private static var size: Int { 32 }
+        private var addresses = [UnsafePointer<UInt8>?](repeating: nil, count: size)
+        private var values: [Value?] = Array(repeating: nil, count: size)
+
+        @inline(__always)
+        mutating func value(for address: UnsafePointer<UInt8>, _ classify: (UnsafePointer<UInt8>) -> Value) -> Value {
+            let slot = Self.slot(address)
+            if addresses[slot] == address, let value = values[slot] { return value }
+            let value = classify(address)
+            addresses[slot] = address
+            values[slot] = value
+            return value
+        }
+
+        /// Dictionary strings are at least byte-aligned and packed; dropping the lowest bits
+        /// would put neighbours in one slot, so the address is mixed first.
+        private static func slot(_ pointer: UnsafePointer<UInt8>) -> Int {
+            let bits = UInt(bitPattern: pointer)
+            return Int(truncatingIfNeeded: (bits ^ (bits >> 5) ^ (bits >> 11)) & UInt(size - 1))
+        }
     }
 }
