@@ -1,6 +1,7 @@
 import Foundation
-import HomeDaemon
 import Testing
+
+@testable import HomeDaemon
 
 @Suite struct HomeAssemblerTests {
     static let ids = ["userHistory", "mainService", "otherService", "appService"]
@@ -111,5 +112,24 @@ import Testing
             ]
         )
         #expect(sections[3].items.map(\.id) == ["service:https://example.test/library#3"])
+    }
+
+    @Test("each item's fingerprint is its content's, computed once: a renamed repeat keeps it")
+    func fingerprints() {
+        var content = Self.content
+        let library = ServiceLink(title: "도서관", url: "https://example.test/library")
+        content.services["main-service"] = [library, library]
+        let sections = HomeAssembler.assemble(sectionIDs: Self.ids, content: content, bindings: SectionBinding.defaults)
+        for section in sections {
+            #expect(section.itemFingerprints == section.items.map { ContentFingerprint.of($0) })
+            #expect(section.headerFingerprint == ContentFingerprint.of(section.header))
+            #expect(section.fingerprint(ofItem: section.items.count) == ContentFingerprint.empty)
+        }
+        // The id is not part of what is shown: the repeat (`#2`) has the first one's fingerprint.
+        let repeated = sections[1].items.indices.filter {
+            sections[1].items[$0].id.hasPrefix("service:https://example.test/library")
+        }
+        #expect(repeated.count == 2)
+        #expect(sections[1].fingerprint(ofItem: repeated[0]) == sections[1].fingerprint(ofItem: repeated[1]))
     }
 }

@@ -41,15 +41,44 @@ public struct ItemContent: Sendable, Equatable {
 }
 
 /// A section's content ready to be laid out.
+///
+/// Its content fingerprints are computed once, here: a version lays the same sections out for
+/// every profile twice (to find the text slots, then for good), and each layout needs the
+/// fingerprint of every element (callgrind, issue 17). The content is therefore read-only; only
+/// an item's id, which the fingerprint does not cover, can change (``renameItem(at:to:)``).
 public struct AssembledSection: Sendable, Equatable {
-    public var id: String
-    public var items: [ItemContent]
+    public let id: String
+    public private(set) var items: [ItemContent]
     /// The header's content: title and subtitle.
-    public var header: ItemContent?
+    public let header: ItemContent?
     /// Drop the section's boundary items too (empty state `hide` with no items).
-    public var isHidden: Bool
+    public let isHidden: Bool
     /// How the items show their images.
-    public var imageSlot = ImageSlot()
+    public let imageSlot: ImageSlot
+    /// `ContentFingerprint.of(items[i])`.
+    let itemFingerprints: [UInt64]
+    /// `ContentFingerprint.of(header)`.
+    let headerFingerprint: UInt64
+
+    init(id: String, items: [ItemContent], header: ItemContent?, isHidden: Bool, imageSlot: ImageSlot = ImageSlot()) {
+        self.id = id
+        self.items = items
+        self.header = header
+        self.isHidden = isHidden
+        self.imageSlot = imageSlot
+        itemFingerprints = items.map { ContentFingerprint.of($0) }
+        headerFingerprint = ContentFingerprint.of(header)
+    }
+
+    /// The fingerprint of item `index`'s content, or of no content past the last item.
+    func fingerprint(ofItem index: Int) -> UInt64 {
+        index < itemFingerprints.count ? itemFingerprints[index] : ContentFingerprint.empty
+    }
+
+    /// Gives item `index` another id (`#2`, `#3` … for a repeated one).
+    mutating func renameItem(at index: Int, to id: String) {
+        items[index].id = id
+    }
 }
 
 /// Fills the layout's sections from a content snapshot, following the section bindings.
@@ -77,7 +106,7 @@ public enum HomeAssembler {
                 let id = sections[s].items[i].id
                 let occurrence = (seen[id] ?? 0) + 1
                 seen[id] = occurrence
-                if occurrence > 1 { sections[s].items[i].id = "\(id)#\(occurrence)" }
+                if occurrence > 1 { sections[s].renameItem(at: i, to: "\(id)#\(occurrence)") }
             }
         }
         return sections

@@ -2,7 +2,9 @@
 /// service page whose `<head>` names the icon (a link without `icon`).
 ///
 /// Identity is `key`: the same URL shown by two items is one image. `source` is the document
-/// the item came from, for the per-source image cap; it is not part of the identity.
+/// the item came from, for the per-source image cap; it is not part of the identity. The key is
+/// made once, when the subject is: a version looks it up, hashes and compares it several times
+/// per item and profile (callgrind, issue 17).
 /// Sendable: an immutable value.
 public struct ImageSubject: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable {
@@ -10,14 +12,17 @@ public struct ImageSubject: Sendable, Hashable {
         case page
     }
 
-    public var kind: Kind
-    public var url: String
+    public let kind: Kind
+    public let url: String
     public var source: String?
+    /// `image:<url>` or `page:<url>`.
+    public let key: String
 
     public init(kind: Kind, url: String, source: String? = nil) {
         self.kind = kind
         self.url = url
         self.source = source
+        key = "\(kind.rawValue):\(url)"
     }
 
     public static func image(url: String, source: String?) -> ImageSubject {
@@ -31,9 +36,6 @@ public struct ImageSubject: Sendable, Hashable {
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { return nil }
         return ImageSubject(kind: .page, url: link.url, source: link.sourceURL)
     }
-
-    /// `image:<url>` or `page:<url>`.
-    public var key: String { "\(kind.rawValue):\(url)" }
 
     public static func == (lhs: ImageSubject, rhs: ImageSubject) -> Bool { lhs.key == rhs.key }
 

@@ -47,10 +47,10 @@ struct ElementIndex {
     /// version does not have, or one that takes no measurement (a group supplementary).
     func resolve(_ id: String) -> (element: MeasuredElement, fingerprint: UInt64)? {
         if let (s, i) = items[id] {
-            return (.item(section: s, item: i), ContentFingerprint.of(sections[s].items[i]))
+            return (.item(section: s, item: i), sections[s].fingerprint(ofItem: i))
         }
         if let section = suffix(of: id, after: "header:").flatMap({ sectionByID[$0] }), isShown(section) {
-            return (.boundary(section: section, elementKind: "header"), ContentFingerprint.of(sections[section].header))
+            return (.boundary(section: section, elementKind: "header"), sections[section].headerFingerprint)
         }
         if let section = suffix(of: id, after: "footer:").flatMap({ sectionByID[$0] }), isShown(section) {
             return (.boundary(section: section, elementKind: "footer"), ContentFingerprint.empty)
@@ -74,7 +74,7 @@ struct ElementIndex {
                     let kind = String(rest[..<colon])
                     return (
                         .itemSupplementary(section: s, item: i, elementKind: kind),
-                        ContentFingerprint.of(sections[s].items[i])
+                        sections[s].fingerprint(ofItem: i)
                     )
                 }
                 cut = rest[rest.index(after: colon)...].firstIndex(of: ":")

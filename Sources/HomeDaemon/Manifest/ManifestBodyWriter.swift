@@ -67,7 +67,8 @@ struct ManifestBodyWriter: ~Copyable {
             supplementary(
                 section.supplementaries[header],
                 id: ElementIDs.boundary(section: section.id, kind: "header"),
-                content: content?.header
+                content: content?.header,
+                fingerprint: content?.headerFingerprint ?? ContentFingerprint.empty
             )
         } else {
             json.null()
@@ -87,12 +88,11 @@ struct ManifestBodyWriter: ~Copyable {
         var groupIDs: [String: Int] = [:]
         for (index, s) in section.supplementaries.enumerated() where index != header && index != footer {
             if let item = s.item {
-                let itemContent = content.flatMap { item < $0.items.count ? $0.items[item] : nil }
                 supplementary(
                     s,
                     id: ElementIDs.badge(kind: s.elementKind, item: itemIDs[item]),
                     content: nil,
-                    fingerprint: ContentFingerprint.of(itemContent)
+                    fingerprint: content?.fingerprint(ofItem: item) ?? ContentFingerprint.empty
                 )
             } else if let group = s.group {
                 var id = ElementIDs.group(section: section.id, repetition: group, kind: s.elementKind)
@@ -144,7 +144,7 @@ struct ManifestBodyWriter: ~Copyable {
                 ManifestElements.Element(
                     id: id,
                     frame: itemFrame,
-                    fingerprint: ContentFingerprint.of(item),
+                    fingerprint: content?.fingerprint(ofItem: index) ?? ContentFingerprint.empty,
                     measurable: section.itemEstimatedAxes(index),
                     picture: picture?.fingerprint
                 )

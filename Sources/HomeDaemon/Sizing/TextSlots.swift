@@ -50,7 +50,8 @@ enum TextSlots {
         var found: [TextSlot] = []
         for section in result.sections {
             guard let slots = settings.textSlots[section.id], section.index < sections.count else { continue }
-            let items = sections[section.index].items
+            let assembled = sections[section.index]
+            let items = assembled.items
             for (index, frame) in section.itemFrames.enumerated() where index < items.count {
                 let slot = section.slotsPerGroup > 0 ? index % section.slotsPerGroup : 0
                 guard let name = slots.style(forSlot: slot),
@@ -65,7 +66,7 @@ enum TextSlots {
                     TextSlot(
                         target: target,
                         id: item.id,
-                        fingerprint: ContentFingerprint.of(item),
+                        fingerprint: assembled.fingerprint(ofItem: index),
                         request: TextMeasurer.Request(text: text, style: style.style, width: width),
                         verticalPadding: style.padding.top + style.padding.bottom,
                         scale: scale
