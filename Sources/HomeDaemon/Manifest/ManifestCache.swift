@@ -143,8 +143,8 @@ public actor ManifestCache {
         measurements newMeasurements: MeasurementBook? = nil,
         images newImages: ImageIndex? = nil,
         at time: Date
-    ) throws(LayoutSolveError) -> [String: EncodedManifest] {
-        let prepared = try prepare(
+    ) async throws(LayoutSolveError) -> [String: EncodedManifest] {
+        let prepared = try await prepare(
             content: content,
             bindings: bindings,
             spec: newSpec,
@@ -171,29 +171,70 @@ public actor ManifestCache {
         measurements newMeasurements: MeasurementBook? = nil,
         images newImages: ImageIndex? = nil,
         at time: Date
-    ) throws(LayoutSolveError) -> PreparedVersion {
+    ) async throws(LayoutSolveError) -> PreparedVersion {
+        let spec = newSpec ?? self.spec
+        return try await prepare(
+            sections: HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings),
+            spec: spec,
+            profiles: newProfiles,
+            measurements: newMeasurements,
+            images: newImages,
+            at: time
+        )
+    }
+
+    /// ``prepare(content:bindings:spec:profiles:measurements:images:at:)`` for sections already
+    /// assembled for `newSpec` (or the current layout), as the service assembles them once per
+    /// version for measuring text and for the manifests.
+    ///
+    /// The profiles are laid out and encoded concurrently, each on its own child task: they share
+    /// nothing but their inputs, and a version's latency is what the `RecordHistory` caller and
+    /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
+    /// configuration order.
+    public func prepare(
+        sections: [AssembledSection],
+        spec newSpec: LayoutSpec? = nil,
+        profiles newProfiles: [Profile]? = nil,
+        measurements newMeasurements: MeasurementBook? = nil,
+        images newImages: ImageIndex? = nil,
+        at time: Date
+    ) async throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
         let profiles = newProfiles ?? self.profiles
         let measurements = newMeasurements ?? self.measurements
         let images = newImages ?? self.images
-        let sections = HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings)
         let next = version + 1
+        let results = await withTaskGroup(of: (Int, Result<ManifestBuilder.Built, LayoutSolveError>).self) { group in
+            for (index, profile) in profiles.enumerated() {
+                let sizes = measurements.sizes(for: MeasurementTargets.profile(profile.name))
+                group.addTask {
+                    let result = Result { () throws(LayoutSolveError) -> ManifestBuilder.Built in
+                        try ManifestBuilder.built(
+                            spec: spec,
+                            sections: sections,
+                            environment: profile.environment,
+                            version: next,
+                            profile: profile.name,
+                            generatedAt: time,
+                            measurements: sizes,
+                            images: images
+                        )
+                    }
+                    return (index, result)
+                }
+            }
+            var results = [Result<ManifestBuilder.Built, LayoutSolveError>?](repeating: nil, count: profiles.count)
+            for await (index, result) in group { results[index] = result }
+            return results
+        }
         var built: [String: EncodedManifest] = [:]
         var stale: [StaleMeasurement] = []
-        for profile in profiles {
+        for (profile, result) in zip(profiles, results) {
+            guard let result else { continue }
+            let build = try result.get()
             let target = MeasurementTargets.profile(profile.name)
-            let result = try ManifestBuilder.built(
-                spec: spec,
-                sections: sections,
-                environment: profile.environment,
-                version: next,
-                profile: profile.name,
-                generatedAt: time,
-                measurements: measurements.sizes(for: target),
-                images: images
-            )
-            built[profile.name] = result.manifest
-            stale += result.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
+            built[profile.name] = build.manifest
+            stale += build.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }
         }
         return PreparedVersion(
             version: next,

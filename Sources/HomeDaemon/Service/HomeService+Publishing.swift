@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HomeLayout
 import HomeStore
 
 /// The version path of ``HomeService``: what a change asks for, how a version is made, and
@@ -51,12 +52,17 @@ extension HomeService {
             // The stored images are looked up while the text is measured.
             let images = self.images
             async let stored = images?.index(for: content) ?? .empty
-            await measureText(content: content, at: Date())
+            let spec = configuration.spec
+            let sections = HomeAssembler.assemble(
+                sectionIDs: spec.sections.map(\.id),
+                content: content,
+                bindings: configuration.settings.bindings
+            )
+            await measureText(sections: sections, at: Date())
             let index = try await stored
             let prepared = try await cache.prepare(
-                content: content,
-                bindings: configuration.settings.bindings,
-                spec: configuration.spec,
+                sections: sections,
+                spec: spec,
                 profiles: configuration.settings.profiles,
                 measurements: measurements,
                 images: index,

@@ -19,7 +19,9 @@ extension HomeService {
     /// measured (no fonts) keeps its estimate, with one warning in the log. Ad-hoc containers
     /// get no computed sizes: they are laid out on request, and keep their estimates until a
     /// client reports.
-    func measureText(content: HomeContent, at time: Date) async {
+    ///
+    /// - Parameter sections: the version's content, assembled for the configured layout.
+    func measureText(sections: [AssembledSection], at time: Date) async {
         let settings = configuration.settings
         guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
             measurements.replaceAll(.computed, with: [:])
@@ -30,11 +32,6 @@ extension HomeService {
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
         let spec = configuration.spec
-        let sections = HomeAssembler.assemble(
-            sectionIDs: spec.sections.map(\.id),
-            content: content,
-            bindings: settings.bindings
-        )
         var slots: [TextSlot] = []
         for profile in settings.profiles {
             let target = MeasurementTargets.profile(profile.name)
