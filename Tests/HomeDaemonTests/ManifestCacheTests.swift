@@ -110,6 +110,35 @@ import Testing
         #expect(await cache.version == 1)
     }
 
+    @Test("profiles are built concurrently, yet the error is the first failing profile's, in configuration order")
+    func firstFailureInOrder() async throws {
+        let tooWide = LayoutSpec(sections: [
+            LayoutSection(
+                id: "userHistory",
+                group: .horizontal(
+                    LayoutSize(width: .fractionalWidth(1), height: .absolute(50)),
+                    [.item(LayoutItem(size: LayoutSize(width: .absolute(900), height: .absolute(50))))]
+                )
+            )
+        ])
+        // 900 fits in neither 375 (a) nor 820 (b): each order of the profiles names its first one.
+        for profiles in [Self.profiles, Self.profiles.reversed()] {
+            let cache = ManifestCache(spec: Self.spec, profiles: profiles)
+            do {
+                try await cache.publish(
+                    content: HomeAssemblerTests.content,
+                    bindings: SectionBinding.defaults,
+                    spec: tooWide,
+                    at: Date()
+                )
+                Issue.record("a layout that fits no profile was published")
+            } catch {
+                let first = profiles[0].environment.width
+                #expect(error.kind == .cannotFitSingleItem(required: 900, available: first, axis: .horizontal))
+            }
+        }
+    }
+
     @Test("persisted manifests are served before the first publish")
     func restore() async throws {
         let cache = ManifestCache(spec: Self.spec, profiles: Self.profiles)
