@@ -50,6 +50,27 @@ import Testing
         #expect(try await test.store.noticeCount(sourceURL: TestStore.feedURL) == 12)
     }
 
+    @Test("a version's rows are the four reads they stand for, read together")
+    func homeRows() async throws {
+        let test = try await TestStore().withSources()
+        try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 10), now: Clock.t0)
+        try await test.store.replaceServiceLinks(
+            sourceURL: TestStore.linksURL,
+            links: [ServiceLinkInput(title: "도서관", url: "https://example.org/library", section: "main-service", order: 0)]
+        )
+        for minute in 0..<3 {
+            try await test.store.recordHistory(HistoryInput(time: Clock.at(Double(minute) * 60), title: "열람 \(minute)", kind: "open"))
+        }
+        let rows = try await test.store.homeRows(historyLimit: 2, noticeLimit: 4)
+        #expect(rows.history == (try await test.store.recentHistory(limit: 2)))
+        #expect(rows.history.map(\.title) == ["열람 2", "열람 1"])
+        #expect(rows.notices == (try await test.store.newestNotices(limit: 4)))
+        #expect(rows.notices.count == 4)
+        #expect(rows.sources == (try await test.store.sources()))
+        #expect(rows.serviceLinks == (try await test.store.serviceLinks()))
+        #expect(rows.serviceLinks.map(\.title) == ["도서관"])
+    }
+
     @Test("checkpoint empties the write-ahead log into the file; the store goes on writing")
     func checkpoint() async throws {
         let test = try await TestStore().withSources()

@@ -16,6 +16,25 @@ import Testing
         #expect(try db.scalar("PRAGMA foreign_keys") == 1)
     }
 
+    @Test("a read transaction reads one snapshot: another connection's commit shows only after it")
+    func readTransactionSnapshot() throws {
+        let directory = try TemporaryDirectory()
+        let reader = try Database(path: directory.file("db.sqlite"))
+        try reader.enableWAL()
+        try reader.executeScript("CREATE TABLE t (v INTEGER); INSERT INTO t VALUES (1)")
+        let writer = try Database(path: directory.file("db.sqlite"))
+        try writer.enableWAL()
+        let (before, during) = try reader.readTransaction { () throws(StoreError) -> (Int64, Int64) in
+            let before = try reader.scalar("SELECT count(*) FROM t")
+            // WAL: the writer commits while the reader's snapshot is open.
+            try writer.execute("INSERT INTO t VALUES (2)")
+            return (before, try reader.scalar("SELECT count(*) FROM t"))
+        }
+        #expect(before == 1 && during == 1)
+        #expect(try reader.scalar("SELECT count(*) FROM t") == 2)
+        #expect(!reader.isInTransaction)
+    }
+
     @Test("double-quoted strings are identifiers, never literals (DQS off)")
     func doubleQuotedStringsAreIdentifiers() throws {
         let db = try Database(path: ":memory:")

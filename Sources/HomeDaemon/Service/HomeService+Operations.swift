@@ -87,7 +87,6 @@ public enum ServiceError: Error, Sendable, CustomStringConvertible {
 }
 
 extension HomeService {
-    /// The content the assembler lays out, read from the store.
     /// The source URLs the running configuration names, and its list document (which holds
     /// the links written directly in `sources.opml`). Content of sources removed from the
     /// configuration stays in the store but is no longer shown or listed.
@@ -95,13 +94,15 @@ extension HomeService {
         Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
     }
 
+    /// The content the assembler lays out, read from one snapshot of the store.
     func snapshot() async throws -> HomeContent {
         let settings = configuration.settings
         let configured = configuredSourceURLs
-        let history = try await store.recentHistory(limit: 100).map {
+        let rows = try await store.homeRows(historyLimit: 100, noticeLimit: 500)
+        let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
-        let notices = try await store.newestNotices(limit: 500).filter { configured.contains($0.sourceURL) }.prefix(100)
+        let notices = rows.notices.filter { configured.contains($0.sourceURL) }.prefix(100)
             .map {
                 Notice(
                     sourceURL: $0.sourceURL,
@@ -116,10 +117,10 @@ extension HomeService {
             }
         var services: [String: [ServiceLink]] = [:]
         let configuredSources = Dictionary(
-            try await store.sources().filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
+            rows.sources.filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
             uniquingKeysWith: { first, _ in first }
         )
-        for link in try await store.serviceLinks() where configuredSources[link.sourceID] != nil {
+        for link in rows.serviceLinks where configuredSources[link.sourceID] != nil {
             services[link.section, default: []].append(
                 ServiceLink(
                     title: link.title,

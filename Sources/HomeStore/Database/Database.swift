@@ -168,6 +168,26 @@ package final class Database {
         return result
     }
 
+    /// Runs `body` in a read transaction (`BEGIN DEFERRED`): every statement in it reads the same
+    /// snapshot of the database, while writers go on (WAL). Inside a transaction, `body` simply
+    /// runs in it.
+    ///
+    /// - Returns: what `body` returns.
+    /// - Throws: what `body` throws, or ``StoreError`` from BEGIN/COMMIT.
+    package func readTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        if isInTransaction { return try body() }
+        try executeScript("BEGIN DEFERRED")
+        let result: T
+        do {
+            result = try body()
+            try executeScript("COMMIT")
+        } catch {
+            rollback()
+            throw error
+        }
+        return result
+    }
+
     private func savepoint<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
