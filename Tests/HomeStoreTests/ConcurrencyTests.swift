@@ -56,10 +56,14 @@ import Testing
         try await test.store.ingestNotices(sourceURL: TestStore.feedURL, entries: entries(count: 10), now: Clock.t0)
         try await test.store.replaceServiceLinks(
             sourceURL: TestStore.linksURL,
-            links: [ServiceLinkInput(title: "도서관", url: "https://example.org/library", section: "main-service", order: 0)]
+            links: [
+                ServiceLinkInput(title: "도서관", url: "https://example.org/library", section: "main-service", order: 0)
+            ]
         )
         for minute in 0..<3 {
-            try await test.store.recordHistory(HistoryInput(time: Clock.at(Double(minute) * 60), title: "열람 \(minute)", kind: "open"))
+            try await test.store.recordHistory(
+                HistoryInput(time: Clock.at(Double(minute) * 60), title: "열람 \(minute)", kind: "open")
+            )
         }
         let rows = try await test.store.homeRows(historyLimit: 2, noticeLimit: 4)
         #expect(rows.history == (try await test.store.recentHistory(limit: 2)))
