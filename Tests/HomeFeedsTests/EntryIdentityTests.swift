@@ -97,4 +97,45 @@ import Testing
         let base = "sha256:" + SHA256.hexDigest("T".utf8)
         #expect(feed.entries.map(\.id) == [base, base + "|2"])
     }
+
+    @Test("a native id hashed as it is read clashes like one hashed at the entry's end")
+    func nativeIDHashes() throws {
+        // The guid, Atom id and rdf:about are hashed when read; a link or title base id at the
+        // entry's end. The second item's base id is its link, equal to the first item's guid:
+        // the two hashes must agree for the clash to be seen (no link is kept yet, so base|link).
+        let mixed = try parseFeed(
+            rss(
+                """
+                <item><guid isPermaLink="false">https://example.test/p</guid><title>A</title></item>
+                <item><link>https://example.test/p</link><title>B</title></item>
+                <item><guid isPermaLink="false"> https://example.test/p </guid><title>C</title></item>
+                """
+            )
+        )
+        #expect(
+            mixed.entries.map(\.id) == [
+                "https://example.test/p", "https://example.test/p|https://example.test/p", "https://example.test/p|3",
+            ]
+        )
+        // Atom ids are hashed trimmed, as they are kept.
+        let atomFeed = try parseFeed(
+            atom("<entry><id>urn:a</id><title>A</title></entry><entry><id> urn:a\n</id></entry>")
+        )
+        #expect(atomFeed.entries.map(\.id) == ["urn:a", "urn:a|2"])
+        let rdf = try parseFeed(
+            """
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns="http://purl.org/rss/1.0/">
+            <channel rdf:about="https://example.test/"><title>R</title></channel>
+            <item rdf:about=" https://example.test/r "><title>A</title></item>
+            <item><link>https://example.test/r</link><title>B</title></item>
+            </rdf:RDF>
+            """
+        )
+        #expect(rdf.entries.map(\.id) == ["https://example.test/r", "https://example.test/r|https://example.test/r"])
+        // 150 items on 75 guids across the table's growth (64 slots, then 128, 256): items
+        // 75–149 repeat guids 0–74 with other titles, so each becomes g<n>|2.
+        let items = (0..<150).map { "<item><guid isPermaLink=\"false\">g\($0 % 75)</guid><title>t\($0)</title></item>" }
+        let many = try parseFeed(rss(items.joined()))
+        #expect(many.entries.map(\.id) == (0..<75).map { "g\($0)" } + (0..<75).map { "g\($0)|2" })
+    }
 }

@@ -18,19 +18,15 @@ enum EntryIdentity {
         enclosures: consuming [FeedEnclosure],
         images: consuming [FeedImage] = []
     ) -> FeedEntry? {
-        let id: String
-        let source: EntryIDSource
-        if let nativeID {
-            (id, source) = (nativeID, nativeSource)
-        } else if let link {
-            (id, source) = (link, .link)
-        } else if let title {
-            (id, source) = ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash)
-        } else if let summary {
-            (id, source) = ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash)
-        } else {
-            return nil
-        }
+        guard
+            let (id, source) = baseID(
+                nativeID: nativeID,
+                nativeSource: nativeSource,
+                title: title,
+                link: link,
+                summary: summary
+            )
+        else { return nil }
         var entry = FeedEntry(
             id: id,
             idSource: source,
@@ -42,6 +38,24 @@ enum EntryIdentity {
         )
         entry.images = images
         return entry
+    }
+
+    /// The base id of an entry with these fields and where it came from, nil when it has
+    /// none (see `entry(…)`). For callers that build the `FeedEntry` in place: an optional
+    /// entry returned by value is copied field by field when it is unwrapped (two copies and
+    /// two destructions of eight references per entry in the XML parser, issue 17).
+    static func baseID(
+        nativeID: consuming String?,
+        nativeSource: EntryIDSource,
+        title: String?,
+        link: String?,
+        summary: String?
+    ) -> (id: String, source: EntryIDSource)? {
+        if let nativeID { return (nativeID, nativeSource) }
+        if let link { return (link, .link) }
+        if let title { return ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash) }
+        if let summary { return ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash) }
+        return nil
     }
 
 }
@@ -63,36 +77,59 @@ struct EntryDisambiguator {
     /// Links of the kept entries, built only once a base id clashes (most feeds never do).
     private var keptLinks: Set<HashedKey>?
 
+    /// Starts loading the table slot `append` will probe first for a base id with this hash
+    /// (`HashedKey.hashCode(of:)`), so the probe does not wait for memory. A hint only.
+    func warm(hashCode: Int) {
+        firstByBase.warm(hashCode: hashCode)
+    }
+
     /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
     /// drops it when it is an exact repeat.
     ///
     /// - Returns: false when the entry was dropped as an exact repeat.
+    ///
+    /// - Parameter baseHash: `HashedKey.hashCode(of: entry.id)` when the caller has it already.
     @discardableResult
-    mutating func append(_ entry: consuming FeedEntry, to entries: inout [FeedEntry]) -> Bool {
-        let base = HashedKey(entry.id)
-        if let first = firstByBase.find(base, in: entries) {
-            let earlier = [first] + (laterByBase[base] ?? [])
-            let isRepeat = earlier.contains { other in
-                entries[other].title == entry.title && entries[other].link == entry.link
-                    && entries[other].summary == entry.summary && entries[other].published == entry.published
-            }
-            if isRepeat { return false }
-            if keptLinks == nil {
-                keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
-            }
-            if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
-                entry.id = base.text + "|" + link
-                entry.idSource = .guidPlusLink
-            } else {
-                entry.id = base.text + "|" + String(1 + earlier.count)
-                entry.idSource = .guidPlusN
-            }
-            laterByBase[base, default: []].append(entries.count)
-        } else {
+    @inline(__always)
+    mutating func append(_ entry: consuming FeedEntry, baseHash: Int? = nil, to entries: inout [FeedEntry]) -> Bool {
+        let base = baseHash.map { HashedKey(entry.id, hashCode: $0) } ?? HashedKey(entry.id)
+        // The common case inline, so the entry moves into `entries` without a copy.
+        guard let first = firstByBase.find(base, in: entries) else {
             firstByBase.insert(base, index: entries.count)
+            if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
+            entries.append(entry)
+            return true
         }
-        if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
-        entries.append(consume entry)
+        return appendClashing(entry, base: base, first: first, to: &entries)
+    }
+
+    /// `append` for an entry whose base id an earlier kept entry (`first`) has.
+    @inline(never)
+    private mutating func appendClashing(
+        _ entry: consuming FeedEntry,
+        base: HashedKey,
+        first: Int,
+        to entries: inout [FeedEntry]
+    ) -> Bool {
+        let earlier = [first] + (laterByBase[base] ?? [])
+        let isRepeat = earlier.contains { other in
+            entries[other].title == entry.title && entries[other].link == entry.link
+                && entries[other].summary == entry.summary && entries[other].published == entry.published
+        }
+        if isRepeat { return false }
+        if keptLinks == nil {
+            keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
+        }
+        if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
+            entry.id = base.text + "|" + link
+            entry.idSource = .guidPlusLink
+        } else {
+            entry.id = base.text + "|" + String(1 + earlier.count)
+            entry.idSource = .guidPlusN
+        }
+        laterByBase[base, default: []].append(entries.count)
+        if let link = entry.link { keptLinks?.insert(HashedKey(link)) }
+        entries.append(entry)
         return true
     }
 }
@@ -105,11 +142,22 @@ struct HashedKey: Hashable {
     let hashCode: Int
 
     init(_ text: String) {
+        self.init(text, hashCode: Self.hashCode(of: text))
+    }
+
+    /// - Parameter hashCode: `hashCode(of: text)`, computed earlier (an entry's native id,
+    ///   hashed when it is read).
+    init(_ text: String, hashCode: Int) {
+        self.text = text
+        self.hashCode = hashCode
+    }
+
+    /// The hash a `HashedKey` of `text` carries.
+    static func hashCode(of text: String) -> Int {
         var copy = text
         var hasher = Hasher()
         copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-        hashCode = hasher.finalize()
-        self.text = copy
+        return hasher.finalize()
     }
 
     static func == (lhs: HashedKey, rhs: HashedKey) -> Bool {

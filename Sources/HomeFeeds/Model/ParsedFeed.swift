@@ -91,7 +91,8 @@ public struct FeedEntry: Sendable, Equatable {
         link: String?,
         published: FeedTimestamp?,
         summary: String?,
-        enclosures: [FeedEnclosure]
+        enclosures: [FeedEnclosure],
+        images: [FeedImage] = []
     ) {
         self.id = id
         self.idSource = idSource
@@ -100,6 +101,7 @@ public struct FeedEntry: Sendable, Equatable {
         self.published = published
         self.summary = summary
         self.enclosures = enclosures
+        self.images = images
     }
 }
 

@@ -1,6 +1,9 @@
 /// Fields of the entry being read; ranks per `FieldRank` (`.none` while unset).
 struct EntryState {
+    /// Set with `XMLFeedBuilder.recordNativeID`, which keeps `nativeIDHash` beside it.
     var nativeID: String?
+    /// `HashedKey.hashCode(of: nativeID)`, computed when the id is read (see `recordNativeID`).
+    var nativeIDHash: Int?
     var guidIsPermaLink = true
     var guidLink: String?
     var title: String?

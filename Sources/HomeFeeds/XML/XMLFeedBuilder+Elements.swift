@@ -102,7 +102,7 @@ extension XMLFeedBuilder {
         entry = EntryState()
         if case .rdf = root, let about = attributes.value("about", in: .rdf) {
             let trimmed = URIReference.trimASCIIAndNBSP(about)
-            if !trimmed.isEmpty { entry?.nativeID = String(trimmed) }
+            if !trimmed.isEmpty { recordNativeID(String(trimmed)) }
         }
         return isAtom ? .entry : .item
     }

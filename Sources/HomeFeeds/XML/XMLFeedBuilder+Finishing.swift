@@ -22,7 +22,7 @@ extension XMLFeedBuilder {
             if entry?.link == nil, let link = capturedLink(what: "link") { entry?.link = link }
         case .guid:
             guard entry?.nativeID == nil, let guid = capturedTrimmed() else { return }
-            entry?.nativeID = guid
+            recordNativeID(guid)
             // A permalink guid is the link only when it is one a reader may follow; refusing it
             // needs no warning, since the guid still serves as the id.
             if entry?.guidIsPermaLink == true, let link = URIReference.resolve(guid, against: captureBase),
@@ -31,7 +31,7 @@ extension XMLFeedBuilder {
                 entry?.guidLink = link
             }
         case .atomID:
-            if entry?.nativeID == nil, let id = capturedTrimmed() { entry?.nativeID = id }
+            if entry?.nativeID == nil, let id = capturedTrimmed() { recordNativeID(id) }
         case .summary(let rank):
             if captureMode == .html { scanCapturedHTMLForImage() }
             guard let current = entry?.summaryRank, rank < current, let value = capturedPlainText(captureMode) else {
@@ -46,6 +46,17 @@ extension XMLFeedBuilder {
             entry?.published = value
             entry?.dateRank = rank
         }
+    }
+
+    /// Sets the entry's native id with its hash, and starts loading the duplicate table's slot
+    /// for it: the table of a long document is out of the caches, and the entry's end, which
+    /// probes that slot, is some hundred instructions away (issue 17).
+    mutating func recordNativeID(_ id: String) {
+        guard entry != nil else { return }
+        let hash = HashedKey.hashCode(of: id)
+        entry?.nativeID = id
+        entry?.nativeIDHash = hash
+        disambiguator.warm(hashCode: hash)
     }
 
     private mutating func capturedLink(what: String) -> String? {
@@ -89,24 +100,40 @@ extension XMLFeedBuilder {
         }
         var enclosures: [FeedEnclosure] = []
         swap(&enclosures, &state.enclosures)
+        let title = state.title.take()
+        let summary = state.summary.take()
         guard
-            let built = EntryIdentity.entry(
+            let (id, idSource) = EntryIdentity.baseID(
                 nativeID: state.nativeID.take(),
                 nativeSource: source,
-                title: state.title.take(),
+                title: title,
                 link: link,
-                summary: state.summary.take(),
-                published: state.published,
-                enclosures: enclosures,
-                images: state.images.ordered
+                summary: summary
             )
         else {
             let (line, column) = position()
             warnings.add(line: line, column: column, "entry dropped: it has no id, link, title or summary")
             return
         }
-        let id = built.id
-        if !disambiguator.append(consume built, to: &entries) {
+        // Built in the call, not returned as an optional by `EntryIdentity.entry` nor held in
+        // a variable: either way the entry was copied and destroyed once more (see `baseID`).
+        // The hash computed with the native id, when that is the base id.
+        let baseHash = idSource == source ? state.nativeIDHash : nil
+        let appended = disambiguator.append(
+            FeedEntry(
+                id: id,
+                idSource: idSource,
+                title: title,
+                link: link,
+                published: state.published,
+                summary: summary,
+                enclosures: enclosures,
+                images: state.images.ordered
+            ),
+            baseHash: baseHash,
+            to: &entries
+        )
+        if !appended {
             let (line, column) = position()
             warnings.add(
                 line: line,
