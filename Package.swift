@@ -51,7 +51,7 @@ let package = Package(
         // hostile input, and a flag is per target, not per proven-safe function. Measured when the
         // flag went (issue 15, one loaded 2-core machine): parse 3.7x → 3.9x the libxml2 floor
         // (RSS) and 2.6x → 2.8x (Atom); a Varlink call's server CPU 8.1-8.9 → 9.1-9.5 µs.
-        .target(name: "HomeFeeds", dependencies: ["CLibXML2", "JSONCore"]),
+        .target(name: "HomeFeeds", dependencies: ["CLibXML2", "CSystem", "JSONCore"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(
             name: "HomeFetch",

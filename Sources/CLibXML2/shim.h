@@ -21,8 +21,4 @@ static inline void cxml_silence_generic_errors(void) {
     xmlThrDefSetGenericErrorFunc(NULL, cxml_ignore_generic_error);
     xmlSetGenericErrorFunc(NULL, cxml_ignore_generic_error);
 }
-/* Not libxml2's: the one C hint the parser needs, which Swift cannot express. Starts loading
-   the cache line at p (for reading, kept in all cache levels) without waiting for it; never
-   faults, whatever p is. */
-static inline void cxml_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 #endif

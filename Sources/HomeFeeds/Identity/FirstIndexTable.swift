@@ -1,4 +1,4 @@
-internal import CLibXML2
+internal import CSystem
 
 /// Base id → index of the first kept entry with it, for `EntryDisambiguator`.
 ///
@@ -24,7 +24,7 @@ struct FirstIndexTable {
         guard !slots.isEmpty else { return }
         slots.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
-            cxml_prefetch(base + (hashCode & (buffer.count - 1)))
+            csystem_prefetch(base + (hashCode & (buffer.count - 1)))
         }
     }
 
