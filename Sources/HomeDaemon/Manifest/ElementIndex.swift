@@ -28,7 +28,10 @@ enum ElementIDs {
 
 /// Finds the layout element and content fingerprint behind a manifest element id, for the
 /// assembled content of one version: what a measurement of that id applies to.
-struct ElementIndex {
+///
+/// Made once per version and shared by every profile's layouts (``ManifestBuilder/solve``):
+/// it hashes every item id. Sendable: an immutable value.
+struct ElementIndex: Sendable {
     private let sectionIDs: [String]
     private let sections: [AssembledSection]
     private var sectionByID: [String: Int] = [:]

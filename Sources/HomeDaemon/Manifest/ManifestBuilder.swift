@@ -140,13 +140,15 @@ public enum ManifestBuilder {
         profile: String?,
         generatedAt: Date,
         measurements: TargetSizes,
-        images: ImageIndex = .empty
+        images: ImageIndex = .empty,
+        index: ElementIndex? = nil
     ) throws(LayoutSolveError) -> Built {
         let (result, applied) = try solve(
             spec: spec,
             sections: assembled,
             environment: environment,
-            measurements: measurements
+            measurements: measurements,
+            index: index
         )
         let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
         var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
@@ -180,11 +182,15 @@ public enum ManifestBuilder {
 
     /// Lays assembled content out for one container with the measurements that still apply:
     /// the geometry a manifest is written from (and text is measured in).
+    ///
+    /// - Parameter index: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the
+    ///   caller lays the same content out more than once; made here otherwise.
     static func solve(
         spec: LayoutSpec,
         sections assembled: [AssembledSection],
         environment: LayoutEnvironment,
-        measurements: TargetSizes
+        measurements: TargetSizes,
+        index: ElementIndex? = nil
     ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
         var spec = spec
         var counts: [Int] = []
@@ -196,7 +202,9 @@ public enum ManifestBuilder {
         let applied =
             measurements.isEmpty
             ? AppliedMeasurements()
-            : ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled).measurements(measurements)
+            : (index ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled)).measurements(
+                measurements
+            )
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
         return (result, applied)
     }

@@ -204,6 +204,7 @@ public actor ManifestCache {
         let measurements = newMeasurements ?? self.measurements
         let images = newImages ?? self.images
         let next = version + 1
+        let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         let results = await withTaskGroup(of: (Int, Result<ManifestBuilder.Built, LayoutSolveError>).self) { group in
             for (index, profile) in profiles.enumerated() {
                 let sizes = measurements.sizes(for: MeasurementTargets.profile(profile.name))
@@ -217,7 +218,8 @@ public actor ManifestCache {
                             profile: profile.name,
                             generatedAt: time,
                             measurements: sizes,
-                            images: images
+                            images: images,
+                            index: elements
                         )
                     }
                     return (index, result)

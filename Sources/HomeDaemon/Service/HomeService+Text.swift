@@ -32,28 +32,42 @@ extension HomeService {
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
         let spec = configuration.spec
-        var slots: [TextSlot] = []
-        for profile in settings.profiles {
-            let target = MeasurementTargets.profile(profile.name)
-            do throws(LayoutSolveError) {
-                let (result, _) = try ManifestBuilder.solve(
-                    spec: spec,
-                    sections: sections,
-                    environment: profile.environment,
-                    measurements: measurements.sizes(for: target)
-                )
-                slots += TextSlots.find(
-                    in: result,
-                    sections: sections,
-                    settings: settings,
-                    target: target,
-                    scale: profile.environment.scale
-                )
-            } catch {
-                // The version itself will fail on this profile and say why.
-                continue
+        let index = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
+        // Each profile is laid out on its own child task, as the version's manifests are
+        // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:at:)``); the slots
+        // keep the profiles' order.
+        let found = await withTaskGroup(of: (Int, [TextSlot]).self) { group in
+            for (position, profile) in settings.profiles.enumerated() {
+                let target = MeasurementTargets.profile(profile.name)
+                let sizes = measurements.sizes(for: target)
+                group.addTask {
+                    do throws(LayoutSolveError) {
+                        let (result, _) = try ManifestBuilder.solve(
+                            spec: spec,
+                            sections: sections,
+                            environment: profile.environment,
+                            measurements: sizes,
+                            index: index
+                        )
+                        let slots = TextSlots.find(
+                            in: result,
+                            sections: sections,
+                            settings: settings,
+                            target: target,
+                            scale: profile.environment.scale
+                        )
+                        return (position, slots)
+                    } catch {
+                        // The version itself will fail on this profile and say why.
+                        return (position, [])
+                    }
+                }
             }
+            var found = [[TextSlot]](repeating: [], count: settings.profiles.count)
+            for await (position, slots) in group { found[position] = slots }
+            return found
         }
+        let slots = found.flatMap { $0 }
         var computed: [String: [String: SizeEntry]] = [:]
         let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
         for (slot, result) in zip(slots, results) {
