@@ -141,14 +141,14 @@ public enum ManifestBuilder {
         generatedAt: Date,
         measurements: TargetSizes,
         images: ImageIndex = .empty,
-        index: ElementIndex? = nil
+        elements: ElementIndex? = nil
     ) throws(LayoutSolveError) -> Built {
         let (result, applied) = try solve(
             spec: spec,
             sections: assembled,
             environment: environment,
             measurements: measurements,
-            index: index
+            elements: elements
         )
         let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
         var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
@@ -183,14 +183,14 @@ public enum ManifestBuilder {
     /// Lays assembled content out for one container with the measurements that still apply:
     /// the geometry a manifest is written from (and text is measured in).
     ///
-    /// - Parameter index: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the
+    /// - Parameter elements: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the
     ///   caller lays the same content out more than once; made here otherwise.
     static func solve(
         spec: LayoutSpec,
         sections assembled: [AssembledSection],
         environment: LayoutEnvironment,
         measurements: TargetSizes,
-        index: ElementIndex? = nil
+        elements: ElementIndex? = nil
     ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
         var spec = spec
         var counts: [Int] = []
@@ -202,9 +202,8 @@ public enum ManifestBuilder {
         let applied =
             measurements.isEmpty
             ? AppliedMeasurements()
-            : (index ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled)).measurements(
-                measurements
-            )
+            : (elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled))
+                .measurements(measurements)
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
         return (result, applied)
     }

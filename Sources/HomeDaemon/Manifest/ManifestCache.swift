@@ -219,7 +219,7 @@ public actor ManifestCache {
                             generatedAt: time,
                             measurements: sizes,
                             images: images,
-                            index: elements
+                            elements: elements
                         )
                     }
                     return (index, result)

@@ -32,7 +32,7 @@ extension HomeService {
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
         let spec = configuration.spec
-        let index = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
+        let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         // Each profile is laid out on its own child task, as the version's manifests are
         // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:at:)``); the slots
         // keep the profiles' order.
@@ -47,7 +47,7 @@ extension HomeService {
                             sections: sections,
                             environment: profile.environment,
                             measurements: sizes,
-                            index: index
+                            elements: elements
                         )
                         let slots = TextSlots.find(
                             in: result,
