@@ -167,6 +167,9 @@ actor SubscriptionHub {
         var currentSlot: TargetSlot?
         var currentPush: TargetPush?
         var anyGone = false
+        // Every push goes to the server in one hand-over once the list is walked; the hub is
+        // the only sender of its sinks' replies, so nothing can overtake them meanwhile.
+        var batch = VarlinkReplyBatch()
         for subscriber in snapshot {
             if subscriber.sink.isClosed {
                 subscriber.isGone = true
@@ -183,7 +186,7 @@ actor SubscriptionHub {
             case .manifest(let found, let framed):
                 (pushed, plainPush) = (found, framed)
             case .failure(let ending):
-                subscriber.sink.send(ending)
+                batch.send(ending, to: subscriber.sink)
                 subscriber.isGone = true
                 anyGone = true
                 continue
@@ -206,13 +209,14 @@ actor SubscriptionHub {
                 reply = plainPush
                 policy = .replacePending
             }
-            if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
+            if batch.send(reply, to: subscriber.sink, ifBacklogged: policy) == .closed {
                 subscriber.isGone = true
                 anyGone = true
             } else {
                 subscriber.last = pushed
             }
         }
+        batch.deliver()
         if anyGone { drop { $0.isGone } }
     }
 

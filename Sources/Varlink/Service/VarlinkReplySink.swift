@@ -89,6 +89,29 @@ public final class VarlinkReplySink: Sendable {
         send(encoded, isFinal: true, policy: .queue)
     }
 
+    /// ``send(_:ifBacklogged:)`` into a ``VarlinkReplyBatch``'s collector.
+    func send(
+        _ encoded: VarlinkEncodedReply,
+        ifBacklogged policy: VarlinkBacklogPolicy,
+        into collector: inout ReplyCollector
+    ) -> VarlinkSendResult {
+        let isFinal = !encoded.continues || !acceptsMore
+        let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
+            if state.isClosed { return (false, nil) }
+            state.hasDelivered = true
+            transport.deliver(
+                isOneway ? nil : encoded,
+                isFinal: isFinal,
+                policy: policy,
+                callID: state.callID,
+                into: &collector
+            )
+            return (true, isFinal ? state.close() : nil)
+        }
+        outcome.closing?.run()
+        return outcome.sent ? .sent : .closed
+    }
+
     private func send(_ encoded: VarlinkEncodedReply, isFinal: Bool, policy: VarlinkBacklogPolicy) -> VarlinkSendResult
     {
         // Delivery happens under the lock (it only enqueues), so concurrent senders reach the
@@ -204,4 +227,26 @@ protocol ReplyTransport: Sendable {
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
+
+    /// ``deliver(_:isFinal:policy:callID:)`` as part of a ``VarlinkReplyBatch``: a transport
+    /// that writes on an event loop records the delivery in `collector`; any other delivers now.
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        into collector: inout ReplyCollector
+    )
+}
+
+extension ReplyTransport {
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        into collector: inout ReplyCollector
+    ) {
+        deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
+    }
 }
