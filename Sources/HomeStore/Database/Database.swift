@@ -156,16 +156,7 @@ package final class Database {
         if isInTransaction {
             return try savepoint(body)
         }
-        try executeScript("BEGIN IMMEDIATE")
-        let result: T
-        do {
-            result = try body()
-            try executeScript("COMMIT")
-        } catch {
-            rollback()
-            throw error
-        }
-        return result
+        return try outermost("BEGIN IMMEDIATE", body)
     }
 
     /// Runs `body` in a read transaction (`BEGIN DEFERRED`): every statement in it reads the same
@@ -176,7 +167,12 @@ package final class Database {
     /// - Throws: what `body` throws, or ``StoreError`` from BEGIN/COMMIT.
     package func readTransaction<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         if isInTransaction { return try body() }
-        try executeScript("BEGIN DEFERRED")
+        return try outermost("BEGIN DEFERRED", body)
+    }
+
+    /// `begin`, then `body`, then `COMMIT`; `ROLLBACK` when `body` or the commit throws.
+    private func outermost<T>(_ begin: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        try executeScript(begin)
         let result: T
         do {
             result = try body()

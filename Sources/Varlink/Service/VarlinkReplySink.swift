@@ -95,31 +95,31 @@ public final class VarlinkReplySink: Sendable {
         ifBacklogged policy: VarlinkBacklogPolicy,
         into collector: inout ReplyCollector
     ) -> VarlinkSendResult {
-        let isFinal = !encoded.continues || !acceptsMore
-        let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
-            if state.isClosed { return (false, nil) }
-            state.hasDelivered = true
-            transport.deliver(
-                isOneway ? nil : encoded,
-                isFinal: isFinal,
-                policy: policy,
-                callID: state.callID,
-                into: &collector
-            )
-            return (true, isFinal ? state.close() : nil)
+        send(encoded, isFinal: !encoded.continues || !acceptsMore) { reply, isFinal, callID in
+            transport.deliver(reply, isFinal: isFinal, policy: policy, callID: callID, into: &collector)
         }
-        outcome.closing?.run()
-        return outcome.sent ? .sent : .closed
     }
 
     private func send(_ encoded: VarlinkEncodedReply, isFinal: Bool, policy: VarlinkBacklogPolicy) -> VarlinkSendResult
     {
+        send(encoded, isFinal: isFinal) { reply, isFinal, callID in
+            transport.deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
+        }
+    }
+
+    /// Checks and records a reply under the lock and hands it to `deliver` (the reply, nil for
+    /// a oneway call; whether it is final; the call's number), which only enqueues.
+    private func send(
+        _ encoded: VarlinkEncodedReply,
+        isFinal: Bool,
+        deliver: (VarlinkEncodedReply?, Bool, UInt64) -> Void
+    ) -> VarlinkSendResult {
         // Delivery happens under the lock (it only enqueues), so concurrent senders reach the
         // connection in the order they took the lock, and nothing follows the final reply.
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
             if state.isClosed { return (false, nil) }
             state.hasDelivered = true
-            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: state.callID)
+            deliver(isOneway ? nil : encoded, isFinal, state.callID)
             return (true, isFinal ? state.close() : nil)
         }
         outcome.closing?.run()
