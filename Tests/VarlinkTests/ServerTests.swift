@@ -296,10 +296,12 @@ struct ServerTests {
             var pushes = VarlinkReplyBatch()
             let push = VarlinkReply(parameters: ["n": 2], continues: true).framed()
             let next = VarlinkReply(parameters: ["n": 3], continues: true).framed()
-            for sink in sinks {
-                #expect(pushes.send(push, to: sink, ifBacklogged: .replacePending) == .sent)
-                #expect(pushes.send(next, to: sink) == .sent)
-            }
+            for sink in sinks { #expect(pushes.send(push, to: sink, ifBacklogged: .replacePending) == .sent) }
+            // Handed over a slice at a time: what was recorded goes now, the batch starts empty.
+            #expect(pushes.count == sinks.count)
+            pushes.flush()
+            #expect(pushes.count == 0)
+            for sink in sinks { #expect(pushes.send(next, to: sink) == .sent) }
             pushes.deliver()
             var finals = VarlinkReplyBatch()
             let final = VarlinkReply(parameters: ["n": 4]).framed()

@@ -28,6 +28,17 @@ public struct VarlinkReplyBatch: ~Copyable {
         sink.send(encoded, ifBacklogged: policy, into: &collector)
     }
 
+    /// Replies recorded since the batch was last handed over.
+    public var count: Int { collector.count }
+
+    /// Hands the replies recorded so far to their connections (one submission per event loop)
+    /// and goes on recording: a long fan-out handed over a slice at a time lets the loop start
+    /// writing before the last sink is reached.
+    public mutating func flush() {
+        collector.submit()
+        collector = ReplyCollector()
+    }
+
     /// Hands every recorded reply to its connection: one submission per event loop.
     public consuming func deliver() {
         collector.submit()
@@ -38,8 +49,10 @@ public struct VarlinkReplyBatch: ~Copyable {
 /// server has one; the list stays short).
 struct ReplyCollector {
     private var groups: [(loop: EventLoop, deliveries: [ReplyDelivery])] = []
+    private(set) var count = 0
 
     mutating func append(_ delivery: ReplyDelivery, on loop: EventLoop) {
+        count += 1
         if let last = groups.indices.last, groups[last].loop === loop {
             groups[last].deliveries.append(delivery)
             return
