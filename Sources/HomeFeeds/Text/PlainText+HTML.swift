@@ -37,6 +37,8 @@ extension PlainText {
         while nameEnd < count, base[nameEnd].isASCIILetter || base[nameEnd].isASCIIDigit { nameEnd &+= 1 }
         guard nameEnd < count, base[nameEnd] == UInt8(ascii: ">") else { return nil }
         let name = UnsafeBufferPointer(start: base + nameStart, count: nameEnd &- nameStart)
+        // `<img>` has no `src`, but a later scan for images would look at it.
+        if HTMLTagNames.equalsIgnoringCase(name, "img") { mayHoldImageTag = true }
         // An opening script or style tag drops what follows it: `skipMarkup`'s business.
         if nameStart == start &+ 1 && HTMLTagNames.rawTextCloser(name) != nil { return nil }
         if HTMLTagNames.isBlock(name) { pendingSpace = true }
@@ -52,6 +54,8 @@ extension PlainText {
             return start + 1
         }
         let next = input[start + 1]
+        // Comments, declarations and processing instructions are skipped unread.
+        if next == UInt8(ascii: "!") || next == UInt8(ascii: "?") { mayHoldImageTag = true }
         if next == UInt8(ascii: "!") {
             if start + 3 < count && input[start + 2] == UInt8(ascii: "-") && input[start + 3] == UInt8(ascii: "-") {
                 return Self.find(Array("-->".utf8), in: input, from: start + 4).map { $0 + 3 } ?? count
@@ -71,9 +75,19 @@ extension PlainText {
         var nameEnd = nameStart
         while nameEnd < count, input[nameEnd].isASCIILetter || input[nameEnd].isASCIIDigit { nameEnd += 1 }
         let name = UnsafeBufferPointer(rebasing: input[nameStart..<nameEnd])
-        guard let tagEnd = Self.endOfTag(input, from: nameEnd) else { return count }
+        guard let tagEnd = Self.endOfTag(input, from: nameEnd) else {
+            mayHoldImageTag = true
+            return count
+        }
+        // An `img` tag, or a `<` in the attributes (a quoted value may hold one).
+        if HTMLTagNames.equalsIgnoringCase(name, "img")
+            || input.index(of: UInt8(ascii: "<"), from: nameEnd, before: tagEnd) != nil
+        {
+            mayHoldImageTag = true
+        }
         if HTMLTagNames.isBlock(name) { pendingSpace = true }
         if !isClosing, let closer = HTMLTagNames.rawTextCloser(name) {
+            mayHoldImageTag = true
             // Script and style contents are dropped up to the matching close tag.
             guard let close = Self.findCaseInsensitive(closer, in: input, from: tagEnd) else { return count }
             return (Self.endOfTag(input, from: close + closer.count)) ?? count
