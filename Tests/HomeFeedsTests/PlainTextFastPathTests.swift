@@ -15,6 +15,7 @@ import Testing
         "\u{A0}", "\u{85}", "\u{1680}", "\u{2003}", "\u{202F}", "\u{3000}", "\u{2028}", "\u{200B}", "\u{FEFF}",
         "\u{1}", "\u{7F}", "\u{9F}", "&", "&amp;", "&nbsp;", "&#233;", "&#xA0;", "&#32;", "&eacute;", "&bogus;",
         "<", "< ", ">", "<p>", "</b>", "<br/>", "<a href=\"x y\">", "<!-- c -->", "<script>s</script>", "AT&T",
+        "<P>", "</div>", "<h2>", "<STYLE>", "</style>", "<p", "</",
     ]
 
     static let trickyInputs = [
@@ -184,6 +185,31 @@ import Testing
                         if results.0 != results.1 { mismatches.append(input) }
                     }
                 }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
+    /// Tags `skipSimpleTag` takes (`<p>`, `</P>`, `<h1>`, `<x9>`) beside ones it must leave to
+    /// `skipMarkup` (opening script and style in any case, closing ones it may take, attributes,
+    /// `<br/>`, `<1>`, `</ >`), cut at every byte (the rest dropped, or text after the cut): a
+    /// tag missing its `>` or its name's end must go the general way.
+    @Test("simple tags, cut at every offset")
+    func simpleTagsCut() {
+        let html = Array(
+            "가<p>a</P>b<H1>c</h1>d<x9>e<SCRIPT>f</script>g<Style>h</STYLE>i<br>j<br/>k<b x>l<1>m</ >n</div>o<BLOCKQUOTE>p"
+                .utf8
+        )
+        var mismatches: [String] = []
+        for cut in 0...html.count {
+            for tail in [[], [0x71], [0x20, 0x72], [0x3E, 0x73]] as [[UInt8]] {
+                let input = Array(html[..<cut]) + tail
+                var fast = PlainText()
+                var general = PlainText(usesFastPaths: false)
+                let results = input.withUnsafeBufferPointer {
+                    (fast.normalize($0, mode: .html), general.normalize($0, mode: .html))
+                }
+                if results.0 != results.1 { mismatches.append(String(decoding: input, as: UTF8.self)) }
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")

@@ -22,6 +22,12 @@ struct PlainText: ~Copyable {
     /// Whitespace was read since the last visible character: one space goes out before the
     /// next one (none at the start or end). Markup skipping in `PlainText+HTML` sets it too.
     var pendingSpace = false
+    /// The HTML last normalised may hold an `<img` tag (`HTMLImageScanner`'s byte scan may
+    /// find one): false only when every `<` of it began a tag other than `img`, with no other
+    /// `<` inside, or was text before no tag name. Lets the caller skip that second scan of
+    /// the same bytes (issue 17). Set by `PlainText+HTML`, and by `appendScalar` when a broken
+    /// character swallows a `<`.
+    var mayHoldImageTag = false
 
     init(usesFastPaths: Bool = true) {
         self.usesFastPaths = usesFastPaths
@@ -36,6 +42,7 @@ struct PlainText: ~Copyable {
     mutating func normalize(_ input: UnsafeBufferPointer<UInt8>, mode: TextMode, isValidUTF8: Bool = false) -> String? {
         out.removeAll()
         pendingSpace = false
+        mayHoldImageTag = false
         switch mode {
         case .literal: appendFolding(input)
         case .html: stripAndDecode(input)
@@ -162,6 +169,8 @@ struct PlainText: ~Copyable {
         }
         let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
         let end = min(index + length, input.count)
+        // Invalid UTF-8 (base64-decoded text) may put a `<` in a broken character.
+        if input.index(of: UInt8(ascii: "<"), from: index + 1, before: end) != nil { mayHoldImageTag = true }
         if Self.isUnicodeSpace(input, from: index, to: end) {
             pendingSpace = true
         } else {

@@ -33,10 +33,14 @@ extension XMLFeedBuilder {
         case .atomID:
             if entry?.nativeID == nil, let id = capturedTrimmed() { recordNativeID(id) }
         case .summary(let rank):
-            if captureMode == .html { scanCapturedHTMLForImage() }
-            guard let current = entry?.summaryRank, rank < current, let value = capturedPlainText(captureMode) else {
+            guard let current = entry?.summaryRank, rank < current else {
+                if captureMode == .html { scanCapturedHTMLForImage() }
                 return
             }
+            let value = capturedPlainText(captureMode)
+            // The plain-text pass read every `<` of the HTML: most often none can start an image.
+            if captureMode == .html && plain.mayHoldImageTag { scanCapturedHTMLForImage() }
+            guard let value else { return }
             entry?.summary = value
             entry?.summaryRank = rank
         case .contentImages:
