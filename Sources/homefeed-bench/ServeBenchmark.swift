@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import HomeDaemon
 import LogCore
+import Synchronization
 import Varlink
 
 #if canImport(Glibc)
@@ -22,8 +23,8 @@ import Varlink
 ///   process busy-looping (one core of two taken), each beside the echo floor under the same load,
 ///   and beside `serve.call_epoll_floor_p50_us_*`: the same echo with its server waiting in
 ///   `epoll_wait` on a non-blocking socket, as any server of many sockets must (``EpollReadiness``);
-/// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers
-///   (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
+/// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers, read
+///   on their own thread while the caller waits for its reply (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
 ///   and storing the version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to
 ///   1 000 raw sockets, read the same way), and `serve.push_1000.caller_reply_ms` (when the
 ///   `RecordHistory` caller had its reply during those rounds: the loop's push lane lets it
@@ -376,24 +377,40 @@ enum ServeBenchmark {
 
     /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a
     /// history event and waits until every subscriber has the next reply. The medians, in ms,
-    /// of the whole round and of the `RecordHistory` reply within it.
+    /// of the whole round (from the call to the last subscriber's read) and of the
+    /// `RecordHistory` reply within it.
+    ///
+    /// The subscribers are read on their own thread from before the call, as subscribers that
+    /// are not the caller read: not only once the caller has its reply (which made the figure
+    /// the caller's reply plus the whole read, rather than the call to the last push). The
+    /// floor's reader reads while its writer writes, the same way (``pushFloor(count:bytes:)``).
     static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> (all: Double, reply: Double) {
         let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
         var replies: [Double] = []
-        let rounds = (0..<5).map { _ in
-            let start = DispatchTime.now().uptimeNanoseconds
-            return milliseconds {
-                do {
-                    _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
-                } catch {
-                    fail("RecordHistory: \(error)")
-                }
-                replies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        var rounds: [Double] = []
+        for _ in 0..<5 {
+            let go = DispatchSemaphore(value: 0)
+            let done = DispatchSemaphore(value: 0)
+            let finished = Atomic<UInt64>(0)
+            Thread {
+                go.wait()
                 reader.waitForOneReply()
+                finished.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
+                done.signal()
+            }.start()
+            go.signal()
+            let start = DispatchTime.now().uptimeNanoseconds
+            do {
+                _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
+            } catch {
+                fail("RecordHistory: \(error)")
             }
+            replies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            done.wait()
+            rounds.append(Double(finished.load(ordering: .acquiring) - start) / 1e6)
         }
         return (median(rounds), median(replies))
     }
@@ -568,7 +585,9 @@ enum ServeBenchmark {
 
 /// Subscriber sockets in one epoll set, registered once (outside any timed region), so that
 /// waiting for a push costs O(ready fds) per wake-up rather than O(all fds) as with poll.
-final class SubscriberReader {
+/// Sendable: used by one thread at a time (the bench hands it to a reader thread and waits for
+/// it before using it again).
+final class SubscriberReader: @unchecked Sendable {
     let fds: [Int32]
     private let epoll: Int32
     private var buffer = [UInt8](repeating: 0, count: 1 << 16)
