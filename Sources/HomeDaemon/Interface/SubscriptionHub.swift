@@ -82,10 +82,6 @@ actor SubscriptionHub {
     /// that subscribe and leave between versions cost amortised O(1) each and never pile up.
     private var pruneThreshold = SubscriptionHub.minimumPruneThreshold
     static let minimumPruneThreshold = 64
-    /// Pushes handed to the server at once: the event loop writes as many before it looks at
-    /// its other work, so it can start on a slice while the hub fills the next one (a hub
-    /// thread taken off its core mid-list then delays the writes by one slice, not all of them).
-    static let handOverEvery = 64
     private let service: HomeService
 
     init(service: HomeService) {
@@ -171,10 +167,6 @@ actor SubscriptionHub {
         var currentSlot: TargetSlot?
         var currentPush: TargetPush?
         var anyGone = false
-        // The pushes go to the server a slice at a time (``handOverEvery``), not one hand-over
-        // per subscriber; the hub is the only sender of its sinks' replies, so nothing can
-        // overtake them meanwhile.
-        var batch = VarlinkReplyBatch()
         for subscriber in snapshot {
             if subscriber.sink.isClosed {
                 subscriber.isGone = true
@@ -191,7 +183,7 @@ actor SubscriptionHub {
             case .manifest(let found, let framed):
                 (pushed, plainPush) = (found, framed)
             case .failure(let ending):
-                batch.send(ending, to: subscriber.sink)
+                subscriber.sink.send(ending)
                 subscriber.isGone = true
                 anyGone = true
                 continue
@@ -214,15 +206,13 @@ actor SubscriptionHub {
                 reply = plainPush
                 policy = .replacePending
             }
-            if batch.send(reply, to: subscriber.sink, ifBacklogged: policy) == .closed {
+            if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
                 subscriber.isGone = true
                 anyGone = true
             } else {
                 subscriber.last = pushed
             }
-            if batch.count >= Self.handOverEvery { batch.flush() }
         }
-        batch.deliver()
         if anyGone { drop { $0.isGone } }
     }
 

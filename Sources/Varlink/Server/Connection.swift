@@ -236,19 +236,6 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         loop.submit(ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID))
     }
 
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        into collector: inout ReplyCollector
-    ) {
-        collector.append(
-            ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID),
-            on: loop
-        )
-    }
-
     /// Whether a reply for `callID` belongs to the streaming call this connection is running:
     /// such replies take the loop's push lane. Loop thread.
     func isStreaming(callID: UInt64) -> Bool {

@@ -64,8 +64,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         /// A reply for a connection: carried as a value, so handing a push to a thousand
         /// connections allocates no closure per connection.
         case delivery(ReplyDelivery)
-        /// A ``VarlinkReplyBatch``'s replies for this loop's connections, in batch order.
-        case deliveries([ReplyDelivery])
     }
 
     private struct Inbox: ~Copyable {
@@ -192,13 +190,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         submit(.delivery(delivery))
     }
 
-    /// Hands `deliveries` to their connections on the loop thread, in order, as one item: one
-    /// inbox append and at most one wake-up for all of them (``VarlinkReplyBatch``).
-    func submit(_ deliveries: [ReplyDelivery]) {
-        guard !deliveries.isEmpty else { return }
-        submit(.deliveries(deliveries))
-    }
-
     private func submit(_ work: Work) {
         if isOnLoop {
             pending.append(work)
@@ -224,28 +215,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         case .job(let job): job.runSynchronously(on: asUnownedTaskExecutor())
         case .closure(let closure): closure()
         case .delivery(let delivery): delivery.run()
-        case .deliveries(let deliveries): for delivery in deliveries { delivery.run() }
         }
     }
 
     /// Runs `work` on the loop thread, or puts it in the push lane when it is a reply of the
     /// streaming call its connection is running.
     private func dispatch(_ work: Work) {
-        switch work {
-        case .delivery(let delivery):
-            dispatch(delivery)
-        case .deliveries(let deliveries):
-            for delivery in deliveries { dispatch(delivery) }
-        case .job, .closure:
-            run(work)
-        }
-    }
-
-    private func dispatch(_ delivery: ReplyDelivery) {
-        if delivery.connection.isStreaming(callID: delivery.callID) {
+        if case .delivery(let delivery) = work, delivery.connection.isStreaming(callID: delivery.callID) {
             pushes.append(delivery)
         } else {
-            delivery.run()
+            run(work)
         }
     }
 

@@ -89,37 +89,14 @@ public final class VarlinkReplySink: Sendable {
         send(encoded, isFinal: true, policy: .queue)
     }
 
-    /// ``send(_:ifBacklogged:)`` into a ``VarlinkReplyBatch``'s collector.
-    func send(
-        _ encoded: VarlinkEncodedReply,
-        ifBacklogged policy: VarlinkBacklogPolicy,
-        into collector: inout ReplyCollector
-    ) -> VarlinkSendResult {
-        send(encoded, isFinal: !encoded.continues || !acceptsMore) { reply, isFinal, callID in
-            transport.deliver(reply, isFinal: isFinal, policy: policy, callID: callID, into: &collector)
-        }
-    }
-
     private func send(_ encoded: VarlinkEncodedReply, isFinal: Bool, policy: VarlinkBacklogPolicy) -> VarlinkSendResult
     {
-        send(encoded, isFinal: isFinal) { reply, isFinal, callID in
-            transport.deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
-        }
-    }
-
-    /// Checks and records a reply under the lock and hands it to `deliver` (the reply, nil for
-    /// a oneway call; whether it is final; the call's number), which only enqueues.
-    private func send(
-        _ encoded: VarlinkEncodedReply,
-        isFinal: Bool,
-        deliver: (VarlinkEncodedReply?, Bool, UInt64) -> Void
-    ) -> VarlinkSendResult {
         // Delivery happens under the lock (it only enqueues), so concurrent senders reach the
         // connection in the order they took the lock, and nothing follows the final reply.
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
             if state.isClosed { return (false, nil) }
             state.hasDelivered = true
-            deliver(isOneway ? nil : encoded, isFinal, state.callID)
+            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: state.callID)
             return (true, isFinal ? state.close() : nil)
         }
         outcome.closing?.run()
@@ -227,26 +204,4 @@ protocol ReplyTransport: Sendable {
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
     func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
-
-    /// ``deliver(_:isFinal:policy:callID:)`` as part of a ``VarlinkReplyBatch``: a transport
-    /// that writes on an event loop records the delivery in `collector`; any other delivers now.
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        into collector: inout ReplyCollector
-    )
-}
-
-extension ReplyTransport {
-    func deliver(
-        _ reply: VarlinkEncodedReply?,
-        isFinal: Bool,
-        policy: VarlinkBacklogPolicy,
-        callID: UInt64,
-        into collector: inout ReplyCollector
-    ) {
-        deliver(reply, isFinal: isFinal, policy: policy, callID: callID)
-    }
 }
