@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HomeFeeds
@@ -137,14 +138,13 @@ import Testing
     /// A deterministic generator of byte strings that mix ASCII, Hangul, 2- and 4-byte
     /// characters, controls, and every kind of ill-formed sequence.
     struct Bytes: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
+        var random: SeededRandom
+
+        init(state: UInt64) {
+            random = SeededRandom(seed: state)
         }
+
+        mutating func next() -> UInt64 { random.next() }
 
         mutating func text(length: Int) -> [UInt8] {
             let pieces: [[UInt8]] = [

@@ -1,5 +1,6 @@
 import CommandTable
 import Foundation
+import TestSupport
 import Testing
 import Varlink
 
@@ -15,15 +16,9 @@ struct StoreFaultTests {
         _ = try sqlite.run([root.storePath, "PRAGMA wal_checkpoint(TRUNCATE);"])
         let page = try sqlite.run([root.storePath, "SELECT rootpage FROM sqlite_schema WHERE name = 'notices';"])
         let number = try #require(Int(page.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
-        var state = seed
-        let garbage = (0..<4096).map { _ -> UInt8 in
-            // SplitMix64 steps; one byte from each.
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return UInt8(truncatingIfNeeded: z ^ (z >> 31))
-        }
+        var random = SeededRandom(seed: seed)
+        // One byte from each step.
+        let garbage = (0..<4096).map { _ in UInt8(truncatingIfNeeded: random.next()) }
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: root.storePath))
         // Pages are counted from 1 and are 4 096 bytes (SQLite's default page size).
         try handle.seek(toOffset: UInt64((number - 1) * 4096))
