@@ -58,10 +58,10 @@ struct SAXEventTape: ~Copyable {
     static let maxBytes = 256 << 10
     static let maxTextBytes = 16 << 10
 
-    private(set) var events = RecordBuffer<Event>(capacity: maxEvents)
-    private(set) var attributes = RecordBuffer<Attribute>(capacity: 1024)
+    private(set) var events = RecordBuffer<Event>(capacity: 256)
+    private(set) var attributes = RecordBuffer<Attribute>(capacity: 64)
     private(set) var errors: [RecordedError] = []
-    private(set) var bytes = ByteBuffer(capacity: 64 << 10)
+    private(set) var bytes = ByteBuffer(capacity: 4096)
 
     var isEmpty: Bool { events.isEmpty }
 
