@@ -1,7 +1,8 @@
 /// Application limits for one parse (`feed-parsing.md` §6).
 ///
-/// libxml2's SAX2 push parser enforces none of these itself, so the parser checks them in its
-/// callbacks and after every chunk, and stops libxml2 with `xmlStopParser` when one is passed.
+/// libxml2's SAX2 push parser enforces none of these itself, so the parser checks them as it
+/// reads libxml2's events (`SAXRecorder`) and after every chunk, stops libxml2 with
+/// `xmlStopParser` when one is passed, and drops the events libxml2 reported after it.
 /// Every limit except `maxEntries` turns into a `FeedParseError`; `maxEntries` gives a bounded
 /// result marked `isTruncated`, since the first 10 000 entries of a feed are still useful.
 public struct FeedParseLimits: Sendable, Equatable {

@@ -29,6 +29,10 @@ struct ByteBuffer: ~Copyable {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// The first byte's address, for reading the contents across calls while nothing is appended
+    /// (an append may move them): `SAXRecorder` reads its recorded events through it.
+    var baseAddress: UnsafePointer<UInt8> { UnsafePointer(base) }
+
     /// Replaces the contents by `bytes`.
     mutating func replace(with bytes: [UInt8]) {
         removeAll()

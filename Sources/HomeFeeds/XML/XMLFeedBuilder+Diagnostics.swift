@@ -5,18 +5,17 @@ internal import CLibXML2
 extension XMLFeedBuilder {
     /// Records a libxml2 error or warning for this parse only (the `serror` hook). Errors
     /// (level ≥ `XML_ERR_ERROR`) mean libxml2 recovered from a broken document.
-    mutating func record(_ error: UnsafePointer<xmlError>) {
-        let code = Int(error.pointee.code)
-        var message = error.pointee.message.map { String(cString: $0) } ?? "XML error \(code)"
+    ///
+    /// - Parameter endTag: for XML_ERR_TAG_NAME_MISMATCH, the end tag as written.
+    mutating func record(_ error: SAXEventTape.RecordedError, endTag: UnsafePointer<UInt8>?) {
+        let code = error.code
+        var message = error.message
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        let line = Int(error.pointee.line)
-        let column = Int(error.pointee.int2)
+        let line = error.line
+        let column = error.column
         if firstError == nil { firstError = (code, line, column, message) }
-        // XML_ERR_TAG_NAME_MISMATCH: str2 is the end tag as written.
-        if code == 76, let written = error.pointee.str2 {
-            written.withMemoryRebound(to: UInt8.self, capacity: 1) { closeOpenElements(named: $0) }
-        }
-        let isError = error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue
+        if let endTag { closeOpenElements(named: endTag) }
+        let isError = error.isError
         if isError { isWellFormed = false }
         warnings.add(
             line: line > 0 ? line : nil,
@@ -71,12 +70,19 @@ extension XMLFeedBuilder {
         )
     }
 
-    /// libxml2's current line and column (less `back` characters on the same line), for
-    /// warnings raised from the builder.
+    /// libxml2's line and column when it reported the event being replayed, or its current
+    /// ones between replays (less `back` characters on the same line), for warnings raised
+    /// from the builder.
     func position(back: Int = 0) -> (line: Int?, column: Int?) {
-        guard let context else { return (nil, nil) }
-        let line = Int(xmlSAX2GetLineNumber(context))
-        let column = Int(xmlSAX2GetColumnNumber(context))
+        let line: Int
+        let column: Int
+        if let replayedPosition {
+            (line, column) = (Int(replayedPosition.line), Int(replayedPosition.column))
+        } else if let context {
+            (line, column) = (Int(xmlSAX2GetLineNumber(context)), Int(xmlSAX2GetColumnNumber(context)))
+        } else {
+            return (nil, nil)
+        }
         return (line > 0 ? line : nil, column > 0 ? max(1, column - back) : nil)
     }
 }

@@ -1,7 +1,7 @@
 internal import CLibXML2
 import JSONCore
 
-/// The feed state machine behind libxml2's SAX2 callbacks: turns element and text events of
+/// The feed state machine behind libxml2's SAX2 events (read from `SAXRecorder`'s tape): turns element and text events of
 /// RSS 0.9x/2.0, RSS 1.0, Atom 1.0 and OPML into entries, and enforces the limits of
 /// `feed-parsing.md` §6 that libxml2 does not (depth, text per field and per document, entries,
 /// time).
@@ -60,6 +60,9 @@ struct XMLFeedBuilder: ~Copyable {
     /// (issue 17). A class reference keeps the layout fixed.
     let deadline: Deadline
     var context: xmlParserCtxtPtr?
+    /// Where libxml2 was when it reported the event being replayed (`SAXRecorder`); nil
+    /// between replays, when positions are libxml2's current ones.
+    var replayedPosition: (line: Int32, column: Int32)?
 
     // Document state.
     var root: Root?
@@ -162,7 +165,6 @@ struct XMLFeedBuilder: ~Copyable {
         attributes: XMLAttributes
     ) {
         guard !isStopped else { return }
-        clearRecoveredError()
         elementCount += 1
         if stack.count >= limits.maxDepth {
             stop(.limitExceeded(.depth), "element depth exceeds \(limits.maxDepth)")
@@ -198,7 +200,6 @@ struct XMLFeedBuilder: ~Copyable {
 
     mutating func endElement() {
         guard !isStopped, let frame = stack.popLast() else { return }
-        clearRecoveredError()
         if frame.isClosed {
             closedFrames -= 1
         } else {
@@ -272,21 +273,16 @@ struct XMLFeedBuilder: ~Copyable {
         text.append(UnsafeBufferPointer(start: bytes, count: count))
     }
 
-    /// The line libxml2 is reading (from 1), for positions in the output such as an OPML
+    /// The line of the event being read (from 1), for positions in the output such as an OPML
     /// outline's line.
-    var currentLine: Int? { context.map { Int(xmlSAX2GetLineNumber($0)) } }
+    var currentLine: Int? { position().line }
 
     // MARK: Stopping
 
     mutating func stop(_ kind: FeedParseError.Kind, _ message: String) {
         guard stopError == nil else { return }
-        var line: Int?
-        var column: Int?
-        if let context {
-            line = Int(xmlSAX2GetLineNumber(context))
-            column = Int(xmlSAX2GetColumnNumber(context))
-            xmlStopParser(context)
-        }
+        let (line, column) = position()
+        if let context { xmlStopParser(context) }
         stopError = FeedParseError(kind: kind, source: documentURL, line: line, column: column, message: message)
     }
 
@@ -294,16 +290,6 @@ struct XMLFeedBuilder: ~Copyable {
     mutating func truncate() {
         isTruncated = true
         if let context { xmlStopParser(context) }
-    }
-
-    /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0
-    /// (`xmlParseReference` returns early), so one stray tag would silently eat later
-    /// ampersands in RECOVER mode. The error is already recorded by `serror`; reset the flag so
-    /// references keep decoding. Safe because `getEntity` only ever returns predefined-type
-    /// entities, which libxml2 never parses.
-    @inline(__always)
-    private func clearRecoveredError() {
-        if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
     }
 
     mutating func checkDeadline() {

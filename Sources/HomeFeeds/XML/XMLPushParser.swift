@@ -10,13 +10,15 @@ internal import CLibXML2
 /// `XML_PARSE_IGNORE_ENC`, so the declaration's `encoding` never converts it twice) and with
 /// each bare `&` marked (`AmpersandRepair`).
 ///
-/// The builder lives in memory this parser owns and hands to libxml2 as its userData: the
-/// callbacks mutate it through that pointer, so a SAX event costs no retain and no dynamic
-/// exclusivity check, as a class's stored properties would (issue 17).
+/// libxml2's callbacks record their events (`SAXRecorder`), which reach the builder once
+/// libxml2 returns from each chunk. Builder and recorder live in memory this parser owns; the
+/// recorder is libxml2's userData, so a SAX event costs no retain and no dynamic exclusivity
+/// check, as a class's stored properties would (issue 17).
 ///
 /// Not Sendable: a parser context must not be shared between threads (§5.1).
 final class XMLPushParser {
     private let builder: UnsafeMutablePointer<XMLFeedBuilder>
+    private let recorder: UnsafeMutablePointer<SAXRecorder>
     private var context: xmlParserCtxtPtr?
     private var decoder: InputDecoder
     private var repair = AmpersandRepair()
@@ -35,6 +37,8 @@ final class XMLPushParser {
         decoder = InputDecoder(contentType: contentType, documentURL: builder.documentURL)
         self.builder = .allocate(capacity: 1)
         self.builder.initialize(to: builder)
+        recorder = .allocate(capacity: 1)
+        recorder.initialize(to: SAXRecorder(builder: self.builder))
         // Clamped here too: `FeedParseLimits.chunkSize` is a public var that can bypass its init.
         self.chunkSize = max(1, min(chunkSize, 64 << 10))
     }
@@ -44,6 +48,8 @@ final class XMLPushParser {
             if let document = context.pointee.myDoc { xmlFreeDoc(document) }
             xmlFreeParserCtxt(context)
         }
+        recorder.deinitialize(count: 1)
+        recorder.deallocate()
         builder.deinitialize(count: 1)
         builder.deallocate()
     }
@@ -67,7 +73,10 @@ final class XMLPushParser {
                 pending = []
                 createContext(firstBytes: body)
             }
-            if let context, !isStopped { xmlParseChunk(context, nil, 0, 1) }
+            if let context, !isStopped {
+                xmlParseChunk(context, nil, 0, 1)
+                recorder.pointee.replay()
+            }
         }
         builder.pointee.warnings.merge(decoderWarnings)
         return try builder.pointee.finish()
@@ -108,6 +117,7 @@ final class XMLPushParser {
             let end = min(start + chunkSize, bytes.count)
             let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<end])
             _ = xmlParseChunk(context, slice.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(slice.count), 0)
+            recorder.pointee.replay()
             start = end
             builder.pointee.checkDeadline()
             if builder.pointee.isStopped || builder.pointee.isTruncated { isStopped = true }
@@ -115,17 +125,8 @@ final class XMLPushParser {
     }
 
     private func createContext(firstBytes: [UInt8]) {
-        var handler = xmlSAXHandler()
-        handler.initialized = UInt32(XML_SAX2_MAGIC)
-        handler.startElementNs = onStartElement
-        handler.endElementNs = onEndElement
-        handler.characters = onCharacters
-        handler.cdataBlock = onCharacters
-        handler.ignorableWhitespace = onCharacters
-        handler.entityDecl = onEntityDecl
-        handler.getEntity = onGetEntity
-        handler.serror = onError
-        let user = UnsafeMutableRawPointer(builder)
+        var handler = SAXRecorder.handler()
+        let user = UnsafeMutableRawPointer(recorder)
         let created = firstBytes.withUnsafeBufferPointer { bytes in
             builder.pointee.documentURL.withCString { url in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
@@ -143,6 +144,7 @@ final class XMLPushParser {
             return
         }
         context = created
+        recorder.pointee.context = created
         builder.pointee.context = created
         // IGNORE_ENC: the bytes are already UTF-8 (`InputDecoder`); the declaration's
         // `encoding` must not make libxml2 convert them again.
@@ -151,72 +153,4 @@ final class XMLPushParser {
             | Int32(XML_PARSE_NOWARNING.rawValue) | Int32(XML_PARSE_IGNORE_ENC.rawValue)
         xmlCtxtUseOptions(created, options)
     }
-}
-
-// MARK: - C callbacks (no captures; the builder arrives as libxml2's userData)
-
-/// Calls `body` with the builder behind libxml2's userData: the `XMLPushParser` owns that
-/// memory for the whole parse, and libxml2 calls back on the thread that feeds it.
-@inline(__always)
-private func withBuilder(_ context: UnsafeMutableRawPointer?, _ body: (inout XMLFeedBuilder) -> Void) {
-    guard let context else { return }
-    body(&context.assumingMemoryBound(to: XMLFeedBuilder.self).pointee)
-}
-
-private let onStartElement: startElementNsSAX2Func = {
-    context,
-    localName,
-    _,
-    uri,
-    _,
-    _,
-    attributeCount,
-    _,
-    attributes in
-    guard let localName else { return }
-    withBuilder(context) {
-        $0.startElement(
-            name: localName,
-            namespace: uri,
-            attributes: XMLAttributes(base: attributes, count: Int(max(0, attributeCount)))
-        )
-    }
-}
-
-private let onEndElement: endElementNsSAX2Func = { context, _, _, _ in
-    withBuilder(context) { $0.endElement() }
-}
-
-private let onCharacters: charactersSAXFunc = { context, bytes, count in
-    guard let bytes, count > 0 else { return }
-    withBuilder(context) { $0.characters(bytes, count: Int(count)) }
-}
-
-/// Entity declarations in the document are never recorded as entities (§5.2); only their
-/// names are noted, so that a reference to one is reported as "not expanded" rather than as
-/// undefined.
-private let onEntityDecl: entityDeclSAXFunc = { context, name, _, _, _, _ in
-    guard let name else { return }
-    withBuilder(context) { $0.noteDeclaredEntity(name) }
-}
-
-/// HTML5 names decode (§5.2); `AmpersandRepair`'s marker for a bare `&` and unknown names
-/// are reported to the builder, which records a warning (the empty entity drops the unknown
-/// reference, as libxml2's recovery would).
-private let onGetEntity: getEntitySAXFunc = { context, name in
-    guard let name else { return EntityCache.shared.empty }
-    var found: UnsafeMutablePointer<xmlEntity>?
-    withBuilder(context) { found = $0.htmlEntity(named: name) }
-    if let found { return found }
-    if AmpersandRepair.isBareAmpersandMarker(name) {
-        withBuilder(context) { $0.recordBareAmpersand() }
-        return EntityCache.shared.ampersand
-    }
-    withBuilder(context) { $0.recordUnknownEntity(name) }
-    return EntityCache.shared.empty
-}
-
-private let onError: xmlStructuredErrorFunc = { context, error in
-    guard let error else { return }
-    withBuilder(context) { $0.record(error) }
 }

@@ -1,0 +1,247 @@
+internal import CLibXML2
+
+/// libxml2's userData for one parse: its SAX2 callbacks record events on a `SAXEventTape`,
+/// and `replay` hands them to the builder, in order, once libxml2 returns from a chunk (or the
+/// tape is full).
+///
+/// What must happen while libxml2 waits stays in the callbacks: `getEntity`'s answer (the
+/// builder's HTML5 entity lookup, a cache whose order does not matter) and the reset of
+/// libxml2's `wellFormed` flag at each element (`resetRecoveredError`). Everything the builder
+/// decides, warns about or stops on happens in `replay`, at the position libxml2 was at when it
+/// reported the event: a stop or the entry limit there drops the events recorded after it, as
+/// `xmlStopParser` would have stopped libxml2 before reporting them.
+///
+/// Not Sendable: owned by one `XMLPushParser`, used on the thread that feeds it.
+struct SAXRecorder: ~Copyable {
+    private var tape = SAXEventTape()
+    private let builder: UnsafeMutablePointer<XMLFeedBuilder>
+    var context: xmlParserCtxtPtr?
+    /// libxml2's five-pointer attribute layout, rebuilt over the tape's copies for `XMLAttributes`.
+    private var slots: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    private var slotCapacity = 16 * 5
+
+    init(builder: UnsafeMutablePointer<XMLFeedBuilder>) {
+        self.builder = builder
+        slots = .allocate(capacity: slotCapacity)
+    }
+
+    deinit { slots.deallocate() }
+
+    /// libxml2's line and column now (`xmlSAX2GetLineNumber`/`ColumnNumber` read the same).
+    @inline(__always)
+    private var position: (line: Int32, column: Int32) {
+        guard let input = context?.pointee.input else { return (0, 0) }
+        return (input.pointee.line, input.pointee.col)
+    }
+
+    // MARK: Recording (from libxml2's callbacks)
+
+    mutating func startElement(
+        name: UnsafePointer<UInt8>,
+        namespace: UnsafePointer<UInt8>?,
+        attributes: UnsafeMutablePointer<UnsafePointer<UInt8>?>?,
+        count: Int
+    ) {
+        resetRecoveredError()
+        if tape.isFull { replay() }
+        let (line, column) = position
+        tape.recordStart(
+            name: name,
+            namespace: namespace,
+            attributes: attributes,
+            count: count,
+            line: line,
+            column: column
+        )
+    }
+
+    mutating func endElement() {
+        resetRecoveredError()
+        if tape.isFull { replay() }
+        let (line, column) = position
+        tape.recordEnd(line: line, column: column)
+    }
+
+    mutating func characters(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        if count > SAXEventTape.maxTextBytes {
+            // A long text (a big CDATA section) is read where it is, not copied.
+            replay()
+            builder.pointee.characters(bytes, count: count)
+            return
+        }
+        if tape.isFull { replay() }
+        let (line, column) = position
+        tape.recordText(bytes, count: count, line: line, column: column)
+    }
+
+    mutating func record(_ kind: SAXEventTape.Kind, name: UnsafePointer<UInt8>?) {
+        if tape.isFull { replay() }
+        let (line, column) = position
+        tape.record(kind, name: name, line: line, column: column)
+    }
+
+    mutating func record(_ error: UnsafePointer<xmlError>) {
+        if tape.isFull { replay() }
+        let (line, column) = position
+        tape.recordError(error, line: line, column: column)
+    }
+
+    /// The HTML5 entity `name` names (the builder's cache), or nil.
+    mutating func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
+        builder.pointee.htmlEntity(named: name)
+    }
+
+    /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0
+    /// (`xmlParseReference` returns early), so one stray tag would silently eat later
+    /// ampersands in RECOVER mode. The error is already recorded by `serror`; reset the flag so
+    /// references keep decoding. Safe because `getEntity` only ever returns predefined-type
+    /// entities, which libxml2 never parses.
+    @inline(__always)
+    private func resetRecoveredError() {
+        if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }
+    }
+
+    // MARK: Replaying
+
+    /// Hands the recorded events to the builder, in order, until it stops or reaches the entry
+    /// limit; then forgets them.
+    mutating func replay() {
+        guard !tape.isEmpty else { return }
+        let builder = self.builder
+        let arena = tape.bytes.baseAddress
+        for index in 0..<tape.events.count {
+            let event = tape.events[index]
+            if builder.pointee.isStopped || builder.pointee.isTruncated { break }
+            builder.pointee.replayedPosition = (event.line, event.column)
+            switch event.kind {
+            case .text:
+                builder.pointee.characters(arena + event.offset, count: event.count)
+            case .start:
+                guard let name = event.name else { continue }
+                builder.pointee.startElement(
+                    name: name,
+                    namespace: event.namespace,
+                    attributes: XMLAttributes(base: attributeSlots(for: event, arena: arena), count: event.count)
+                )
+            case .end:
+                builder.pointee.endElement()
+            case .entityDecl:
+                builder.pointee.noteDeclaredEntity(arena + event.offset)
+            case .bareAmpersand:
+                builder.pointee.recordBareAmpersand()
+            case .unknownEntity:
+                builder.pointee.recordUnknownEntity(arena + event.offset)
+            case .error:
+                let error = tape.errors[event.offset]
+                builder.pointee.record(error, endTag: error.endTagOffset.map { arena + $0 })
+            }
+        }
+        builder.pointee.replayedPosition = nil
+        tape.removeAll()
+    }
+
+    /// The attributes of a `start` event in libxml2's layout, pointing into the tape.
+    private mutating func attributeSlots(
+        for event: SAXEventTape.Event,
+        arena: UnsafePointer<UInt8>
+    ) -> UnsafeMutablePointer<UnsafePointer<UInt8>?>? {
+        guard event.count > 0 else { return nil }
+        if event.count * 5 > slotCapacity {
+            slots.deallocate()
+            slotCapacity = event.count * 5
+            slots = .allocate(capacity: slotCapacity)
+        }
+        for index in 0..<event.count {
+            let attribute = tape.attributes[event.offset + index]
+            let slot = slots + index * 5
+            let value = arena + attribute.valueOffset
+            slot[0] = attribute.name
+            slot[1] = attribute.prefix
+            slot[2] = attribute.namespace
+            slot[3] = value
+            slot[4] = value + attribute.valueCount
+        }
+        return slots
+    }
+}
+
+// MARK: - C callbacks (no captures; the recorder arrives as libxml2's userData)
+
+/// Calls `body` with the recorder behind libxml2's userData: the `XMLPushParser` owns that
+/// memory for the whole parse, and libxml2 calls back on the thread that feeds it.
+@inline(__always)
+private func withRecorder(_ context: UnsafeMutableRawPointer?, _ body: (inout SAXRecorder) -> Void) {
+    guard let context else { return }
+    body(&context.assumingMemoryBound(to: SAXRecorder.self).pointee)
+}
+
+extension SAXRecorder {
+    /// A SAX2 handler with only the recorder's hooks (`feed-parsing.md` §5.2).
+    static func handler() -> xmlSAXHandler {
+        var handler = xmlSAXHandler()
+        handler.initialized = UInt32(XML_SAX2_MAGIC)
+        handler.startElementNs = onStartElement
+        handler.endElementNs = onEndElement
+        handler.characters = onCharacters
+        handler.cdataBlock = onCharacters
+        handler.ignorableWhitespace = onCharacters
+        handler.entityDecl = onEntityDecl
+        handler.getEntity = onGetEntity
+        handler.serror = onError
+        return handler
+    }
+}
+
+private let onStartElement: startElementNsSAX2Func = {
+    context,
+    localName,
+    _,
+    uri,
+    _,
+    _,
+    attributeCount,
+    _,
+    attributes in
+    guard let localName else { return }
+    withRecorder(context) {
+        $0.startElement(name: localName, namespace: uri, attributes: attributes, count: Int(max(0, attributeCount)))
+    }
+}
+
+private let onEndElement: endElementNsSAX2Func = { context, _, _, _ in
+    withRecorder(context) { $0.endElement() }
+}
+
+private let onCharacters: charactersSAXFunc = { context, bytes, count in
+    guard let bytes, count > 0 else { return }
+    withRecorder(context) { $0.characters(bytes, count: Int(count)) }
+}
+
+/// Entity declarations in the document are never recorded as entities (§5.2); only their
+/// names are noted, so that a reference to one is reported as "not expanded" rather than as
+/// undefined.
+private let onEntityDecl: entityDeclSAXFunc = { context, name, _, _, _, _ in
+    guard let name else { return }
+    withRecorder(context) { $0.record(.entityDecl, name: name) }
+}
+
+/// HTML5 names decode (§5.2); `AmpersandRepair`'s marker for a bare `&` and unknown names
+/// are recorded for the builder, which warns about them (the empty entity drops the unknown
+/// reference, as libxml2's recovery would).
+private let onGetEntity: getEntitySAXFunc = { context, name in
+    guard let name else { return EntityCache.shared.empty }
+    var found: UnsafeMutablePointer<xmlEntity>?
+    withRecorder(context) { found = $0.htmlEntity(named: name) }
+    if let found { return found }
+    if AmpersandRepair.isBareAmpersandMarker(name) {
+        withRecorder(context) { $0.record(.bareAmpersand, name: nil) }
+        return EntityCache.shared.ampersand
+    }
+    withRecorder(context) { $0.record(.unknownEntity, name: name) }
+    return EntityCache.shared.empty
+}
+
+private let onError: xmlStructuredErrorFunc = { context, error in
+    guard let error else { return }
+    withRecorder(context) { $0.record(error) }
+}
