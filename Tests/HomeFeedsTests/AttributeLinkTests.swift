@@ -49,4 +49,37 @@ import Testing
             ]
         )
     }
+
+    @Test("attributes found in one pass: any order, a namespaced twin ignored, a missing one absent")
+    func attributesInAnyOrder() throws {
+        let feed = try parseFeed(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xmlns:x="urn:x"><title>T</title><entry><id>1</id>
+            <link length="7" x:href="wrong.mp3" href="b.mp3" x:rel="alternate" type="audio/ogg" rel="enclosure"/>
+            <link x:type="text/plain" href="page" rel="alternate"/>
+            </entry></feed>
+            """
+        )
+        let entry = try #require(feed.entries.first)
+        // The un-namespaced href, type and length, whatever their place among the attributes.
+        #expect(entry.enclosures == [FeedEnclosure(url: "https://example.test/b.mp3", type: "audio/ogg", length: 7)])
+        // No un-namespaced type: the alternate counts as HTML (x:type is not read).
+        #expect(entry.link == "https://example.test/page")
+
+        let rss = try parseFeed(
+            """
+            <rss version="2.0" xmlns:x="urn:x"><channel><title>T</title><item><guid>1</guid>
+            <enclosure x:url="https://wrong.test/a.mp3" length="+12" x:type="video/mp4" url="a.mp3"/>
+            <enclosure type="audio/mpeg" url="c.mp3"/>
+            </item></channel></rss>
+            """
+        )
+        let item = try #require(rss.entries.first)
+        #expect(
+            item.enclosures == [
+                FeedEnclosure(url: "https://example.test/a.mp3", type: nil, length: 12),
+                FeedEnclosure(url: "https://example.test/c.mp3", type: "audio/mpeg", length: nil),
+            ]
+        )
+    }
 }

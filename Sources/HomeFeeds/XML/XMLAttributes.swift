@@ -22,65 +22,73 @@ struct XMLAttributes {
         return nil
     }
 
-    /// The value of the attribute `name` (no namespace), decoded, without the leading and
-    /// trailing white space and NBSP `URIReference.trimASCIIAndNBSP` removes; nil when absent
-    /// or empty. Trims the bytes before making the String (MIME types, once per enclosure).
-    func trimmedValue(_ name: StaticString) -> String? {
-        guard let raw = rawBytes(name) else { return nil }
-        let bytes = UnsafeBufferPointer(rebasing: raw).trimmingASCIIAndNBSP()
-        return bytes.isEmpty ? nil : Self.decode(bytes)
-    }
-
-    /// Calls `body` with the decoded bytes of the attribute `name` (no namespace), valid for
-    /// the call only; nil when absent. For values that are read, not kept (a link to resolve).
-    func withValue<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result? {
-        guard let raw = rawBytes(name) else { return nil }
-        return Self.withDecoded(UnsafeBufferPointer(rebasing: raw), body)
-    }
-
-    /// The value of the attribute `name` (no namespace) as libxml2 hands it over, ASCII white
-    /// space trimmed and not decoded: for comparing keywords (`rel`, `type`, `isPermaLink`)
-    /// without making a String. Valid while the element's start event lasts.
-    func trimmedBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
-        guard var bytes = rawBytes(name) else { return nil }
-        while let first = bytes.first, first <= 0x20 { bytes = bytes.dropFirst() }
-        while let last = bytes.last, last <= 0x20 { bytes = bytes.dropLast() }
-        return UnsafeBufferPointer(rebasing: bytes)
-    }
-
-    /// The undecoded bytes of the attribute `name` (no namespace, case-sensitive); nil when
-    /// absent. Valid while the element's start event lasts.
-    private func rawBytes(_ name: StaticString) -> Slice<UnsafeBufferPointer<UInt8>>? {
-        guard let base else { return nil }
+    /// The attribute `name` (no namespace, case-sensitive), to be read as `XMLAttributeValue`
+    /// reads it: `trimmedValue`, `trimmedBytes`, `byteCount`, `withDecoded`.
+    @inline(__always)
+    func lookUp(_ name: StaticString) -> XMLAttributeValue {
+        guard let base else { return .absent }
         for index in 0..<count {
             let slot = base + index * 5
-            guard let local = slot[0], let start = slot[3], let end = slot[4] else { continue }
-            guard Self.firstByteMayMatch(local, name), Self.nameMatches(local, name, ignoringCase: false),
-                XMLNamespace.classify(slot[2]) == .rssCore
-            else { continue }
-            return UnsafeBufferPointer(start: start, count: max(0, end - start))[...]
+            if let value = Self.value(in: slot, ifNamed: name) { return XMLAttributeValue(raw: value) }
         }
-        return nil
+        return .absent
     }
 
-    /// The attribute as a size in bytes: a non-negative decimal integer (an optional `+`,
-    /// at most 18 digits), else nil. Parsed in place, without a String.
-    func byteCount(_ name: StaticString) -> Int64? {
-        guard var bytes = trimmedBytes(name)?[...], !bytes.isEmpty else { return nil }
-        if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
-        guard !bytes.isEmpty, bytes.count <= 18 else { return nil }
-        var value: Int64 = 0
-        for byte in bytes {
-            guard byte.isASCIIDigit else { return nil }
-            value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+    /// The attributes `first`, `second`, `third` and `fourth` (no namespace, case-sensitive),
+    /// found in one pass over the attribute list: the first attribute of each name, as
+    /// `lookUp(_:)` finds it. Without `fourth`, the last value is absent. Inlined, so that the
+    /// names are constants where it is called and their comparisons unrolled.
+    @inline(__always)
+    func lookUp(
+        _ first: StaticString,
+        _ second: StaticString,
+        _ third: StaticString,
+        _ fourth: StaticString? = nil
+    ) -> (XMLAttributeValue, XMLAttributeValue, XMLAttributeValue, XMLAttributeValue) {
+        let absent = XMLAttributeValue.absent
+        var found = (absent, absent, absent, absent)
+        guard let base else { return found }
+        for index in 0..<count {
+            let slot = base + index * 5
+            if found.0.raw == nil, let value = Self.value(in: slot, ifNamed: first) {
+                found.0 = XMLAttributeValue(raw: value)
+            } else if found.1.raw == nil, let value = Self.value(in: slot, ifNamed: second) {
+                found.1 = XMLAttributeValue(raw: value)
+            } else if found.2.raw == nil, let value = Self.value(in: slot, ifNamed: third) {
+                found.2 = XMLAttributeValue(raw: value)
+            } else if let fourth, found.3.raw == nil, let value = Self.value(in: slot, ifNamed: fourth) {
+                found.3 = XMLAttributeValue(raw: value)
+            }
         }
-        return value
+        return found
     }
+
+    /// The undecoded bytes of the attribute in `slot` when it is `name` in no namespace.
+    @inline(__always)
+    private static func value(
+        in slot: UnsafeMutablePointer<UnsafePointer<UInt8>?>,
+        ifNamed name: StaticString
+    ) -> UnsafeBufferPointer<UInt8>? {
+        guard let local = slot[0], let start = slot[3], let end = slot[4],
+            firstByteMayMatch(local, name), nameMatches(local, name, ignoringCase: false),
+            slot[2] == nil || XMLNamespace.classify(slot[2]) == .rssCore
+        else { return nil }
+        return UnsafeBufferPointer(start: start, count: max(0, end - start))
+    }
+
+    /// `lookUp(name).trimmedValue`: decoded and trimmed, nil when absent or empty.
+    func trimmedValue(_ name: StaticString) -> String? { lookUp(name).trimmedValue }
+
+    /// `lookUp(name).trimmedBytes`: ASCII white space trimmed, not decoded.
+    func trimmedBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? { lookUp(name).trimmedBytes }
+
+    /// `lookUp(name).byteCount`: a size in bytes, or nil.
+    func byteCount(_ name: StaticString) -> Int64? { lookUp(name).byteCount }
 
     /// Nil when the attribute is absent, else whether its trimmed value is `literal`
     /// (lowercase) in any case.
     func value(_ name: StaticString, isIgnoringCase literal: StaticString) -> Bool? {
-        trimmedBytes(name).map { HTMLTagNames.equalsIgnoringCase($0, literal) }
+        lookUp(name).trimmedBytes.map { HTMLTagNames.equalsIgnoringCase($0, literal) }
     }
 
     /// A cheap first test before `nameMatches`, inline in the attribute loops: the first bytes
@@ -90,6 +98,7 @@ struct XMLAttributes {
         local.pointee | 0x20 == name.utf8Start.pointee | 0x20
     }
 
+    @inline(__always)
     private static func nameMatches(_ local: UnsafePointer<UInt8>, _ name: StaticString, ignoringCase: Bool) -> Bool {
         let expected = name.utf8Start
         let length = name.utf8CodeUnitCount

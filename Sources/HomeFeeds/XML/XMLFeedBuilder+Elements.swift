@@ -130,10 +130,11 @@ extension XMLFeedBuilder {
                 return beginCapture(.guid, mode: .literal)
             case .pubDate where !isRDF: return beginDate(rank: FieldRank.published)
             case .enclosure:
+                let (url, type, length, _) = attributes.lookUp("url", "type", "length")
                 addEnclosure(
-                    url: resolvedResource(attributes, "url", what: "enclosure"),
-                    type: attributes.trimmedValue("type"),
-                    length: attributes.byteCount("length"),
+                    url: resolvedResource(url, what: "enclosure"),
+                    type: type.trimmedValue,
+                    length: length.byteCount,
                     image: .enclosure
                 )
             default: break
@@ -240,13 +241,14 @@ extension XMLFeedBuilder {
         case .created: return beginDate(rank: FieldRank.created)
         case .updated, .modified: return beginDate(rank: FieldRank.updated)
         case .link:
-            guard let candidate = atomLink(attributes) else { break }
+            let (rel, href, type, length) = attributes.lookUp("rel", "href", "type", "length")
+            guard let candidate = atomLink(rel: rel, href: href, type: type) else { break }
             switch candidate.relation {
             case .enclosure:
                 addEnclosure(
                     url: candidate.href,
-                    type: attributes.trimmedValue("type"),
-                    length: attributes.byteCount("length"),
+                    type: type.trimmedValue,
+                    length: length.byteCount,
                     image: .atomEnclosure
                 )
             case .alternate:

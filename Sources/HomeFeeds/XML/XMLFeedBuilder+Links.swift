@@ -4,8 +4,14 @@ extension XMLFeedBuilder {
     /// An alternate or enclosure Atom link with an allowed absolute `href`, or nil; a refused
     /// one is reported. Other relations (`self`, `hub`, `related`…) never reach the output.
     mutating func atomLink(_ attributes: XMLAttributes) -> LinkCandidate? {
+        let (rel, href, type, _) = attributes.lookUp("rel", "href", "type")
+        return atomLink(rel: rel, href: href, type: type)
+    }
+
+    /// ``atomLink(_:)`` from the link's attributes, looked up once by the caller.
+    mutating func atomLink(rel: XMLAttributeValue, href: XMLAttributeValue, type: XMLAttributeValue) -> LinkCandidate? {
         let relation: LinkCandidate.Relation
-        if let rel = attributes.trimmedBytes("rel"), !rel.isEmpty {
+        if let rel = rel.trimmedBytes, !rel.isEmpty {
             if HTMLTagNames.equalsIgnoringCase(rel, "alternate") {
                 relation = .alternate
             } else if HTMLTagNames.equalsIgnoringCase(rel, "enclosure") {
@@ -17,7 +23,7 @@ extension XMLFeedBuilder {
             relation = .alternate
         }
         let base = bases.last
-        guard let resolved = attributes.withValue("href", { resolved($0, against: base) }) ?? nil else {
+        guard let resolved = href.withDecoded({ resolved($0, against: base) }) ?? nil else {
             return nil
         }
         let isAllowed =
@@ -25,7 +31,7 @@ extension XMLFeedBuilder {
             ? allowedLink(resolved, purpose: .page, what: "link") != nil
             : allowedLink(resolved, purpose: .resource, what: "enclosure") != nil
         guard isAllowed else { return nil }
-        let isHTML = attributes.trimmedBytes("type").map {
+        let isHTML = type.trimmedBytes.map {
             $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
         }
         return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
@@ -47,9 +53,14 @@ extension XMLFeedBuilder {
     /// (`allowedLink` warns about a refused one, as `what`), or nil; no String is made for the
     /// value as written. Nil outside an entry, where a resource has nowhere to go.
     mutating func resolvedResource(_ attributes: XMLAttributes, _ name: StaticString, what: String) -> String? {
+        resolvedResource(attributes.lookUp(name), what: what)
+    }
+
+    /// ``resolvedResource(_:_:what:)`` for an attribute already looked up.
+    mutating func resolvedResource(_ value: XMLAttributeValue, what: String) -> String? {
         let base = bases.last
         guard entry != nil,
-            let absolute = attributes.withValue(name, { resolved($0, against: base) }) ?? nil
+            let absolute = value.withDecoded({ resolved($0, against: base) }) ?? nil
         else { return nil }
         return allowedLink(absolute, purpose: .resource, what: what)
     }
@@ -77,6 +88,12 @@ extension XMLFeedBuilder {
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
         let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
-        entry?.enclosures.append(enclosure)
+        // The first one as a one-element array: appending to the empty array took the growth
+        // path (`_consumeAndCreateNew`), some 300 instructions per enclosure (issue 17).
+        if entry?.enclosures.isEmpty == true {
+            entry?.enclosures = [enclosure]
+        } else {
+            entry?.enclosures.append(enclosure)
+        }
     }
 }

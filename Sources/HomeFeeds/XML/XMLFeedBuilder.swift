@@ -317,7 +317,11 @@ struct XMLFeedBuilder: ~Copyable {
 
     /// The captured text trimmed (`trimmingASCIIAndNBSP`) but otherwise verbatim (ids), or nil
     /// when empty. Trims the bytes before making the String.
-    func capturedTrimmed() -> String? {
+    ///
+    /// `mutating` though it only reads: called from `finishField` (once per entry, for the guid
+    /// or Atom id), a non-mutating member made the compiler copy the whole builder (832 bytes)
+    /// to borrow it.
+    mutating func capturedTrimmed() -> String? {
         text.withUnsafeBufferPointer { text in
             let trimmed = text.trimmingASCIIAndNBSP()
             return trimmed.isEmpty ? nil : String(validUTF8: trimmed)
