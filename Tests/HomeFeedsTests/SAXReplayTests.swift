@@ -141,3 +141,49 @@ import Testing
         #expect(empty && !fullAfter && bytes == 0)
     }
 }
+
+/// A tape that fills while libxml2 is inside a callback is read there; when that reading stops
+/// the parse, libxml2 has freed the buffer the current event's text and attribute values point
+/// into, so the event must be dropped, not copied.
+@Suite struct SAXRecorderStopTests {
+    @Test("an event whose callback read a full tape that stopped the parse is not recorded", arguments: [false, true])
+    func eventAfterStopIsDropped(asText: Bool) {
+        let builder = UnsafeMutablePointer<XMLFeedBuilder>.allocate(capacity: 1)
+        builder.initialize(
+            to: XMLFeedBuilder(documentURL: feedURL, limits: .default, deadline: .now + .seconds(60))
+        )
+        defer {
+            builder.deinitialize(count: 1)
+            builder.deallocate()
+        }
+        var recorder = SAXRecorder(builder: builder)
+        let root: StaticString = "x"  // not RSS, RDF, Atom or OPML: the builder stops at it
+        recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
+        for _ in 1..<SAXEventTape.maxEvents { recorder.endElement() }
+        let stoppedBefore = builder.pointee.isStopped
+        #expect(!stoppedBefore)  // nothing read yet: the tape is full, not read
+        if asText {
+            Array("abc".utf8).withUnsafeBufferPointer { bytes in
+                guard let base = bytes.baseAddress else { return }
+                recorder.characters(base, count: bytes.count)
+            }
+        } else {
+            recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
+        }
+        let (stopped, pending) = (builder.pointee.isStopped, recorder.hasPendingEvents)
+        #expect(stopped)
+        #expect(!pending)
+    }
+
+    @Test("the entry limit reached while a full tape is read mid-chunk truncates cleanly")
+    func entryLimitWithFullTape() throws {
+        // 1 200 items of 7 events each in one 64 KiB chunk: the tape fills at event 4 096,
+        // within libxml2's parse, and the 101st item truncates while it is read.
+        let items = (1...1200).map { "<item a=\"v\"><guid>\($0)</guid><x a=\"w\"/></item>" }.joined()
+        let body = Array(("<rss version=\"2.0\"><channel>" + items + "</channel></rss>").utf8)
+        #expect(body.count < 64 << 10)
+        let feed = try parseFeed(body, limits: FeedParseLimits(maxEntries: 100))
+        #expect(feed.isTruncated)
+        #expect(feed.entries.map(\.id) == (1...100).map { "\($0)" })
+    }
+}

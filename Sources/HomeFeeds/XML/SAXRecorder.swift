@@ -43,7 +43,7 @@ struct SAXRecorder: ~Copyable {
         count: Int
     ) {
         resetRecoveredError()
-        if tape.isFull { replay() }
+        guard hasRoom() else { return }
         let (line, column) = position
         tape.recordStart(
             name: name,
@@ -57,7 +57,7 @@ struct SAXRecorder: ~Copyable {
 
     mutating func endElement() {
         resetRecoveredError()
-        if tape.isFull { replay() }
+        guard hasRoom() else { return }
         let (line, column) = position
         tape.recordEnd(line: line, column: column)
     }
@@ -66,25 +66,42 @@ struct SAXRecorder: ~Copyable {
         if count > SAXEventTape.maxTextBytes {
             // A long text (a big CDATA section) is read where it is, not copied.
             replay()
+            guard !hasEnded else { return }
             builder.pointee.characters(bytes, count: count)
             return
         }
-        if tape.isFull { replay() }
+        guard hasRoom() else { return }
         let (line, column) = position
         tape.recordText(bytes, count: count, line: line, column: column)
     }
 
     mutating func record(_ kind: SAXEventTape.Kind, name: UnsafePointer<UInt8>?) {
-        if tape.isFull { replay() }
+        guard hasRoom() else { return }
         let (line, column) = position
         tape.record(kind, name: name, line: line, column: column)
     }
 
     mutating func record(_ error: UnsafePointer<xmlError>) {
-        if tape.isFull { replay() }
+        guard hasRoom() else { return }
         let (line, column) = position
         tape.recordError(error, line: line, column: column)
     }
+
+    /// Reads a full tape; false when that stopped the parse (a limit, the entry limit), and the
+    /// event being reported must then be dropped unread: `xmlStopParser` has freed the buffer
+    /// its text and attribute values point into (libxml2 2.9.14's `xmlHaltParser`).
+    @inline(__always)
+    private mutating func hasRoom() -> Bool {
+        guard tape.isFull else { return true }
+        replay()
+        return !hasEnded
+    }
+
+    /// The builder stopped or reached the entry limit: nothing after it is read.
+    private var hasEnded: Bool { builder.pointee.isStopped || builder.pointee.isTruncated }
+
+    /// Events recorded and not yet read (for tests).
+    var hasPendingEvents: Bool { !tape.isEmpty }
 
     /// The HTML5 entity `name` names (the builder's cache), or nil.
     mutating func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
@@ -111,7 +128,7 @@ struct SAXRecorder: ~Copyable {
         let arena = tape.bytes.baseAddress
         for index in 0..<tape.events.count {
             let event = tape.events[index]
-            if builder.pointee.isStopped || builder.pointee.isTruncated { break }
+            if hasEnded { break }
             builder.pointee.replayedPosition = (event.line, event.column)
             switch event.kind {
             case .text:
