@@ -58,8 +58,8 @@ struct SAXEventTape: ~Copyable {
     static let maxBytes = 256 << 10
     static let maxTextBytes = 16 << 10
 
-    private(set) var events = RecordBuffer<Event>(capacity: 256)
-    private(set) var attributes = RecordBuffer<Attribute>(capacity: 64)
+    private(set) var events = GrowableBuffer<Event>(capacity: 256)
+    private(set) var attributes = GrowableBuffer<Attribute>(capacity: 64)
     private(set) var errors: [RecordedError] = []
     private(set) var bytes = ByteBuffer(capacity: 4096)
 
@@ -88,10 +88,9 @@ struct SAXEventTape: ~Copyable {
         if let libxml {
             for index in 0..<count {
                 let slot = libxml + index * 5
-                var valueOffset = bytes.count
+                let valueOffset = bytes.count
                 var valueCount = 0
                 if let start = slot[3], let end = slot[4], end > start {
-                    valueOffset = bytes.count
                     valueCount = end - start
                     bytes.append(UnsafeBufferPointer(start: start, count: valueCount))
                 }

@@ -8,20 +8,16 @@ extension XMLFeedBuilder {
     ///
     /// - Parameter endTag: for XML_ERR_TAG_NAME_MISMATCH, the end tag as written.
     mutating func record(_ error: SAXEventTape.RecordedError, endTag: UnsafePointer<UInt8>?) {
-        let code = error.code
         var message = error.message
         while message.last == "\n" || message.last == " " { message.removeLast() }
-        let line = error.line
-        let column = error.column
-        if firstError == nil { firstError = (code, line, column, message) }
+        if firstError == nil { firstError = (error.code, error.line, error.column, message) }
         if let endTag { closeOpenElements(named: endTag) }
-        let isError = error.isError
-        if isError { isWellFormed = false }
+        if error.isError { isWellFormed = false }
         warnings.add(
-            line: line > 0 ? line : nil,
-            column: column > 0 ? column : nil,
+            line: error.line > 0 ? error.line : nil,
+            column: error.column > 0 ? error.column : nil,
             // libxml2 quotes names from the document, which may be long.
-            (isError ? "recovered: " : "") + excerpt(message, maxCharacters: 200)
+            (error.isError ? "recovered: " : "") + excerpt(message, maxCharacters: 200)
         )
     }
 

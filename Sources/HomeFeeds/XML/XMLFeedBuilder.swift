@@ -1,17 +1,19 @@
 internal import CLibXML2
 import JSONCore
 
-/// The feed state machine behind libxml2's SAX2 events (read from `SAXRecorder`'s tape): turns element and text events of
-/// RSS 0.9x/2.0, RSS 1.0, Atom 1.0 and OPML into entries, and enforces the limits of
-/// `feed-parsing.md` §6 that libxml2 does not (depth, text per field and per document, entries,
-/// time).
+/// The feed state machine behind libxml2's SAX2 events, read from `SAXRecorder`'s tape: turns
+/// element and text events of RSS 0.9x/2.0, RSS 1.0, Atom 1.0 and OPML into entries, and
+/// enforces the limits of `feed-parsing.md` §6 that libxml2 does not (depth, text per field and
+/// per document, entries, time).
 ///
-/// A noncopyable value, not a class: `XMLPushParser` keeps it in memory of its own and libxml2's
-/// callbacks mutate it through that pointer, so a SAX event pays no dynamic exclusivity check on
-/// the state it touches (a class's stored properties would, some 80 per RSS item; issue 17).
+/// A noncopyable value, not a class: `XMLPushParser` keeps it in memory of its own and the
+/// recorder's replay mutates it through that pointer, so a SAX event pays no dynamic exclusivity
+/// check on the state it touches (a class's stored properties would, some 80 per RSS item;
+/// issue 17).
 ///
 /// Not Sendable: owned by one `XMLPushParser`, used on the thread that feeds it. A limit breach
-/// records `stopError` and calls `xmlStopParser`; C callbacks cannot throw.
+/// records `stopError` and calls `xmlStopParser`; the events are read from C callbacks, which
+/// cannot throw.
 struct XMLFeedBuilder: ~Copyable {
     enum Root {
         case rss(FeedFormat)
