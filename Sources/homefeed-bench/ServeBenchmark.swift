@@ -24,9 +24,10 @@ import Varlink
 ///   and beside `serve.call_epoll_floor_p50_us_*`: the same echo with its server waiting in
 ///   `epoll_wait` on a non-blocking socket, as any server of many sockets must (``EpollReadiness``);
 /// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers, read
-///   on their own thread while the caller waits for its reply (median of 5), beside `serve.record_history.ms` (the same call with no subscriber: making
-///   and storing the version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to
-///   1 000 raw sockets, read the same way), and `serve.push_1000.caller_reply_ms` (when the
+///   on their own thread while the caller waits for its reply (median of 5), beside
+///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
+///   version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw
+///   sockets, read the same way), and `serve.push_1000.caller_reply_ms` (when the
 ///   `RecordHistory` caller had its reply during those rounds: the loop's push lane lets it
 ///   through after one slice of the fan-out);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
@@ -392,16 +393,13 @@ enum ServeBenchmark {
         var replies: [Double] = []
         var rounds: [Double] = []
         for _ in 0..<5 {
-            let go = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
             let finished = Atomic<UInt64>(0)
             Thread {
-                go.wait()
                 reader.waitForOneReply()
                 finished.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
                 done.signal()
             }.start()
-            go.signal()
             let start = DispatchTime.now().uptimeNanoseconds
             do {
                 _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
