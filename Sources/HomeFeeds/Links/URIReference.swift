@@ -49,36 +49,8 @@ enum URIReference {
         }
         guard index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/")
         else { return false }
-        // Authority and path: allowed bytes, none of `?`, `#`, `/` in the fast mask.
-        return isCleanPathAndQuery(bytes, from: index + 3, pathMask: 0x2fff_7ff2_0000_0000)
-    }
-
-    /// From `start`: a path of allowed bytes with no dot segment (`/.`), up to `?` or `#`, then a
-    /// query and fragment of allowed bytes (`?` and `#` are). `pathMask` is ``isAllowed(_:low:)``'s
-    /// mask for the bytes of the path that need no second look (most of them).
-    @inline(__always)
-    private static func isCleanPathAndQuery(
-        _ bytes: UnsafeBufferPointer<UInt8>,
-        from start: Int,
-        pathMask: UInt64
-    ) -> Bool {
-        var index = start
-        while index < bytes.count {
-            let byte = bytes[index]
-            if isAllowed(byte, low: pathMask) {
-                index += 1
-                continue
-            }
-            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") { break }
-            guard byte == UInt8(ascii: "/") else { return false }
-            if index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: ".") { return false }
-            index += 1
-        }
-        while index < bytes.count {
-            guard isAllowed(bytes[index]) else { return false }
-            index += 1
-        }
-        return true
+        // Authority and path, then query and fragment.
+        return URIByteClass.isCleanPathAndQuery(bytes, from: index + 3, pathClass: URIByteClass.absolutePath)
     }
 
     /// The common relative case, without splitting into components: a clean relative path
@@ -102,7 +74,7 @@ enum URIReference {
         guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
             first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
         else { return false }
-        return isCleanPathAndQuery(ref, from: 0, pathMask: 0x2bff_7ff2_0000_0000)
+        return URIByteClass.isCleanPathAndQuery(ref, from: 0, pathClass: URIByteClass.relativePath)
     }
 
     /// The base's first `prefixEnd` bytes, a `/` if `addsSlash`, then the reference, joined in
@@ -163,20 +135,10 @@ enum URIReference {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Printable ASCII except space and `"<>\^`{|}`, as two 64-bit masks (bit n of word n / 64):
-    /// a table lookup instead of a switch, since every byte of every link passes through here.
-    ///
-    /// - Parameter low: the mask of bytes 0–63, narrower for the loops that stop at some of
-    ///   the allowed bytes (`?`, `#`, `/`, `:`).
+    /// Printable ASCII except space and `"<>\^`{|}`.
     @inline(__always)
-    private static func isAllowed(_ byte: UInt8, low: UInt64 = 0xafff_fffa_0000_0000) -> Bool {
-        let word: UInt64
-        switch byte >> 6 {
-        case 0: word = low
-        case 1: word = 0x47ff_fffe_afff_ffff
-        default: return false
-        }
-        return word & (1 << UInt64(byte & 63)) != 0
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        URIByteClass.table[Int(byte)] & URIByteClass.query != 0
     }
 
     /// The five components of RFC 3986 §3, as byte arrays (nil = undefined, not empty).
