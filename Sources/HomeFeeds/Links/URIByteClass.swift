@@ -34,7 +34,7 @@ enum URIByteClass {
 
     /// Whether `bytes[start...]` is a clean path, query and fragment: up to the first `?` or
     /// `#`, bytes of the class `pathClass` with no dot segment (`/.`); from there, bytes of the
-    /// class `query`. Two loops, each with one branch, taken once (its end).
+    /// class `query`. Besides their loop tests, only the first loop branches: where the path ends.
     @inline(__always)
     static func isCleanPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, pathClass: UInt8) -> Bool {
         guard let base = bytes.baseAddress, start < bytes.count else { return true }

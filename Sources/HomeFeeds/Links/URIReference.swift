@@ -68,8 +68,8 @@ enum URIReference {
     }
 
     /// A reference `joinClean` can take: a relative path (not `?…`, `#…`, `.…` nor `//…`) of
-    /// allowed bytes, no `:` (maybe a scheme: not in the fast mask, nor `?`, `#`, `/`), no dot
-    /// segment; then the query and fragment.
+    /// allowed bytes, no `:` (it may end a scheme: `URIByteClass.relativePath` leaves it out),
+    /// no dot segment; then the query and fragment.
     static func isCleanRelative(_ ref: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let first = ref.first, first != UInt8(ascii: "?"), first != UInt8(ascii: "#"),
             first != UInt8(ascii: "."), ref.count < 2 || ref[0] != UInt8(ascii: "/") || ref[1] != UInt8(ascii: "/")
