@@ -118,6 +118,7 @@ struct SAXEventTape: ~Copyable {
         )
     }
 
+    @inline(__always)
     mutating func recordEnd(line: Int32, column: Int32) {
         events.append(Event(kind: .end, line: line, column: column, offset: 0, count: 0))
     }
@@ -125,6 +126,7 @@ struct SAXEventTape: ~Copyable {
     /// Text right after text (libxml2 reports a title with two entity references in five
     /// pieces) extends the last event, which then carries the position of its last piece: the
     /// builder reads the run at once, as it would have read the pieces one after another.
+    @inline(__always)
     mutating func recordText(_ text: UnsafePointer<UInt8>, count: Int, line: Int32, column: Int32) {
         bytes.append(UnsafeBufferPointer(start: text, count: count))
         if events.count > 0, events[events.count - 1].kind == .text {
