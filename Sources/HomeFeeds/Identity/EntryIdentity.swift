@@ -154,9 +154,8 @@ struct HashedKey: Hashable {
 
     /// The hash a `HashedKey` of `text` carries.
     static func hashCode(of text: String) -> Int {
-        var copy = text
         var hasher = Hasher()
-        copy.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        text.withBorrowedUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
         return hasher.finalize()
     }
 

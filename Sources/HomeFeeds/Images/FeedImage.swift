@@ -116,10 +116,12 @@ struct ImageCandidates {
 
     /// Whether `text` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
     static func hasPrefix(_ text: String, _ prefix: StaticString) -> Bool {
-        let bytes = text.utf8
-        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-        return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy {
-            lowercased($0) == $1
+        text.withBorrowedUTF8 { bytes in
+            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+            return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy
+            {
+                lowercased($0) == $1
+            }
         }
     }
 

@@ -30,8 +30,7 @@ struct LinkPolicy: Sendable {
 
     /// Nil when `url` (absolute, as `URIReference.resolve` returns it) may be kept; else why not.
     mutating func refusal(_ url: String, purpose: Purpose) -> String? {
-        var url = url
-        return url.withUTF8 { bytes in refusal(bytes, purpose: purpose) }
+        url.withBorrowedUTF8 { bytes in refusal(bytes, purpose: purpose) }
     }
 
     private mutating func refusal(_ bytes: UnsafeBufferPointer<UInt8>, purpose: Purpose) -> String? {

@@ -22,7 +22,6 @@ extension XMLFeedBuilder {
             if entry?.link == nil, let link = capturedLink(what: "link") { entry?.link = link }
         case .guid:
             guard entry?.nativeID == nil, let guid = capturedTrimmed() else { return }
-            recordNativeID(guid)
             // A permalink guid is the link only when it is one a reader may follow; refusing it
             // needs no warning, since the guid still serves as the id.
             if entry?.guidIsPermaLink == true, let link = URIReference.resolve(guid, against: captureBase),
@@ -30,6 +29,8 @@ extension XMLFeedBuilder {
             {
                 entry?.guidLink = link
             }
+            // Last: the guid moves into the entry.
+            recordNativeID(guid)
         case .atomID:
             if entry?.nativeID == nil, let id = capturedTrimmed() { recordNativeID(id) }
         case .summary(let rank):
@@ -55,7 +56,9 @@ extension XMLFeedBuilder {
     /// Sets the entry's native id with its hash, and starts loading the duplicate table's slot
     /// for it: the table of a long document is out of the caches, and the entry's end, which
     /// probes that slot, is some hundred instructions away (issue 17).
-    mutating func recordNativeID(_ id: String) {
+    ///
+    /// Consumes `id`, which moves into the entry (a borrowed one was retained to be stored).
+    mutating func recordNativeID(_ id: consuming String) {
         guard entry != nil else { return }
         let hash = HashedKey.hashCode(of: id)
         entry?.nativeID = id
@@ -64,7 +67,8 @@ extension XMLFeedBuilder {
     }
 
     private mutating func capturedLink(what: String) -> String? {
-        capturedResolvedLink().flatMap { allowedLink($0, purpose: .page, what: what) }
+        guard let link = capturedResolvedLink() else { return nil }
+        return allowedLink(link, purpose: .page, what: what)
     }
 
     /// Replaces the captured base64 text by the bytes it encodes, made valid UTF-8. False (and

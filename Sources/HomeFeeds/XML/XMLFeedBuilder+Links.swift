@@ -41,8 +41,9 @@ extension XMLFeedBuilder {
         linkResolver.resolve(reference, against: base)
     }
 
-    /// `url` when the link policy allows it, else nil and a warning.
-    mutating func allowedLink(_ url: String, purpose: LinkPolicy.Purpose, what: String) -> String? {
+    /// `url` when the link policy allows it, else nil and a warning. Consumes `url`: returned,
+    /// a borrowed one was retained (and the caller's released), twice per RSS item.
+    mutating func allowedLink(_ url: consuming String, purpose: LinkPolicy.Purpose, what: String) -> String? {
         guard let reason = linkPolicy.refusal(url, purpose: purpose) else { return url }
         let (line, column) = position()
         warnings.add(line: line, column: column, LinkPolicy.message(url, reason, what: what))
@@ -83,7 +84,14 @@ extension XMLFeedBuilder {
     ///     Atom link checked as it was read); nil adds nothing.
     ///   - type: the MIME type, trimmed, nil when absent or empty (`XMLAttributes.trimmedValue`).
     ///   - image: where an enclosure of an image type ranks as an image candidate (`FeedImage`).
-    mutating func addEnclosure(url: String?, type: String?, length: Int64?, image origin: FeedImage.Origin? = nil) {
+    ///
+    /// Consumes `url` and `type`, which move into the enclosure.
+    mutating func addEnclosure(
+        url: consuming String?,
+        type: consuming String?,
+        length: Int64?,
+        image origin: FeedImage.Origin? = nil
+    ) {
         guard entry != nil, let absolute = url else { return }
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
         guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
