@@ -51,7 +51,8 @@ enum EntryIdentity {
         link: String?,
         summary: String?
     ) -> (id: String, source: EntryIDSource)? {
-        if let nativeID { return (nativeID, nativeSource) }
+        // Taken, not bound: a bound copy is retained, and the parameter then released.
+        if let nativeID = nativeID.take() { return (nativeID, nativeSource) }
         if let link { return (link, .link) }
         if let title { return ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash) }
         if let summary { return ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash) }
@@ -92,15 +93,15 @@ struct EntryDisambiguator {
     @discardableResult
     @inline(__always)
     mutating func append(_ entry: consuming FeedEntry, baseHash: Int? = nil, to entries: inout [FeedEntry]) -> Bool {
-        let base = baseHash.map { HashedKey(entry.id, hashCode: $0) } ?? HashedKey(entry.id)
+        let hashCode = baseHash ?? HashedKey.hashCode(of: entry.id)
         // The common case inline, so the entry moves into `entries` without a copy.
-        guard let first = firstByBase.find(base, in: entries) else {
-            firstByBase.insert(base, index: entries.count)
+        guard let first = firstByBase.find(entry.id, hashCode: hashCode, in: entries) else {
+            firstByBase.insert(hashCode: hashCode, index: entries.count)
             if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
             entries.append(entry)
             return true
         }
-        return appendClashing(entry, base: base, first: first, to: &entries)
+        return appendClashing(entry, base: HashedKey(entry.id, hashCode: hashCode), first: first, to: &entries)
     }
 
     /// `append` for an entry whose base id an earlier kept entry (`first`) has.

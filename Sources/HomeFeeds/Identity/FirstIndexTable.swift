@@ -2,8 +2,8 @@ internal import CSystem
 
 /// Base id → index of the first kept entry with it, for `EntryDisambiguator`.
 ///
-/// An open-addressing table (linear probing, at most half full) over the hash each
-/// `HashedKey` already carries: a lookup or an insert costs no further hashing, where a
+/// An open-addressing table (linear probing, at most half full) over the hash computed once
+/// per id (`HashedKey.hashCode(of:)`): a lookup or an insert costs no further hashing, where a
 /// `Dictionary` would run `Hasher` again for every lookup, insert and resize (measured: the
 /// single largest cost of identity in `homefeed-bench parse`). The hashes are Swift's seeded
 /// SipHash, so a hostile feed cannot choose ids that collide.
@@ -28,27 +28,29 @@ struct FirstIndexTable {
         }
     }
 
-    /// The index of the entry whose id is `key`, if one was inserted.
-    func find(_ key: HashedKey, in entries: [FeedEntry]) -> Int? {
+    /// The index of the entry whose id is `id` (with `hashCode`, `HashedKey.hashCode(of:)`), if
+    /// one was inserted. The id is borrowed, not held in a `HashedKey`: a copy of it costs an
+    /// atomic retain and release per entry.
+    func find(_ id: String, hashCode: Int, in entries: [FeedEntry]) -> Int? {
         guard !slots.isEmpty else { return nil }
         let mask = slots.count - 1
-        let tag = Self.tag(key.hashCode)
-        var slot = key.hashCode & mask
+        let tag = Self.tag(hashCode)
+        var slot = hashCode & mask
         while slots[slot] != 0 {
             let word = slots[slot]
             if word >> 32 == tag {
                 let index = Int(word & 0xFFFF_FFFF) - 1
-                if entries[index].id == key.text { return index }
+                if entries[index].id == id { return index }
             }
             slot = (slot + 1) & mask
         }
         return nil
     }
 
-    /// Records `index` for `key`, which `find` did not know.
-    mutating func insert(_ key: HashedKey, index: Int) {
+    /// Records `index` for the id with `hashCode`, which `find` did not know.
+    mutating func insert(hashCode: Int, index: Int) {
         if (count + 1) * 2 > slots.count { grow() }
-        place(Self.tag(key.hashCode) << 32 | UInt64(truncatingIfNeeded: index + 1) & 0xFFFF_FFFF)
+        place(Self.tag(hashCode) << 32 | UInt64(truncatingIfNeeded: index + 1) & 0xFFFF_FFFF)
         count += 1
     }
 
