@@ -26,15 +26,16 @@ extension XMLFeedBuilder {
         guard let resolved = href.withDecoded({ resolved($0, against: base) }) ?? nil else {
             return nil
         }
-        let isAllowed =
-            relation == .alternate
-            ? allowedLink(resolved, purpose: .page, what: "link") != nil
-            : allowedLink(resolved, purpose: .resource, what: "enclosure") != nil
-        guard isAllowed else { return nil }
+        // The allowed link is the resolved one, moved through `allowedLink`, not copied past it.
+        guard
+            let allowed = relation == .alternate
+                ? allowedLink(resolved, purpose: .page, what: "link")
+                : allowedLink(resolved, purpose: .resource, what: "enclosure")
+        else { return nil }
         let isHTML = type.trimmedBytes.map {
             $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
         }
-        return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: resolved)
+        return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: allowed)
     }
 
     mutating func resolved(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
