@@ -1,3 +1,5 @@
+import JSONCore
+
 /// Links read from element attributes (Atom `link`, enclosures, `media:content`): resolved
 /// against the current base and checked by the link policy before they are kept.
 extension XMLFeedBuilder {
@@ -60,9 +62,13 @@ extension XMLFeedBuilder {
 
     /// ``resolvedResource(_:_:what:)`` for an attribute already looked up.
     mutating func resolvedResource(_ value: XMLAttributeValue, what: String) -> String? {
-        let base = bases.last
         guard entry != nil,
-            let absolute = value.withDecoded({ resolved($0, against: base) }) ?? nil
+            let absolute = value.withDecoded({ bytes -> String? in
+                // The base is read only for a link that needs one: a copy of it costs an atomic
+                // retain and release.
+                if URIReference.isAbsoluteAndClean(bytes) { return String(validUTF8: bytes, isASCII: true) }
+                return resolved(bytes, against: bases.last)
+            }) ?? nil
         else { return nil }
         return allowedLink(absolute, purpose: .resource, what: what)
     }
