@@ -61,9 +61,9 @@ extension XMLFeedBuilder {
     mutating func recordNativeID(_ id: consuming String) {
         guard entry != nil else { return }
         let hash = HashedKey.hashCode(of: id)
-        entry?.nativeID = id
         entry?.nativeIDHash = hash
         disambiguator.warm(hashCode: hash)
+        entry?.nativeID = consume id
     }
 
     private mutating func capturedLink(what: String) -> String? {
