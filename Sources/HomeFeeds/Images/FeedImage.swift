@@ -116,12 +116,9 @@ struct ImageCandidates {
 
     /// Whether `text` starts with `prefix` (lowercase ASCII), ignoring ASCII case.
     static func hasPrefix(_ text: String, _ prefix: StaticString) -> Bool {
-        text.withBorrowedUTF8 { bytes in
-            guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-            return zip(bytes, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy
-            {
-                lowercased($0) == $1
-            }
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        return text.withBorrowedUTF8 { bytes in
+            bytes.count >= expected.count && zip(bytes, expected).allSatisfy { lowercased($0) == $1 }
         }
     }
 

@@ -62,7 +62,7 @@ extension URIReference {
     /// ``resolve(_:against:)`` for the bytes of a reference against a prepared base: the same
     /// result, with the base's split reused.
     static func resolve(_ reference: UnsafeBufferPointer<UInt8>, against prepared: JoinBase) -> String? {
-        if isAbsoluteAndClean(reference) { return String(validUTF8: reference, isASCII: true) }
+        if let clean = cleanAbsolute(reference) { return clean }
         if let joined = joinClean(reference, prepared) { return joined }
         return resolve(String(decoding: reference, as: UTF8.self), against: prepared.base)
     }

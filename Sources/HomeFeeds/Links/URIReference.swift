@@ -24,7 +24,7 @@ enum URIReference {
     /// text, valid UTF-8), making a String only for the result in the two common cases.
     static func resolve(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
         // Both cases check every byte is printable ASCII.
-        if isAbsoluteAndClean(reference) { return String(validUTF8: reference, isASCII: true) }
+        if let clean = cleanAbsolute(reference) { return clean }
         if let base, let joined = joinClean(reference, base: base) { return joined }
         return resolve(String(decoding: reference, as: UTF8.self), against: base)
     }
@@ -34,6 +34,12 @@ enum URIReference {
     private static func isAbsoluteAndClean(_ reference: String) -> Bool {
         var reference = reference
         return reference.withUTF8 { isAbsoluteAndClean($0) }
+    }
+
+    /// `reference` as it is when it is absolute and clean (`isAbsoluteAndClean`): what every
+    /// resolution returns for it, whatever the base, so a caller may try it before reading one.
+    static func cleanAbsolute(_ reference: UnsafeBufferPointer<UInt8>) -> String? {
+        isAbsoluteAndClean(reference) ? String(validUTF8: reference, isASCII: true) : nil
     }
 
     static func isAbsoluteAndClean(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,5 +1,3 @@
-import JSONCore
-
 /// Links read from element attributes (Atom `link`, enclosures, `media:content`): resolved
 /// against the current base and checked by the link policy before they are kept.
 extension XMLFeedBuilder {
@@ -24,10 +22,7 @@ extension XMLFeedBuilder {
         } else {
             relation = .alternate
         }
-        let base = bases.last
-        guard let resolved = href.withDecoded({ resolved($0, against: base) }) ?? nil else {
-            return nil
-        }
+        guard let resolved = resolvedLink(href) else { return nil }
         // The allowed link is the resolved one, moved through `allowedLink`, not copied past it.
         guard
             let allowed = relation == .alternate
@@ -40,8 +35,13 @@ extension XMLFeedBuilder {
         return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: allowed)
     }
 
-    mutating func resolved(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
-        linkResolver.resolve(reference, against: base)
+    /// The attribute value decoded and resolved against the current base, or nil. The base is
+    /// read only for a link that needs one (`URIReference.cleanAbsolute`): a copy of it costs an
+    /// atomic retain and release.
+    private mutating func resolvedLink(_ value: XMLAttributeValue) -> String? {
+        value.withDecoded { bytes in
+            URIReference.cleanAbsolute(bytes) ?? linkResolver.resolve(bytes, against: bases.last)
+        } ?? nil
     }
 
     /// `url` when the link policy allows it, else nil and a warning. Consumes `url`: returned,
@@ -62,14 +62,7 @@ extension XMLFeedBuilder {
 
     /// ``resolvedResource(_:_:what:)`` for an attribute already looked up.
     mutating func resolvedResource(_ value: XMLAttributeValue, what: String) -> String? {
-        guard entry != nil,
-            let absolute = value.withDecoded({ bytes -> String? in
-                // The base is read only for a link that needs one: a copy of it costs an atomic
-                // retain and release.
-                if URIReference.isAbsoluteAndClean(bytes) { return String(validUTF8: bytes, isASCII: true) }
-                return resolved(bytes, against: bases.last)
-            }) ?? nil
-        else { return nil }
+        guard entry != nil, let absolute = resolvedLink(value) else { return nil }
         return allowedLink(absolute, purpose: .resource, what: what)
     }
 

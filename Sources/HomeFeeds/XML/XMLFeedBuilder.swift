@@ -333,13 +333,11 @@ struct XMLFeedBuilder: ~Copyable {
     /// The captured text trimmed and resolved against the field's base (`URIReference`), made
     /// into a String only once, resolved.
     mutating func capturedResolvedLink() -> String? {
-        // An absolute, clean link (nearly every one) is taken as it is, without a copy of the
-        // base, which costs an atomic retain and release; the resolver gives it the same answer.
-        let absolute = text.withUnsafeBufferPointer { bytes -> String? in
-            let trimmed = bytes.trimmingASCIIAndNBSP()
-            return URIReference.isAbsoluteAndClean(trimmed) ? String(validUTF8: trimmed, isASCII: true) : nil
+        // An absolute, clean link (nearly every one) is taken before the base is read: a copy of
+        // the base costs an atomic retain and release.
+        if let clean = text.withUnsafeBufferPointer({ URIReference.cleanAbsolute($0.trimmingASCIIAndNBSP()) }) {
+            return clean
         }
-        if let absolute { return absolute }
         let base = captureBase
         return text.withUnsafeBufferPointer { linkResolver.resolve($0.trimmingASCIIAndNBSP(), against: base) }
     }
