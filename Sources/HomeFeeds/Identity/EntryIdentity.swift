@@ -87,19 +87,21 @@ struct EntryDisambiguator {
     /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
     /// drops it when it is an exact repeat.
     ///
-    /// - Returns: false when the entry was dropped as an exact repeat.
+    /// - Returns: the dropped entry's id when it was an exact repeat, nil when it was kept (the
+    ///   id rather than a flag, so a caller need not keep its own copy of every id to name the
+    ///   rare dropped one).
     ///
     /// - Parameter baseHash: `HashedKey.hashCode(of: entry.id)` when the caller has it already.
     @discardableResult
     @inline(__always)
-    mutating func append(_ entry: consuming FeedEntry, baseHash: Int? = nil, to entries: inout [FeedEntry]) -> Bool {
+    mutating func append(_ entry: consuming FeedEntry, baseHash: Int? = nil, to entries: inout [FeedEntry]) -> String? {
         let hashCode = baseHash ?? HashedKey.hashCode(of: entry.id)
         // The common case inline, so the entry moves into `entries` without a copy.
         guard let first = firstByBase.find(entry.id, hashCode: hashCode, in: entries) else {
             firstByBase.insert(hashCode: hashCode, index: entries.count)
             if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
             entries.append(entry)
-            return true
+            return nil
         }
         return appendClashing(entry, base: HashedKey(entry.id, hashCode: hashCode), first: first, to: &entries)
     }
@@ -111,13 +113,13 @@ struct EntryDisambiguator {
         base: HashedKey,
         first: Int,
         to entries: inout [FeedEntry]
-    ) -> Bool {
+    ) -> String? {
         let earlier = [first] + (laterByBase[base] ?? [])
         let isRepeat = earlier.contains { other in
             entries[other].title == entry.title && entries[other].link == entry.link
                 && entries[other].summary == entry.summary && entries[other].published == entry.published
         }
-        if isRepeat { return false }
+        if isRepeat { return entry.id }
         if keptLinks == nil {
             keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
         }
@@ -131,7 +133,7 @@ struct EntryDisambiguator {
         laterByBase[base, default: []].append(entries.count)
         if let link = entry.link { keptLinks?.insert(HashedKey(link)) }
         entries.append(entry)
-        return true
+        return nil
     }
 }
 

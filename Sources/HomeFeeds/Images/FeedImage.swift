@@ -15,7 +15,8 @@
 /// "largest fitting" falls out of the order. URLs are resolved against `xml:base` and the
 /// feed URL like every other link (`feed-parsing.md` §2); `data:` URLs are never listed.
 ///
-/// Sendable: an immutable value.
+/// Sendable: an immutable value. The optional properties are spelled `Optional<…>`, without a
+/// default, so `init` stores each once and returns the value without a copy (see `FeedEntry`).
 public struct FeedImage: Sendable, Equatable {
     /// The element or member an image came from.
     public enum Origin: String, Sendable, Equatable, CaseIterable {
@@ -32,12 +33,12 @@ public struct FeedImage: Sendable, Equatable {
     public var url: String
     public var origin: Origin
     /// The MIME type as written, when given.
-    public var type: String?
+    public var type: Optional<String>
     /// Declared pixel size (`width`/`height` attributes), when both are given and positive.
-    public var width: Int?
-    public var height: Int?
+    public var width: Optional<Int>
+    public var height: Optional<Int>
     /// Declared bytes (`length`, `fileSize`), when given.
-    public var length: Int64?
+    public var length: Optional<Int64>
 
     public init(
         url: String,

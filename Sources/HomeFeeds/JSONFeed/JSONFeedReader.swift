@@ -101,8 +101,7 @@ struct JSONFeedReader {
                 continue
             }
             entry.images = Self.images(of: item, base: url) { allowed($0, .resource, "items[\(index)].\($1)") }
-            let id = entry.id
-            if !disambiguator.append(entry, to: &entries) {
+            if let id = disambiguator.append(entry, to: &entries) {
                 warnings.add(
                     line: nil,
                     column: nil,

