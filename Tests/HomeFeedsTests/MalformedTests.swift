@@ -146,6 +146,41 @@ import Testing
         }
     }
 
+    /// Pieces longer than `AmpersandRepair.joinedLength`: bytes held back at the end of one
+    /// piece (inside a CDATA section, an undecided `&`) are decided with the head of the next,
+    /// and the rest of that piece is scanned where it is. A CDATA section longer than the head
+    /// keeps bytes held back across several heads.
+    @Test("pieces longer than the repair's joined head give the same result as one piece")
+    func longPieces() throws {
+        let items = (0..<60).map { index in
+            let cdata = String(repeating: "가나다 x&y ", count: index == 30 ? 900 : 12)
+            return "<item><guid>g\(index)</guid><title>AT&T &amp; \(index)</title>"
+                + "<description><![CDATA[<p>\(cdata)</p>]]></description>"
+                + "<link>https://example.test/a?b=1&c=\(index)</link></item>\n"
+        }
+        let body = Array(rss(items.joined()).utf8)
+        #expect(body.count > 4 * AmpersandRepair.joinedLength)
+        let whole = try FeedParser.parse(body, url: feedURL)
+        guard case .feed(let feed) = whole else {
+            Issue.record("not a feed")
+            return
+        }
+        #expect(feed.entries.count == 60)
+        #expect(feed.entries[30].summary?.hasSuffix("가나다 x&y") == true)
+        #expect(feed.entries[59].link == "https://example.test/a?b=1&c=59")
+        let sizes = [AmpersandRepair.joinedLength - 1, AmpersandRepair.joinedLength + 1, 5_003, 9_001, 20_011]
+        for size in sizes + (2..<9).map({ AmpersandRepair.joinedLength * 2 + $0 }) {
+            let parser = FeedDocumentParser(url: feedURL)
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + size, body.count)
+                try parser.append(Array(body[offset..<end]))
+                offset = end
+            }
+            #expect(try parser.finish() == whole, "piece size \(size)")
+        }
+    }
+
     @Test("a small chunk size is honoured")
     func smallChunkSize() throws {
         let body = try Fixture.bytes("rss2-korean.xml")

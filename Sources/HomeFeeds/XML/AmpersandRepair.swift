@@ -17,19 +17,28 @@ struct AmpersandRepair {
 
     /// A reference name longer than this is left for libxml2 to judge.
     private static let maxLookahead = 64
+    /// How many bytes of a new input are copied beside held-back bytes to decide them: far more
+    /// than a decision needs (`maxLookahead`, a CDATA opener), few enough to copy.
+    static let joinedLength = 4096
     private static let cdataOpen = Array("<![CDATA[".utf8)
 
     /// Passes the repaired form of `input` to `emit`, as slices of `input` (no copy) and the
     /// marker; bytes that cannot be decided yet are held for the next call.
     mutating func process(_ input: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer) -> Void) {
-        if carry.isEmpty {
-            scan(input.assumingMemoryBound(to: UInt8.self), isFinal: false, emit: emit)
-        } else {
+        var rest = input.assumingMemoryBound(to: UInt8.self)[...]
+        // Held-back bytes are decided together with the first bytes after them, copied beside
+        // them; the rest of the input is then scanned where it is. (Joined with the whole
+        // input, every 64 KiB piece that a CDATA section crossed was copied, with an
+        // allocation: 1 % of a 20 000-item RSS parse, issue 17.)
+        while !carry.isEmpty && !rest.isEmpty {
+            let head = rest.prefix(Self.joinedLength)
             var joined = carry
-            joined.append(contentsOf: input)
             carry.removeAll()
+            joined.append(contentsOf: head)
             joined.withUnsafeBufferPointer { scan($0, isFinal: false, emit: emit) }
+            rest = rest.dropFirst(head.count)
         }
+        if !rest.isEmpty { scan(UnsafeBufferPointer(rebasing: rest), isFinal: false, emit: emit) }
     }
 
     /// Flushes whatever was held back, at the end of the body.
