@@ -9,9 +9,9 @@ extension XMLFeedBuilder {
     /// An RSS `<enclosure>` or an Atom `<link rel="enclosure">` (`url` absolute and allowed;
     /// `type` trimmed, nil when empty).
     mutating func addEnclosureImage(url: String, type: String?, length: Int64?, origin: FeedImage.Origin) {
-        guard entry != nil else { return }
+        guard isInEntry else { return }
         guard ImageCandidates.isImage(type: type, url: url) else { return }
-        entry?.images.add(
+        entry.images.add(
             FeedImage(url: url, origin: origin, type: type, length: length.flatMap { $0 >= 0 ? $0 : nil })
         )
     }
@@ -25,7 +25,7 @@ extension XMLFeedBuilder {
     /// `media:thumbnail`, or `media:content` when it is an image by `medium` or `type`
     /// (`url` absolute and allowed).
     mutating func addMediaImage(_ attributes: XMLAttributes, url: String, isThumbnail: Bool) {
-        guard entry != nil else { return }
+        guard isInEntry else { return }
         let type = attributes.trimmedValue("type")
         if !isThumbnail {
             let medium = attributes.value("medium").map { String(URIReference.trimASCIIAndNBSP($0)) }
@@ -33,7 +33,7 @@ extension XMLFeedBuilder {
         }
         let width = ImageCandidates.dimension(attributes.value("width"))
         let height = ImageCandidates.dimension(attributes.value("height"))
-        entry?.images.add(
+        entry.images.add(
             FeedImage(
                 url: url,
                 origin: isThumbnail ? .mediaThumbnail : .mediaContent,
@@ -47,14 +47,14 @@ extension XMLFeedBuilder {
 
     /// `<itunes:image href="…">`.
     mutating func addITunesImage(_ attributes: XMLAttributes) {
-        guard let absolute = resolvedResource(attributes, "href", what: "itunes:image") else { return }
-        entry?.images.add(FeedImage(url: absolute, origin: .itunesImage))
+        guard let absolute = resolvedResource(attributes, "href", what: "itunes:image"), isInEntry else { return }
+        entry.images.add(FeedImage(url: absolute, origin: .itunesImage))
     }
 
     /// An `<img>` element inside captured XHTML (Atom `type="xhtml"`, or HTML that arrived as
     /// markup rather than escaped text).
     mutating func addInlineImage(name: UnsafePointer<UInt8>, attributes: XMLAttributes) {
-        guard entry != nil, entry?.images.hasContentImage == false, XMLName.equals(name, strlenUInt8(name), "img"),
+        guard isInEntry, !entry.images.hasContentImage, XMLName.equals(name, strlenUInt8(name), "img"),
             let source = attributes.value("src"), let absolute = URIReference.resolve(source, against: bases.last),
             linkPolicy.refusal(absolute, purpose: .resource) == nil
         else { return }
@@ -62,17 +62,17 @@ extension XMLFeedBuilder {
         let height = ImageCandidates.dimension(attributes.value("height"))
         if let width, width <= 2 { return }
         if let height, height <= 2 { return }
-        entry?.images.add(FeedImage(url: absolute, origin: .contentImage, width: width, height: height))
+        entry.images.add(FeedImage(url: absolute, origin: .contentImage, width: width, height: height))
     }
 
     /// The first `<img>` of the HTML just captured (an entry's summary or content).
     mutating func scanCapturedHTMLForImage() {
-        guard entry != nil, entry?.images.hasContentImage == false else { return }
+        guard isInEntry, !entry.images.hasContentImage else { return }
         guard let found = text.withUnsafeBufferPointer({ HTMLImageScanner.firstImage(in: $0) }),
             let absolute = URIReference.resolve(found.source, against: captureBase),
             linkPolicy.refusal(absolute, purpose: .resource) == nil
         else { return }
-        entry?.images.add(FeedImage(url: absolute, origin: .contentImage, width: found.width, height: found.height))
+        entry.images.add(FeedImage(url: absolute, origin: .contentImage, width: found.width, height: found.height))
     }
 
     /// Text of a field captured only to look for its first image (content beside a summary):

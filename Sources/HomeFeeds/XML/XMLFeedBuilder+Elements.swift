@@ -100,6 +100,7 @@ extension XMLFeedBuilder {
         }
         entriesStarted += 1
         entry = EntryState()
+        isInEntry = true
         if case .rdf = root, let about = attributes.value("about", in: .rdf) {
             let trimmed = URIReference.trimASCIIAndNBSP(about)
             if !trimmed.isEmpty { recordNativeID(String(trimmed)) }
@@ -126,7 +127,7 @@ extension XMLFeedBuilder {
             case .link: return beginCapture(.entryLink, mode: .literal)
             case .description: return beginSummary(rank: FieldRank.summary, mode: .html)
             case .guid where !isRDF:
-                entry?.guidIsPermaLink = attributes.value("isPermaLink", isIgnoringCase: "true") ?? true
+                if isInEntry { entry.guidIsPermaLink = attributes.value("isPermaLink", isIgnoringCase: "true") ?? true }
                 return beginCapture(.guid, mode: .literal)
             case .pubDate where !isRDF: return beginDate(rank: FieldRank.published)
             case .enclosure:
@@ -174,8 +175,7 @@ extension XMLFeedBuilder {
     }
 
     private mutating func beginEntryTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {
-        // The rank alone: `guard let entry` would copy the whole entry state.
-        guard let current = entry?.titleRank, rank < current else { return .other }
+        guard isInEntry, rank < entry.titleRank else { return .other }
         return beginCapture(.entryTitle(rank: rank), mode: mode, isBase64: isBase64)
     }
 
@@ -188,9 +188,9 @@ extension XMLFeedBuilder {
         isBase64: Bool = false,
         orImagesOf imageMode: TextMode? = nil
     ) -> Role {
-        guard let current = entry?.summaryRank else { return .other }
-        guard rank < current else {
-            guard imageMode == .html, mode == .html, !isBase64, entry?.images.hasContentImage == false else {
+        guard isInEntry else { return .other }
+        guard rank < entry.summaryRank else {
+            guard imageMode == .html, mode == .html, !isBase64, !entry.images.hasContentImage else {
                 return .other
             }
             return beginCapture(.contentImages, mode: .html)
@@ -199,7 +199,7 @@ extension XMLFeedBuilder {
     }
 
     private mutating func beginDate(rank: UInt8) -> Role {
-        guard let current = entry?.dateRank, rank < current else { return .other }
+        guard isInEntry, rank < entry.dateRank else { return .other }
         return beginCapture(.date(rank: rank), mode: .literal)
     }
 
@@ -252,7 +252,7 @@ extension XMLFeedBuilder {
                     image: .atomEnclosure
                 )
             case .alternate:
-                entry?.alternates.offer(candidate)
+                if isInEntry { entry.alternates.offer(candidate) }
             }
         default: break
         }

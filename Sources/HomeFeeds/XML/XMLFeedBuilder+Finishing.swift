@@ -13,28 +13,28 @@ extension XMLFeedBuilder {
         case .opmlTitle:
             if opmlTitle == nil { opmlTitle = capturedPlainText(.literal) }
         case .entryTitle(let rank):
-            guard let current = entry?.titleRank, rank < current, let value = capturedPlainText(captureMode) else {
+            guard isInEntry, rank < entry.titleRank, let value = capturedPlainText(captureMode) else {
                 return
             }
-            entry?.title = value
-            entry?.titleRank = rank
+            entry.title = value
+            entry.titleRank = rank
         case .entryLink:
-            if entry?.link == nil, let link = capturedLink(what: "link") { entry?.link = link }
+            if isInEntry, entry.link == nil, let link = capturedLink(what: "link") { entry.link = link }
         case .guid:
-            guard entry?.nativeID == nil, let guid = capturedTrimmed() else { return }
+            guard isInEntry, entry.nativeID == nil, let guid = capturedTrimmed() else { return }
             // A permalink guid is the link only when it is one a reader may follow; refusing it
             // needs no warning, since the guid still serves as the id.
-            if entry?.guidIsPermaLink == true, let link = URIReference.resolve(guid, against: captureBase),
+            if entry.guidIsPermaLink, let link = URIReference.resolve(guid, against: captureBase),
                 linkPolicy.refusal(link, purpose: .page) == nil
             {
-                entry?.guidLink = link
+                entry.guidLink = link
             }
             // Last: the guid moves into the entry.
             recordNativeID(guid)
         case .atomID:
-            if entry?.nativeID == nil, let id = capturedTrimmed() { recordNativeID(id) }
+            if isInEntry, entry.nativeID == nil, let id = capturedTrimmed() { recordNativeID(id) }
         case .summary(let rank):
-            guard let current = entry?.summaryRank, rank < current else {
+            guard isInEntry, rank < entry.summaryRank else {
                 if captureMode == .html { scanCapturedHTMLForImage() }
                 return
             }
@@ -42,14 +42,14 @@ extension XMLFeedBuilder {
             // The plain-text pass read every `<` of the HTML: most often none can start an image.
             if captureMode == .html && plain.mayHoldImageTag { scanCapturedHTMLForImage() }
             guard let value else { return }
-            entry?.summary = value
-            entry?.summaryRank = rank
+            entry.summary = value
+            entry.summaryRank = rank
         case .contentImages:
             scanCapturedHTMLForImage()
         case .date(let rank):
-            guard let current = entry?.dateRank, rank < current, let value = capturedTimestamp() else { return }
-            entry?.published = value
-            entry?.dateRank = rank
+            guard isInEntry, rank < entry.dateRank, let value = capturedTimestamp() else { return }
+            entry.published = value
+            entry.dateRank = rank
         }
     }
 
@@ -59,11 +59,11 @@ extension XMLFeedBuilder {
     ///
     /// Consumes `id`, which moves into the entry (a borrowed one was retained to be stored).
     mutating func recordNativeID(_ id: consuming String) {
-        guard entry != nil else { return }
+        guard isInEntry else { return }
         let hash = HashedKey.hashCode(of: id)
-        entry?.nativeIDHash = hash
+        entry.nativeIDHash = hash
         disambiguator.warm(hashCode: hash)
-        entry?.nativeID = consume id
+        entry.nativeID = consume id
     }
 
     private mutating func capturedLink(what: String) -> String? {
@@ -96,7 +96,10 @@ extension XMLFeedBuilder {
         // The entry's strings and arrays move from the state into the `FeedEntry` and on into
         // `entries`: taking each field, and consuming the built entry, costs no retain and
         // release per string (20 000-entry documents spent 5 % of their parse on them).
-        guard var state = entry.take() else { return }
+        guard isInEntry else { return }
+        isInEntry = false
+        var state = EntryState()
+        swap(&state, &entry)
         let link: String?
         let source: EntryIDSource
         if isAtom {
@@ -195,7 +198,7 @@ extension XMLFeedBuilder {
         }
         // A body cut short leaves its last entry open; what was read of it still counts.
         if captureField != nil { finishField() }
-        if entry != nil { finishEntry() }
+        if isInEntry { finishEntry() }
         if isTruncated {
             warnings.add(line: nil, column: nil, "stopped after \(limits.maxEntries) entries (the entry limit)")
         }

@@ -62,7 +62,7 @@ extension XMLFeedBuilder {
 
     /// ``resolvedResource(_:_:what:)`` for an attribute already looked up.
     mutating func resolvedResource(_ value: XMLAttributeValue, what: String) -> String? {
-        guard entry != nil, let absolute = resolvedLink(value) else { return nil }
+        guard isInEntry, let absolute = resolvedLink(value) else { return nil }
         return allowedLink(absolute, purpose: .resource, what: what)
     }
 
@@ -92,16 +92,16 @@ extension XMLFeedBuilder {
         length: Int64?,
         image origin: FeedImage.Origin? = nil
     ) {
-        guard entry != nil, let absolute = url else { return }
+        guard isInEntry, let absolute = url else { return }
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
-        guard entry?.enclosures.contains(where: { $0.url == absolute }) == false else { return }
+        guard !entry.enclosures.contains(where: { $0.url == absolute }) else { return }
         let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
         // The first one as a one-element array: appending to the empty array took the growth
         // path (`_consumeAndCreateNew`), some 300 instructions per enclosure (issue 17).
-        if entry?.enclosures.isEmpty == true {
-            entry?.enclosures = [enclosure]
+        if entry.enclosures.isEmpty {
+            entry.enclosures = [enclosure]
         } else {
-            entry?.enclosures.append(enclosure)
+            entry.enclosures.append(enclosure)
         }
     }
 }

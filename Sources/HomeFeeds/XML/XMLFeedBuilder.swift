@@ -129,7 +129,11 @@ struct XMLFeedBuilder: ~Copyable {
     var feedTitleRank = FieldRank.none
     var feedLink: String?
     var feedAlternates = AlternateLinkChoice()
-    var entry: EntryState?
+    /// The entry being read, while `isInEntry`. Not an optional: each of the ~27 reads and
+    /// writes of an entry's fields then costs a flag test instead of an outlined enum-tag call
+    /// (`EntryState?` has no spare bits of its own; issue 17).
+    var entry = EntryState()
+    var isInEntry = false
     var entriesStarted = 0
     /// Entries in document order, after the duplicate rules.
     var entries: [FeedEntry] = []
