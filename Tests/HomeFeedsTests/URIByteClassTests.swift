@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import HomeFeeds
@@ -42,12 +43,57 @@ import Testing
         #expect(firstMismatches.isEmpty, "\(mismatches.count) byte strings scanned against the rules")
     }
 
+    /// The same pairs inside links long enough for the sixteen-byte blocks (`PathBlock`): at the
+    /// start, inside and at the end of a block and across two, in a path and in a query.
+    @Test(arguments: [(URIByteClass.absolutePath, true), (URIByteClass.relativePath, false)])
+    func everyPairOfBytesInBlocksFollowsTheRules(pathClass: UInt8, colonInPath: Bool) {
+        var mismatches = 0
+        for context in [
+            Array("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8), Array("a?aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa".utf8),
+        ] {
+            for position in [0, 2, 14, 15, 16] {
+                for first in 0...255 {
+                    for second in 0...255 {
+                        var bytes = context
+                        bytes[position] = UInt8(first)
+                        bytes[position + 1] = UInt8(second)
+                        if Self.scanned(bytes, pathClass: pathClass) != Self.expected(bytes, colonInPath: colonInPath) {
+                            mismatches += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(mismatches == 0, "byte strings scanned against the rules")
+    }
+
+    /// Random links of 0 to 80 bytes over the bytes the rules turn on, against the rules.
+    @Test func randomLinksFollowTheRules() {
+        var random = SeededRandom(seed: 0x0517_0017)
+        let alphabet = Array("a/.?#:%Z9-~".utf8) + [0x20, 0x22, 0x3C, 0x7C, 0x7F, 0x80, 0xEA, 0x00]
+        var mismatches: [[UInt8]] = []
+        for _ in 0..<20_000 {
+            let bytes = (0..<random.next(below: 81)).map { _ in
+                random.next(below: 4) == 0 ? alphabet[random.next(below: alphabet.count)] : UInt8(ascii: "a")
+            }
+            for (pathClass, colonInPath) in [(URIByteClass.absolutePath, true), (URIByteClass.relativePath, false)]
+            where Self.scanned(bytes, pathClass: pathClass) != Self.expected(bytes, colonInPath: colonInPath) {
+                mismatches.append(bytes)
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+    }
+
     @Test func theScanStartsWhereItIsTold() {
         // The scheme's `//` before `start` is no dot segment, the `?` before it no query.
         #expect(Self.scanned(Array("x//.a".utf8), from: 2, pathClass: URIByteClass.absolutePath) == false)
         #expect(Self.scanned(Array("x//.a".utf8), from: 3, pathClass: URIByteClass.absolutePath))
         #expect(Self.scanned(Array("?a/.b".utf8), from: 1, pathClass: URIByteClass.absolutePath) == false)
         #expect(Self.scanned(Array("a".utf8), from: 1, pathClass: URIByteClass.absolutePath))
+        // The same with a whole block after `start`.
+        let long = Array("x//.aaaaaaaaaaaaaaaaaaaa".utf8)
+        #expect(Self.scanned(long, from: 2, pathClass: URIByteClass.absolutePath) == false)
+        #expect(Self.scanned(long, from: 3, pathClass: URIByteClass.absolutePath))
     }
 
     @Test func linksKeepTheirFastPathAnswers() {

@@ -34,19 +34,31 @@ enum URIByteClass {
 
     /// Whether `bytes[start...]` is a clean path, query and fragment: up to the first `?` or
     /// `#`, bytes of the class `pathClass` with no dot segment (`/.`); from there, bytes of the
-    /// class `query`. Besides their loop tests, only the first loop branches: where the path ends.
+    /// class `query`. Sixteen bytes at a time (`PathBlock`) where a block is all path or all
+    /// query; byte by byte through the table around the `?` or `#` and in the last bytes.
     @inline(__always)
     static func isCleanPathAndQuery(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, pathClass: UInt8) -> Bool {
         guard let base = bytes.baseAddress, start < bytes.count else { return true }
+        let count = bytes.count
+        var index = start
+        // Whole blocks of the path, while no `?` or `#` is in one: the byte before `start` (the
+        // scheme's `//`) starts no dot segment.
+        var endsWithSlash = false
+        while index &+ 16 <= count {
+            let block = PathBlock(base + index)
+            guard block.isPath(allowingColon: pathClass == absolutePath) else { break }
+            guard !block.hasDotAfterSlash(afterSlash: endsWithSlash) else { return false }
+            endsWithSlash = base[index &+ 15] == UInt8(ascii: "/")
+            index &+= 16
+        }
         return table.withUnsafeBufferPointer { table in
             guard let classes = table.baseAddress else { return false }
             // Bits of `wrong`: `pathClass` or `query` for a byte outside its class, `dot` for a
             // `.` after a `/` of the path.
             var wrong: UInt8 = 0
             // `dot` right after a `/` of the path, else 0.
-            var dotAfterSlash: UInt8 = 0
-            var index = start
-            while index < bytes.count {
+            var dotAfterSlash: UInt8 = endsWithSlash ? dot : 0
+            while index < count {
                 let bits = classes[Int(base[index])]
                 if bits & pathEnd != 0 { break }
                 wrong |= ~bits & pathClass
@@ -54,7 +66,11 @@ enum URIByteClass {
                 dotAfterSlash = (bits << 1) & dot
                 index &+= 1
             }
-            while index < bytes.count {
+            while index &+ 16 <= count {
+                guard PathBlock(base + index).isQuery else { return false }
+                index &+= 16
+            }
+            while index < count {
                 wrong |= ~classes[Int(base[index])] & query
                 index &+= 1
             }
