@@ -23,7 +23,26 @@ import Testing
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
-    @Test("appends of wider elements, 2 to 6 of them (8 to 24 bytes), keep exactly those elements")
+    @Test("an append writes nothing past its last byte")
+    func nothingWrittenPastTheEnd() {
+        var wrong: [String] = []
+        for prefix in 0..<20 {
+            for length in 2...17 {
+                // 64 bytes of 0xCC kept in the buffer's memory once it is emptied.
+                var buffer = ByteBuffer(capacity: 64)
+                let filler = [UInt8](repeating: 0xCC, count: 64)
+                filler.withUnsafeBufferPointer { buffer.append($0) }
+                buffer.removeAll()
+                let bytes = [UInt8](repeating: 0x11, count: prefix) + [UInt8](repeating: 0x22, count: length)
+                bytes.withUnsafeBufferPointer { buffer.append($0) }
+                let rest = UnsafeBufferPointer(start: buffer.baseAddress + buffer.count, count: 64 - buffer.count)
+                if rest.contains(where: { $0 != 0xCC }) { wrong.append("\(prefix)+\(length)") }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    @Test("appends of wider elements (4 to 24 bytes) keep exactly those elements")
     func wideAppends() {
         for count in 2...6 {
             var buffer = GrowableBuffer<UInt32>(capacity: 16)
@@ -31,6 +50,13 @@ import Testing
             let elements = (0..<count).map { UInt32(0x0102_0304) &* UInt32($0 + 1) }
             elements.withUnsafeBufferPointer { buffer.append($0) }
             #expect(buffer.withUnsafeBufferPointer { Array($0) } == [0xAAAA_AAAA] + elements)
+        }
+        for count in 2...3 {
+            var buffer = GrowableBuffer<UInt16>(capacity: 16)
+            buffer.append(0xAAAA)
+            let elements = (0..<count).map { UInt16(0x0102) &* UInt16($0 + 1) }
+            elements.withUnsafeBufferPointer { buffer.append($0) }
+            #expect(buffer.withUnsafeBufferPointer { Array($0) } == [0xAAAA] + elements)
         }
     }
 }

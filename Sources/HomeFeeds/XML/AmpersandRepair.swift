@@ -29,14 +29,18 @@ struct AmpersandRepair {
         // Held-back bytes are decided together with the first bytes after them, copied beside
         // them; the rest of the input is then scanned where it is. (Joined with the whole
         // input, every 64 KiB piece that a CDATA section crossed was copied, with an
-        // allocation: 1 % of a 20 000-item RSS parse, issue 17.)
+        // allocation: 1 % of a 20 000-item RSS parse, issue 17.) Bytes still held back after a
+        // whole head (a CDATA section longer than it) are joined with all the rest: one copy of
+        // the input at most, as before, not one per head.
+        var headLength = Self.joinedLength
         while !carry.isEmpty && !rest.isEmpty {
-            let head = rest.prefix(Self.joinedLength)
+            let head = rest.prefix(headLength)
             var joined = carry
             carry.removeAll()
             joined.append(contentsOf: head)
             joined.withUnsafeBufferPointer { scan($0, isFinal: false, emit: emit) }
             rest = rest.dropFirst(head.count)
+            headLength = rest.count
         }
         if !rest.isEmpty { scan(UnsafeBufferPointer(rebasing: rest), isFinal: false, emit: emit) }
     }
