@@ -120,14 +120,7 @@ import Testing
         // 0xE9 0x80 (a cut 3-byte sequence), 0xED 0xA0 0x80 (a surrogate: three subparts), 0xF0 0x9F (cut).
         #expect(feed.title == "한국 \u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD}\u{FFFD} 😀 끝")
         for size in 1...9 {
-            let parser = FeedDocumentParser(url: feedURL)
-            var offset = 0
-            while offset < body.count {
-                let end = min(offset + size, body.count)
-                try parser.append(Array(body[offset..<end]))
-                offset = end
-            }
-            let got = try parser.finish()
+            let got = try parseInPieces(body, size: size)
             #expect(
                 got == whole,
                 "chunk size \(size): \(got.jsonString(pretty: false)) vs \(whole.jsonString(pretty: false))"

@@ -118,14 +118,7 @@ import Testing
         let body = try Fixture.bytes(name)
         let whole = try FeedParser.parse(body, url: feedURL)
         for size in [1, 2, 3, 5, 8, 13, 64, 1000] {
-            let parser = FeedDocumentParser(url: feedURL)
-            var offset = 0
-            while offset < body.count {
-                let end = min(offset + size, body.count)
-                try parser.append(Array(body[offset..<end]))
-                offset = end
-            }
-            let got = try parser.finish()
+            let got = try parseInPieces(body, size: size)
             #expect(got == whole, "chunk size \(size) \(got.warnings) vs \(whole.warnings)")
         }
     }
@@ -170,14 +163,7 @@ import Testing
         #expect(feed.entries[59].link == "https://example.test/a?b=1&c=59")
         let sizes = [AmpersandRepair.joinedLength - 1, AmpersandRepair.joinedLength + 1, 5_003, 9_001, 20_011]
         for size in sizes + (2..<9).map({ AmpersandRepair.joinedLength * 2 + $0 }) {
-            let parser = FeedDocumentParser(url: feedURL)
-            var offset = 0
-            while offset < body.count {
-                let end = min(offset + size, body.count)
-                try parser.append(Array(body[offset..<end]))
-                offset = end
-            }
-            #expect(try parser.finish() == whole, "piece size \(size)")
+            #expect(try parseInPieces(body, size: size) == whole, "piece size \(size)")
         }
     }
 

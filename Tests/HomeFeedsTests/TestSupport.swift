@@ -35,6 +35,19 @@ func parseFeed(
     return feed
 }
 
+/// Parses `body` handed to one `FeedDocumentParser` in pieces of `size` bytes (the last one
+/// shorter), as a download arrives.
+func parseInPieces(_ body: [UInt8], size: Int, url: String = feedURL) throws -> FeedDocument {
+    let parser = FeedDocumentParser(url: url)
+    var offset = 0
+    while offset < body.count {
+        let end = min(offset + size, body.count)
+        try parser.append(Array(body[offset..<end]))
+        offset = end
+    }
+    return try parser.finish()
+}
+
 func parseFeed(_ text: String, url: String = feedURL, contentType: String? = nil, limits: FeedParseLimits = .default)
     throws -> ParsedFeed
 {
