@@ -53,6 +53,17 @@ enum EntryIdentity {
     ) -> (id: String, source: EntryIDSource)? {
         // Taken, not bound: a bound copy is retained, and the parameter then released.
         if let nativeID = nativeID.take() { return (nativeID, nativeSource) }
+        return derivedID(title: title, link: link, summary: summary)
+    }
+
+    /// `baseID` for an entry without a native id. Out of line: most entries have one, and the
+    /// hashing inlined into the entry's end made that hot code span more cache lines (issue 17).
+    @inline(never)
+    private static func derivedID(
+        title: String?,
+        link: String?,
+        summary: String?
+    ) -> (id: String, source: EntryIDSource)? {
         if let link { return (link, .link) }
         if let title { return ("sha256:" + SHA256.hexDigest(title.utf8), .titleHash) }
         if let summary { return ("sha256:" + SHA256.hexDigest(summary.utf8), .summaryHash) }
