@@ -13,8 +13,7 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// Reads an RFC 822/2822 or ISO 8601/RFC 3339 date; nil when it is neither or impossible.
     public init?(parsing text: String) {
-        var text = text
-        let parsed = text.withUTF8 { FeedTimestamp(utf8: $0) }
+        let parsed = text.withBorrowedUTF8 { FeedTimestamp(utf8: $0) }
         guard let parsed else { return nil }
         self = parsed
     }

@@ -62,8 +62,7 @@ struct LinkPolicy: Sendable {
 
     /// The lowercased scheme of an absolute URL, or nil.
     static func scheme(of url: String) -> String? {
-        var url = url
-        return url.withUTF8 { bytes in
+        url.withBorrowedUTF8 { bytes in
             schemeLength(bytes).map { String(decoding: bytes[0..<$0], as: UTF8.self).lowercased() }
         }
     }

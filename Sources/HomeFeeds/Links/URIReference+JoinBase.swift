@@ -16,9 +16,8 @@ extension URIReference {
         let addsSlash: Bool
 
         init?(_ base: String) {
-            var base = base
             guard
-                let parts = base.withUTF8({ bytes -> (authorityEnd: Int, directoryEnd: Int, addsSlash: Bool)? in
+                let parts = base.withBorrowedUTF8({ bytes -> (authorityEnd: Int, directoryEnd: Int, addsSlash: Bool)? in
                     guard isAbsoluteAndClean(bytes), let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else {
                         return nil
                     }
@@ -73,7 +72,8 @@ extension URIReference {
         let isAbsolutePath = first == UInt8(ascii: "/")
         let prefixEnd = isAbsolutePath ? prepared.authorityEnd : prepared.directoryEnd
         let addsSlash = !isAbsolutePath && prepared.addsSlash
-        var base = prepared.base
-        return base.withUTF8 { baseBytes in joined(baseBytes, prefixEnd: prefixEnd, addsSlash: addsSlash, ref) }
+        return prepared.base.withBorrowedUTF8 { baseBytes in
+            joined(baseBytes, prefixEnd: prefixEnd, addsSlash: addsSlash, ref)
+        }
     }
 }

@@ -32,8 +32,7 @@ enum URIReference {
     /// True for `scheme://…` with nothing to trim, percent-encode or remove (no `/.` in the
     /// path): by far the most common link, returned untouched without splitting it.
     private static func isAbsoluteAndClean(_ reference: String) -> Bool {
-        var reference = reference
-        return reference.withUTF8 { isAbsoluteAndClean($0) }
+        reference.withBorrowedUTF8 { isAbsoluteAndClean($0) }
     }
 
     /// `reference` as it is when it is absolute and clean (`isAbsoluteAndClean`): what every
@@ -64,8 +63,7 @@ enum URIReference {
     /// against a clean `scheme://authority/path` base. Nil sends the caller to the full RFC 3986
     /// algorithm, which gives the same answer in these cases.
     private static func joinClean(_ reference: String, base: String) -> String? {
-        var reference = reference
-        return reference.withUTF8 { joinClean($0, base: base) }
+        reference.withBorrowedUTF8 { joinClean($0, base: base) }
     }
 
     private static func joinClean(_ ref: UnsafeBufferPointer<UInt8>, base: String) -> String? {

@@ -52,8 +52,7 @@ struct PlainText: ~Copyable {
 
     /// Convenience for tests, OPML attributes and JSON Feed.
     mutating func normalize(_ text: String, mode: TextMode) -> String? {
-        var text = text
-        return text.withUTF8 { normalize($0, mode: mode, isValidUTF8: true) }
+        text.withBorrowedUTF8 { normalize($0, mode: mode, isValidUTF8: true) }
     }
 
     // MARK: Whitespace folding
