@@ -141,14 +141,16 @@ public enum ManifestBuilder {
         generatedAt: Date,
         measurements: TargetSizes,
         images: ImageIndex = .empty,
-        elements: ElementIndex? = nil
+        elements: ElementIndex? = nil,
+        reusing solved: SolvedLayout? = nil
     ) throws(LayoutSolveError) -> Built {
         let (result, applied) = try solve(
             spec: spec,
             sections: assembled,
             environment: environment,
             measurements: measurements,
-            elements: elements
+            elements: elements,
+            reusing: solved
         )
         let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
         var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
@@ -183,14 +185,18 @@ public enum ManifestBuilder {
     /// Lays assembled content out for one container with the measurements that still apply:
     /// the geometry a manifest is written from (and text is measured in).
     ///
-    /// - Parameter elements: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the
-    ///   caller lays the same content out more than once; made here otherwise.
+    /// - Parameters:
+    ///   - elements: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the caller
+    ///     lays the same content out more than once; made here otherwise.
+    ///   - solved: an earlier layout of the same spec and sections, returned again (not solved
+    ///     anew) when it was solved for this environment with the measurements that apply now.
     static func solve(
         spec: LayoutSpec,
         sections assembled: [AssembledSection],
         environment: LayoutEnvironment,
         measurements: TargetSizes,
-        elements: ElementIndex? = nil
+        elements: ElementIndex? = nil,
+        reusing solved: SolvedLayout? = nil
     ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
         var spec = spec
         var counts: [Int] = []
@@ -204,6 +210,9 @@ public enum ManifestBuilder {
             ? AppliedMeasurements()
             : (elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled))
                 .measurements(measurements)
+        if let solved, solved.environment == environment, solved.measurements == applied.layout {
+            return (solved.result, applied)
+        }
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
         return (result, applied)
     }

@@ -191,12 +191,16 @@ public actor ManifestCache {
     /// nothing but their inputs, and a version's latency is what the `RecordHistory` caller and
     /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
     /// configuration order.
-    public func prepare(
+    ///
+    /// - Parameter solved: layouts of these sections already solved, by profile name (see
+    ///   ``SolvedLayout``): each is used when its measurements are still the ones that apply.
+    func prepare(
         sections: [AssembledSection],
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
         measurements newMeasurements: MeasurementBook? = nil,
         images newImages: ImageIndex? = nil,
+        solved: [String: SolvedLayout] = [:],
         at time: Date
     ) async throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
@@ -208,6 +212,7 @@ public actor ManifestCache {
         let results = await withTaskGroup(of: (Int, Result<ManifestBuilder.Built, LayoutSolveError>).self) { group in
             for (index, profile) in profiles.enumerated() {
                 let sizes = measurements.sizes(for: MeasurementTargets.profile(profile.name))
+                let earlier = solved[profile.name]
                 group.addTask {
                     let result = Result { () throws(LayoutSolveError) -> ManifestBuilder.Built in
                         try ManifestBuilder.built(
@@ -219,7 +224,8 @@ public actor ManifestCache {
                             generatedAt: time,
                             measurements: sizes,
                             images: images,
-                            elements: elements
+                            elements: elements,
+                            reusing: earlier
                         )
                     }
                     return (index, result)

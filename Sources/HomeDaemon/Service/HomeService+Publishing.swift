@@ -58,7 +58,7 @@ extension HomeService {
                 content: content,
                 bindings: configuration.settings.bindings
             )
-            await measureText(sections: sections, at: Date())
+            let solved = await measureText(sections: sections, at: Date())
             let index = try await stored
             let prepared = try await cache.prepare(
                 sections: sections,
@@ -66,6 +66,7 @@ extension HomeService {
                 profiles: configuration.settings.profiles,
                 measurements: measurements,
                 images: index,
+                solved: solved,
                 at: Date()
             )
             // Stored first, in one transaction, then served: what clients get is always

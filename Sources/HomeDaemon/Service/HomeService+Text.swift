@@ -21,11 +21,13 @@ extension HomeService {
     /// client reports.
     ///
     /// - Parameter sections: the version's content, assembled for the configured layout.
-    func measureText(sections: [AssembledSection], at time: Date) async {
+    /// - Returns: the layout each profile was solved to, by profile name, for the version's
+    ///   manifests to reuse where measuring changed nothing it applies.
+    func measureText(sections: [AssembledSection], at time: Date) async -> [String: SolvedLayout] {
         let settings = configuration.settings
         guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
             measurements.replaceAll(.computed, with: [:])
-            return
+            return [:]
         }
         if textState.checkedStyles != settings.textStyles {
             textState.checkedStyles = settings.textStyles
@@ -34,15 +36,15 @@ extension HomeService {
         let spec = configuration.spec
         let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         // Each profile is laid out on its own child task, as the version's manifests are
-        // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:at:)``); the slots
-        // keep the profiles' order.
-        let found = await withTaskGroup(of: (Int, [TextSlot]).self) { group in
+        // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:solved:at:)``); the
+        // slots keep the profiles' order.
+        let found = await withTaskGroup(of: (Int, [TextSlot], SolvedLayout?).self) { group in
             for (position, profile) in settings.profiles.enumerated() {
                 let target = MeasurementTargets.profile(profile.name)
                 let sizes = measurements.sizes(for: target)
                 group.addTask {
                     do throws(LayoutSolveError) {
-                        let (result, _) = try ManifestBuilder.solve(
+                        let (result, applied) = try ManifestBuilder.solve(
                             spec: spec,
                             sections: sections,
                             environment: profile.environment,
@@ -56,18 +58,27 @@ extension HomeService {
                             target: target,
                             scale: profile.environment.scale
                         )
-                        return (position, slots)
+                        let solved = SolvedLayout(
+                            environment: profile.environment,
+                            measurements: applied.layout,
+                            result: result
+                        )
+                        return (position, slots, solved)
                     } catch {
                         // The version itself will fail on this profile and say why.
-                        return (position, [])
+                        return (position, [], nil)
                     }
                 }
             }
             var found = [[TextSlot]](repeating: [], count: settings.profiles.count)
-            for await (position, slots) in group { found[position] = slots }
-            return found
+            var solved: [String: SolvedLayout] = [:]
+            for await (position, slots, layout) in group {
+                found[position] = slots
+                solved[settings.profiles[position].name] = layout
+            }
+            return (slots: found, solved: solved)
         }
-        let slots = found.flatMap { $0 }
+        let slots = found.slots.flatMap { $0 }
         var computed: [String: [String: SizeEntry]] = [:]
         let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
         for (slot, result) in zip(slots, results) {
@@ -79,6 +90,7 @@ extension HomeService {
             }
         }
         measurements.replaceAll(.computed, with: computed)
+        return found.solved
     }
 
     /// Warnings about the configured text styles, one per style whose font fontconfig does not

@@ -1,0 +1,85 @@
+import Foundation
+import HomeLayout
+import Testing
+
+@testable import HomeDaemon
+
+/// A version's second solve of a profile is skipped when the first one (made to measure its
+/// text) applied the same measurements, and only then.
+@Suite struct SolvedLayoutTests {
+    let phone = LayoutEnvironment(width: 375, height: 812, scale: 2)
+    let tablet = LayoutEnvironment(width: 820, height: 1180, scale: 2)
+    let sections = HomeAssembler.assemble(
+        sectionIDs: ManifestElementsTests.spec.sections.map(\.id),
+        content: HomeAssemblerTests.content,
+        bindings: SectionBinding.defaults
+    )
+
+    func built(_ sizes: TargetSizes = .none, reusing solved: SolvedLayout? = nil) throws -> EncodedManifest {
+        try ManifestBuilder.built(
+            spec: ManifestElementsTests.spec,
+            sections: sections,
+            environment: phone,
+            version: 1,
+            profile: "phone",
+            generatedAt: Date(timeIntervalSince1970: 0),
+            measurements: sizes,
+            reusing: solved
+        ).manifest
+    }
+
+    /// The layout `sizes` give on `environment`, as the text measuring keeps it.
+    func solved(_ sizes: TargetSizes = .none, on environment: LayoutEnvironment) throws -> SolvedLayout {
+        let (result, applied) = try ManifestBuilder.solve(
+            spec: ManifestElementsTests.spec,
+            sections: sections,
+            environment: environment,
+            measurements: sizes
+        )
+        return SolvedLayout(environment: environment, measurements: applied.layout, result: result)
+    }
+
+    /// A measured height for the first history row, with the fingerprint of its content.
+    func rowMeasured(_ height: Double) throws -> TargetSizes {
+        let fingerprint = try #require(try built().elements?["history:9"]?.fingerprint)
+        return TargetSizes(entries: [
+            "history:9": [
+                SizeEntry(source: .computed, width: nil, height: height, fingerprint: fingerprint, reportedAt: Date())
+            ]
+        ])
+    }
+
+    @Test("a layout solved with the measurements that apply is the manifest's, byte for byte")
+    func reusedWhenSame() throws {
+        let sizes = try rowMeasured(50)
+        #expect(try built(sizes, reusing: solved(sizes, on: phone)).bytes == built(sizes).bytes)
+        #expect(try built(reusing: solved(on: phone)).bytes == built().bytes)
+    }
+
+    @Test("the kept layout is used, not solved again, when environment and measurements match")
+    func reuseSkipsTheSolve() throws {
+        // A layout labelled as the phone's but solved for the tablet: only a reused layout can
+        // put the tablet's frames into the phone's manifest.
+        let tabletFrames = try solved(on: tablet)
+        let mislabelled = SolvedLayout(
+            environment: phone,
+            measurements: tabletFrames.measurements,
+            result: tabletFrames.result
+        )
+        let fresh = try built()
+        let reused = try built(reusing: mislabelled)
+        #expect(reused.elements?.geometry != fresh.elements?.geometry)
+        #expect(reused.elements?["history:9"]?.frame.width == 820)
+    }
+
+    @Test("a layout solved with other measurements or for another container is solved again")
+    func solvedAgainWhenDifferent() throws {
+        let measured = try rowMeasured(50)
+        // Measuring changed the row: the layout solved before it is not used.
+        #expect(try built(measured, reusing: solved(on: phone)).bytes == built(measured).bytes)
+        #expect(try built(reusing: solved(measured, on: phone)).bytes == built().bytes)
+        #expect(try built(rowMeasured(70), reusing: solved(measured, on: phone)).bytes == built(rowMeasured(70)).bytes)
+        // Solved for the tablet, with the same (no) measurements.
+        #expect(try built(reusing: solved(on: tablet)).bytes == built().bytes)
+    }
+}
