@@ -36,7 +36,16 @@ import Testing
             environment: environment,
             measurements: sizes
         )
-        return SolvedLayout(environment: environment, measurements: applied.layout, result: result)
+        return SolvedLayout(measurements: applied.layout, result: result)
+    }
+
+    /// The tablet's frames, labelled as solved for the phone: only a layout that was reused
+    /// rather than solved again can put them into the phone's manifest.
+    func mislabelled() throws -> SolvedLayout {
+        let tabletFrames = try solved(on: tablet)
+        var result = tabletFrames.result
+        result.environment = phone
+        return SolvedLayout(measurements: tabletFrames.measurements, result: result)
     }
 
     /// A measured height for the first history row, with the fingerprint of its content.
@@ -58,16 +67,8 @@ import Testing
 
     @Test("the kept layout is used, not solved again, when environment and measurements match")
     func reuseSkipsTheSolve() throws {
-        // A layout labelled as the phone's but solved for the tablet: only a reused layout can
-        // put the tablet's frames into the phone's manifest.
-        let tabletFrames = try solved(on: tablet)
-        let mislabelled = SolvedLayout(
-            environment: phone,
-            measurements: tabletFrames.measurements,
-            result: tabletFrames.result
-        )
         let fresh = try built()
-        let reused = try built(reusing: mislabelled)
+        let reused = try built(reusing: mislabelled())
         #expect(reused.elements?.geometry != fresh.elements?.geometry)
         #expect(reused.elements?["history:9"]?.frame.width == 820)
     }
@@ -81,5 +82,17 @@ import Testing
         #expect(try built(rowMeasured(70), reusing: solved(measured, on: phone)).bytes == built(rowMeasured(70)).bytes)
         // Solved for the tablet, with the same (no) measurements.
         #expect(try built(reusing: solved(on: tablet)).bytes == built().bytes)
+    }
+
+    @Test("ManifestCache.prepare hands each profile its own kept layout, by profile name")
+    func preparedVersionsReuseByProfile() async throws {
+        let profiles = [Profile(name: "phone", environment: phone), Profile(name: "tablet", environment: tablet)]
+        let cache = ManifestCache(spec: ManifestElementsTests.spec, profiles: profiles)
+        let at = Date(timeIntervalSince1970: 0)
+        let fresh = try await cache.prepare(sections: sections, at: at)
+        let prepared = try await cache.prepare(sections: sections, solved: ["phone": mislabelled()], at: at)
+        let phoneFrames = try #require(prepared.manifests["phone"]?.elements)
+        #expect(phoneFrames["history:9"]?.frame.width == 820)
+        #expect(prepared.manifests["tablet"]?.bytes == fresh.manifests["tablet"]?.bytes)
     }
 }

@@ -210,7 +210,7 @@ public enum ManifestBuilder {
             ? AppliedMeasurements()
             : (elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled))
                 .measurements(measurements)
-        if let solved, solved.environment == environment, solved.measurements == applied.layout {
+        if let solved, solved.result.environment == environment, solved.measurements == applied.layout {
             return (solved.result, applied)
         }
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)

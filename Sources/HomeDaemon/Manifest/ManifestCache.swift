@@ -353,7 +353,7 @@ public actor ManifestCache {
     }
 }
 
-/// A version ``ManifestCache/prepare(content:bindings:spec:profiles:at:)`` built and
+/// A version ``ManifestCache/prepare(content:bindings:spec:profiles:measurements:images:at:)`` built and
 /// ``ManifestCache/commit(_:)`` will serve. Sendable: an immutable value.
 public struct PreparedVersion: Sendable {
     public let version: Int

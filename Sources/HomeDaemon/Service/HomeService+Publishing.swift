@@ -52,18 +52,20 @@ extension HomeService {
             // The stored images are looked up while the text is measured.
             let images = self.images
             async let stored = images?.index(for: content) ?? .empty
+            // Read once: a reload while this awaits changes the next version, not half of this one.
             let spec = configuration.spec
+            let settings = configuration.settings
             let sections = HomeAssembler.assemble(
                 sectionIDs: spec.sections.map(\.id),
                 content: content,
-                bindings: configuration.settings.bindings
+                bindings: settings.bindings
             )
-            let solved = await measureText(sections: sections, at: Date())
+            let solved = await measureText(spec: spec, settings: settings, sections: sections, at: Date())
             let index = try await stored
             let prepared = try await cache.prepare(
                 sections: sections,
                 spec: spec,
-                profiles: configuration.settings.profiles,
+                profiles: settings.profiles,
                 measurements: measurements,
                 images: index,
                 solved: solved,

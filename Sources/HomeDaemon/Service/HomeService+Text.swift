@@ -20,11 +20,18 @@ extension HomeService {
     /// get no computed sizes: they are laid out on request, and keep their estimates until a
     /// client reports.
     ///
-    /// - Parameter sections: the version's content, assembled for the configured layout.
+    /// - Parameters:
+    ///   - spec, settings: the configuration the version is made with, read once by the caller:
+    ///     a reload while this awaits must not change it between the two solves.
+    ///   - sections: the version's content, assembled for `spec`.
     /// - Returns: the layout each profile was solved to, by profile name, for the version's
     ///   manifests to reuse where measuring changed nothing it applies.
-    func measureText(sections: [AssembledSection], at time: Date) async -> [String: SolvedLayout] {
-        let settings = configuration.settings
+    func measureText(
+        spec: LayoutSpec,
+        settings: DaemonSettings,
+        sections: [AssembledSection],
+        at time: Date
+    ) async -> [String: SolvedLayout] {
         guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
             measurements.replaceAll(.computed, with: [:])
             return [:]
@@ -33,7 +40,6 @@ extension HomeService {
             textState.checkedStyles = settings.textStyles
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
-        let spec = configuration.spec
         let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         // Each profile is laid out on its own child task, as the version's manifests are
         // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:solved:at:)``); the
@@ -58,12 +64,7 @@ extension HomeService {
                             target: target,
                             scale: profile.environment.scale
                         )
-                        let solved = SolvedLayout(
-                            environment: profile.environment,
-                            measurements: applied.layout,
-                            result: result
-                        )
-                        return (position, slots, solved)
+                        return (position, slots, SolvedLayout(measurements: applied.layout, result: result))
                     } catch {
                         // The version itself will fail on this profile and say why.
                         return (position, [], nil)
