@@ -39,13 +39,13 @@ import Testing
         return SolvedLayout(measurements: applied.layout, result: result)
     }
 
-    /// The tablet's frames, labelled as solved for the phone: only a layout that was reused
-    /// rather than solved again can put them into the phone's manifest.
-    func mislabelled() throws -> SolvedLayout {
-        let tabletFrames = try solved(on: tablet)
-        var result = tabletFrames.result
-        result.environment = phone
-        return SolvedLayout(measurements: tabletFrames.measurements, result: result)
+    /// The frames solved on `source`, labelled as solved on `label`: only a layout that was
+    /// reused rather than solved again can put them into `label`'s manifest.
+    func mislabelled(_ source: LayoutEnvironment, as label: LayoutEnvironment) throws -> SolvedLayout {
+        let frames = try solved(on: source)
+        var result = frames.result
+        result.environment = label
+        return SolvedLayout(measurements: frames.measurements, result: result)
     }
 
     /// A measured height for the first history row, with the fingerprint of its content.
@@ -68,7 +68,7 @@ import Testing
     @Test("the kept layout is used, not solved again, when environment and measurements match")
     func reuseSkipsTheSolve() throws {
         let fresh = try built()
-        let reused = try built(reusing: mislabelled())
+        let reused = try built(reusing: mislabelled(tablet, as: phone))
         #expect(reused.elements?.geometry != fresh.elements?.geometry)
         #expect(reused.elements?["history:9"]?.frame.width == 820)
     }
@@ -90,9 +90,22 @@ import Testing
         let cache = ManifestCache(spec: ManifestElementsTests.spec, profiles: profiles)
         let at = Date(timeIntervalSince1970: 0)
         let fresh = try await cache.prepare(sections: sections, at: at)
-        let prepared = try await cache.prepare(sections: sections, solved: ["phone": mislabelled()], at: at)
+        let prepared = try await cache.prepare(
+            sections: sections,
+            solved: ["phone": mislabelled(tablet, as: phone)],
+            at: at
+        )
         let phoneFrames = try #require(prepared.manifests["phone"]?.elements)
         #expect(phoneFrames["history:9"]?.frame.width == 820)
-        #expect(prepared.manifests["tablet"]?.bytes == fresh.manifests["tablet"]?.bytes)
+        #expect(prepared.manifests["tablet"]?.etag == fresh.manifests["tablet"]?.etag)
+        // The phone's frames labelled as the tablet's, under the phone's name: the phone's
+        // environment does not match, and the tablet has no layout kept under its name.
+        let misfiled = try await cache.prepare(
+            sections: sections,
+            solved: ["phone": mislabelled(phone, as: tablet)],
+            at: at
+        )
+        #expect(misfiled.manifests["phone"]?.etag == fresh.manifests["phone"]?.etag)
+        #expect(misfiled.manifests["tablet"]?.etag == fresh.manifests["tablet"]?.etag)
     }
 }

@@ -192,8 +192,9 @@ public actor ManifestCache {
     /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
     /// configuration order.
     ///
-    /// - Parameter solved: layouts of these sections already solved, by profile name (see
-    ///   ``SolvedLayout``): each is used when its measurements are still the ones that apply.
+    /// - Parameter solved: layouts of these sections and `newSpec` already solved, by profile
+    ///   name (see ``SolvedLayout``): each is used when its environment and measurements are
+    ///   still the ones that apply.
     func prepare(
         sections: [AssembledSection],
         spec newSpec: LayoutSpec? = nil,

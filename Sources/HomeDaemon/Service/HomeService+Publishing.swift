@@ -52,7 +52,8 @@ extension HomeService {
             // The stored images are looked up while the text is measured.
             let images = self.images
             async let stored = images?.index(for: content) ?? .empty
-            // Read once: a reload while this awaits changes the next version, not half of this one.
+            // Read once for both layouts of each profile (measuring, then the manifest): a reload
+            // while this awaits must not hand the manifest a layout of another spec.
             let spec = configuration.spec
             let settings = configuration.settings
             let sections = HomeAssembler.assemble(

@@ -21,8 +21,9 @@ extension HomeService {
     /// client reports.
     ///
     /// - Parameters:
-    ///   - spec, settings: the configuration the version is made with, read once by the caller:
-    ///     a reload while this awaits must not change it between the two solves.
+    ///   - spec: the layout the version is made with, read once by the caller: a reload while
+    ///     this awaits must not change it between a profile's two solves.
+    ///   - settings: the settings read with `spec` (profiles, text slots and styles).
     ///   - sections: the version's content, assembled for `spec`.
     /// - Returns: the layout each profile was solved to, by profile name, for the version's
     ///   manifests to reuse where measuring changed nothing it applies.
