@@ -57,7 +57,7 @@ public struct HistoryEntry: Sendable, Equatable {
 ///
 /// The assembler's view of HomeStore's `StoredNotice`, which it mirrors without the store's
 /// bookkeeping (row ids, first and last seen, content hash, sort date): ``HomeContent`` stays
-/// plain values that tests build without a store, and `HomeService.snapshot()`
+/// plain values that tests build without a store, and `HomeService.snapshot(of:)`
 /// maps the one to the other.
 public struct Notice: Sendable, Equatable {
     public var sourceURL: String

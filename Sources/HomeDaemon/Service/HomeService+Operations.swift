@@ -90,14 +90,17 @@ extension HomeService {
     /// The source URLs the running configuration names, and its list document (which holds
     /// the links written directly in `sources.opml`). Content of sources removed from the
     /// configuration stays in the store but is no longer shown or listed.
-    var configuredSourceURLs: Set<String> {
+    var configuredSourceURLs: Set<String> { Self.sourceURLs(of: configuration) }
+
+    static func sourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
         Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
     }
 
-    /// The content the assembler lays out, read from one snapshot of the store.
-    func snapshot() async throws -> HomeContent {
+    /// The content the assembler lays out, read from one snapshot of the store: the user and
+    /// the configured sources' rows of `configuration`, the one the version is made with.
+    func snapshot(of configuration: LoadedConfiguration) async throws -> HomeContent {
         let settings = configuration.settings
-        let configured = configuredSourceURLs
+        let configured = Self.sourceURLs(of: configuration)
         let rows = try await store.homeRows(historyLimit: 100, noticeLimit: 500)
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)

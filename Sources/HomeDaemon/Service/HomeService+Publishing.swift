@@ -47,15 +47,16 @@ extension HomeService {
     /// is served only once it is stored.
     func makeVersion() async -> Result<Int, ServiceError> {
         defer { memory.workHappened() }
+        // Read once, before the first await: a reload while this version is made must not filter
+        // its content by one configuration and lay it out (or reuse a layout) with another.
+        let configuration = self.configuration
+        let spec = configuration.spec
+        let settings = configuration.settings
         do {
-            let content = try await snapshot()
+            let content = try await snapshot(of: configuration)
             // The stored images are looked up while the text is measured.
             let images = self.images
             async let stored = images?.index(for: content) ?? .empty
-            // Read once for both layouts of each profile (measuring, then the manifest): a reload
-            // while this awaits must not hand the manifest a layout of another spec.
-            let spec = configuration.spec
-            let settings = configuration.settings
             let sections = HomeAssembler.assemble(
                 sectionIDs: spec.sections.map(\.id),
                 content: content,
