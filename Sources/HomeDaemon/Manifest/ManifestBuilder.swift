@@ -198,13 +198,6 @@ public enum ManifestBuilder {
         elements: ElementIndex? = nil,
         reusing solved: SolvedLayout? = nil
     ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
-        var spec = spec
-        var counts: [Int] = []
-        for index in spec.sections.indices {
-            let content = index < assembled.count ? assembled[index] : nil
-            counts.append(content?.items.count ?? 0)
-            if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
-        }
         let applied =
             measurements.isEmpty
             ? AppliedMeasurements()
@@ -212,6 +205,15 @@ public enum ManifestBuilder {
                 .measurements(measurements)
         if let solved, solved.result.environment == environment, solved.measurements == applied.layout {
             return (solved.result, applied)
+        }
+        // What only the solver reads: the item counts, and the spec without the supplementaries
+        // of hidden sections (section ids, which the measurements are keyed by, stay).
+        var spec = spec
+        var counts: [Int] = []
+        for index in spec.sections.indices {
+            let content = index < assembled.count ? assembled[index] : nil
+            counts.append(content?.items.count ?? 0)
+            if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
         }
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
         return (result, applied)
