@@ -263,10 +263,10 @@ extension HomeService {
         guard (1...1000).contains(limit) else {
             throw .invalidArgument(parameter: "limit", reason: "must be 1 to 1000")
         }
-        if let sourceURL, !configuredSourceURLs.contains(sourceURL) {
+        let configured = configuredSourceURLs
+        if let sourceURL, !configured.contains(sourceURL) {
             throw .sourceNotFound(sourceURL)
         }
-        let configured = configuredSourceURLs
         let notices: [StoredNotice] = try await withStore("cannot read notices", isWrite: false) {
             if let sourceURL {
                 return try await store.newestNotices(sourceURL: sourceURL, limit: limit)
