@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <malloc.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/resource.h>
@@ -122,3 +123,22 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
 }
 
 int csystem_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
+
+int csystem_pipe_nonblock(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
+
+int csystem_pipe_capacity(int fd, int at_least) {
+    return at_least > 0 ? fcntl(fd, F_SETPIPE_SZ, at_least) : fcntl(fd, F_GETPIPE_SZ);
+}
+
+long csystem_tee(int in, int out, unsigned long len) { return tee(in, out, len, SPLICE_F_NONBLOCK); }
+
+long csystem_splice(int in, int out, unsigned long len) {
+    return splice(in, NULL, out, NULL, len, SPLICE_F_NONBLOCK);
+}
+
+int csystem_block_sigpipe(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGPIPE);
+    return pthread_sigmask(SIG_BLOCK, &set, NULL);
+}

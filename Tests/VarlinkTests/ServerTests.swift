@@ -282,6 +282,38 @@ struct ServerTests {
         }
     }
 
+    /// Pushes of a page or more are spliced from a pipe once they go to a second connection
+    /// (``PipedReply``). Five 100 kB pushes, read only once all are sent, outgrow each socket's
+    /// buffer: the later ones are spliced in part or not at all, and finished by `sendmsg`.
+    @Test("large pushes to many subscribers are spliced, and reach each one whole and in order past its socket buffer")
+    func splicedFanOut() async throws {
+        try await withServer { server, address, hub in
+            let subscribers = try (0..<20).map { _ in try RawSocket(address) }
+            for subscriber in subscribers {
+                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            }
+            await hub.waitForSubscribers(subscribers.count)
+            let sinks = await hub.subscribers
+            let pushes = (1...5).map { n in
+                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 100_000)
+                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
+            }
+            for push in pushes {
+                for sink in sinks { #expect(sink.send(push) == .sent) }
+            }
+            for subscriber in subscribers {
+                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+                for push in pushes {
+                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
+                }
+            }
+            let statistics = server.statistics
+            // The first push reached empty sockets: whole, spliced to all but the first.
+            #expect(statistics.splicedReplies >= subscribers.count - 1)
+            #expect(statistics.droppedSlowClients == 0)
+        }
+    }
+
     @Test("pushes still waiting in the lane at shutdown are written before the connections close")
     func lanedPushesAtShutdown() async throws {
         try await withServer { server, address, hub in

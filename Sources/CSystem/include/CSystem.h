@@ -4,9 +4,9 @@
  * (SO_PEERCRED) are invisible to Swift; defining _GNU_SOURCE in a header is too late.
  * CSystem.c defines it before any include and wraps each call (swift-on-linux.md §1.6).
  * SO_PEERGROUPS, the other half of a peer's credentials, is read here too.
- * The Varlink event loop's epoll, eventfd and gathered sendmsg live here too (swift-on-linux.md §1.6
- * names epoll among the hidden calls), and the daemon's malloc tuning (malloc.h is not in the
- * module either), and a cache prefetch, which Swift cannot express (the feed parser's duplicate
+ * The Varlink event loop's epoll, eventfd, gathered sendmsg, and tee and splice live here too
+ * (swift-on-linux.md §1.6 names epoll among the hidden calls), and the daemon's malloc tuning
+ * (malloc.h is not in the module either), and a cache prefetch, which Swift cannot express (the feed parser's duplicate
  * table warms a slot before it probes it).
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors). */
 #ifndef CSYSTEM_H
@@ -74,6 +74,23 @@ int csystem_eventfd(void);
 /* sendmsg(fd, {iov, count}, MSG_NOSIGNAL): writev with MSG_NOSIGNAL, so a closed peer is EPIPE
  * rather than SIGPIPE. Returns the bytes sent, or -1 with errno set. */
 long csystem_sendv(int fd, const struct iovec *iov, int count);
+
+/* The zero-copy fan-out of one reply to many sockets (Varlink's PipedReply and Splicer).
+ * csystem_pipe_nonblock: pipe2(fds, O_CLOEXEC | O_NONBLOCK). csystem_pipe_capacity: the pipe's
+ * capacity in bytes after asking for at least `at_least` (F_SETPIPE_SZ, or F_GETPIPE_SZ when
+ * `at_least` is 0). csystem_tee: tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's
+ * contents into another pipe by reference. csystem_splice: splice(in, NULL, out, NULL, len,
+ * SPLICE_F_NONBLOCK), moving a pipe's pages into a socket by reference. Each returns -1 with
+ * errno set on failure. */
+int csystem_pipe_nonblock(int fds[2]);
+int csystem_pipe_capacity(int fd, int at_least);
+long csystem_tee(int in, int out, unsigned long len);
+long csystem_splice(int in, int out, unsigned long len);
+
+/* Blocks SIGPIPE in the calling thread: a splice into a socket whose peer has gone then fails
+ * with EPIPE instead of raising the signal (splice has no MSG_NOSIGNAL). Returns 0 or an error
+ * number. */
+int csystem_block_sigpipe(void);
 
 /* Names the calling thread (at most 15 bytes are kept), for top, perf and gdb. */
 void csystem_set_thread_name(const char *name);

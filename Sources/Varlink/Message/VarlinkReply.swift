@@ -101,7 +101,12 @@ public struct VarlinkReply: Sendable, Equatable {
             writer.endObject()
             writer.terminate(with: 0)
         }
-        return VarlinkEncodedReply(framedBytes: bytes, continues: continues && error == nil)
+        let isPush = continues && error == nil
+        return VarlinkEncodedReply(
+            framedBytes: bytes,
+            continues: isPush,
+            piped: isPush ? PipedReply.forPush(byteCount: bytes.count) : nil
+        )
     }
 }
 
@@ -124,6 +129,8 @@ public enum VarlinkParameters: Sendable, Equatable {
 ///
 /// Fan-out to subscribers hands every connection the same array; Swift's copy-on-write means
 /// no connection copies the bytes (varlink-and-systemd.md §3: "the same precomputed bytes").
+/// A push of a page or more also carries a ``PipedReply``: written to a second connection, it
+/// is spliced into the sockets from a kernel pipe, so the kernel does not copy it either.
 ///
 /// Sendable: an immutable value.
 public struct VarlinkEncodedReply: Sendable, Equatable {
@@ -131,4 +138,11 @@ public struct VarlinkEncodedReply: Sendable, Equatable {
     public let framedBytes: [UInt8]
     /// More replies to the same call follow; false for the final reply (and for errors).
     public let continues: Bool
+    /// The pipe a push is spliced from; nil for other replies.
+    let piped: PipedReply?
+
+    /// Equal when they frame the same message; how the bytes are written does not matter.
+    public static func == (lhs: VarlinkEncodedReply, rhs: VarlinkEncodedReply) -> Bool {
+        lhs.continues == rhs.continues && lhs.framedBytes == rhs.framedBytes
+    }
 }

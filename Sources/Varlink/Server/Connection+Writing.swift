@@ -8,7 +8,7 @@ extension Connection {
     /// `EPOLLOUT`; when everything is out that stops, a held-back push is queued, and calls
     /// paused by the backlog resume.
     func flush() {
-        switch state.write(to: fd, now: loop.now()) {
+        switch state.write(to: fd, now: loop.now(), splicer: loop.splicer) {
         case .blocked:
             settle()
         case .failed(let code):

@@ -190,7 +190,15 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// Queues and writes the final reply of the active call, answered inline; the sink is kept
     /// for the next call.
     private func answerInline(_ reply: VarlinkEncodedReply?, sink: VarlinkReplySink, now: UInt64) {
-        let written = state.finishInline(reply, sink: sink, of: peer, context: context, fd: fd, now: now)
+        let written = state.finishInline(
+            reply,
+            sink: sink,
+            of: peer,
+            context: context,
+            fd: fd,
+            now: now,
+            splicer: loop.splicer
+        )
         switch written {
         case .drained, .blocked:
             // processInput, which runs this, goes on and settles interest and timer.

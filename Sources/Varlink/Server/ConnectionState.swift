@@ -5,7 +5,7 @@
 /// (about 80 instructions, kept on in release builds, Package.swift), and a call touched the
 /// connection's fields 13 times. The loop-thread work of a call is now a few mutating methods
 /// of this value (``receive(from:into:limit:now:)``, ``nextCall(routes:backlogLimit:reusing:transport:)``,
-/// ``finishInline(_:sink:of:context:fd:now:)``, ``settle(fd:loop:context:)``): one access each, the fields
+/// ``finishInline(_:sink:of:context:fd:now:splicer:)``, ``settle(fd:loop:context:)``): one access each, the fields
 /// inside read and written as a local struct's (issue 17, callgrind).
 ///
 /// Nothing here calls a handler or anything that could come back into the connection: the
@@ -224,17 +224,18 @@ struct ConnectionState {
         of peer: VarlinkPeer,
         context: ServerContext,
         fd: Int32,
-        now: UInt64
+        now: UInt64,
+        splicer: Splicer?
     ) -> Written {
         var unsent = output.byteCount
         if let reply {
             appendCoalesced()
-            unsent = output.append(reply.framedBytes)
+            unsent = output.append(reply)
         }
         endCall(of: peer, context: context, now: now)
         spareSink = sink
         if unsent > context.configuration.maxOutputBytes { return .overLimit(unsent) }
-        return write(to: fd, now: now)
+        return write(to: fd, now: now, splicer: splicer)
     }
 
     /// Queues a reply of the call `callID` that came through its sink (nil: nothing to write),
@@ -260,7 +261,7 @@ struct ConnectionState {
                 coalesced = reply
             } else {
                 appendCoalesced()
-                unsent = output.append(reply.framedBytes)
+                unsent = output.append(reply)
             }
         }
         if isFinal { endCall(of: peer, context: context, now: now) }
@@ -334,9 +335,11 @@ struct ConnectionState {
 
     /// Writes as much pending output as the socket takes; once everything is out, a held-back
     /// push is queued and written too.
-    mutating func write(to fd: Int32, now: UInt64) -> Written {
+    ///
+    /// - Parameter splicer: the loop's (``OutputQueue/write(to:splicer:)``).
+    mutating func write(to fd: Int32, now: UInt64, splicer: Splicer?) -> Written {
         while true {
-            switch output.write(to: fd) {
+            switch output.write(to: fd, splicer: splicer) {
             case .wouldBlock(let progressed):
                 if progressed || stalledSince == nil { stalledSince = now }
                 return .blocked
@@ -354,7 +357,7 @@ struct ConnectionState {
     mutating func appendCoalesced() {
         if let held = coalesced {
             coalesced = nil
-            output.append(held.framedBytes)
+            output.append(held)
         }
     }
 }

@@ -102,7 +102,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Replies of streaming calls, waiting for their slice.
     private var pushes = PushLane<ReplyDelivery>()
     /// A receive buffer shared by every connection of the loop (one read at a time).
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    let scratch: UnsafeMutableRawBufferPointer
+    /// Writes pushes to many connections without copying them (``PipedReply``).
+    let splicer: Splicer
 
     private static let wakeToken: UInt64 = 1
     private static let eventCapacity: Int32 = 256
@@ -127,6 +129,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             throw SystemError(call: "epoll_ctl", errno: code)
         }
         fallback = DispatchQueue(label: "varlink.\(name).stopped")
+        // Allocated once nothing can throw: a failed init runs no deinit.
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+        splicer = Splicer(discardBuffer: scratch)
         clock.onAdvance { [weak self] in self?.submit {} }
     }
 
@@ -294,6 +299,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private func runThread() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
         csystem_set_thread_name("varlink-\(name)")
+        splicer.adopt()
         let events = UnsafeMutablePointer<csystem_event>.allocate(capacity: Int(Self.eventCapacity))
         defer { events.deallocate() }
         while !isStopping {

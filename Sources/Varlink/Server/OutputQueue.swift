@@ -6,15 +6,23 @@ internal import SystemCalls
 #endif
 
 /// A connection's unsent replies, written with one gathered `sendmsg` (`writev` with
-/// `MSG_NOSIGNAL`) per attempt.
+/// `MSG_NOSIGNAL`) per attempt, or, for a push the loop writes to many connections, spliced
+/// from the push's pipe (``PipedReply``, ``Splicer``).
 ///
 /// Chunks are the framed replies themselves, never copied: a push queued on a thousand
-/// connections is one array referenced a thousand times, and the kernel reads it from there.
+/// connections is one array referenced a thousand times, and the kernel reads it from there,
+/// or from the pipe's pages.
 ///
 /// Not thread-safe: a value owned by one ``Connection`` on its loop thread.
 struct OutputQueue {
+    /// A framed reply, and its pipe when it is a push that can be spliced.
+    private struct Chunk {
+        var bytes: [UInt8]
+        var piped: PipedReply?
+    }
+
     /// Unsent chunks, oldest first; `chunks[start]` is sent up to `offset`.
-    private var chunks: [[UInt8]] = []
+    private var chunks: [Chunk] = []
     private var start = 0
     private var offset = 0
     /// Unsent bytes in all.
@@ -29,9 +37,19 @@ struct OutputQueue {
     ///   appending need not read the queue again.
     @discardableResult
     mutating func append(_ bytes: [UInt8]) -> Int {
-        guard !bytes.isEmpty else { return byteCount }
-        chunks.append(bytes)
-        byteCount += bytes.count
+        append(Chunk(bytes: bytes, piped: nil))
+    }
+
+    /// Queues a framed reply, with its pipe when it has one.
+    @discardableResult
+    mutating func append(_ reply: VarlinkEncodedReply) -> Int {
+        append(Chunk(bytes: reply.framedBytes, piped: reply.piped))
+    }
+
+    private mutating func append(_ chunk: Chunk) -> Int {
+        guard !chunk.bytes.isEmpty else { return byteCount }
+        chunks.append(chunk)
+        byteCount += chunk.bytes.count
         return byteCount
     }
 
@@ -53,9 +71,29 @@ struct OutputQueue {
     }
 
     /// Writes as much as the socket takes.
-    mutating func write(to fd: Int32) -> WriteResult {
+    ///
+    /// - Parameter splicer: the loop's, to splice a piped push that is next and unsent; nil
+    ///   copies everything.
+    mutating func write(to fd: Int32, splicer: Splicer?) -> WriteResult {
         var progressed = false
         while !isEmpty {
+            if offset == 0, let splicer, let piped = chunks[start].piped {
+                let bytes = chunks[start].bytes
+                if let source = piped.source(holding: bytes) {
+                    switch splicer.send(bytes.count, from: source, to: fd) {
+                    case .sent(let count):
+                        progressed = true
+                        consume(count)
+                        continue
+                    case .wouldBlock:
+                        return .wouldBlock(progressed: progressed)
+                    case .failed(let code):
+                        return .failed(code)
+                    case .unavailable:
+                        break
+                    }
+                }
+            }
             let sent = retryingEINTR { withVectors { vectors, count in csystem_sendv(fd, vectors, count) } }
             if sent > 0 {
                 progressed = true
@@ -91,7 +129,7 @@ struct OutputQueue {
         _ body: () -> Int
     ) -> Int {
         guard index < end else { return body() }
-        return chunks[index].withUnsafeBytes { raw in
+        return chunks[index].bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress.map { UnsafeMutableRawPointer(mutating: $0) + skip }
             vectors[index - start] = iovec(iov_base: base, iov_len: raw.count - skip)
             return pin(from: index + 1, to: end, skipping: 0, into: vectors, body)
@@ -102,8 +140,8 @@ struct OutputQueue {
     private mutating func consume(_ count: Int) {
         offset += count
         byteCount -= count
-        while start < chunks.count, offset >= chunks[start].count {
-            offset -= chunks[start].count
+        while start < chunks.count, offset >= chunks[start].bytes.count {
+            offset -= chunks[start].bytes.count
             start += 1
         }
         if start == chunks.count {

@@ -189,6 +189,7 @@ public final class VarlinkServer: Sendable {
         (statistics.openConnections, statistics.openStreamingCalls) = context.admission.withLock {
             ($0.connections, $0.streamingCalls)
         }
+        statistics.splicedReplies = loop.splicer.splicedReplies.load(ordering: .relaxed)
         return statistics
     }
 

@@ -71,6 +71,9 @@ public struct VarlinkServerStatistics: Sendable, Equatable {
     public var idleTimeouts = 0
     /// Pushes replaced by a later one while the client was backlogged.
     public var coalescedReplies = 0
+    /// Pushes spliced whole into a socket from their pipe rather than copied (a push of a page
+    /// or more, from its second connection on).
+    public var splicedReplies = 0
 
     public init() {}
 }

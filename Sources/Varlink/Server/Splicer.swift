@@ -1,0 +1,133 @@
+internal import CSystem
+import Synchronization
+internal import SystemCalls
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// Writes a ``PipedReply`` into a socket by reference: `tee` duplicates the reply's pipe into a
+/// scratch pipe, and `splice` moves the scratch pipe's pages into the socket. The bytes are
+/// never copied (issue 17).
+///
+/// One per ``EventLoop``, used on its thread only: that thread blocks SIGPIPE (``adopt()``),
+/// because splice has no `MSG_NOSIGNAL`. On any other thread, ``send(_:from:to:)`` answers
+/// ``Outcome/unavailable`` and the caller copies as usual.
+///
+/// The scratch pipe is empty between sends. Whatever a socket did not take is read back out
+/// of it at once, and a scratch pipe that cannot be emptied is closed and replaced. Bytes for
+/// one connection can never reach another.
+///
+/// Not thread-safe: the loop thread's, but for ``splicedReplies``.
+final class Splicer {
+    enum Outcome: Equatable {
+        /// This many bytes went into the socket: all of them, or the part the socket took.
+        case sent(Int)
+        /// The socket is full; nothing went.
+        case wouldBlock
+        /// The socket failed with this errno; the connection is finished.
+        case failed(Int32)
+        /// Splicing is not possible here: copy the bytes instead.
+        case unavailable
+    }
+
+    /// Replies written whole by splicing (``VarlinkServerStatistics/splicedReplies``); read
+    /// from any thread.
+    let splicedReplies = Atomic<Int>(0)
+
+    /// The scratch pipe: read end, write end and capacity in bytes.
+    private var scratch: (read: Int32, write: Int32, capacity: Int)?
+    /// The kernel refused `tee` or `splice` for these fds: stop trying.
+    private var isDisabled = false
+    /// The thread that blocked SIGPIPE and may splice.
+    private var owner: pthread_t?
+    /// Where the bytes a socket did not take are read back to (the loop's receive buffer).
+    private let discardBuffer: UnsafeMutableRawBufferPointer
+
+    init(discardBuffer: UnsafeMutableRawBufferPointer) {
+        self.discardBuffer = discardBuffer
+    }
+
+    deinit {
+        closeScratch()
+    }
+
+    /// Makes the calling thread the one that splices, blocking SIGPIPE on it. The loop thread
+    /// calls this first thing.
+    func adopt() {
+        owner = csystem_block_sigpipe() == 0 ? pthread_self() : nil
+    }
+
+    /// Writes the `count` bytes held by the pipe `source` into the socket `fd`.
+    func send(_ count: Int, from source: Int32, to fd: Int32) -> Outcome {
+        guard let owner, pthread_equal(owner, pthread_self()) != 0, let pipe = scratchPipe(holding: count) else {
+            return .unavailable
+        }
+        let teed = retryingEINTR { csystem_tee(source, pipe.write, UInt(count)) }
+        guard teed == count else {
+            if teed > 0 { discard(teed) }
+            isDisabled = true
+            return .unavailable
+        }
+        let moved = retryingEINTR { csystem_splice(pipe.read, fd, UInt(count)) }
+        if moved == count {
+            splicedReplies.add(1, ordering: .relaxed)
+            return .sent(count)
+        }
+        let code = errno
+        discard(count - max(moved, 0))
+        if moved > 0 { return .sent(moved) }
+        // Nothing moved of a non-empty reply without an error: the peer is gone, as with sendmsg.
+        if moved == 0 { return .failed(EPIPE) }
+        switch code {
+        case EAGAIN, EWOULDBLOCK:
+            return .wouldBlock
+        case EINVAL, ENOSYS, EOPNOTSUPP:
+            isDisabled = true
+            return .unavailable
+        default:
+            return .failed(code)
+        }
+    }
+
+    /// The empty scratch pipe, able to take `count` bytes; nil when splicing is off or no pipe
+    /// that size can be had.
+    private func scratchPipe(holding count: Int) -> (read: Int32, write: Int32)? {
+        guard !isDisabled else { return nil }
+        if scratch == nil {
+            var fds: [Int32] = [-1, -1]
+            guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
+            scratch = (fds[0], fds[1], Int(csystem_pipe_capacity(fds[0], 0)))
+        }
+        guard var pipe = scratch else { return nil }
+        if pipe.capacity < count {
+            let grown = csystem_pipe_capacity(pipe.write, Int32(count))
+            guard grown >= count else { return nil }
+            pipe.capacity = Int(grown)
+            scratch = pipe
+        }
+        return (pipe.read, pipe.write)
+    }
+
+    /// Reads `count` bytes out of the scratch pipe, so the next send starts empty; a pipe that
+    /// will not give them up is closed (the next send makes a new one).
+    private func discard(_ count: Int) {
+        guard let pipe = scratch, let base = discardBuffer.baseAddress else { return }
+        var left = count
+        while left > 0 {
+            let n = retryingEINTR { Glibc.read(pipe.read, base, min(left, discardBuffer.count)) }
+            guard n > 0 else {
+                closeScratch()
+                return
+            }
+            left -= n
+        }
+    }
+
+    private func closeScratch() {
+        guard let pipe = scratch else { return }
+        Socket.close(pipe.read)
+        Socket.close(pipe.write)
+        scratch = nil
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Pushes written from a kernel pipe by reference (``PipedReply``, ``Splicer``), over real
+/// pipes and sockets. The splicing cases run on a thread of their own, which the splicer adopts
+/// (blocking SIGPIPE there) as an event loop's thread does.
+@Suite("Splicing pushes")
+struct SplicerTests {
+    @Test("only pushes of a page up to 1 MiB get a pipe; final replies and errors never do")
+    func whichRepliesArePiped() {
+        #expect(PipedReply.forPush(byteCount: 4095) == nil)
+        #expect(PipedReply.forPush(byteCount: 4096) != nil)
+        #expect(PipedReply.forPush(byteCount: 1 << 20) != nil)
+        #expect(PipedReply.forPush(byteCount: (1 << 20) + 1) == nil)
+        let blob = JSONValue.string(String(repeating: "x", count: 8000))
+        #expect(VarlinkReply(parameters: ["b": blob], continues: true).framed().piped != nil)
+        #expect(VarlinkReply(parameters: ["b": blob]).framed().piped == nil)
+        #expect(VarlinkReply(parameters: ["b": "small"], continues: true).framed().piped == nil)
+        #expect(VarlinkReply(error: VarlinkError("org.example.Big", parameters: ["b": blob])).framed().piped == nil)
+        // How the bytes would be written is not part of the reply's value.
+        #expect(
+            VarlinkReply(parameters: ["b": blob], continues: true).framed()
+                == VarlinkReply(parameters: ["b": blob], continues: true).framed()
+        )
+    }
+
+    @Test("the pipe is made on a reply's second write, and the same pipe serves every later one")
+    func pipeOnSecondWrite() throws {
+        let bytes = payload(10_000, seed: 1)
+        let piped = try #require(PipedReply.forPush(byteCount: bytes.count))
+        #expect(piped.source(holding: bytes) == nil)
+        let source = try #require(piped.source(holding: bytes))
+        #expect(piped.source(holding: bytes) == source)
+    }
+
+    @Test("on a thread that did not adopt it, the splicer declines and the caller copies")
+    func otherThread() throws {
+        let pair = try SocketPair()
+        let bytes = payload(8000, seed: 2)
+        let source = try pipeSource(holding: bytes)
+        defer { withExtendedLifetime(source) {} }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
+        defer { buffer.deallocate() }
+        let splicer = Splicer(discardBuffer: buffer)
+        #expect(splicer.send(bytes.count, from: source.fd, to: pair.writer) == .unavailable)
+        #expect(pair.readAvailable().isEmpty)
+    }
+
+    @Test("whole pushes go one after another, each byte-exact, from pipes past the default 64 kB too")
+    func wholePushes() async throws {
+        let pushes = [payload(6700, seed: 3), payload(65_536, seed: 4), payload(150_000, seed: 5)]
+        let (outcomes, received, spliced) = try await onAdoptedThread { splicer in
+            let pair = try SocketPair()
+            let sources = try pushes.map { try pipeSource(holding: $0) }
+            defer { withExtendedLifetime(sources) {} }
+            var outcomes: [Splicer.Outcome] = []
+            var received: [[UInt8]] = []
+            for (push, source) in zip(pushes + pushes, sources + sources) {
+                outcomes.append(splicer.send(push.count, from: source.fd, to: pair.writer))
+                received.append(pair.readAll(count: push.count))
+            }
+            received.append(pair.readAvailable())
+            return (outcomes, received, splicer.splicedReplies.load(ordering: .relaxed))
+        }
+        #expect(outcomes == (pushes + pushes).map { .sent($0.count) })
+        #expect(received == pushes + pushes + [[]])
+        #expect(spliced == 6)
+    }
+
+    @Test("a socket that takes part of a push gets that part only: the rest never reaches the next push")
+    func partialPush() async throws {
+        let big = payload(400_000, seed: 6)
+        let small = payload(5000, seed: 7)
+        let (outcomes, received, spliced) = try await onAdoptedThread { splicer in
+            let pair = try SocketPair(sendBuffer: 4096)
+            let bigSource = try pipeSource(holding: big)
+            let smallSource = try pipeSource(holding: small)
+            defer { withExtendedLifetime((bigSource, smallSource)) {} }
+            let first = splicer.send(big.count, from: bigSource.fd, to: pair.writer)
+            // The socket is full now: nothing goes, and nothing is left behind either.
+            let second = splicer.send(small.count, from: smallSource.fd, to: pair.writer)
+            guard case .sent(let taken) = first else { return ([first, second], [[UInt8]](), 0) }
+            let part = pair.readAll(count: taken)
+            let third = splicer.send(small.count, from: smallSource.fd, to: pair.writer)
+            let next = pair.readAll(count: small.count)
+            return (
+                [first, second, third], [part, next, pair.readAvailable()],
+                splicer.splicedReplies.load(ordering: .relaxed)
+            )
+        }
+        guard case .sent(let taken) = outcomes.first else {
+            Issue.record("nothing of the push went into an empty socket: \(outcomes)")
+            return
+        }
+        #expect(taken > 0 && taken < big.count)
+        #expect(Array(outcomes.dropFirst()) == [.wouldBlock, .sent(small.count)])
+        #expect(received == [Array(big.prefix(taken)), small, []])
+        #expect(spliced == 1)
+    }
+
+    @Test("a peer that has gone is EPIPE, and the SIGPIPE splice raises stays blocked on the loop's thread")
+    func peerGone() async throws {
+        let bytes = payload(9000, seed: 8)
+        let later = payload(9000, seed: 9)
+        let (gone, pipePending, next, received) = try await onAdoptedThread { splicer in
+            let pair = try SocketPair()
+            pair.closeReader()
+            let first = try pipeSource(holding: bytes)
+            let gone = splicer.send(bytes.count, from: first.fd, to: pair.writer)
+            var pending = sigset_t()
+            sigpending(&pending)
+            // The scratch pipe was emptied: the next push, to a live socket, is that push alone.
+            let other = try SocketPair()
+            let second = try pipeSource(holding: later)
+            defer { withExtendedLifetime((first, second)) {} }
+            let next = splicer.send(later.count, from: second.fd, to: other.writer)
+            return (gone, sigismember(&pending, SIGPIPE) == 1, next, other.readAll(count: later.count))
+        }
+        #expect(gone == .failed(EPIPE))
+        #expect(pipePending)
+        #expect(next == .sent(later.count))
+        #expect(received == later)
+    }
+}
+
+/// `count` bytes that differ from push to push and from place to place.
+private func payload(_ count: Int, seed: UInt8) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 97) }
+}
+
+/// A pipe's read end holding `bytes`, made through the ``PipedReply`` the server would use; the
+/// pipe is open while the reply lives. Throws rather than records an issue: it also runs on the
+/// splicing thread.
+private func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, fd: Int32) {
+    guard let reply = PipedReply.forPush(byteCount: bytes.count) else {
+        throw SystemError(call: "piped reply", errno: EINVAL)
+    }
+    _ = reply.source(holding: bytes)
+    guard let fd = reply.source(holding: bytes) else { throw SystemError(call: "pipe", errno: errno) }
+    return (reply, fd)
+}
+
+/// Runs `body` on a new thread with a splicer that thread has adopted, as an event loop does,
+/// and returns what it observed, for the test to check (an expectation on another thread would
+/// not count against the test). The thread ends, and with it any SIGPIPE left pending on it.
+private func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -> T) async throws -> T {
+    let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+        Thread {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { buffer.deallocate() }
+            let splicer = Splicer(discardBuffer: buffer)
+            splicer.adopt()
+            continuation.resume(returning: Result { try body(splicer) })
+        }.start()
+    }
+    return try result.get()
+}
+
+/// A connected pair of Unix stream sockets: a non-blocking writer, as the server's connections
+/// are, and a reader.
+private final class SocketPair {
+    let writer: Int32
+    private(set) var reader: Int32
+
+    init(sendBuffer: Int32? = nil) throws {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0 else {
+            throw SystemError(call: "socketpair", errno: errno)
+        }
+        (writer, reader) = (fds[0], fds[1])
+        _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+        if var size = sendBuffer {
+            setsockopt(writer, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(reader, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit {
+        close(writer)
+        if reader >= 0 { close(reader) }
+    }
+
+    func closeReader() {
+        close(reader)
+        reader = -1
+    }
+
+    /// Exactly `count` bytes, or fewer when the socket gives nothing for 10 s.
+    func readAll(count: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var filled = 0
+        while filled < count {
+            let n = bytes.withUnsafeMutableBytes { raw in
+                raw.baseAddress.map { recv(reader, $0 + filled, count - filled, 0) } ?? -1
+            }
+            guard n > 0 else { break }
+            filled += n
+        }
+        return Array(bytes.prefix(filled))
+    }
+
+    /// Whatever the socket holds now.
+    func readAvailable() -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { recv(reader, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            guard n > 0 else { return bytes }
+            bytes += chunk.prefix(n)
+        }
+    }
+}
