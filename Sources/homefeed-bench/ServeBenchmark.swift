@@ -27,7 +27,8 @@ import Varlink
 ///   on their own thread while the caller waits for its reply (median of 5), beside
 ///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
 ///   version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw
-///   sockets, read the same way), and `serve.push_1000.caller_reply_ms` (when the
+///   sockets, read the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
+///   `tee` and `splice` from a pipe, as the server writes a push of a page or more), and `serve.push_1000.caller_reply_ms` (when the
 ///   `RecordHistory` caller had its reply during those rounds: the loop's push lane lets it
 ///   through after one slice of the fan-out);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
@@ -159,7 +160,7 @@ enum ServeBenchmark {
         summary.append(
             String(
                 format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms, its reply during the push "
-                    + "%.1f ms; raw fan-out floor %.1f ms)",
+                    + "%.1f ms; raw fan-out floor, the lower of send and splice, %.1f ms)",
                 push,
                 recordHistory,
                 callerReply,
@@ -414,8 +415,8 @@ enum ServeBenchmark {
     }
 
     /// `RecordHistory` alone, the push to 1 000 subscribers (and the caller's reply within it),
-    /// and the fan-out floor for replies of `replySize` bytes: measured in that order and
-    /// reported, in ms.
+    /// and the fan-out floors for replies of `replySize` bytes, by `send` and by `splice`:
+    /// measured in that order and reported, in ms. The floor returned is the lower of the two.
     @discardableResult
     static func measurePush(
         socket: String,
@@ -424,12 +425,14 @@ enum ServeBenchmark {
     ) -> (recordHistory: Double, push: Double, callerReply: Double, floor: Double) {
         let recordHistory = Self.recordHistory(client: client)
         let (push, callerReply) = pushToSubscribers(count: 1000, socket: socket, client: client)
-        let floor = pushFloor(count: 1000, bytes: replySize)
+        let sendFloor = pushFloor(count: 1000, bytes: replySize)
+        let spliceFloor = pushFloor(count: 1000, bytes: replySize, splicing: true)
         Measure.report("serve.push_1000.ms", push, "ms")
         Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
         Measure.report("serve.record_history.ms", recordHistory, "ms")
-        Measure.report("serve.push_1000.floor_ms", floor, "ms")
-        return (recordHistory, push, callerReply, floor)
+        Measure.report("serve.push_1000.floor_ms", sendFloor, "ms")
+        Measure.report("serve.push_1000.splice_floor_ms", spliceFloor, "ms")
+        return (recordHistory, push, callerReply, min(sendFloor, spliceFloor))
     }
 
     /// The size of the phone manifest's reply, as the fan-out floor writes it.
@@ -445,7 +448,10 @@ enum ServeBenchmark {
     /// The fan-out floor: a thread writes one `bytes`-long message (NUL-terminated) to each of
     /// `count` socket pairs while this thread reads them as the subscribers are read. The
     /// median of 5, in ms.
-    static func pushFloor(count: Int, bytes: Int) -> Double {
+    ///
+    /// - Parameter splicing: write as the server writes a push of a page or more, by `tee` and
+    ///   `splice` from a pipe holding the message (``SpliceWriter``), rather than by `send`.
+    static func pushFloor(count: Int, bytes: Int, splicing: Bool = false) -> Double {
         var writers: [Int32] = []
         var readers: [Int32] = []
         for _ in 0..<count {
@@ -465,7 +471,11 @@ enum ServeBenchmark {
             let snapshot = writers
             Thread {
                 go.wait()
-                for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
+                if splicing, let writer = SpliceWriter(message) {
+                    for fd in snapshot { _ = writer.write(to: fd) }
+                } else {
+                    for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
+                }
                 done.signal()
             }.start()
             let elapsed = milliseconds {
@@ -644,5 +654,47 @@ final class BusyLoop {
     func stop() {
         process.terminate()
         process.waitUntilExit()
+    }
+}
+
+/// Writes one message to many sockets as the Varlink server writes a push of a page or more:
+/// `tee` from a pipe holding the message into a scratch pipe, then `splice` into the socket.
+/// For the splice floor of the fan-out (``ServeBenchmark/pushFloor(count:bytes:splicing:)``).
+final class SpliceWriter {
+    private let message: [UInt8]
+    private let source: [Int32]
+    private let scratch: [Int32]
+
+    /// Nil when the pipes cannot be made or do not take the message.
+    init?(_ message: [UInt8]) {
+        var source: [Int32] = [-1, -1]
+        var scratch: [Int32] = [-1, -1]
+        guard csystem_pipe_nonblock(&source) == 0 else { return nil }
+        guard csystem_pipe_nonblock(&scratch) == 0 else {
+            for fd in source { close(fd) }
+            return nil
+        }
+        self.message = message
+        self.source = source
+        self.scratch = scratch
+        // Grown only when too small, as the server's pipes are.
+        let size = Int32(message.count)
+        let fits = { (fd: Int32) in csystem_pipe_capacity(fd, 0) >= size || csystem_pipe_capacity(fd, size) >= size }
+        guard fits(source[0]), fits(scratch[0]), Glibc.write(source[1], message, message.count) == message.count
+        else { return nil }
+    }
+
+    deinit { for fd in source + scratch { close(fd) } }
+
+    /// Splices the whole message into `fd`; a part the socket does not take is read back out of
+    /// the scratch pipe and sent by `send`. False when the socket failed.
+    func write(to fd: Int32) -> Bool {
+        let count = message.count
+        guard csystem_tee(source[0], scratch[1], UInt(count)) == count else { return false }
+        let moved = max(csystem_splice(scratch[0], fd, UInt(count)), 0)
+        guard moved < count else { return true }
+        var rest = [UInt8](repeating: 0, count: count - moved)
+        guard read(scratch[0], &rest, rest.count) == rest.count else { return false }
+        return VarlinkBenchmark.writeFully(fd, rest)
     }
 }
