@@ -27,7 +27,13 @@ struct SubscriptionHubTests {
     /// Counts what reaches the "connection" of one sink.
     final class Recorder: ReplyTransport {
         let delivered = Atomic<Int>(0)
-        func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+        func deliver(
+            _ reply: VarlinkEncodedReply?,
+            isFinal: Bool,
+            policy: VarlinkBacklogPolicy,
+            callID: UInt64,
+            streaming: Bool
+        ) {
             delivered.add(1, ordering: .relaxed)
         }
     }

@@ -55,4 +55,22 @@ import Testing
         #expect(lane.popFirst() == 42)
         #expect(lane.popFirst() == nil)
     }
+
+    @Test("arrivals handed over whole keep their order behind what waits, and an empty lane takes them as they are")
+    func arrivals() {
+        var lane = PushLane<Int>()
+        // Empty: the arrivals become the lane; what comes back is empty, to reuse.
+        var spare = lane.append(contentsOf: [0, 1, 2])
+        #expect(spare.isEmpty)
+        #expect(lane.count == 3 && lane.storedCount == 3)
+        #expect(lane.popFirst() == 0)
+        // Not empty: appended behind the two still waiting.
+        spare = lane.append(contentsOf: [3, 4])
+        #expect(spare.isEmpty)
+        lane.append(5)
+        var taken: [Int] = []
+        while let next = lane.popFirst() { taken.append(next) }
+        #expect(taken == [1, 2, 3, 4, 5])
+        #expect(lane.append(contentsOf: []).isEmpty && lane.isEmpty)
+    }
 }

@@ -13,7 +13,7 @@ internal import LogCore
 /// immediate handler) is answered inline: its final reply is queued and written at once, in the
 /// same wake-up (``VarlinkReplySink/finishInline(_:)``). Others run as a task preferring the
 /// loop as its executor; their replies come back through the ``VarlinkReplySink``
-/// (``deliver(_:isFinal:policy:callID:)``), are queued and written on the loop thread; the
+/// (``deliver(_:isFinal:policy:callID:streaming:)``), are queued and written on the loop thread; the
 /// final reply clears the active call and the next buffered call starts.
 ///
 /// The mutable fields are one ``ConnectionState``, worked on through a few mutating methods per
@@ -26,7 +26,7 @@ internal import LogCore
 /// the connection closes once that is written (``closesAfterFlush``).
 ///
 /// Concurrency: `@unchecked Sendable` because **every mutable field is touched only on the
-/// loop thread**; ``deliver(_:isFinal:policy:callID:)``, the one entry point other threads
+/// loop thread**; ``deliver(_:isFinal:policy:callID:streaming:)``, the one entry point other threads
 /// use, only submits work to the loop.
 final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     let fd: Int32
@@ -238,17 +238,25 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     // MARK: - Replies
 
-    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        streaming: Bool
+    ) {
         // On the loop thread this runs right after the current item (the sink's lock is then
         // released), before the loop waits again; from elsewhere at the loop's next wake-up.
-        loop.submit(ReplyDelivery(connection: self, reply: reply, isFinal: isFinal, policy: policy, callID: callID))
-    }
-
-    /// Whether a reply for `callID` belongs to the streaming call this connection is running:
-    /// such replies take the loop's push lane. Loop thread.
-    func isStreaming(callID: UInt64) -> Bool {
-        guard let active = state.active, active.id == callID else { return false }
-        return active.sink.acceptsMore
+        loop.submit(
+            ReplyDelivery(
+                connection: self,
+                reply: reply,
+                isFinal: isFinal,
+                policy: policy,
+                callID: callID,
+                isStreaming: streaming
+            )
+        )
     }
 
     func deliverOnLoop(

@@ -41,7 +41,9 @@ extension EventLoopHandler {
 /// between rounds of everything else (``PushLane``). A caller's reply, a task's next step or a
 /// new request therefore waits for one slice of a fan-out, not for all of it. The replies of
 /// one streaming call keep their order: they all take the lane, in the order they would have
-/// run; no other call of their connection can run meanwhile (one call at a time).
+/// run; no other call of their connection can run meanwhile (one call at a time). From other
+/// threads they gather in the inbox's own list, which becomes the lane whole when the lane is
+/// empty: a fan-out is handed over without the loop touching each delivery twice.
 ///
 /// *Timers* are a deadline heap on the server's ``ServerClock``; `epoll_wait` sleeps until the
 /// earliest one (a manual clock wakes the loop when it is advanced).
@@ -68,6 +70,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     private struct Inbox: ~Copyable {
         var items: [Work] = []
+        /// Replies of streaming calls, for the push lane.
+        var pushes: [ReplyDelivery?] = []
         /// The eventfd was written and the loop has not emptied the inbox since.
         var isSignalled = false
         /// The thread has exited (or never started and was stopped): use the fallback queue.
@@ -97,8 +101,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private var timers = DeadlineHeap()
     /// See ``now()``.
     private var wakeTime: UInt64
-    /// The inbox's previous array, kept to swap in so the inbox reuses its capacity.
+    /// The inbox's previous arrays, kept to swap in so the inbox reuses their capacity.
     private var spareBatch: [Work] = []
+    private var spareArrivals: [ReplyDelivery?] = []
     /// Replies of streaming calls, waiting for their slice.
     private var pushes = PushLane<ReplyDelivery>()
     /// A receive buffer shared by every connection of the loop (one read at a time).
@@ -202,7 +207,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         let action = inbox.withLock { inbox -> (wake: Bool, stopped: Bool) in
             if inbox.isStopped { return (false, true) }
-            inbox.items.append(work)
+            if case .delivery(let delivery) = work, delivery.isStreaming {
+                inbox.pushes.append(delivery)
+            } else {
+                inbox.items.append(work)
+            }
             if inbox.isSignalled { return (false, false) }
             inbox.isSignalled = true
             return (true, false)
@@ -226,7 +235,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// Runs `work` on the loop thread, or puts it in the push lane when it is a reply of the
     /// streaming call its connection is running.
     private func dispatch(_ work: Work) {
-        if case .delivery(let delivery) = work, delivery.connection.isStreaming(callID: delivery.callID) {
+        if case .delivery(let delivery) = work, delivery.isStreaming {
             pushes.append(delivery)
         } else {
             run(work)
@@ -346,10 +355,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         _ = Glibc.read(wakeFD, &counter, 8)
         var batch = spareBatch
         spareBatch = []
+        var arrived = spareArrivals
+        spareArrivals = []
         inbox.withLock { inbox in
             inbox.isSignalled = false
             swap(&batch, &inbox.items)
+            swap(&arrived, &inbox.pushes)
         }
+        // Pushes first: an item of this batch that closes connections (a shutdown) writes the
+        // lane out before, and a push submitted before it must be there.
+        spareArrivals = pushes.append(contentsOf: arrived)
         for work in batch {
             perform { dispatch(work) }
         }
@@ -380,16 +395,21 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         threadID.store(0, ordering: .releasing)
         handlers.removeAll()
         timers.removeAll()
-        let (left, waiters) = inbox.withLock { inbox in
+        let (leftPushes, left, waiters) = inbox.withLock { inbox in
             inbox.isStopped = true
             defer {
+                inbox.pushes = []
                 inbox.items = []
                 inbox.stopWaiters = []
             }
-            return (inbox.items, inbox.stopWaiters)
+            return (inbox.pushes, inbox.items, inbox.stopWaiters)
         }
         Socket.close(wakeFD)
         Socket.close(epollFD)
+        // Pushes first, as runInbox takes them.
+        for case let delivery? in leftPushes {
+            fallback.async { delivery.run() }
+        }
         for work in left {
             fallback.async { [self] in run(work) }
         }

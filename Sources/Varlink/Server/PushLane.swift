@@ -29,6 +29,22 @@ struct PushLane<Element> {
         items.append(element)
     }
 
+    /// Appends every push of `arrivals` in order: the array itself becomes the lane's storage
+    /// when the lane is empty, so a fan-out handed over whole costs no copy.
+    ///
+    /// - Returns: an empty array to reuse for the next arrivals (the lane's previous storage).
+    mutating func append(contentsOf arrivals: [Element?]) -> [Element?] {
+        var arrivals = arrivals
+        if isEmpty {
+            swap(&arrivals, &items)
+            head = 0
+        } else {
+            for case let element? in arrivals { append(element) }
+        }
+        arrivals.removeAll(keepingCapacity: arrivals.capacity <= 4096)
+        return arrivals
+    }
+
     /// Takes the oldest push. The storage is reused once the lane is empty, so a steady
     /// fan-out allocates nothing; a burst's array is let go when it was unusually large.
     mutating func popFirst() -> Element? {

@@ -1,4 +1,5 @@
-/// A reply on its way to a ``Connection``'s loop thread (``Connection/deliver(_:isFinal:policy:callID:)``).
+/// A reply on its way to a ``Connection``'s loop thread
+/// (``Connection/deliver(_:isFinal:policy:callID:streaming:)``).
 ///
 /// A value in the loop's inbox rather than a closure capturing the same fields: a push to a
 /// thousand subscribers then costs no heap allocation per connection (callgrind, issue 17).
@@ -10,6 +11,10 @@ struct ReplyDelivery: Sendable {
     let isFinal: Bool
     let policy: VarlinkBacklogPolicy
     let callID: UInt64
+    /// One of a `more` call's replies: it takes the loop's push lane. Said by the sink, so the
+    /// loop need not look at the connection to sort a fan-out (a stale one is dropped when it
+    /// runs, as any reply for a call that is no longer active).
+    let isStreaming: Bool
 
     /// Loop thread.
     func run() {

@@ -96,7 +96,13 @@ public final class VarlinkReplySink: Sendable {
         let outcome = state.withLock { state -> (sent: Bool, closing: Closing?) in
             if state.isClosed { return (false, nil) }
             state.hasDelivered = true
-            transport.deliver(isOneway ? nil : encoded, isFinal: isFinal, policy: policy, callID: state.callID)
+            transport.deliver(
+                isOneway ? nil : encoded,
+                isFinal: isFinal,
+                policy: policy,
+                callID: state.callID,
+                streaming: acceptsMore
+            )
             return (true, isFinal ? state.close() : nil)
         }
         outcome.closing?.run()
@@ -116,7 +122,13 @@ public final class VarlinkReplySink: Sendable {
             if state.isClosed { return (false, nil) }
             let isFirst = !state.hasDelivered
             if !isFirst {
-                transport.deliver(isOneway ? nil : encoded, isFinal: true, policy: .queue, callID: state.callID)
+                transport.deliver(
+                    isOneway ? nil : encoded,
+                    isFinal: true,
+                    policy: .queue,
+                    callID: state.callID,
+                    streaming: acceptsMore
+                )
             }
             state.hasDelivered = true
             return (isFirst, state.close())
@@ -203,5 +215,13 @@ protocol ReplyTransport: Sendable {
     /// - Parameters:
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.
-    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64)
+    ///   - streaming: the reply is one of a `more` call's (the server writes those in its push
+    ///     lane).
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        streaming: Bool
+    )
 }

@@ -273,7 +273,13 @@ private struct CollectingTransport: ReplyTransport {
         self.continuation = continuation
     }
 
-    func deliver(_ reply: VarlinkEncodedReply?, isFinal: Bool, policy: VarlinkBacklogPolicy, callID: UInt64) {
+    func deliver(
+        _ reply: VarlinkEncodedReply?,
+        isFinal: Bool,
+        policy: VarlinkBacklogPolicy,
+        callID: UInt64,
+        streaming: Bool
+    ) {
         if let reply, let decoded = try? VarlinkReply(decoding: reply.framedBytes.dropLast()) {
             continuation.yield(decoded)
         }
