@@ -11,7 +11,8 @@ public import LogCore
 ///
 /// Depends on `CSystem` (accept4, SO_PEERCRED) and Glibc; never imports homefeed modules, never
 /// constructs a logger (the application passes a ``VarlinkLogger``), never installs signal
-/// handlers (ignoring SIGPIPE is the application's job; every send here uses `MSG_NOSIGNAL`).
+/// handlers (ignoring SIGPIPE is the application's job; every send here uses `MSG_NOSIGNAL`,
+/// and the loop thread, which also splices, blocks SIGPIPE).
 
 /// Where the library's log lines go (``LogHandler``): the message is built only if the logger
 /// calls the closure. Libraries receive a logger, they never construct one (style.md §3.2).

@@ -28,9 +28,9 @@ import Varlink
 ///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
 ///   version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw
 ///   sockets, read the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
-///   `tee` and `splice` from a pipe, as the server writes a push of a page or more), and `serve.push_1000.caller_reply_ms` (when the
-///   `RecordHistory` caller had its reply during those rounds: the loop's push lane lets it
-///   through after one slice of the fan-out);
+///   `tee` and `splice` from a pipe, as the server writes a push of a page or more), and
+///   `serve.push_1000.caller_reply_ms` (when the `RecordHistory` caller had its reply during
+///   those rounds: the loop's push lane lets it through after one slice of the fan-out);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
 ///   subscribers holding the re-solved manifest;
 /// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.
@@ -465,13 +465,15 @@ enum ServeBenchmark {
         defer { for fd in writers + readers { close(fd) } }
         let reader = SubscriberReader(readers)
         let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
+        // Made once, outside the timed rounds, as the server's pipe is made once per push.
+        let spliceWriter = splicing ? SpliceWriter(message) : nil
         let rounds = (0..<5).map { _ in
             let go = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
             let snapshot = writers
             Thread {
                 go.wait()
-                if splicing, let writer = SpliceWriter(message) {
+                if let writer = spliceWriter {
                     for fd in snapshot { _ = writer.write(to: fd) }
                 } else {
                     for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
@@ -660,7 +662,10 @@ final class BusyLoop {
 /// Writes one message to many sockets as the Varlink server writes a push of a page or more:
 /// `tee` from a pipe holding the message into a scratch pipe, then `splice` into the socket.
 /// For the splice floor of the fan-out (``ServeBenchmark/pushFloor(count:bytes:splicing:)``).
-final class SpliceWriter {
+///
+/// Sendable: its fields never change once made, and the timed rounds use it one after another
+/// (`tee` leaves the source pipe as it is; the scratch pipe is empty between writes).
+final class SpliceWriter: Sendable {
     private let message: [UInt8]
     private let source: [Int32]
     private let scratch: [Int32]

@@ -6,8 +6,8 @@
  * SO_PEERGROUPS, the other half of a peer's credentials, is read here too.
  * The Varlink event loop's epoll, eventfd, gathered sendmsg, and tee and splice live here too
  * (swift-on-linux.md §1.6 names epoll among the hidden calls), and the daemon's malloc tuning
- * (malloc.h is not in the module either), and a cache prefetch, which Swift cannot express (the feed parser's duplicate
- * table warms a slot before it probes it).
+ * (malloc.h is not in the module either), and a cache prefetch, which Swift cannot express
+ * (the feed parser's duplicate table warms a slot before it probes it).
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors). */
 #ifndef CSYSTEM_H
 #define CSYSTEM_H

@@ -232,8 +232,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Runs `work` on the loop thread, or puts it in the push lane when it is a reply of the
-    /// streaming call its connection is running.
+    /// Runs `work` on the loop thread, or puts it in the push lane when it is a reply of a
+    /// streaming call (``ReplyDelivery/isStreaming``).
     private func dispatch(_ work: Work) {
         if case .delivery(let delivery) = work, delivery.isStreaming {
             pushes.append(delivery)

@@ -81,11 +81,7 @@ final class PipedReply: Sendable {
         guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
         defer { Socket.close(fds[1]) }
         // Past the user's soft pipe limit a new pipe has two pages: ask for enough, and check.
-        let fits =
-            csystem_pipe_capacity(fds[0], 0) >= bytes.count
-            || csystem_pipe_capacity(fds[0], Int32(bytes.count)) >= bytes.count
-        let written = fits ? writeAll(bytes, to: fds[1]) : false
-        guard written else {
+        guard pipeCapacity(fds[0], holding: bytes.count) != nil, writeAll(bytes, to: fds[1]) else {
             Socket.close(fds[0])
             return nil
         }
@@ -104,4 +100,13 @@ final class PipedReply: Sendable {
             return true
         }
     }
+}
+
+/// The capacity in bytes of the pipe `fd`, grown when it is smaller than `count`; nil when the
+/// pipe cannot hold `count` bytes (the user's pipe limits). A pipe is never shrunk.
+func pipeCapacity(_ fd: Int32, holding count: Int) -> Int? {
+    let current = Int(csystem_pipe_capacity(fd, 0))
+    if current >= count { return current }
+    let grown = Int(csystem_pipe_capacity(fd, Int32(count)))
+    return grown >= count ? grown : nil
 }

@@ -35,7 +35,7 @@ final class Splicer {
     /// from any thread.
     let splicedReplies = Atomic<Int>(0)
 
-    /// The scratch pipe: read end, write end and capacity in bytes.
+    /// The scratch pipe: read end, write end and capacity in bytes (0 until first asked).
     private var scratch: (read: Int32, write: Int32, capacity: Int)?
     /// The kernel refused `tee` or `splice` for these fds: stop trying.
     private var isDisabled = false
@@ -97,13 +97,12 @@ final class Splicer {
         if scratch == nil {
             var fds: [Int32] = [-1, -1]
             guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
-            scratch = (fds[0], fds[1], Int(csystem_pipe_capacity(fds[0], 0)))
+            scratch = (fds[0], fds[1], 0)
         }
         guard var pipe = scratch else { return nil }
         if pipe.capacity < count {
-            let grown = csystem_pipe_capacity(pipe.write, Int32(count))
-            guard grown >= count else { return nil }
-            pipe.capacity = Int(grown)
+            guard let capacity = pipeCapacity(pipe.write, holding: count) else { return nil }
+            pipe.capacity = capacity
             scratch = pipe
         }
         return (pipe.read, pipe.write)
