@@ -105,9 +105,27 @@ void csystem_close_from(int first) {
 
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
                   pid_t *pid) {
-    posix_spawn_file_actions_t actions;
-    int status = posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_t attributes;
+    int status = posix_spawnattr_init(&attributes);
     if (status != 0) return status;
+    /* The child starts with no signal blocked and SIGPIPE at its default action, whatever the
+     * calling thread blocks (the Varlink loop thread blocks SIGPIPE) or the daemon ignores. */
+    sigset_t none, defaulted;
+    sigemptyset(&none);
+    sigemptyset(&defaulted);
+    sigaddset(&defaulted, SIGPIPE);
+    if ((status = posix_spawnattr_setsigmask(&attributes, &none)) != 0
+        || (status = posix_spawnattr_setsigdefault(&attributes, &defaulted)) != 0
+        || (status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return status;
+    }
+    posix_spawn_file_actions_t actions;
+    status = posix_spawn_file_actions_init(&actions);
+    if (status != 0) {
+        posix_spawnattr_destroy(&attributes);
+        return status;
+    }
     /* dup2 clears FD_CLOEXEC on the copies; the originals (O_CLOEXEC) close at exec. */
     if ((status = posix_spawn_file_actions_adddup2(&actions, in, 0)) == 0
         && (status = posix_spawn_file_actions_adddup2(&actions, out, 1)) == 0
@@ -116,9 +134,10 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
         status = posix_spawn_file_actions_addclosefrom_np(&actions, passed < 0 ? 3 : 4);
 #endif
-        if (status == 0) status = posix_spawn(pid, path, &actions, NULL, argv, envp);
+        if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
     }
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
     return status;
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import Varlink
@@ -127,6 +128,28 @@ struct SplicerTests {
         #expect(pipePending)
         #expect(next == .sent(later.count))
         #expect(received == later)
+    }
+
+    @Test(
+        "a child started from the loop's thread, which blocks SIGPIPE, has no signal blocked and SIGPIPE at its default"
+    )
+    func childSignals() async throws {
+        signal(SIGPIPE, SIG_IGN)  // as homefeedd does; tests never rely on SIGPIPE
+        let lines = try await onAdoptedThread { _ in
+            let child = try ChildProcess("/bin/cat", ["/proc/self/status"], stdout: .pipe)
+            var lines: [String] = []
+            while let line = child.readLine(seconds: 10) { lines.append(line) }
+            _ = child.waitForExit()
+            return lines
+        }
+        func mask(_ name: String) -> UInt64? {
+            lines.first { $0.hasPrefix(name + ":") }.flatMap {
+                UInt64($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces), radix: 16)
+            }
+        }
+        let pipeBit = UInt64(1) << (SIGPIPE - 1)
+        #expect(mask("SigBlk") == 0)
+        #expect(try #require(mask("SigIgn")) & pipeBit == 0)
     }
 }
 

@@ -35,7 +35,8 @@ void csystem_close_from(int first);
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
  * input, output and error, `passed` as its fd 3 unless it is negative (how a service manager
  * hands over a listening socket), and no other descriptor of the caller (posix_spawn with dup2
- * file actions and closefrom). Returns 0 and sets *pid, or the error number. */
+ * file actions and closefrom), no blocked signal and SIGPIPE at its default action. Returns 0
+ * and sets *pid, or the error number. */
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
                   pid_t *pid);
 
