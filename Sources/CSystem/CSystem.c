@@ -145,8 +145,8 @@ int csystem_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
 int csystem_pipe_nonblock(int fds[2]) { return pipe2(fds, O_CLOEXEC | O_NONBLOCK); }
 
-int csystem_pipe_capacity(int fd, int at_least) {
-    return at_least > 0 ? fcntl(fd, F_SETPIPE_SZ, at_least) : fcntl(fd, F_GETPIPE_SZ);
+int csystem_pipe_capacity(int fd, int size) {
+    return size > 0 ? fcntl(fd, F_SETPIPE_SZ, size) : fcntl(fd, F_GETPIPE_SZ);
 }
 
 long csystem_tee(int in, int out, unsigned long len) { return tee(in, out, len, SPLICE_F_NONBLOCK); }

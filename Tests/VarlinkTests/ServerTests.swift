@@ -314,6 +314,39 @@ struct ServerTests {
         }
     }
 
+    /// A write that finds the socket full waits for `EPOLLOUT`. Before, every later push to the
+    /// stalled subscriber wrote again, found the socket full again, and took its tee'd bytes
+    /// back out of the scratch pipe.
+    @Test("a subscriber whose socket is full is not written to again until it has room; later pushes only queue")
+    func fullSocketWaits() async throws {
+        try await withServer { server, address, hub in
+            let stalled = try RawSocket(address)
+            stalled.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            await hub.waitForSubscribers(1)
+            let reading = try RawSocket(address)
+            reading.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            await hub.waitForSubscribers(2)
+            let sinks = await hub.subscribers
+            // Ten 100 kB pushes: about 1 MB, far past a socket's send buffer (208 kB by default).
+            let pushes = (1...10).map { n in
+                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 100_000)
+                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
+            }
+            for push in pushes { #expect(sinks[0].send(push) == .sent) }
+            // Pushes are written in the order they were sent: once the other subscriber has its
+            // push, the loop has handled every push to the stalled one.
+            #expect(sinks[1].send(VarlinkReply(parameters: ["n": 1], continues: true).framed()) == .sent)
+            #expect(await reading.readReply()?.parameters.object == ["n": 0])
+            #expect(await reading.readReply()?.parameters.object == ["n": 1])
+            #expect(server.statistics.fullSocketWrites == 1)
+            #expect(await stalled.readReply()?.parameters.object == ["n": 0])
+            for push in pushes {
+                #expect(await stalled.readMessage().map { $0 + [0] } == push.framedBytes)
+            }
+            #expect(server.statistics.droppedSlowClients == 0)
+        }
+    }
+
     @Test("pushes still waiting in the lane at shutdown are written before the connections close")
     func lanedPushesAtShutdown() async throws {
         try await withServer { server, address, hub in

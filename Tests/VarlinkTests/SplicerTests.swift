@@ -32,33 +32,85 @@ struct SplicerTests {
         )
     }
 
-    @Test("the pipe is made on a reply's second write, and the same pipe serves every later one")
-    func pipeOnSecondWrite() throws {
+    @Test("the pipe is made when a second connection writes the reply, shrunk to its size, and serves every later one")
+    func pipeOnSecondConnection() throws {
         let bytes = payload(10_000, seed: 1)
-        let piped = try #require(PipedReply.forPush(byteCount: bytes.count))
-        #expect(piped.source(holding: bytes) == nil)
-        let source = try #require(piped.source(holding: bytes))
-        #expect(piped.source(holding: bytes) == source)
+        let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
+        let piped = try #require(PipedReply.forPush(byteCount: bytes.count, budget: budget))
+        #expect(piped.source(holding: bytes, for: 10) == nil)
+        // The first connection again (its socket was full): still no pipe.
+        #expect(piped.source(holding: bytes, for: 10) == nil)
+        #expect(budget.livePipes == 0)
+        let source = try #require(piped.source(holding: bytes, for: 11))
+        #expect(piped.source(holding: bytes, for: 12) == source)
+        #expect(piped.source(holding: bytes, for: 10) == source)
+        #expect(budget.livePipes == 1)
+        // Four pages (10 000 bytes rounded up to a power of two pages), not the default 64 kB.
+        #expect(pipeCapacity(source, holding: 0) == 16_384)
     }
 
-    @Test("on a thread that did not adopt it, the splicer declines and the caller copies")
-    func otherThread() throws {
-        let pair = try SocketPair()
+    @Test("pipes alive at once stay within their budget, in number and in bytes; past it pushes are copied")
+    func pipeBudget() throws {
+        let bytes = payload(10_000, seed: 10)
+        let budget = PipeBudget(maximumPipes: 2, maximumBytes: 1 << 20)
+        func piped() throws -> (PipedReply, Int32?) {
+            let reply = try #require(PipedReply.forPush(byteCount: bytes.count, budget: budget))
+            _ = reply.source(holding: bytes, for: 1)
+            return (reply, reply.source(holding: bytes, for: 2))
+        }
+        var first: PipedReply? = try piped().0
+        let second = try piped()
+        let third = try piped()
+        #expect(second.1 != nil)
+        #expect(third.1 == nil)
+        // Refused once, the reply stays copied.
+        #expect(third.0.source(holding: bytes, for: 3) == nil)
+        #expect(budget.livePipes == 2)
+        withExtendedLifetime(first) {}
+        first = nil
+        #expect(budget.livePipes == 1)
+        #expect(try piped().1 != nil)
+        #expect(budget.livePipes == 1)
+
+        let narrow = PipeBudget(maximumPipes: 8, maximumBytes: 20_000)
+        let one = try #require(PipedReply.forPush(byteCount: bytes.count, budget: narrow))
+        let two = try #require(PipedReply.forPush(byteCount: bytes.count, budget: narrow))
+        for reply in [one, two] { _ = reply.source(holding: bytes, for: 1) }
+        #expect(one.source(holding: bytes, for: 2) != nil)
+        #expect(two.source(holding: bytes, for: 2) == nil)
+        #expect(narrow.livePipes == 1)
+    }
+
+    @Test("on a thread that did not adopt it, or once its loop disowned it, the splicer declines: the caller copies")
+    func otherThread() async throws {
         let bytes = payload(8000, seed: 2)
-        let source = try pipeSource(holding: bytes)
-        defer { withExtendedLifetime(source) {} }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 16)
-        defer { buffer.deallocate() }
-        let splicer = Splicer(discardBuffer: buffer)
-        #expect(splicer.send(bytes.count, from: source.fd, to: pair.writer) == .unavailable)
-        #expect(pair.readAvailable().isEmpty)
+        let (elsewhere, disowned) = try await onAdoptedThread { splicer in
+            let pair = try SocketPair()
+            let source = try pipeSource(holding: bytes)
+            defer { withExtendedLifetime(source) {} }
+            nonisolated(unsafe) let adopted = splicer
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var elsewhere: (Bool, Splicer.Outcome)?
+            let (from, to) = (source.fd, pair.writer)
+            Thread {
+                elsewhere = (adopted.canSplice, adopted.send(bytes.count, from: from, to: to))
+                done.signal()
+            }.start()
+            done.wait()
+            splicer.disown()
+            let disowned = splicer.send(bytes.count, from: source.fd, to: pair.writer)
+            return (elsewhere, (splicer.canSplice, disowned, pair.readAvailable().count))
+        }
+        #expect(elsewhere?.0 == false && elsewhere?.1 == .unavailable)
+        #expect(disowned.0 == false && disowned.1 == .unavailable && disowned.2 == 0)
     }
 
     @Test("whole pushes go one after another, each byte-exact, from pipes past the default 64 kB too")
     func wholePushes() async throws {
         let pushes = [payload(6700, seed: 3), payload(65_536, seed: 4), payload(150_000, seed: 5)]
         let (outcomes, received, spliced) = try await onAdoptedThread { splicer in
-            let pair = try SocketPair()
+            // Room for the largest push whole (the kernel doubles the size asked for).
+            let pair = try SocketPair(sendBuffer: 200_000)
             let sources = try pushes.map { try pipeSource(holding: $0) }
             defer { withExtendedLifetime(sources) {} }
             var outcomes: [Splicer.Outcome] = []
@@ -104,6 +156,42 @@ struct SplicerTests {
         #expect(Array(outcomes.dropFirst()) == [.wouldBlock, .sent(small.count)])
         #expect(received == [Array(big.prefix(taken)), small, []])
         #expect(spliced == 1)
+    }
+
+    @Test("a queue finishes by sendmsg a push the socket took in part, and the reply behind it follows byte-exact")
+    func queueAfterPartialSplice() async throws {
+        let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
+        let bytes = payload(300_000, seed: 11)
+        let push = VarlinkEncodedReply(
+            framedBytes: bytes,
+            continues: true,
+            piped: PipedReply.forPush(byteCount: bytes.count, budget: budget)
+        )
+        let next = payload(5000, seed: 12)
+        let (results, received, spliced) = try await onAdoptedThread { splicer in
+            // The first connection writes the push by copying; it is not read here.
+            let first = try SocketPair()
+            var firstQueue = OutputQueue()
+            firstQueue.append(push)
+            _ = firstQueue.write(to: first.writer, splicer: splicer)
+            // The second splices it from the pipe, into a socket that takes a few kB at a time.
+            let second = try SocketPair(sendBuffer: 4096)
+            var queue = OutputQueue()
+            queue.append(push)
+            queue.append(next)
+            var results: [OutputQueue.WriteResult] = []
+            var received: [UInt8] = []
+            while results.last != .done, results.count < 10_000 {
+                results.append(queue.write(to: second.writer, splicer: splicer))
+                received += second.readAvailable()
+            }
+            return (results, received + second.readAvailable(), splicer.splicedReplies.load(ordering: .relaxed))
+        }
+        #expect(budget.livePipes == 1)
+        #expect(results.first == .wouldBlock(progressed: true))
+        #expect(results.last == .done)
+        #expect(received == bytes + next)
+        #expect(spliced == 0)
     }
 
     @Test("a peer that has gone is EPIPE, and the SIGPIPE splice raises stays blocked on the loop's thread")
@@ -165,8 +253,8 @@ private func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, fd
     guard let reply = PipedReply.forPush(byteCount: bytes.count) else {
         throw SystemError(call: "piped reply", errno: EINVAL)
     }
-    _ = reply.source(holding: bytes)
-    guard let fd = reply.source(holding: bytes) else { throw SystemError(call: "pipe", errno: errno) }
+    _ = reply.source(holding: bytes, for: -1)
+    guard let fd = reply.source(holding: bytes, for: -2) else { throw SystemError(call: "pipe", errno: errno) }
     return (reply, fd)
 }
 

@@ -78,13 +78,13 @@ long csystem_sendv(int fd, const struct iovec *iov, int count);
 
 /* The zero-copy fan-out of one reply to many sockets (Varlink's PipedReply and Splicer).
  * csystem_pipe_nonblock: pipe2(fds, O_CLOEXEC | O_NONBLOCK). csystem_pipe_capacity: the pipe's
- * capacity in bytes after asking for at least `at_least` (F_SETPIPE_SZ, or F_GETPIPE_SZ when
- * `at_least` is 0). csystem_tee: tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's
+ * capacity in bytes after setting it to `size` rounded up to a power of two pages, growing or
+ * shrinking it (F_SETPIPE_SZ), or as it is when `size` is 0 (F_GETPIPE_SZ). csystem_tee: tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's
  * contents into another pipe by reference. csystem_splice: splice(in, NULL, out, NULL, len,
  * SPLICE_F_NONBLOCK), moving a pipe's pages into a socket by reference. Each returns -1 with
  * errno set on failure. */
 int csystem_pipe_nonblock(int fds[2]);
-int csystem_pipe_capacity(int fd, int at_least);
+int csystem_pipe_capacity(int fd, int size);
 long csystem_tee(int in, int out, unsigned long len);
 long csystem_splice(int in, int out, unsigned long len);
 

@@ -10,6 +10,7 @@ extension Connection {
     func flush() {
         switch state.write(to: fd, now: loop.now(), splicer: loop.splicer) {
         case .blocked:
+            context.count { $0.fullSocketWrites += 1 }
             settle()
         case .failed(let code):
             context.log(.debug) { "connection \(self.peer): send: \(SystemError.name(of: code))" }

@@ -200,9 +200,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             splicer: loop.splicer
         )
         switch written {
-        case .drained, .blocked:
+        case .drained:
             // processInput, which runs this, goes on and settles interest and timer.
             break
+        case .blocked:
+            context.count { $0.fullSocketWrites += 1 }
         case .failed(let code):
             context.log(.debug) { "connection \(self.peer): send: \(SystemError.name(of: code))" }
             close()
@@ -279,7 +281,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             dropSlowClient(unsent: unsent)
             return
         }
-        flush()
+        // A socket found full waits for EPOLLOUT (level-triggered): writing now would only find
+        // it full again, after teeing a push into the scratch pipe and taking it back out.
+        if state.interest & EventLoop.writable == 0 { flush() }
         // A flush that wrote everything has already run processInput (or closed); only with
         // output still pending must the next buffered call be started from here (unless this
         // reply came inline, from within processInput, which goes on by itself).

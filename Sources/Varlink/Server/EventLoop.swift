@@ -393,6 +393,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         // Off the loop from here: what tearing the handlers down submits goes to the inbox,
         // and from there to the fallback queue, as anything submitted later.
         threadID.store(0, ordering: .releasing)
+        splicer.disown()
         handlers.removeAll()
         timers.removeAll()
         let (leftPushes, left, waiters) = inbox.withLock { inbox in

@@ -15,11 +15,13 @@ internal import SystemCalls
 /// pipe's pages instead. A C fan-out measured in the same hour took 4.4 ms instead of 6.3–8.1 ms
 /// (median of 15 rounds), and 4.5–8.8 ms instead of 14.6–17.0 ms at 60 kB (issue 17).
 ///
-/// The pipe is made when the reply is written for the second time: a reply that goes to one
-/// connection never pays for a pipe (two system calls and an fd). Only pushes of
+/// The pipe is made when the reply is written to a second connection: a reply that goes to
+/// one connection never pays for a pipe (two system calls and an fd). Only pushes of
 /// ``minimumSize`` to ``maximumSize`` bytes get one. Below a page, copying costs no more; above
-/// the unprivileged pipe size limit, pipes would need privileges. When anything fails (out of
-/// fds, the pipe limits of the user), the reply is written with `sendmsg` as every other one.
+/// the unprivileged pipe size limit, pipes would need privileges. The pipe is shrunk to the
+/// push's size, and the pipes alive at once are capped (``PipeBudget``). When anything fails
+/// (the budget, out of fds, the pipe limits of the user), the reply is written with `sendmsg`
+/// as every other one.
 ///
 /// Sendable: the state is behind a `Mutex`. The pipe is closed when the last copy of the reply
 /// goes, which is after its last write: a queued chunk holds the reply.
@@ -32,42 +34,53 @@ final class PipedReply: Sendable {
 
     private enum State {
         case unwritten
-        case writtenOnce
-        /// The read end of the pipe holding the bytes (its write end is closed).
-        case piped(Int32)
+        /// Written (or tried) on the connection with this fd only.
+        case writtenOnce(to: Int32)
+        /// The read end of the pipe holding the bytes (its write end is closed), and the
+        /// pipe's capacity, charged to the budget.
+        case piped(Int32, capacity: Int)
         /// No pipe could be made; the reply is copied.
         case unavailable
     }
 
     private let state = Mutex(State.unwritten)
+    private let budget: PipeBudget
 
     /// A piped reply for a push of `byteCount` bytes, or nil when it is too small or too large.
-    static func forPush(byteCount: Int) -> PipedReply? {
-        (minimumSize...maximumSize).contains(byteCount) ? PipedReply() : nil
+    static func forPush(byteCount: Int, budget: PipeBudget = .shared) -> PipedReply? {
+        (minimumSize...maximumSize).contains(byteCount) ? PipedReply(budget: budget) : nil
     }
 
-    private init() {}
+    private init(budget: PipeBudget) {
+        self.budget = budget
+    }
 
     deinit {
-        if case .piped(let fd) = state.withLock({ $0 }) { Socket.close(fd) }
+        if case .piped(let fd, let capacity) = state.withLock({ $0 }) {
+            Socket.close(fd)
+            budget.release(capacity)
+        }
     }
 
-    /// The read end of the pipe holding `bytes` (the reply's own bytes), made on this reply's
-    /// second write; nil for its first write, and when no pipe could be made.
-    func source(holding bytes: [UInt8]) -> Int32? {
+    /// The read end of the pipe holding `bytes` (the reply's own bytes), for writing them to
+    /// the connection `fd`. The pipe is made when a second connection asks; nil before that,
+    /// and when no pipe could be made.
+    func source(holding bytes: [UInt8], for fd: Int32) -> Int32? {
         state.withLock { state in
             switch state {
-            case .piped(let fd):
-                return fd
+            case .piped(let source, _):
+                return source
             case .unavailable:
                 return nil
             case .unwritten:
-                state = .writtenOnce
+                state = .writtenOnce(to: fd)
                 return nil
-            case .writtenOnce:
-                if let fd = Self.makePipe(holding: bytes) {
-                    state = .piped(fd)
-                    return fd
+            case .writtenOnce(let first):
+                // The same connection again (its socket was full): still one reader.
+                if first == fd { return nil }
+                if let (source, capacity) = makePipe(holding: bytes) {
+                    state = .piped(source, capacity: capacity)
+                    return source
                 }
                 state = .unavailable
                 return nil
@@ -75,17 +88,25 @@ final class PipedReply: Sendable {
         }
     }
 
-    /// A pipe holding all of `bytes`: its read end, or nil.
-    private static func makePipe(holding bytes: [UInt8]) -> Int32? {
+    /// A pipe holding all of `bytes`, shrunk to their size and charged to the budget: its read
+    /// end and capacity, or nil.
+    private func makePipe(holding bytes: [UInt8]) -> (Int32, Int)? {
         var fds: [Int32] = [-1, -1]
         guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
         defer { Socket.close(fds[1]) }
-        // Past the user's soft pipe limit a new pipe has two pages: ask for enough, and check.
-        guard pipeCapacity(fds[0], holding: bytes.count) != nil, writeAll(bytes, to: fds[1]) else {
+        // F_SETPIPE_SZ rounds up to a power of two pages. Past the user's soft pipe limit a new
+        // pipe has two pages and may not grow: ask, and check.
+        let capacity = Int(csystem_pipe_capacity(fds[0], Int32(bytes.count)))
+        guard capacity >= bytes.count, budget.reserve(capacity) else {
             Socket.close(fds[0])
             return nil
         }
-        return fds[0]
+        guard Self.writeAll(bytes, to: fds[1]) else {
+            Socket.close(fds[0])
+            budget.release(capacity)
+            return nil
+        }
+        return (fds[0], capacity)
     }
 
     /// Writes every byte to the empty, non-blocking pipe `fd`; false when it would not take them.
@@ -103,10 +124,59 @@ final class PipedReply: Sendable {
 }
 
 /// The capacity in bytes of the pipe `fd`, grown when it is smaller than `count`; nil when the
-/// pipe cannot hold `count` bytes (the user's pipe limits). A pipe is never shrunk.
+/// pipe cannot hold `count` bytes (the user's pipe limits). A pipe is never shrunk here (the
+/// splicer's scratch pipe keeps its largest size).
 func pipeCapacity(_ fd: Int32, holding count: Int) -> Int? {
     let current = Int(csystem_pipe_capacity(fd, 0))
     if current >= count { return current }
     let grown = Int(csystem_pipe_capacity(fd, Int32(count)))
     return grown >= count ? grown : nil
+}
+
+/// The pipes of pushes alive at once, and their capacity: a cap on what piping may hold.
+///
+/// Why: each live pipe is an fd, and its capacity counts against the user's
+/// `pipe-user-pages-soft` (16 384 pages by default; past it, every new pipe of the user's gets
+/// two pages). A pipe lives while a connection still has its push queued, so subscribers that
+/// stall could otherwise keep a pipe per version. Past the cap, pushes are copied as any reply.
+///
+/// Sendable: two atomics.
+final class PipeBudget: Sendable {
+    /// The process's budget: 64 pipes, 8 MiB of capacity (2 048 pages, an eighth of the
+    /// default per-user limit).
+    static let shared = PipeBudget(maximumPipes: 64, maximumBytes: 8 << 20)
+
+    let maximumPipes: Int
+    let maximumBytes: Int
+    private let pipes = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
+
+    init(maximumPipes: Int, maximumBytes: Int) {
+        self.maximumPipes = maximumPipes
+        self.maximumBytes = maximumBytes
+    }
+
+    /// Pipes alive now.
+    var livePipes: Int { pipes.load(ordering: .relaxed) }
+
+    /// Takes one pipe of `capacity` bytes from the budget; false, taking nothing, when it
+    /// would go past either cap.
+    func reserve(_ capacity: Int) -> Bool {
+        guard pipes.add(1, ordering: .relaxed).newValue <= maximumPipes else {
+            pipes.subtract(1, ordering: .relaxed)
+            return false
+        }
+        guard bytes.add(capacity, ordering: .relaxed).newValue <= maximumBytes else {
+            bytes.subtract(capacity, ordering: .relaxed)
+            pipes.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    /// Gives back a pipe of `capacity` bytes.
+    func release(_ capacity: Int) {
+        bytes.subtract(capacity, ordering: .relaxed)
+        pipes.subtract(1, ordering: .relaxed)
+    }
 }

@@ -14,9 +14,9 @@ internal import SystemCalls
 /// because splice has no `MSG_NOSIGNAL`. On any other thread, ``send(_:from:to:)`` answers
 /// ``Outcome/unavailable`` and the caller copies as usual.
 ///
-/// The scratch pipe is empty between sends. Whatever a socket did not take is read back out
-/// of it at once, and a scratch pipe that cannot be emptied is closed and replaced. Bytes for
-/// one connection can never reach another.
+/// The scratch pipe is empty between sends. Whatever a socket did not take is spliced out of it
+/// into `/dev/null` at once (read out, where that fails), and a scratch pipe that cannot be
+/// emptied is closed and replaced. Bytes for one connection can never reach another.
 ///
 /// Not thread-safe: the loop thread's, but for ``splicedReplies``.
 final class Splicer {
@@ -41,7 +41,11 @@ final class Splicer {
     private var isDisabled = false
     /// The thread that blocked SIGPIPE and may splice.
     private var owner: pthread_t?
-    /// Where the bytes a socket did not take are read back to (the loop's receive buffer).
+    /// `/dev/null`, opened for writing on the first discard: where the pages a socket did not
+    /// take go without being copied. Nil until then; -1 when it cannot be opened.
+    private var devNull: Int32?
+    /// Where the bytes a socket did not take are read to when they cannot go to `/dev/null`
+    /// (the loop's receive buffer).
     private let discardBuffer: UnsafeMutableRawBufferPointer
 
     init(discardBuffer: UnsafeMutableRawBufferPointer) {
@@ -50,6 +54,7 @@ final class Splicer {
 
     deinit {
         closeScratch()
+        if let devNull, devNull >= 0 { Socket.close(devNull) }
     }
 
     /// Makes the calling thread the one that splices, blocking SIGPIPE on it. The loop thread
@@ -58,9 +63,22 @@ final class Splicer {
         owner = csystem_block_sigpipe() == 0 ? pthread_self() : nil
     }
 
+    /// The loop thread is ending: no thread splices from now on (a later thread may be given
+    /// the same `pthread_t`, without SIGPIPE blocked).
+    func disown() {
+        owner = nil
+    }
+
+    /// Whether ``send(_:from:to:)`` may splice now: on the adopting thread, unless the kernel
+    /// refused. Checked before a pipe is made for a reply.
+    var canSplice: Bool {
+        guard !isDisabled, let owner else { return false }
+        return pthread_equal(owner, pthread_self()) != 0
+    }
+
     /// Writes the `count` bytes held by the pipe `source` into the socket `fd`.
     func send(_ count: Int, from source: Int32, to fd: Int32) -> Outcome {
-        guard let owner, pthread_equal(owner, pthread_self()) != 0, let pipe = scratchPipe(holding: count) else {
+        guard canSplice, let pipe = scratchPipe(holding: count) else {
             return .unavailable
         }
         let teed = retryingEINTR { csystem_tee(source, pipe.write, UInt(count)) }
@@ -82,7 +100,8 @@ final class Splicer {
         switch code {
         case EAGAIN, EWOULDBLOCK:
             return .wouldBlock
-        case EINVAL, ENOSYS, EOPNOTSUPP:
+        case EINVAL, ENOSYS, EOPNOTSUPP, EPERM:
+            // No splice into this kind of socket, or a system call filter forbids it.
             isDisabled = true
             return .unavailable
         default:
@@ -93,7 +112,6 @@ final class Splicer {
     /// The empty scratch pipe, able to take `count` bytes; nil when splicing is off or no pipe
     /// that size can be had.
     private func scratchPipe(holding count: Int) -> (read: Int32, write: Int32)? {
-        guard !isDisabled else { return nil }
         if scratch == nil {
             var fds: [Int32] = [-1, -1]
             guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
@@ -108,11 +126,18 @@ final class Splicer {
         return (pipe.read, pipe.write)
     }
 
-    /// Reads `count` bytes out of the scratch pipe, so the next send starts empty; a pipe that
-    /// will not give them up is closed (the next send makes a new one).
+    /// Takes `count` bytes out of the scratch pipe, so the next send starts empty: spliced into
+    /// `/dev/null`, else read out; a pipe that will not give them up is closed (the next send
+    /// makes a new one).
     private func discard(_ count: Int) {
         guard let pipe = scratch, let base = discardBuffer.baseAddress else { return }
         var left = count
+        let sink = openDevNull()
+        while left > 0, sink >= 0 {
+            let n = retryingEINTR { csystem_splice(pipe.read, sink, UInt(left)) }
+            guard n > 0 else { break }
+            left -= n
+        }
         while left > 0 {
             let n = retryingEINTR { Glibc.read(pipe.read, base, min(left, discardBuffer.count)) }
             guard n > 0 else {
@@ -121,6 +146,14 @@ final class Splicer {
             }
             left -= n
         }
+    }
+
+    /// `/dev/null` for writing, opened once; -1 when it cannot be.
+    private func openDevNull() -> Int32 {
+        if let devNull { return devNull }
+        let fd = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
+        devNull = fd
+        return fd
     }
 
     private func closeScratch() {

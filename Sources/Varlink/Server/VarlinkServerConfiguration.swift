@@ -74,6 +74,9 @@ public struct VarlinkServerStatistics: Sendable, Equatable {
     /// Pushes spliced whole into a socket from their pipe rather than copied (a push of a page
     /// or more, from its second connection on).
     public var splicedReplies = 0
+    /// Writes that found a client's socket full. The connection then waits until the socket
+    /// has room; replies meanwhile only queue (or coalesce), without another write.
+    public var fullSocketWrites = 0
 
     public init() {}
 }
