@@ -24,7 +24,7 @@ import Varlink
 ///   and beside `serve.call_epoll_floor_p50_us_*`: the same echo with its server waiting in
 ///   `epoll_wait` on a non-blocking socket, as any server of many sockets must (``EpollReadiness``);
 /// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers, read
-///   on their own thread while the caller waits for its reply (median of 5), beside
+///   on their own thread while the caller waits for its reply (median of ``pushRounds``), beside
 ///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
 ///   version) and `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw
 ///   sockets, read the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
@@ -39,6 +39,11 @@ import Varlink
 /// idle CPU ≈ 0; the idle daemon with 100 000 notices ≤ 30 MB. Issue 10: ReportSizes to 100
 /// subscribers ≤ 10 ms.
 enum ServeBenchmark {
+    /// Rounds of the push, of `RecordHistory` alone and of each fan-out floor: a median of 15,
+    /// since one round of a few milliseconds can meet a scheduling delay of as many (a median
+    /// of 5 moved by a millisecond from run to run).
+    static let pushRounds = 15
+
     /// - Parameters:
     ///   - onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
     ///   - withFloors: with `onlyCalls`, also the call loaded and the echo floors, quiet and
@@ -362,10 +367,10 @@ enum ServeBenchmark {
         return (floor.p50, (Measure.processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)
     }
 
-    /// `RecordHistory` alone, 5 times: the median, in ms.
+    /// `RecordHistory` alone, ``pushRounds`` times: the median, in ms.
     static func recordHistory(client: VarlinkClient) -> Double {
         median(
-            (0..<5).map { _ in
+            (0..<pushRounds).map { _ in
                 milliseconds {
                     do {
                         _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
@@ -377,10 +382,10 @@ enum ServeBenchmark {
         )
     }
 
-    /// Opens `count` raw subscriptions and reads their first reply; then, 5 times, records a
-    /// history event and waits until every subscriber has the next reply. The medians, in ms,
-    /// of the whole round (from the call to the last subscriber's read) and of the
-    /// `RecordHistory` reply within it.
+    /// Opens `count` raw subscriptions and reads their first reply; then, ``pushRounds`` times,
+    /// records a history event and waits until every subscriber has the next reply. The
+    /// medians, in ms, of the whole round (from the call to the last subscriber's read) and of
+    /// the `RecordHistory` reply within it.
     ///
     /// The subscribers are read on their own thread from before the call, as subscribers that
     /// are not the caller read: not only once the caller has its reply (which made the figure
@@ -393,7 +398,7 @@ enum ServeBenchmark {
         reader.waitForOneReply()
         var replies: [Double] = []
         var rounds: [Double] = []
-        for _ in 0..<5 {
+        for _ in 0..<pushRounds {
             let done = DispatchSemaphore(value: 0)
             let finished = Atomic<UInt64>(0)
             Thread {
@@ -447,7 +452,7 @@ enum ServeBenchmark {
 
     /// The fan-out floor: a thread writes one `bytes`-long message (NUL-terminated) to each of
     /// `count` socket pairs while this thread reads them as the subscribers are read. The
-    /// median of 5, in ms.
+    /// median of ``pushRounds``, in ms.
     ///
     /// - Parameter splicing: write as the server writes a push of a page or more, by `tee` and
     ///   `splice` from a pipe holding the message (``SpliceWriter``), rather than by `send`.
@@ -467,7 +472,7 @@ enum ServeBenchmark {
         let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
         // Made once, outside the timed rounds, as the server's pipe is made once per push.
         let spliceWriter = splicing ? SpliceWriter(message) : nil
-        let rounds = (0..<5).map { _ in
+        let rounds = (0..<pushRounds).map { _ in
             let go = DispatchSemaphore(value: 0)
             let done = DispatchSemaphore(value: 0)
             let snapshot = writers
