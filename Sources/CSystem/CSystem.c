@@ -108,12 +108,13 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
     posix_spawnattr_t attributes;
     int status = posix_spawnattr_init(&attributes);
     if (status != 0) return status;
-    /* The child starts with no signal blocked and SIGPIPE at its default action, whatever the
-     * calling thread blocks (the Varlink loop thread blocks SIGPIPE) or the daemon ignores. */
+    /* The child starts with no signal blocked and every signal at its default action, whatever
+     * the calling thread blocks (Dispatch threads block most, the Varlink loop thread SIGPIPE)
+     * or the daemon ignores (SIGPIPE; SIGTERM, SIGINT and SIGHUP, which it takes through Dispatch
+     * signal sources): ignored signals survive exec. glibc leaves out what cannot be reset. */
     sigset_t none, defaulted;
     sigemptyset(&none);
-    sigemptyset(&defaulted);
-    sigaddset(&defaulted, SIGPIPE);
+    sigfillset(&defaulted);
     if ((status = posix_spawnattr_setsigmask(&attributes, &none)) != 0
         || (status = posix_spawnattr_setsigdefault(&attributes, &defaulted)) != 0
         || (status = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF)) != 0) {

@@ -687,17 +687,21 @@ final class SpliceWriter: Sendable {
         self.message = message
         self.source = source
         self.scratch = scratch
-        // Grown only when too small, as the server's pipes are.
+        // Set to the message's size, as the server's push pipes are; the scratch pipe only grows,
+        // as the server's does.
         let size = Int32(message.count)
-        let fits = { (fd: Int32) in csystem_pipe_capacity(fd, 0) >= size || csystem_pipe_capacity(fd, size) >= size }
-        guard fits(source[0]), fits(scratch[0]), Glibc.write(source[1], message, message.count) == message.count
+        let grown = csystem_pipe_capacity(scratch[0], 0) >= size || csystem_pipe_capacity(scratch[0], size) >= size
+        guard csystem_pipe_capacity(source[0], size) >= size, grown,
+            Glibc.write(source[1], message, message.count) == message.count
         else { return nil }
     }
 
     deinit { for fd in source + scratch { close(fd) } }
 
     /// Splices the whole message into `fd`; a part the socket does not take is read back out of
-    /// the scratch pipe and sent by `send`. False when the socket failed.
+    /// the scratch pipe and sent by `send` (the server splices it into `/dev/null`; the floor's
+    /// sockets take every message whole, so neither path runs there). False when the socket
+    /// failed.
     func write(to fd: Int32) -> Bool {
         let count = message.count
         guard csystem_tee(source[0], scratch[1], UInt(count)) == count else { return false }

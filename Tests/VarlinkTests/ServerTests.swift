@@ -319,7 +319,16 @@ struct ServerTests {
     /// back out of the scratch pipe.
     @Test("a subscriber whose socket is full is not written to again until it has room; later pushes only queue")
     func fullSocketWaits() async throws {
-        try await withServer { server, address, hub in
+        // Pushes of 100 kB, four times the server socket's send buffer in all (208 kB by default:
+        // net.core.wmem_default), at least ten; none held back, none dropped.
+        let sendBuffer =
+            (try? String(contentsOfFile: "/proc/sys/net/core/wmem_default", encoding: .utf8))
+            .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 212_992
+        let count = max(10, 4 * sendBuffer / 100_000 + 1)
+        var configuration = VarlinkServerConfiguration()
+        configuration.outputBacklogLimit = 2 * count * 100_100
+        configuration.maxOutputBytes = 4 * count * 100_100
+        try await withServer(configuration: configuration) { server, address, hub in
             let stalled = try RawSocket(address)
             stalled.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
             await hub.waitForSubscribers(1)
@@ -327,9 +336,8 @@ struct ServerTests {
             reading.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
             await hub.waitForSubscribers(2)
             let sinks = await hub.subscribers
-            // Ten 100 kB pushes: about 1 MB, far past a socket's send buffer (208 kB by default).
-            let pushes = (1...10).map { n in
-                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 100_000)
+            let pushes = (1...count).map { n in
+                let blob = String(repeating: String(UnicodeScalar(UInt8(97 + n % 26))), count: 100_000)
                 return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
             }
             for push in pushes { #expect(sinks[0].send(push) == .sent) }

@@ -35,8 +35,9 @@ void csystem_close_from(int first);
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
  * input, output and error, `passed` as its fd 3 unless it is negative (how a service manager
  * hands over a listening socket), and no other descriptor of the caller (posix_spawn with dup2
- * file actions and closefrom), no blocked signal and SIGPIPE at its default action. Returns 0
- * and sets *pid, or the error number. */
+ * file actions and closefrom), with no signal blocked and every signal at its default action
+ * (whatever the calling thread blocks and the caller ignores). Returns 0 and sets *pid, or the
+ * error number. */
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
                   pid_t *pid);
 
@@ -79,8 +80,9 @@ long csystem_sendv(int fd, const struct iovec *iov, int count);
 /* The zero-copy fan-out of one reply to many sockets (Varlink's PipedReply and Splicer).
  * csystem_pipe_nonblock: pipe2(fds, O_CLOEXEC | O_NONBLOCK). csystem_pipe_capacity: the pipe's
  * capacity in bytes after setting it to `size` rounded up to a power of two pages, growing or
- * shrinking it (F_SETPIPE_SZ), or as it is when `size` is 0 (F_GETPIPE_SZ). csystem_tee: tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's
- * contents into another pipe by reference. csystem_splice: splice(in, NULL, out, NULL, len,
+ * shrinking it (F_SETPIPE_SZ), or as it is when `size` is 0 (F_GETPIPE_SZ). csystem_tee:
+ * tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's contents into another pipe by
+ * reference. csystem_splice: splice(in, NULL, out, NULL, len,
  * SPLICE_F_NONBLOCK), moving a pipe's pages into a socket by reference. Each returns -1 with
  * errno set on failure. */
 int csystem_pipe_nonblock(int fds[2]);

@@ -32,6 +32,14 @@ extension Connection {
         }
     }
 
+    /// Writes what the socket takes of the pending output and nothing more (no call starts):
+    /// at shutdown, before ``close()``, for a connection that was waiting for `EPOLLOUT` when
+    /// its last pushes were queued.
+    func writeBeforeClose() {
+        guard !state.isClosed else { return }
+        _ = state.write(to: fd, now: loop.now(), splicer: loop.splicer)
+    }
+
     // MARK: - Timeouts
 
     /// A timer armed for `deadline` fired; one replaced by an earlier deadline is ignored.

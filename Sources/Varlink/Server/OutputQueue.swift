@@ -77,9 +77,9 @@ struct OutputQueue {
     mutating func write(to fd: Int32, splicer: Splicer?) -> WriteResult {
         var progressed = false
         while !isEmpty {
-            if offset == 0, let splicer, let piped = chunks[start].piped, splicer.canSplice {
+            if offset == 0, let splicer, let piped = chunks[start].piped {
                 let bytes = chunks[start].bytes
-                if let source = piped.source(holding: bytes, for: fd) {
+                if splicer.isReady(for: bytes.count), let source = piped.source(holding: bytes, for: fd) {
                     switch splicer.send(bytes.count, from: source, to: fd) {
                     case .sent(let count):
                         progressed = true

@@ -42,8 +42,10 @@ final class Splicer {
     /// The thread that blocked SIGPIPE and may splice.
     private var owner: pthread_t?
     /// `/dev/null`, opened for writing on the first discard: where the pages a socket did not
-    /// take go without being copied. Nil until then; -1 when it cannot be opened.
+    /// take go without being copied. Nil until then, and while it cannot be opened.
     private var devNull: Int32?
+    /// Bytes moved into sockets by `splice`, whole replies and parts (tests read it).
+    private(set) var splicedBytes = 0
     /// Where the bytes a socket did not take are read to when they cannot go to `/dev/null`
     /// (the loop's receive buffer).
     private let discardBuffer: UnsafeMutableRawBufferPointer
@@ -54,7 +56,7 @@ final class Splicer {
 
     deinit {
         closeScratch()
-        if let devNull, devNull >= 0 { Socket.close(devNull) }
+        if let devNull { Socket.close(devNull) }
     }
 
     /// Makes the calling thread the one that splices, blocking SIGPIPE on it. The loop thread
@@ -69,18 +71,17 @@ final class Splicer {
         owner = nil
     }
 
-    /// Whether ``send(_:from:to:)`` may splice now: on the adopting thread, unless the kernel
-    /// refused. Checked before a pipe is made for a reply.
-    var canSplice: Bool {
-        guard !isDisabled, let owner else { return false }
-        return pthread_equal(owner, pthread_self()) != 0
+    /// Whether ``send(_:from:to:)`` may splice `count` bytes now: on the adopting thread, unless
+    /// the kernel refused, with a scratch pipe that holds them. Checked before a pipe is made
+    /// for a reply, so no pipe is made (and charged to the budget) for nothing.
+    func isReady(for count: Int) -> Bool {
+        guard !isDisabled, let owner, pthread_equal(owner, pthread_self()) != 0 else { return false }
+        return scratchPipe(holding: count) != nil
     }
 
     /// Writes the `count` bytes held by the pipe `source` into the socket `fd`.
     func send(_ count: Int, from source: Int32, to fd: Int32) -> Outcome {
-        guard canSplice, let pipe = scratchPipe(holding: count) else {
-            return .unavailable
-        }
+        guard isReady(for: count), let pipe = scratch else { return .unavailable }
         let teed = retryingEINTR { csystem_tee(source, pipe.write, UInt(count)) }
         guard teed == count else {
             if teed > 0 { discard(teed) }
@@ -88,6 +89,7 @@ final class Splicer {
             return .unavailable
         }
         let moved = retryingEINTR { csystem_splice(pipe.read, fd, UInt(count)) }
+        if moved > 0 { splicedBytes += moved }
         if moved == count {
             splicedReplies.add(1, ordering: .relaxed)
             return .sent(count)
@@ -132,11 +134,12 @@ final class Splicer {
     private func discard(_ count: Int) {
         guard let pipe = scratch, let base = discardBuffer.baseAddress else { return }
         var left = count
-        let sink = openDevNull()
-        while left > 0, sink >= 0 {
-            let n = retryingEINTR { csystem_splice(pipe.read, sink, UInt(left)) }
-            guard n > 0 else { break }
-            left -= n
+        if let sink = openDevNull() {
+            while left > 0 {
+                let n = retryingEINTR { csystem_splice(pipe.read, sink, UInt(left)) }
+                guard n > 0 else { break }
+                left -= n
+            }
         }
         while left > 0 {
             let n = retryingEINTR { Glibc.read(pipe.read, base, min(left, discardBuffer.count)) }
@@ -148,12 +151,13 @@ final class Splicer {
         }
     }
 
-    /// `/dev/null` for writing, opened once; -1 when it cannot be.
-    private func openDevNull() -> Int32 {
+    /// `/dev/null` for writing, opened once it can be (a failure, say out of fds, is retried at
+    /// the next discard).
+    private func openDevNull() -> Int32? {
         if let devNull { return devNull }
         let fd = Glibc.open("/dev/null", O_WRONLY | O_CLOEXEC)
-        devNull = fd
-        return fd
+        if fd >= 0 { devNull = fd }
+        return devNull
     }
 
     private func closeScratch() {

@@ -165,6 +165,7 @@ public final class VarlinkServer: Sendable {
                     acceptor.stop()
                     loop.writeWaitingPushes()
                     for connection in context.connections.withLock({ Array($0.values) }) {
+                        connection.writeBeforeClose()
                         connection.close()
                     }
                     continuation.resume()
