@@ -82,9 +82,8 @@ long csystem_sendv(int fd, const struct iovec *iov, int count);
  * capacity in bytes after setting it to `size` rounded up to a power of two pages, growing or
  * shrinking it (F_SETPIPE_SZ), or as it is when `size` is 0 (F_GETPIPE_SZ). csystem_tee:
  * tee(in, out, len, SPLICE_F_NONBLOCK), duplicating a pipe's contents into another pipe by
- * reference. csystem_splice: splice(in, NULL, out, NULL, len,
- * SPLICE_F_NONBLOCK), moving a pipe's pages into a socket by reference. Each returns -1 with
- * errno set on failure. */
+ * reference. csystem_splice: splice(in, NULL, out, NULL, len, SPLICE_F_NONBLOCK), moving a
+ * pipe's pages into a socket by reference. Each returns -1 with errno set on failure. */
 int csystem_pipe_nonblock(int fds[2]);
 int csystem_pipe_capacity(int fd, int size);
 long csystem_tee(int in, int out, unsigned long len);

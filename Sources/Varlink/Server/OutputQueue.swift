@@ -79,19 +79,17 @@ struct OutputQueue {
         while !isEmpty {
             if offset == 0, let splicer, let piped = chunks[start].piped {
                 let bytes = chunks[start].bytes
-                if splicer.isReady(for: bytes.count), let source = piped.source(holding: bytes, for: fd) {
-                    switch splicer.send(bytes.count, from: source, to: fd) {
-                    case .sent(let count):
-                        progressed = true
-                        consume(count)
-                        continue
-                    case .wouldBlock:
-                        return .wouldBlock(progressed: progressed)
-                    case .failed(let code):
-                        return .failed(code)
-                    case .unavailable:
-                        break
-                    }
+                switch splicer.send(bytes.count, from: piped.source(holding: bytes, for: fd), to: fd) {
+                case .sent(let count):
+                    progressed = true
+                    consume(count)
+                    continue
+                case .wouldBlock:
+                    return .wouldBlock(progressed: progressed)
+                case .failed(let code):
+                    return .failed(code)
+                case .unavailable:
+                    break
                 }
             }
             let sent = retryingEINTR { withVectors { vectors, count in csystem_sendv(fd, vectors, count) } }

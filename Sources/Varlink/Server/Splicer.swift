@@ -72,16 +72,19 @@ final class Splicer {
     }
 
     /// Whether ``send(_:from:to:)`` may splice `count` bytes now: on the adopting thread, unless
-    /// the kernel refused, with a scratch pipe that holds them. Checked before a pipe is made
-    /// for a reply, so no pipe is made (and charged to the budget) for nothing.
+    /// the kernel refused, with a scratch pipe that holds them.
     func isReady(for count: Int) -> Bool {
         guard !isDisabled, let owner, pthread_equal(owner, pthread_self()) != 0 else { return false }
         return scratchPipe(holding: count) != nil
     }
 
     /// Writes the `count` bytes held by the pipe `source` into the socket `fd`.
-    func send(_ count: Int, from source: Int32, to fd: Int32) -> Outcome {
-        guard isReady(for: count), let pipe = scratch else { return .unavailable }
+    ///
+    /// - Parameter source: asked for only once splicing is ready (``isReady(for:)``), so a
+    ///   push's pipe is never made, and charged to its budget, for nothing; nil is
+    ///   ``Outcome/unavailable``.
+    func send(_ count: Int, from source: @autoclosure () -> Int32?, to fd: Int32) -> Outcome {
+        guard isReady(for: count), let pipe = scratch, let source = source() else { return .unavailable }
         let teed = retryingEINTR { csystem_tee(source, pipe.write, UInt(count)) }
         guard teed == count else {
             if teed > 0 { discard(teed) }
@@ -166,4 +169,14 @@ final class Splicer {
         Socket.close(pipe.write)
         scratch = nil
     }
+}
+
+/// The capacity in bytes of the pipe `fd`, grown when it is smaller than `count`; nil when the
+/// pipe cannot hold `count` bytes (the user's pipe limits). A pipe is never shrunk here (the
+/// splicer's scratch pipe keeps its largest size).
+func pipeCapacity(_ fd: Int32, holding count: Int) -> Int? {
+    let current = Int(csystem_pipe_capacity(fd, 0))
+    if current >= count { return current }
+    let grown = Int(csystem_pipe_capacity(fd, Int32(count)))
+    return grown >= count ? grown : nil
 }
