@@ -51,6 +51,18 @@ enum XMLName: UInt8 {
     case head, body, outline
     case thumbnail, image
 
+    /// An element whose own text the builder never reads, in any namespace, as long as every
+    /// element around it is one too: the document and entry containers, where text is only
+    /// the whitespace between child elements. No field is captured under such a name
+    /// (`XMLFeedBuilder.begin`), so a text directly inside a chain of them is read by no one,
+    /// and `SAXRecorder` does not record it.
+    var isTextFreeContainer: Bool {
+        switch self {
+        case .rss, .rdf, .feed, .opml, .channel, .item, .entry, .group, .head, .body, .outline: true
+        default: false
+        }
+    }
+
     /// Classifies a NUL-terminated libxml2 name by length, then bytes: no String is made.
     static func classify(_ name: UnsafePointer<UInt8>) -> XMLName {
         let length = strlen(name)
