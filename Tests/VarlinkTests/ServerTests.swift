@@ -287,7 +287,11 @@ struct ServerTests {
     /// buffer: the later ones are spliced in part or not at all, and finished by `sendmsg`.
     @Test("large pushes to many subscribers are spliced, and reach each one whole and in order past its socket buffer")
     func splicedFanOut() async throws {
-        try await withServer { server, address, hub in
+        // Read one after another, the last subscribers may wait past the default 30 s stall
+        // timeout while the whole suite runs on two cores; the timeout is not under test here.
+        var configuration = VarlinkServerConfiguration()
+        configuration.stalledWriteTimeout = .seconds(3_600)
+        try await withServer(configuration: configuration) { server, address, hub in
             let subscribers = try (0..<20).map { _ in try RawSocket(address) }
             for subscriber in subscribers {
                 subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
@@ -328,6 +332,10 @@ struct ServerTests {
         var configuration = VarlinkServerConfiguration()
         configuration.outputBacklogLimit = 2 * count * 100_100
         configuration.maxOutputBytes = 4 * count * 100_100
+        // The stalled subscriber reads only after the other one has its pushes: with the whole
+        // suite running on two cores that can take longer than the default 30 s stall timeout,
+        // which is not what this test is about.
+        configuration.stalledWriteTimeout = .seconds(3_600)
         try await withServer(configuration: configuration) { server, address, hub in
             let stalled = try RawSocket(address)
             stalled.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
