@@ -50,7 +50,7 @@ enum HomefeedBench {
                                 "N",
                                 .integer(1...1_000),
                                 help: "timed runs after the warm-up, of which the median is shown "
-                                    + "(default 9; the floor and the full parse take turns)"
+                                    + "(default 15; the floor and the full parse take turns)"
                             ),
                         ],
                         body: { arguments throws(UsageError) in

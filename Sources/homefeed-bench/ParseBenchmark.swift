@@ -6,11 +6,12 @@ import HomeFeeds
 /// `homefeed-bench parse`: full parse + normalisation of a generated 20 000-item RSS 2.0 feed
 /// and an Atom feed of the same size, beside the floor: libxml2's SAX2 push parser over the same
 /// bytes, same options and chunk size, with empty callbacks (issue 3, architecture.md
-/// "Benchmarks, not timed tests"). Median of 9 (`--runs`) after one warm-up run, the floor and
+/// "Benchmarks, not timed tests"). Median of 15 (`--runs`) after one warm-up run, the floor and
 /// the full parse taking turns, so that a slow spell of the shared machine slows both alike.
 /// The ratio is also taken run by run, each parse over the floor run right after it, and the
-/// median of those printed (`ratio`): a slow spell lasting one pair then moves one ratio, not
-/// one of the two medians it is divided by.
+/// median of those printed (`ratio`): a slow spell over a whole pair slows both of its runs and
+/// barely moves their ratio, and one that hits a single run moves one ratio, which the median
+/// sets aside.
 ///
 /// The generator is seeded and deterministic, so anyone can reproduce the input.
 enum ParseBenchmark {

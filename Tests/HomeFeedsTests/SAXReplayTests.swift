@@ -101,16 +101,16 @@ import Testing
         open(1)
         open(2)
         text("\n  ")  // between an item's fields: skipped
-        counts.append(recorder.pendingEvents)
+        counts.append(recorder.pendingEvents)  // 3 starts
         open(3)
         text("A ")  // in the title: recorded
         open(4)
         open(5)  // an `item` inside the title's markup: its text is the title's
         text("B")
-        counts.append(recorder.pendingEvents)
-        for _ in 0..<3 { recorder.endElement() }
+        counts.append(recorder.pendingEvents)  // 6 starts, 2 texts
+        for _ in 0..<3 { recorder.endElement() }  // item, b, title
         text("\n")  // back in the item: skipped again
-        counts.append(recorder.pendingEvents)
+        counts.append(recorder.pendingEvents)  // and 3 ends
         #expect(counts == [3, 8, 11])
     }
 
@@ -124,13 +124,16 @@ import Testing
         #expect(feed.entries.first?.summary == "Hello big wide world")
     }
 
-    @Test("stray text between an item's fields is read by no one, recorded or not")
+    @Test("stray text between an item's fields is read by no one, but an undefined entity in it is reported")
     func strayTextIgnored() throws {
-        let items = "<item>stray<guid>g</guid> words <title>T</title>&amp; more</item>"
-        let entry = try #require(try parseFeed(rss(items)).entries.first)
+        let items = "<item>stray<guid>g</guid> words <title>T</title>&amp; more &bogus; end</item>"
+        let feed = try parseFeed(rss(items))
+        let entry = try #require(feed.entries.first)
         #expect(entry.id == "g")
         #expect(entry.title == "T")
         #expect(entry.summary == nil)
+        // The entity lookup is a callback of its own, recorded wherever it happens.
+        #expect(feed.warnings.contains { $0.message.contains("&bogus;") })
     }
 }
 
@@ -221,8 +224,8 @@ import Testing
         }
         var recorder = SAXRecorder(builder: builder)
         let root: StaticString = "x"  // not RSS, RDF, Atom or OPML: the builder stops at it
-        // Two elements open, so that text is inside one and is recorded, then pairs up to the
-        // tape's limit.
+        // `x` is no text-free container, so text inside it is recorded (at depth 0 it would
+        // not be). Two starts, then start-end pairs, fill the tape to its limit exactly.
         recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
         recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
         for _ in 0..<(SAXEventTape.maxEvents - 2) / 2 {

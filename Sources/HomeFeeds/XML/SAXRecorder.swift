@@ -20,7 +20,8 @@ struct SAXRecorder: ~Copyable {
     /// libxml2's five-pointer attribute layout, rebuilt over the tape's copies for `XMLAttributes`.
     private var slots: UnsafeMutablePointer<UnsafePointer<UInt8>?>
     private var slotCapacity = 16 * 5
-    /// libxml2's open elements, and how many of them, from the root, are text-free containers
+    /// The elements libxml2 has reported open (by start and end events, as the builder's stack
+    /// follows them), and how many of them, from the root, are text-free containers
     /// (`XMLName.isTextFreeContainer`): while the two are equal, text is read by no one and is
     /// not recorded. Between an RSS item's fields that is 8 of its 19 text events.
     private var depth = 0

@@ -201,6 +201,11 @@ struct XMLFeedBuilder: ~Copyable {
             parent: parent,
             attributes: attributes
         )
+        // `SAXRecorder` records no text directly inside a chain of such names.
+        assert(
+            role != .field || !internedNames.name(name).isTextFreeContainer,
+            "a field under a text-free container name would never see its text"
+        )
         stack.append(Frame(role: role, pushedBase: pushedBase, name: name))
     }
 
@@ -306,6 +311,8 @@ struct XMLFeedBuilder: ~Copyable {
 
     // MARK: Text capture
 
+    /// Starts capturing `field`'s text. Never for an element named as a text-free container
+    /// (`XMLName.isTextFreeContainer`): the recorder drops text directly inside those.
     mutating func beginCapture(_ field: Field, mode: TextMode, isBase64: Bool = false) -> Role {
         captureField = field
         captureMode = mode
