@@ -77,40 +77,23 @@ import Testing
 @Suite struct SAXRecorderContainerTextTests {
     @Test("the whitespace between an item's fields is not recorded; the text of its fields is")
     func containerTextSkipped() {
-        let builder = UnsafeMutablePointer<XMLFeedBuilder>.allocate(capacity: 1)
-        builder.initialize(
-            to: XMLFeedBuilder(documentURL: feedURL, limits: .default, deadline: .now + .seconds(60))
-        )
-        defer {
-            builder.deinitialize(count: 1)
-            builder.deallocate()
-        }
-        var recorder = SAXRecorder(builder: builder)
-        let names: [StaticString] = ["rss", "channel", "item", "title", "b", "item"]
-        func open(_ index: Int) {
-            recorder.startElement(name: names[index].utf8Start, namespace: nil, attributes: nil, count: 0)
-        }
-        func text(_ string: String) {
-            Array(string.utf8).withUnsafeBufferPointer { bytes in
-                guard let base = bytes.baseAddress else { return }
-                recorder.characters(base, count: bytes.count)
-            }
-        }
         var counts: [Int] = []
-        open(0)
-        open(1)
-        open(2)
-        text("\n  ")  // between an item's fields: skipped
-        counts.append(recorder.pendingEvents)  // 3 starts
-        open(3)
-        text("A ")  // in the title: recorded
-        open(4)
-        open(5)  // an `item` inside the title's markup: its text is the title's
-        text("B")
-        counts.append(recorder.pendingEvents)  // 6 starts, 2 texts
-        for _ in 0..<3 { recorder.endElement() }  // item, b, title
-        text("\n")  // back in the item: skipped again
-        counts.append(recorder.pendingEvents)  // and 3 ends
+        withRecorder { recorder, _ in
+            recorder.start("rss")
+            recorder.start("channel")
+            recorder.start("item")
+            recorder.text("\n  ")  // between an item's fields: skipped
+            counts.append(recorder.pendingEvents)  // 3 starts
+            recorder.start("title")
+            recorder.text("A ")  // in the title: recorded
+            recorder.start("b")
+            recorder.start("item")  // an `item` inside the title's markup: its text is the title's
+            recorder.text("B")
+            counts.append(recorder.pendingEvents)  // 6 starts, 2 texts
+            for _ in 0..<3 { recorder.endElement() }  // item, b, title
+            recorder.text("\n")  // back in the item: skipped again
+            counts.append(recorder.pendingEvents)  // and 3 ends
+        }
         #expect(counts == [3, 8, 11])
     }
 
@@ -214,38 +197,28 @@ import Testing
 @Suite struct SAXRecorderStopTests {
     @Test("an event whose callback read a full tape that stopped the parse is not recorded", arguments: [false, true])
     func eventAfterStopIsDropped(asText: Bool) {
-        let builder = UnsafeMutablePointer<XMLFeedBuilder>.allocate(capacity: 1)
-        builder.initialize(
-            to: XMLFeedBuilder(documentURL: feedURL, limits: .default, deadline: .now + .seconds(60))
-        )
-        defer {
-            builder.deinitialize(count: 1)
-            builder.deallocate()
-        }
-        var recorder = SAXRecorder(builder: builder)
-        let root: StaticString = "x"  // not RSS, RDF, Atom or OPML: the builder stops at it
-        // `x` is no text-free container, so text inside it is recorded (at depth 0 it would
-        // not be). Two starts, then start-end pairs, fill the tape to its limit exactly.
-        recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
-        recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
-        for _ in 0..<(SAXEventTape.maxEvents - 2) / 2 {
-            recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
-            recorder.endElement()
-        }
-        #expect(recorder.pendingEvents == SAXEventTape.maxEvents)
-        let stoppedBefore = builder.pointee.isStopped
-        #expect(!stoppedBefore)  // nothing read yet: the tape is full, not read
-        if asText {
-            Array("abc".utf8).withUnsafeBufferPointer { bytes in
-                guard let base = bytes.baseAddress else { return }
-                recorder.characters(base, count: bytes.count)
+        withRecorder { recorder, builder in
+            // `x` (not RSS, RDF, Atom or OPML: the builder stops at it) is no text-free container,
+            // so text inside it is recorded (at depth 0 it would not be). Two starts, then
+            // start-end pairs, fill the tape to its limit exactly.
+            recorder.start("x")
+            recorder.start("x")
+            for _ in 0..<(SAXEventTape.maxEvents - 2) / 2 {
+                recorder.start("x")
+                recorder.endElement()
             }
-        } else {
-            recorder.startElement(name: root.utf8Start, namespace: nil, attributes: nil, count: 0)
+            #expect(recorder.pendingEvents == SAXEventTape.maxEvents)
+            let stoppedBefore = builder.pointee.isStopped
+            #expect(!stoppedBefore)  // nothing read yet: the tape is full, not read
+            if asText {
+                recorder.text("abc")
+            } else {
+                recorder.start("x")
+            }
+            let (stopped, pending) = (builder.pointee.isStopped, recorder.pendingEvents)
+            #expect(stopped)
+            #expect(pending == 0)
         }
-        let (stopped, pending) = (builder.pointee.isStopped, recorder.pendingEvents)
-        #expect(stopped)
-        #expect(pending == 0)
     }
 
     @Test("the entry limit reached while a full tape is read mid-chunk truncates cleanly")
@@ -258,5 +231,33 @@ import Testing
         let feed = try parseFeed(body, limits: FeedParseLimits(maxEntries: 100))
         #expect(feed.isTruncated)
         #expect(feed.entries.map(\.id) == (1...100).map { "\($0)" })
+    }
+}
+
+/// Calls `body` with a recorder over a fresh builder (default limits), and the builder; frees
+/// both afterwards.
+private func withRecorder(_ body: (inout SAXRecorder, UnsafeMutablePointer<XMLFeedBuilder>) -> Void) {
+    let builder = UnsafeMutablePointer<XMLFeedBuilder>.allocate(capacity: 1)
+    builder.initialize(to: XMLFeedBuilder(documentURL: feedURL, limits: .default, deadline: .now + .seconds(60)))
+    defer {
+        builder.deinitialize(count: 1)
+        builder.deallocate()
+    }
+    var recorder = SAXRecorder(builder: builder)
+    body(&recorder, builder)
+}
+
+extension SAXRecorder {
+    /// A start event for `name`, with no namespace and no attributes (as libxml2 reports it).
+    fileprivate mutating func start(_ name: StaticString) {
+        startElement(name: name.utf8Start, namespace: nil, attributes: nil, count: 0)
+    }
+
+    /// A characters event for `string`'s UTF-8.
+    fileprivate mutating func text(_ string: String) {
+        Array(string.utf8).withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress else { return }
+            characters(base, count: bytes.count)
+        }
     }
 }
