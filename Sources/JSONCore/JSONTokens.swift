@@ -20,8 +20,29 @@ enum JSONTokens {
         if value.magnitude < 9_007_199_254_740_992 {
             let integer = Int64(value)
             if Double(integer) == value { return self.integer(integer, to: out) }
+            // Halves (161.5), the usual geometry at scale 2, without `fraction`'s call and
+            // checks: below 2^52 the doubled value is an exact integer, k.5 is the value exactly,
+            // and no other one-place decimal reads back to it, so it is the shortest form.
+            let twice = value * 2
+            if value.magnitude < 4_503_599_627_370_496, Double(Int64(twice)) == twice {
+                return half(Int64(twice), to: out)
+            }
         }
         return fraction(value, to: out)
+    }
+
+    /// `twice / 2` for an odd `twice`: its integer part, then `.5`.
+    @inlinable @inline(__always)
+    static func half(_ twice: Int64, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
+        var out = start
+        if twice < 0 {
+            out.pointee = UInt8(ascii: "-")
+            out += 1
+        }
+        out = digits(twice.magnitude >> 1, minimumDigits: 1, to: out)
+        out[0] = UInt8(ascii: ".")
+        out[1] = UInt8(ascii: "5")
+        return out + 2
     }
 
     /// ``number(_:to:)`` for a value that is not an integer below 2^53 (or not finite).

@@ -290,6 +290,11 @@ private let sample = LayoutResult(
         .init(value: .leastNonzeroMagnitude, text: "5e-324"),
         .init(value: .greatestFiniteMagnitude, text: "1.7976931348623157e+308"),
         .init(value: 123_456_789_012.5, text: "123456789012.5"),
+        .init(value: 0.5, text: "0.5"),
+        .init(value: -0.5, text: "-0.5"),
+        .init(value: -161.5, text: "-161.5"),
+        .init(value: 4_503_599_627_370_495.5, text: "4503599627370495.5"),
+        .init(value: 4_503_599_627_370_497, text: "4503599627370497"),
         .init(value: .nan, text: "null"),
         .init(value: .infinity, text: "null"),
         .init(value: -.infinity, text: "null"),
@@ -311,6 +316,15 @@ private let sample = LayoutResult(
                 var expected = value.description
                 if expected.hasSuffix(".0") { expected.removeLast(2) }
                 if expected == "-0" { expected = "0" }
+                if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
+            }
+        }
+        // Halves in every binade up to 2^52, where the halves path ends.
+        for exponent in 0...52 {
+            let base = Double(sign: .plus, exponent: exponent, significand: 1)
+            for value in [base - 0.5, base + 0.5, -(base + 0.5), base * 1.5 + 0.5] where value.magnitude < 0x1p53 {
+                var expected = value.description
+                if expected.hasSuffix(".0") { expected.removeLast(2) }
                 if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
             }
         }
