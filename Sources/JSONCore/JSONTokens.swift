@@ -21,12 +21,13 @@ enum JSONTokens {
             let integer = Int64(value)
             if Double(integer) == value { return self.integer(integer, to: out) }
             // Halves (161.5), the usual geometry at scale 2, without `fraction`'s call and
-            // checks: below 2^52 the doubled value is an exact integer, k.5 is the value exactly,
-            // and no other one-place decimal reads back to it, so it is the shortest form.
+            // checks. Doubling is exact; a non-integer here is below 2^52 (every double from
+            // there up is an integer), so k.5 is the value exactly, no integer reads back to it
+            // (half an ulp is at most 0.25), and of the one-place decimals that do (several from
+            // 2^50 up), `description` prints the closest: k.5.
             let twice = value * 2
-            if value.magnitude < 4_503_599_627_370_496, Double(Int64(twice)) == twice {
-                return half(Int64(twice), to: out)
-            }
+            let doubled = Int64(twice)
+            if Double(doubled) == twice { return half(doubled, to: out) }
         }
         return fraction(value, to: out)
     }
@@ -45,12 +46,13 @@ enum JSONTokens {
         return out + 2
     }
 
-    /// ``number(_:to:)`` for a value that is not an integer below 2^53 (or not finite).
+    /// ``number(_:to:)`` for a value that is neither an integer below 2^53 nor a half
+    /// (``half(_:to:)``), or not finite.
     @usableFromInline @inline(never)
     static func fraction(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         guard value.isFinite else { return literal("null", to: out) }
         let magnitude = value.magnitude
-        // Short decimals (98.5, 0.25, 12.125), the usual geometry on a 1/2 or 1/4 grid: the
+        // Short decimals (0.25, 12.125, 0.1), the usual geometry on a 1/4 or 1/8 grid: the
         // fewest places k ≤ 3 whose scaled value is an integer m with m / 10^k == value exactly.
         // That decimal reads back to `value`, and no shorter one does, so it is the shortest
         // round-trip form; a few multiplications instead of ShortestDecimal's search. (m is the

@@ -319,10 +319,11 @@ private let sample = LayoutResult(
                 if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
             }
         }
-        // Halves in every binade up to 2^52, where the halves path ends.
+        // Halves (and, where a binade holds none, the integers they round to) in every binade up
+        // to 2^52, where halves end: from 2^50 up several one-place decimals read back to k.5.
         for exponent in 0...52 {
             let base = Double(sign: .plus, exponent: exponent, significand: 1)
-            for value in [base - 0.5, base + 0.5, -(base + 0.5), base * 1.5 + 0.5] where value.magnitude < 0x1p53 {
+            for value in [base - 0.5, -(base - 0.5), base + 0.5, -(base + 0.5), base * 1.5 + 0.5] {
                 var expected = value.description
                 if expected.hasSuffix(".0") { expected.removeLast(2) }
                 if numberText(value) != expected { mismatches.append("\(value): \(numberText(value)) vs \(expected)") }
