@@ -27,27 +27,15 @@ enum JSONTokens {
             // 2^50 up), `description` prints the closest: k.5.
             let twice = value * 2
             let doubled = Int64(twice)
-            if Double(doubled) == twice { return half(doubled, to: out) }
+            if Double(doubled) == twice {
+                return short(whole: doubled.magnitude >> 1, fraction: 5, places: 1, negative: doubled < 0, to: out)
+            }
         }
         return fraction(value, to: out)
     }
 
-    /// `twice / 2` for an odd `twice`: its integer part, then `.5`.
-    @inlinable @inline(__always)
-    static func half(_ twice: Int64, to start: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
-        var out = start
-        if twice < 0 {
-            out.pointee = UInt8(ascii: "-")
-            out += 1
-        }
-        out = digits(twice.magnitude >> 1, minimumDigits: 1, to: out)
-        out[0] = UInt8(ascii: ".")
-        out[1] = UInt8(ascii: "5")
-        return out + 2
-    }
-
-    /// ``number(_:to:)`` for a value that is neither an integer below 2^53 nor a half
-    /// (``half(_:to:)``), or not finite.
+    /// ``number(_:to:)`` for a value that is neither an integer below 2^53 nor a half, or not
+    /// finite.
     @usableFromInline @inline(never)
     static func fraction(_ value: Double, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
         guard value.isFinite else { return literal("null", to: out) }

@@ -282,16 +282,22 @@ struct ServerTests {
         }
     }
 
+    /// A server for tests whose subscribers read late: with the whole suite on two cores, a
+    /// reader can wait past the default 30 s stall timeout, which those tests are not about
+    /// (it has a test of its own).
+    static func lateReaders() -> VarlinkServerConfiguration {
+        var configuration = VarlinkServerConfiguration()
+        configuration.stalledWriteTimeout = .seconds(3_600)
+        return configuration
+    }
+
     /// Pushes of a page or more are spliced from a pipe once they go to a second connection
     /// (``PipedReply``). Five 100 kB pushes, read only once all are sent, outgrow each socket's
     /// buffer: the later ones are spliced in part or not at all, and finished by `sendmsg`.
     @Test("large pushes to many subscribers are spliced, and reach each one whole and in order past its socket buffer")
     func splicedFanOut() async throws {
-        // Read one after another, the last subscribers may wait past the default 30 s stall
-        // timeout while the whole suite runs on two cores; the timeout is not under test here.
-        var configuration = VarlinkServerConfiguration()
-        configuration.stalledWriteTimeout = .seconds(3_600)
-        try await withServer(configuration: configuration) { server, address, hub in
+        // Read one after another, the last subscribers may wait long.
+        try await withServer(configuration: Self.lateReaders()) { server, address, hub in
             let subscribers = try (0..<20).map { _ in try RawSocket(address) }
             for subscriber in subscribers {
                 subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
@@ -329,13 +335,10 @@ struct ServerTests {
             (try? String(contentsOfFile: "/proc/sys/net/core/wmem_default", encoding: .utf8))
             .flatMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 212_992
         let count = max(10, 4 * sendBuffer / 100_000 + 1)
-        var configuration = VarlinkServerConfiguration()
+        // The stalled subscriber reads only after the other one has its pushes.
+        var configuration = Self.lateReaders()
         configuration.outputBacklogLimit = 2 * count * 100_100
         configuration.maxOutputBytes = 4 * count * 100_100
-        // The stalled subscriber reads only after the other one has its pushes: with the whole
-        // suite running on two cores that can take longer than the default 30 s stall timeout,
-        // which is not what this test is about.
-        configuration.stalledWriteTimeout = .seconds(3_600)
         try await withServer(configuration: configuration) { server, address, hub in
             let stalled = try RawSocket(address)
             stalled.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)

@@ -194,8 +194,9 @@ struct XMLFeedBuilder: ~Copyable {
             bases.append(URIReference.resolve(xmlBase, against: bases.last) ?? bases.last ?? documentURL)
             pushedBase = true
         }
+        let xmlName = internedNames.name(name)
         let role = begin(
-            name: internedNames.name(name),
+            name: xmlName,
             namespace: internedNames.namespace(namespace),
             localName: name,
             parent: parent,
@@ -203,7 +204,7 @@ struct XMLFeedBuilder: ~Copyable {
         )
         // `SAXRecorder` records no text directly inside a chain of such names.
         assert(
-            role != .field || !internedNames.name(name).isTextFreeContainer,
+            role != .field || !xmlName.isTextFreeContainer,
             "a field under a text-free container name would never see its text"
         )
         stack.append(Frame(role: role, pushedBase: pushedBase, name: name))
