@@ -135,6 +135,26 @@ struct DateCase: Sendable, CustomTestStringConvertible {
         #expect(FeedTimestamp(parsing: testCase.input)?.rfc3339 == testCase.expected)
     }
 
+    @Test(
+        "prints every field zero-padded, at the edges of the four-digit years and past them",
+        arguments: [
+            (0, "1970-01-01T00:00:00Z"),
+            (-1, "1969-12-31T23:59:59Z"),
+            (951_782_400, "2000-02-29T00:00:00Z"),
+            (1_764_468_309, "2025-11-30T02:05:09Z"),
+            (-62_135_596_800, "0001-01-01T00:00:00Z"),
+            (-62_135_596_801, "0000-12-31T23:59:59Z"),
+            (-62_167_219_200, "0000-01-01T00:00:00Z"),
+            (-30_610_224_000, "1000-01-01T00:00:00Z"),
+            (-30_610_224_001, "0999-12-31T23:59:59Z"),
+            (253_402_300_799, "9999-12-31T23:59:59Z"),
+            (253_402_300_800, "10000-01-01T00:00:00Z"),
+        ] as [(Int64, String)]
+    )
+    func printsRFC3339(_ seconds: Int64, _ expected: String) {
+        #expect(FeedTimestamp(secondsSince1970: seconds).rfc3339 == expected)
+    }
+
     @Test("round-trips civil days across eras", arguments: [-719_162, -1, 0, 1, 59, 365, 10_957, 20_000, 2_932_896])
     func civilRoundTrip(_ days: Int64) {
         let (year, month, day) = CivilCalendar.civil(fromDays: days)

@@ -38,23 +38,59 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
     }
 
     /// `YYYY-MM-DDTHH:MM:SSZ`, the output form of the contract.
+    ///
+    /// Years 0–9999 are written as twenty bytes straight into the string's storage: a manifest
+    /// prints a date for every notice and history item, in each profile, every version (callgrind,
+    /// issue 17). Other years (a timestamp no parser makes) are padded the same way, digit by digit.
     public var rfc3339: String {
         let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
         let secondOfDay = secondsSince1970 - days * 86_400
         let (year, month, day) = CivilCalendar.civil(fromDays: days)
+        let time = (hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
+        guard (0...9999).contains(year) else {
+            return Self.padded(year: year, month: month, day: day, time: time)
+        }
+        return String(unsafeUninitializedCapacity: 20) { out in
+            func two(_ value: Int64, at offset: Int) {
+                out[offset] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value / 10)
+                out[offset + 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+            }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            out[4] = UInt8(ascii: "-")
+            two(month, at: 5)
+            out[7] = UInt8(ascii: "-")
+            two(day, at: 8)
+            out[10] = UInt8(ascii: "T")
+            two(time.hour, at: 11)
+            out[13] = UInt8(ascii: ":")
+            two(time.minute, at: 14)
+            out[16] = UInt8(ascii: ":")
+            two(time.second, at: 17)
+            out[19] = UInt8(ascii: "Z")
+            return 20
+        }
+    }
+
+    /// ``rfc3339`` for a year outside 0–9999: each field zero-padded to its width.
+    private static func padded(
+        year: Int64,
+        month: Int64,
+        day: Int64,
+        time: (hour: Int64, minute: Int64, second: Int64)
+    ) -> String {
         var out = ""
-        out.reserveCapacity(20)
         CivilCalendar.append(year, width: 4, to: &out)
         out += "-"
         CivilCalendar.append(month, width: 2, to: &out)
         out += "-"
         CivilCalendar.append(day, width: 2, to: &out)
         out += "T"
-        CivilCalendar.append(secondOfDay / 3600, width: 2, to: &out)
+        CivilCalendar.append(time.hour, width: 2, to: &out)
         out += ":"
-        CivilCalendar.append(secondOfDay / 60 % 60, width: 2, to: &out)
+        CivilCalendar.append(time.minute, width: 2, to: &out)
         out += ":"
-        CivilCalendar.append(secondOfDay % 60, width: 2, to: &out)
+        CivilCalendar.append(time.second, width: 2, to: &out)
         out += "Z"
         return out
     }
