@@ -399,6 +399,50 @@ private let sample = LayoutResult(
         #expect(try SpecJSONParser.parse(Array(c.json.utf8)) == .string(c.value))
     }
 
+    /// Each character that needs escaping (and some that look close), at every offset of three
+    /// 8-byte words and at the very end: the word-at-a-time scan must find it wherever it sits,
+    /// and text after it must still be copied whole.
+    @Test("escapes a special character at every position of the scanned words", arguments: [false, true])
+    func specialsAtEveryOffset(lineSeparators: Bool) {
+        let specials: [Character] = [
+            "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "\u{7F}", "é", "\u{2028}", "\u{2029}", "✓",
+        ]
+        for special in specials {
+            for offset in 0...24 {
+                let text =
+                    String(repeating: "a", count: offset) + String(special) + String(repeating: "b", count: 24 - offset)
+                var writer = JSONWriter(pretty: false, escapingLineSeparators: lineSeparators)
+                writer.string(text)
+                let expected =
+                    "\"" + text.unicodeScalars.map { Self.reference($0, lineSeparators: lineSeparators) }.joined()
+                    + "\""
+                #expect(
+                    String(decoding: writer.bytes, as: UTF8.self) == expected,
+                    "U+\(String(special.unicodeScalars.first?.value ?? 0, radix: 16)) at \(offset)"
+                )
+            }
+        }
+    }
+
+    /// RFC 8259 §7 one scalar at a time: the plain reading the fast scan must agree with.
+    private static func reference(_ scalar: Unicode.Scalar, lineSeparators: Bool) -> String {
+        switch scalar.value {
+        case 0x22: return "\\\""
+        case 0x5C: return "\\\\"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        case 0x08: return "\\b"
+        case 0x0C: return "\\f"
+        case 0..<0x20:
+            let hex = String(scalar.value, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        case 0x2028 where lineSeparators: return "\\u2028"
+        case 0x2029 where lineSeparators: return "\\u2029"
+        default: return String(scalar)
+        }
+    }
+
     @Test("output parses back with every number intact")
     func roundTrip() throws {
         var frames: [Rect] = []
