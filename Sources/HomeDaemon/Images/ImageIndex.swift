@@ -49,17 +49,18 @@ public struct ImageIndex: Sendable, Equatable {
     }
 
     public static let empty = ImageIndex()
+}
 
+extension ImageIndex.Entry {
     /// The rendition made for exactly `key`; with `nearest`, otherwise the smallest of the same
     /// mode whose box covers `key` or, failing that, the largest (an ad-hoc container's client
     /// scales it).
-    func rendition(for subject: ImageSubject, _ key: RenditionKey, nearest: Bool) -> Ready? {
-        guard let entry = entries[subject.key] else { return nil }
-        if let exact = entry.renditions[key] { return exact }
+    func rendition(_ key: ImageIndex.RenditionKey, nearest: Bool) -> ImageIndex.Ready? {
+        if let exact = renditions[key] { return exact }
         guard nearest else { return nil }
-        let sameMode = entry.renditions.filter { $0.key.mode == key.mode }
+        let sameMode = renditions.filter { $0.key.mode == key.mode }
         let covering = sameMode.filter { $0.key.width >= key.width && $0.key.height >= key.height }
-        func area(_ k: RenditionKey) -> Int { k.width * k.height }
+        func area(_ k: ImageIndex.RenditionKey) -> Int { k.width * k.height }
         if let best = covering.min(by: { (area($0.key), $0.value.url) < (area($1.key), $1.value.url) }) {
             return best.value
         }

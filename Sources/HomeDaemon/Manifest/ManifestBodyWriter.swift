@@ -25,6 +25,12 @@ struct ManifestBodyWriter: ~Copyable {
     /// `{"container":…,"platform":…,"contentSize":…,"sections":[…],"globalSupplementaries":[…]}`.
     mutating func write(_ result: LayoutResult, environment: LayoutEnvironment, sections assembled: [AssembledSection])
     {
+        let items = result.sections.reduce(0) { $0 + $1.itemFrames.count }
+        let supplementaries = result.sections.reduce(result.globalSupplementaries.count) {
+            $0 + $1.supplementaries.count
+        }
+        elements.reserveCapacity(items + supplementaries)
+        pictures.reserveCapacity(items)
         json.beginObject()
         json.key("container")
         json.container(environment)

@@ -28,6 +28,12 @@ public struct ManifestElements: Sendable, Equatable {
 
     init() {}
 
+    /// Room for `count` elements with ids, so the id index is not rehashed as a manifest grows.
+    mutating func reserveCapacity(_ count: Int) {
+        elements.reserveCapacity(count)
+        positions.reserveCapacity(count)
+    }
+
     public subscript(id: String) -> Element? { positions[id].map { elements[$0] } }
 
     mutating func append(_ element: Element) {

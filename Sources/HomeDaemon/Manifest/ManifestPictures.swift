@@ -40,11 +40,18 @@ final class ManifestPictures {
         let key = ImageIndex.RenditionKey(width: box.width, height: box.height, mode: slot.mode(for: item.kind))
         let requirement = ImageRequirement(subject: subject, key: key)
         if !nearest, required.insert(requirement).inserted { requirements.append(requirement) }
-        let averageColor = index.entries[subject.key]?.averageColor
-        if let ready = index.rendition(for: subject, key, nearest: nearest) {
-            return .ready(ready, averageColor: averageColor)
+        guard let entry = index.entries[subject.key] else { return nil }
+        if let ready = entry.rendition(key, nearest: nearest) {
+            return .ready(ready, averageColor: entry.averageColor)
         }
-        return averageColor.map(Picture.averageColor)
+        return entry.averageColor.map(Picture.averageColor)
+    }
+
+    /// Room for `count` items' requirements, so a manifest's set is not rehashed as it grows.
+    func reserveCapacity(_ count: Int) {
+        guard !nearest else { return }
+        required.reserveCapacity(count)
+        requirements.reserveCapacity(count)
     }
 }
 
