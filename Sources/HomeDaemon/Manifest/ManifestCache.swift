@@ -192,11 +192,14 @@ public actor ManifestCache {
     /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
     /// configuration order.
     ///
+    /// - Parameter elements: the ``ElementIndex`` of `newSpec`'s sections and `sections`, when
+    ///   the caller has made it already (the service, once per version); made here otherwise.
     /// - Parameter solved: layouts of these sections and `newSpec` already solved, by profile
     ///   name (see ``SolvedLayout``): each is used when its environment and measurements are
     ///   still the ones that apply.
     func prepare(
         sections: [AssembledSection],
+        elements: ElementIndex? = nil,
         spec newSpec: LayoutSpec? = nil,
         profiles newProfiles: [Profile]? = nil,
         measurements newMeasurements: MeasurementBook? = nil,
@@ -209,7 +212,7 @@ public actor ManifestCache {
         let measurements = newMeasurements ?? self.measurements
         let images = newImages ?? self.images
         let next = version + 1
-        let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
+        let elements = elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         let results = await withTaskGroup(of: (Int, Result<ManifestBuilder.Built, LayoutSolveError>).self) { group in
             for (index, profile) in profiles.enumerated() {
                 let sizes = measurements.sizes(for: MeasurementTargets.profile(profile.name))

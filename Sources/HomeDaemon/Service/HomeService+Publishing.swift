@@ -62,10 +62,20 @@ extension HomeService {
                 content: content,
                 bindings: settings.bindings
             )
-            let solved = await measureText(spec: spec, settings: settings, sections: sections, at: Date())
+            // Made once for the version: measuring text and every profile's manifest look
+            // measured elements up in it.
+            let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
+            let solved = await measureText(
+                spec: spec,
+                settings: settings,
+                sections: sections,
+                elements: elements,
+                at: Date()
+            )
             let index = try await stored
             let prepared = try await cache.prepare(
                 sections: sections,
+                elements: elements,
                 spec: spec,
                 profiles: settings.profiles,
                 measurements: measurements,

@@ -25,12 +25,15 @@ extension HomeService {
     ///     this awaits must not change it between a profile's two solves.
     ///   - settings: the settings read with `spec` (profiles, text slots and styles).
     ///   - sections: the version's content, assembled for `spec`.
+    ///   - elements: the ``ElementIndex`` of `spec`'s sections and `sections`, made once per
+    ///     version for this and the manifests.
     /// - Returns: the layout each profile was solved to, by profile name, for the version's
     ///   manifests to reuse where measuring changed nothing it applies.
     func measureText(
         spec: LayoutSpec,
         settings: DaemonSettings,
         sections: [AssembledSection],
+        elements: ElementIndex,
         at time: Date
     ) async -> [String: SolvedLayout] {
         guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
@@ -41,9 +44,8 @@ extension HomeService {
             textState.checkedStyles = settings.textStyles
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
-        let elements = ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
         // Each profile is laid out on its own child task, as the version's manifests are
-        // (``ManifestCache/prepare(sections:spec:profiles:measurements:images:solved:at:)``); the
+        // (``ManifestCache/prepare(sections:elements:spec:profiles:measurements:images:solved:at:)``); the
         // slots keep the profiles' order.
         let found = await withTaskGroup(of: (Int, [TextSlot], SolvedLayout?).self) { group in
             for (position, profile) in settings.profiles.enumerated() {
