@@ -46,6 +46,31 @@ struct MeasureCache {
         return nil
     }
 
+    /// Every key's value, or nil (counting nothing) when one is missing: a batch is answered
+    /// from the cache only whole. The values found are counted as hits and moved forward, as
+    /// ``value(for:)`` does.
+    mutating func values(for keys: [Key]) -> [TextMetrics]? {
+        var values: [TextMetrics] = []
+        values.reserveCapacity(keys.count)
+        var older: [Int] = []
+        for (index, key) in keys.enumerated() {
+            if let value = current[key] {
+                values.append(value)
+            } else if let value = previous[key] {
+                values.append(value)
+                older.append(index)
+            } else {
+                return nil
+            }
+        }
+        for index in older where current[keys[index]] == nil {
+            previous[keys[index]] = nil
+            insert(values[index], for: keys[index])
+        }
+        hits += keys.count
+        return values
+    }
+
     mutating func insert(_ value: TextMetrics, for key: Key) {
         let bytes = key.text.utf8.count + key.style.font.utf8.count
         if current.count >= generationEntries || currentBytes + bytes > generationBytes {

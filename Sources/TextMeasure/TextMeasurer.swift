@@ -85,7 +85,8 @@ public final class TextMeasurer: Sendable {
 
     public let configuration: Configuration
     private let state: Mutex<State>
-    private let queue = DispatchQueue(label: "homefeed.text-measure")
+    /// Internal for tests, which hold it to show what does not wait for it.
+    let queue = DispatchQueue(label: "homefeed.text-measure")
 
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
@@ -120,8 +121,14 @@ public final class TextMeasurer: Sendable {
 
     /// Measures every request on the measurer's queue, in order; the caller's thread is free
     /// meanwhile.
+    ///
+    /// When every request is in the cache already (a version whose text was all measured
+    /// before), the answers come from it at once, without the round trip through the queue:
+    /// two thread wake-ups, 60–80 µs of every version here (issue 17). A cache the queue holds
+    /// while it measures is not waited for.
     public func measure(_ requests: [Request]) async -> [Result<TextMetrics, TextMeasureError>] {
-        await withCheckedContinuation { continuation in
+        if let cached = cachedMetrics(requests) { return cached.map { .success($0) } }
+        return await withCheckedContinuation { continuation in
             queue.async {
                 continuation.resume(
                     returning: requests.map { request in
@@ -132,6 +139,15 @@ public final class TextMeasurer: Sendable {
                 )
             }
         }
+    }
+
+    /// Every request's metrics from the cache; nil when one is not there, or when the cache is
+    /// held (Pango is measuring under the lock, and the caller must not wait for it).
+    private func cachedMetrics(_ requests: [Request]) -> [TextMetrics]? {
+        let keys = requests.map { request in
+            MeasureCache.Key(text: request.text, style: request.style, width: Self.clamp(request.width).bitPattern)
+        }
+        return state.withLockIfAvailable { state in state.cache.values(for: keys) } ?? nil
     }
 
     /// Loads fontconfig, Pango and the fonts of `styles` on the measurer's queue, and returns at

@@ -68,6 +68,51 @@ struct TextMeasurerTests {
         #expect(measurer.cacheStatistics.count <= 8)
     }
 
+    /// The queue is held by the test: a batch the cache answers whole must come back anyway,
+    /// and one with a string not measured yet must wait for the queue.
+    @Test("a batch the cache holds is answered without the measurer's queue", .enabled(if: TextHost.hasFonts))
+    func cachedBatchSkipsQueue() async throws {
+        let measurer = TextMeasurer()
+        let style = TextStyle(font: "DejaVu Sans 13")
+        let known = [
+            TextMeasurer.Request(text: "도서관 좌석 예약", style: style, width: 200),
+            TextMeasurer.Request(text: "학식 메뉴", style: style, width: 120),
+        ]
+        let measured = known.map { request in
+            Result { () throws(TextMeasureError) in
+                try measurer.measure(request.text, style: request.style, width: request.width)
+            }
+        }
+        let release = DispatchSemaphore(value: 0)
+        measurer.queue.async { release.wait() }
+        // Answered while the queue is held; were it not, the race is lost to a 10 s sleep and
+        // the queue is let go, so the test fails instead of hanging.
+        let inTime = await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                _ = await measurer.measure(known)
+                return true
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(10))
+                return false
+            }
+            let first = await group.next() ?? false
+            if !first { release.signal() }
+            group.cancelAll()
+            return first
+        }
+        #expect(inTime, "a batch the cache holds waited for the measurer's queue")
+        #expect(await measurer.measure(known).map { try? $0.get() } == measured.map { try? $0.get() })
+        let withNew = Task {
+            await measurer.measure(known + [TextMeasurer.Request(text: "새 글", style: style, width: 200)])
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(measurer.cacheStatistics.misses == 2, "the new string is measured only once the queue is free")
+        if inTime { release.signal() }
+        #expect(await withNew.value.count == 3)
+        #expect(measurer.cacheStatistics.misses == 3)
+    }
+
     @Test("the byte bound holds for long titles", .enabled(if: TextHost.hasFonts))
     func cacheBytes() throws {
         var configuration = TextMeasurer.Configuration()
