@@ -170,6 +170,48 @@ import Testing
         }
     }
 
+    /// Each key's path starts where the resolved section got it: the last variant that applies
+    /// and sets it, else the section (the root is worked out only when something is reported).
+    @Test("a section key's error path starts at the variant that set it, or at the section")
+    func variantRootPerKey() throws {
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        var badInsets = SectionOverrides()
+        badInsets.contentInsets = EdgeInsets(top: .infinity)
+        var spacing = SectionOverrides()
+        spacing.interGroupSpacing = 4
+        let variants = [
+            SectionVariant(minWidth: 100, overrides: badInsets),
+            SectionVariant(minWidth: 200, overrides: spacing),
+            SectionVariant(minWidth: 300, overrides: badInsets),
+        ]
+        // At 250 the first and second apply: the insets come from the first.
+        let early = try #require(solveError(group, width: 250) { $0.variants = variants })
+        #expect(early.path == "sections[0].variants[0].contentInsets.top")
+        // At 350 all three apply: the third set the insets last.
+        let late = try #require(solveError(group, width: 350) { $0.variants = variants })
+        #expect(late.path == "sections[0].variants[2].contentInsets.top")
+        // The section's own insets, while a variant sets only its spacing.
+        let own = try #require(
+            solveError(group, width: 250) {
+                $0.contentInsets = EdgeInsets(leading: -.infinity)
+                $0.variants = [SectionVariant(minWidth: 200, overrides: spacing)]
+            }
+        )
+        #expect(own.path == "sections[0].contentInsets.leading")
+    }
+
+    @Test("a warning about a variant's group names the variant")
+    func variantWarningPath() throws {
+        var flexible = hgroup(.fractionalWidth(1), .absolute(50), [fill])
+        flexible.edgeSpacing = EdgeSpacing(top: .flexible(8))
+        var overrides = SectionOverrides()
+        overrides.group = flexible
+        let result = try solve(hgroup(.fractionalWidth(1), .absolute(50), [fill]), count: 1, width: 400) {
+            $0.variants = [SectionVariant(minWidth: 300, overrides: overrides)]
+        }
+        #expect(result.diagnostics.map(\.path) == ["sections[0].variants[0].group.edgeSpacing"])
+    }
+
     @Test("errors inside a variant's group name the variant in the path")
     func variantPath() throws {
         var overrides = SectionOverrides()

@@ -51,13 +51,12 @@ public enum LayoutSolver {
         for (index, declared) in spec.sections.enumerated() {
             let section = declared.variants.isEmpty ? declared : declared.resolved(forWidth: environment.width)
             let matching = declared.variants.isEmpty ? [] : declared.variantIndices(forWidth: environment.width)
-            func keyRoot(_ key: String) -> [SectionValidator.Step] {
-                let source = matching.last { Self.variant(declared.variants[$0], sets: key) }
-                let root: [SectionValidator.Step] = [.key("sections"), .index(index)]
-                return source.map { root + [.key("variants"), .index($0)] } ?? root
-            }
             var validator = SectionValidator(sectionIndex: index, sectionID: section.id, root: [])
-            try validator.section(section, scrollDirection: spec.configuration.scrollDirection, keyRoot: keyRoot)
+            try validator.section(
+                section,
+                scrollDirection: spec.configuration.scrollDirection,
+                root: SectionPathRoot(index: index, variants: declared.variants, matching: matching)
+            )
             diagnostics += validator.diagnostics
             if let counts = itemCounts, index < counts.count {
                 let count = counts[index]

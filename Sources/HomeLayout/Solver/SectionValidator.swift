@@ -3,14 +3,33 @@
 /// 4, 6, 7), and the warnings it logs (§9 items 3 and 8), each with its JSON path.
 ///
 /// Paths are kept as a stack of steps and rendered only when something is reported, so a
-/// clean section costs no string work.
+/// clean section costs no string work. Where a section's key was declared (the section, or the
+/// variant that set it) is worked out then too: a solve validates every section, and building
+/// those roots for each key was a third of the home screen's solve (callgrind, issue 17).
 struct SectionValidator {
     enum Step {
         case key(StaticString)
         case index(Int)
     }
 
+    /// Where a path starts: fixed for the layout-wide checks, by key for a section's.
+    enum PathRoot {
+        case fixed([Step])
+        /// A section's: `sections[i]`, or `sections[i].variants[v]` when a variant that applies
+        /// sets `key` (``SectionPathRoot``).
+        case section(SectionPathRoot, key: String)
+
+        var steps: [Step] {
+            switch self {
+            case .fixed(let steps): steps
+            case .section(let section, let key): section.steps(for: key)
+            }
+        }
+    }
+
+    /// Below the root: the key being checked and what lies inside it.
     private var steps: [Step] = []
+    private var root: PathRoot
     private let sectionIndex: Int?
     private let sectionID: String?
     private(set) var diagnostics: [LayoutDiagnostic] = []
@@ -18,10 +37,11 @@ struct SectionValidator {
     init(sectionIndex: Int?, sectionID: String?, root: [Step]) {
         self.sectionIndex = sectionIndex
         self.sectionID = sectionID
-        self.steps = root
+        self.root = .fixed(root)
+        steps.reserveCapacity(16)
     }
 
-    var path: String { Self.render(steps) }
+    var path: String { Self.render(root.steps + steps) }
 
     static func render(_ steps: [Step]) -> String {
         var path = ""
@@ -35,7 +55,7 @@ struct SectionValidator {
     }
 
     private func fail(_ kind: LayoutSolveError.Kind, at step: Step? = nil) -> LayoutSolveError {
-        let path = step.map { Self.render(steps + [$0]) } ?? path
+        let path = step.map { Self.render(root.steps + steps + [$0]) } ?? path
         return LayoutSolveError(kind, sectionIndex: sectionIndex, sectionID: sectionID, path: path)
     }
 
@@ -241,35 +261,57 @@ struct SectionValidator {
     }
 }
 
+/// Where a section's keys were declared, for its error paths (``SectionValidator/PathRoot``).
+struct SectionPathRoot {
+    var index: Int
+    var variants: [SectionVariant]
+    /// The indices of the variants that apply at the container's width, in order.
+    var matching: [Int]
+
+    /// `sections[index]`, or `sections[index].variants[v]` for the last variant that applies
+    /// and sets `key` (the one whose value the resolved section has).
+    func steps(for key: String) -> [SectionValidator.Step] {
+        let root: [SectionValidator.Step] = [.key("sections"), .index(index)]
+        let source = matching.last { LayoutSolver.variant(variants[$0], sets: key) }
+        return source.map { root + [.key("variants"), .index($0)] } ?? root
+    }
+}
+
 extension SectionValidator {
-    /// Validates a resolved section. `keyRoot` gives the path prefix of each key, pointing into
-    /// the variant that supplied it when one did.
+    /// Validates a resolved section. Each key's path starts where it was declared (`root`): the
+    /// section, or the variant that supplied it when one did.
     mutating func section(
         _ section: LayoutSection,
         scrollDirection: Axis,
-        keyRoot: (String) -> [Step]
+        root sectionRoot: SectionPathRoot
     ) throws(LayoutSolveError) {
-        let base = steps
-        defer { steps = base }
+        let base = (root, steps)
+        defer { (root, steps) = base }
+        func enter(_ key: String) {
+            root = .section(sectionRoot, key: key)
+            steps.removeAll(keepingCapacity: true)
+        }
 
-        steps = keyRoot("contentInsets")
+        enter("contentInsets")
         try insets(section.contentInsets, "contentInsets")
-        steps = keyRoot("interGroupSpacing")
+        enter("interGroupSpacing")
         try number(section.interGroupSpacing, "interGroupSpacing", what: "interGroupSpacing")
         if section.itemCount < 0 || section.itemCount > LayoutLimits.maxItemsPerSection {
-            steps = keyRoot("itemCount")
+            enter("itemCount")
             let limit = LayoutLimits.maxItemsPerSection
             throw fail(.limitExceeded(what: "itemCount \(section.itemCount)", limit: limit), at: .key("itemCount"))
         }
 
         if let list = section.list {
-            steps = keyRoot("list") + [.key("list")]
+            enter("list")
+            steps.append(.key("list"))
             try self.list(list, scrollDirection: scrollDirection)
             // The rest is generated from the list configuration (`ListSection`).
             return
         }
 
-        steps = keyRoot("group") + [.key("group")]
+        enter("group")
+        steps.append(.key("group"))
         try group(section.group, depth: 0)
         // §5.3 / §9 item 3: flexible edge spacing along the section's axis is ignored.
         // The section's layout axis: the scroll axis, or across it when orthogonal (§1, §8.1).
@@ -285,21 +327,23 @@ extension SectionValidator {
             )
         }
 
-        steps = keyRoot("supplementariesFollowContentInsets")
+        enter("supplementariesFollowContentInsets")
         if section.supplementariesFollowContentInsets == true,
             let reference = section.supplementaryContentInsetsReference, reference != .automatic
         {
             throw fail(.conflictingSupplementaryInsets, at: .key("supplementariesFollowContentInsets"))
         }
 
-        steps = keyRoot("boundarySupplementaryItems")
+        enter("boundarySupplementaryItems")
         let kinds = try boundaryItems(section.boundarySupplementaryItems)
-        steps = keyRoot("group") + [.key("group")]
+        enter("group")
+        steps.append(.key("group"))
         if !kinds.isEmpty, let clash = Self.badgeKinds(of: section.group).first(where: { kinds.contains($0) }) {
             throw fail(.duplicateElementKind(clash))
         }
         // Decoration kinds are registered apart from supplementary kinds; unique among themselves.
-        steps = keyRoot("decorationItems") + [.key("decorationItems")]
+        enter("decorationItems")
+        steps.append(.key("decorationItems"))
         var decorationKinds: Set<String> = []
         for (index, decoration) in section.decorationItems.enumerated() {
             try at(.index(index)) { (v: inout Self) throws(LayoutSolveError) in
