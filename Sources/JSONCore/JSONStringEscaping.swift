@@ -5,8 +5,8 @@ private let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 /// controls (short forms where JSON has them, `\u00XX` otherwise). A NUL becomes `\u0000`, so
 /// encoded text never contains Varlink's frame byte. Unescaped runs are copied whole.
 ///
-/// Eight bytes at a time are passed over while none of them can need escaping
-/// (``mayNeedEscaping(_:lineSeparators:)``); only a word that may is looked at byte by byte.
+/// Eight bytes at a time are passed over while none of them can need escaping (a SWAR test on
+/// the whole word); only a word that may is looked at byte by byte.
 /// Most text in a manifest or a feed needs no escape at all (callgrind, issue 17).
 ///
 /// - Parameter escapingLineSeparators: also write U+2028 and U+2029 (UTF-8 `E2 80 A8`/`A9`) as
@@ -82,7 +82,7 @@ public func writeJSONString(
 /// backslash or, with `lineSeparators`, the lead byte `E2`. Never false when one does; true
 /// only when one does (the borrow of the subtraction only starts at a matching byte).
 @inline(__always)
-func mayNeedEscaping(_ word: UInt64, lineSeparators: Bool) -> Bool {
+private func mayNeedEscaping(_ word: UInt64, lineSeparators: Bool) -> Bool {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highBits: UInt64 = 0x8080_8080_8080_8080
     /// High bit set in a byte that was zero (exact as a whole: nonzero iff a byte is zero).

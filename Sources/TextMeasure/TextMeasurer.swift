@@ -14,7 +14,9 @@ import Synchronization
 ///
 /// Thread-safety: Sendable. Pango and the cache are used only under `state`'s lock, so calls
 /// from several threads take turns. The async API runs on the measurer's own serial queue,
-/// never on the caller's (the cooperative pool or a socket loop).
+/// never on the caller's (the cooperative pool or a socket loop), except a batch the cache
+/// holds whole: that is looked up on the caller's thread under a try-lock, which never waits
+/// for Pango.
 public final class TextMeasurer: Sendable {
     /// Bounds that keep any input bounded in time and memory.
     public enum Limits {

@@ -149,6 +149,9 @@ struct DateCase: Sendable, CustomTestStringConvertible {
             (-30_610_224_001, "0999-12-31T23:59:59Z"),
             (253_402_300_799, "9999-12-31T23:59:59Z"),
             (253_402_300_800, "10000-01-01T00:00:00Z"),
+            (-62_167_219_201, "00-1-12-31T23:59:59Z"),
+            (Int64.min, "-292277022657-01-27T08:29:52Z"),
+            (Int64.max, "292277026596-12-04T15:30:07Z"),
         ] as [(Int64, String)]
     )
     func printsRFC3339(_ seconds: Int64, _ expected: String) {

@@ -404,13 +404,13 @@ private let sample = LayoutResult(
     /// and text after it must still be copied whole.
     @Test("escapes a special character at every position of the scanned words", arguments: [false, true])
     func specialsAtEveryOffset(lineSeparators: Bool) {
-        let specials: [Character] = [
+        let specials: [String] = [
             "\"", "\\", "\n", "\u{1}", "\u{1F}", " ", "\u{7F}", "é", "\u{2028}", "\u{2029}", "✓",
+            "\"\\", "\u{2028}\"", "\n\u{2029}\t",
         ]
         for special in specials {
             for offset in 0...24 {
-                let text =
-                    String(repeating: "a", count: offset) + String(special) + String(repeating: "b", count: 24 - offset)
+                let text = String(repeating: "a", count: offset) + special + String(repeating: "b", count: 24 - offset)
                 var writer = JSONWriter(pretty: false, escapingLineSeparators: lineSeparators)
                 writer.string(text)
                 let expected =
@@ -418,9 +418,26 @@ private let sample = LayoutResult(
                     + "\""
                 #expect(
                     String(decoding: writer.bytes, as: UTF8.self) == expected,
-                    "U+\(String(special.unicodeScalars.first?.value ?? 0, radix: 16)) at \(offset)"
+                    "\(special.unicodeScalars.map { String($0.value, radix: 16) }) at \(offset)"
                 )
             }
+        }
+    }
+
+    /// Bytes a String cannot hold: a line separator's lead cut off at the end (`E2`, `E2 80`)
+    /// is copied as it is, in the last word and past it.
+    @Test("a cut-off line separator at the end is copied, not escaped", arguments: [0, 5, 6, 7, 8, 13])
+    func cutOffLineSeparator(padding: Int) {
+        for tail: [UInt8] in [[0xE2], [0xE2, 0x80]] {
+            let input = [UInt8](repeating: UInt8(ascii: "a"), count: padding) + tail
+            var output = [UInt8](repeating: 0, count: input.count * 6 + 2)
+            let written = input.withUnsafeBufferPointer { utf8 in
+                output.withUnsafeMutableBufferPointer { out in
+                    guard let base = out.baseAddress else { return 0 }
+                    return writeJSONString(utf8, to: base, escapingLineSeparators: true)
+                }
+            }
+            #expect(Array(output[..<written]) == [UInt8(ascii: "\"")] + input + [UInt8(ascii: "\"")])
         }
     }
 

@@ -192,8 +192,9 @@ public actor ManifestCache {
     /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
     /// configuration order.
     ///
-    /// - Parameter elements: the ``ElementIndex`` of `newSpec`'s sections and `sections`, when
-    ///   the caller has made it already (the service, once per version); made here otherwise.
+    /// - Parameter elements: the ``ElementIndex`` of the spec laid out (`newSpec`, or the current
+    ///   one) and `sections`, when the caller has made it already (the service, once per
+    ///   version); made here otherwise.
     /// - Parameter solved: layouts of these sections and `newSpec` already solved, by profile
     ///   name (see ``SolvedLayout``): each is used when its environment and measurements are
     ///   still the ones that apply.

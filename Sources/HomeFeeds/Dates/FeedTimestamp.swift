@@ -41,10 +41,17 @@ public struct FeedTimestamp: Sendable, Hashable, Comparable, CustomStringConvert
     ///
     /// Years 0–9999 are written as twenty bytes straight into the string's storage: a manifest
     /// prints a date for every notice and history item, in each profile, every version (callgrind,
-    /// issue 17). Other years (a timestamp no parser makes) are padded the same way, digit by digit.
+    /// issue 17). Other years come from no parser (they read years 1–9999); they are printed
+    /// field by field, each zero-padded to its width, and are not RFC 3339: a negative year
+    /// gets its zeros before the sign (`00-1-12-31T23:59:59Z`). Any `Int64` prints.
     public var rfc3339: String {
-        let days = secondsSince1970 >= 0 ? secondsSince1970 / 86_400 : (secondsSince1970 - 86_399) / 86_400
-        let secondOfDay = secondsSince1970 - days * 86_400
+        // Floor division that cannot overflow, down to Int64.min.
+        var secondOfDay = secondsSince1970 % 86_400
+        var days = secondsSince1970 / 86_400
+        if secondOfDay < 0 {
+            secondOfDay += 86_400
+            days -= 1
+        }
         let (year, month, day) = CivilCalendar.civil(fromDays: days)
         let time = (hour: secondOfDay / 3600, minute: secondOfDay / 60 % 60, second: secondOfDay % 60)
         guard (0...9999).contains(year) else {
