@@ -49,8 +49,9 @@ struct PushLane<Element> {
     /// fan-out allocates nothing; a burst's array is let go when it was unusually large.
     mutating func popFirst() -> Element? {
         guard head < items.count else { return nil }
-        let element = items[head]
-        items[head] = nil
+        // Moved out, not copied and cleared: a push's connection and bytes are not retained
+        // and released again for each of a fan-out's thousand deliveries.
+        let element = items[head].take()
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: items.capacity <= 4096)
