@@ -101,6 +101,53 @@ import Testing
         #expect(try db.fetchAll("SELECT v FROM t") { $0.column(0, or: 0) } == [1])
     }
 
+    /// BEGIN, COMMIT and savepoints are cached prepared statements: one that failed must be
+    /// reset and work again, and the error must name it.
+    @Test("a BEGIN refused as busy names itself, and the same connection begins once the lock is gone")
+    func busyBegin() throws {
+        let directory = try TemporaryDirectory()
+        let holder = try Database(path: directory.file("db.sqlite"))
+        try holder.enableWAL()
+        try holder.executeScript("CREATE TABLE t (v INTEGER)")
+        let other = try Database(path: directory.file("db.sqlite"), busyTimeout: .milliseconds(50))
+        try holder.execute("BEGIN IMMEDIATE")
+        let error = try #require(throws: StoreError.self) {
+            try other.transaction { () throws(StoreError) in try other.execute("INSERT INTO t VALUES (1)") }
+        }
+        #expect(error.sql == "BEGIN IMMEDIATE")
+        #expect(!other.isInTransaction)
+        try holder.execute("COMMIT")
+        for value in 2...3 {
+            try other.transaction { () throws(StoreError) in try other.execute("INSERT INTO t VALUES (?)", [value]) }
+        }
+        #expect(try other.fetchAll("SELECT v FROM t ORDER BY v") { $0.column(0, or: 0) } == [2, 3])
+    }
+
+    @Test("a COMMIT that fails rolls back, names itself, and the next transactions commit")
+    func failedCommit() throws {
+        let db = try Database(path: ":memory:")
+        try db.executeScript(
+            """
+            CREATE TABLE parent (id INTEGER PRIMARY KEY);
+            CREATE TABLE child (parent INTEGER REFERENCES parent (id) DEFERRABLE INITIALLY DEFERRED)
+            """
+        )
+        for _ in 0..<2 {
+            // Checked at COMMIT: a child without its parent.
+            let error = try #require(throws: StoreError.self) {
+                try db.transaction { () throws(StoreError) in try db.execute("INSERT INTO child VALUES (7)") }
+            }
+            #expect(error.sql == "COMMIT")
+            #expect(!db.isInTransaction)
+            #expect(try db.scalar("SELECT count(*) FROM child") == 0)
+        }
+        try db.transaction { () throws(StoreError) in
+            try db.execute("INSERT INTO parent VALUES (7)")
+            try db.execute("INSERT INTO child VALUES (7)")
+        }
+        #expect(try db.scalar("SELECT count(*) FROM child") == 1)
+    }
+
     @Test("errors carry the extended code, SQLite's message and the SQL, without bound values")
     func errorDescription() throws {
         let db = try Database(path: ":memory:")

@@ -285,8 +285,14 @@ extension SectionValidator {
         scrollDirection: Axis,
         root sectionRoot: SectionPathRoot
     ) throws(LayoutSolveError) {
-        let base = (root, steps)
-        defer { (root, steps) = base }
+        // Called on a fresh validator (one per section): only the root needs restoring, and
+        // keeping no second reference to `steps` leaves its reserved buffer unshared.
+        assert(steps.isEmpty, "a section is validated from an empty path")
+        let baseRoot = root
+        defer {
+            root = baseRoot
+            steps.removeAll(keepingCapacity: true)
+        }
         func enter(_ key: String) {
             root = .section(sectionRoot, key: key)
             steps.removeAll(keepingCapacity: true)
