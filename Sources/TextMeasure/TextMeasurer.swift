@@ -102,7 +102,7 @@ public final class TextMeasurer: Sendable {
     /// - Throws: ``TextMeasureError``: the style is invalid, no font loads, or measuring is
     ///   unavailable.
     public func measure(_ text: String, style: TextStyle, width: Double) throws(TextMeasureError) -> TextMetrics {
-        let key = MeasureCache.Key(text: text, style: style, width: Self.clamp(width).bitPattern)
+        let key = Self.cacheKey(text, style: style, width: width)
         let result: Result<TextMetrics, TextMeasureError> = state.withLock { state in
             if let cached = state.cache.value(for: key) { return .success(cached) }
             do throws(TextMeasureError) {
@@ -146,9 +146,7 @@ public final class TextMeasurer: Sendable {
     /// Every request's metrics from the cache; nil when one is not there, or when the cache is
     /// held (Pango is measuring under the lock, and the caller must not wait for it).
     private func cachedMetrics(_ requests: [Request]) -> [TextMetrics]? {
-        let keys = requests.map { request in
-            MeasureCache.Key(text: request.text, style: request.style, width: Self.clamp(request.width).bitPattern)
-        }
+        let keys = requests.map { Self.cacheKey($0.text, style: $0.style, width: $0.width) }
         return state.withLockIfAvailable { state in state.cache.values(for: keys) } ?? nil
     }
 
@@ -207,6 +205,12 @@ public final class TextMeasurer: Sendable {
             state.failure = error
             throw error
         }
+    }
+
+    /// What a measurement of `text` in `style` at `width` is cached under: one key for the
+    /// measuring path and for the batch answered from the cache.
+    private static func cacheKey(_ text: String, style: TextStyle, width: Double) -> MeasureCache.Key {
+        MeasureCache.Key(text: text, style: style, width: clamp(width).bitPattern)
     }
 
     private static func clamp(_ width: Double) -> Double {
