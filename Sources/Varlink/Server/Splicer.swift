@@ -35,17 +35,29 @@ final class Splicer {
     /// from any thread.
     let splicedReplies = Atomic<Int>(0)
 
-    /// The scratch pipe: read end, write end and capacity in bytes (0 until first asked).
-    private var scratch: (read: Int32, write: Int32, capacity: Int)?
-    /// The kernel refused `tee` or `splice` for these fds: stop trying.
-    private var isDisabled = false
-    /// The thread that blocked SIGPIPE and may splice.
-    private var owner: pthread_t?
-    /// `/dev/null`, opened for writing on the first discard: where the pages a socket did not
-    /// take go without being copied. Nil until then, and while it cannot be opened.
-    private var devNull: Int32?
-    /// Bytes moved into sockets by `splice`, whole replies and parts (tests read it).
-    private(set) var splicedBytes = 0
+    // The scratch pipe: read end, write end and capacity in bytes (nil until first asked);
+    // whether the kernel refused `tee` or `splice` for these fds (then stop trying); the thread
+    // that blocked SIGPIPE and may splice; `/dev/null`, opened for writing on the first discard
+    // (where the pages a socket did not take go without being copied; nil until then, and while
+    // it cannot be opened); and the bytes moved into sockets by `splice`, whole replies and
+    // parts (tests read it).
+    //
+    // Release builds do not check these fields' exclusive access at run time
+    // (`@exclusivity(unchecked)`, SE-0176; a check a field and delivery, issue 17): only the
+    // loop thread touches them, in accesses that call nothing back. Debug builds still check.
+    #if DEBUG
+        private var scratch: (read: Int32, write: Int32, capacity: Int)?
+        private var isDisabled = false
+        private var owner: pthread_t?
+        private var devNull: Int32?
+        private(set) var splicedBytes = 0
+    #else
+        @exclusivity(unchecked) private var scratch: (read: Int32, write: Int32, capacity: Int)?
+        @exclusivity(unchecked) private var isDisabled = false
+        @exclusivity(unchecked) private var owner: pthread_t?
+        @exclusivity(unchecked) private var devNull: Int32?
+        @exclusivity(unchecked) private(set) var splicedBytes = 0
+    #endif
     /// Where the bytes a socket did not take are read to when they cannot go to `/dev/null`
     /// (the loop's receive buffer).
     private let discardBuffer: UnsafeMutableRawBufferPointer
