@@ -236,37 +236,76 @@ enum ServeBenchmark {
         Measure.report("serve.call_epoll_floor_p50_us_quiet", epollFloor.p50, "us")
         Measure.report("serve.small.epoll_floor_server_cpu_us", epollFloor.serverCPU, "us")
         let busy = BusyLoop()
-        let loaded = measure(socket: socket, call, calls: calls)
-        let loadedFloor = measureFloor(
-            call: call,
+        let (loaded, loadedFloor, loadedEpollFloor) = loadedCallFigures(
+            socket: socket,
+            call,
             replySize: quiet.replySize,
-            path: directory + "/floor-l.sock",
+            directory: directory,
             calls: calls
         )
-        let loadedEpollFloor = measureFloor(
-            call: call,
-            replySize: quiet.replySize,
-            path: directory + "/floor-le.sock",
-            calls: calls,
-            epoll: true
-        )
         busy.stop()
-        Measure.report("serve.call_p50_us_loaded", loaded.p50, "us")
-        Measure.report("serve.call_floor_p50_us_loaded", loadedFloor.p50, "us")
-        Measure.report("serve.call_epoll_floor_p50_us_loaded", loadedEpollFloor.p50, "us")
+        Measure.report("serve.call_p50_us_loaded", loaded, "us")
+        Measure.report("serve.call_floor_p50_us_loaded", loadedFloor, "us")
+        Measure.report("serve.call_epoll_floor_p50_us_loaded", loadedEpollFloor, "us")
         return String(
             format: "quiet: p50 %.2f× the epoll echo's %.1f µs (server thread %.1f µs)"
                 + "; with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs, %.2f× the epoll echo's %.1f µs",
             quiet.p50 / epollFloor.p50,
             epollFloor.p50,
             epollFloor.serverCPU,
-            loaded.p50,
-            loaded.p50 / loadedFloor.p50,
-            loadedFloor.p50,
-            loaded.p50 / loadedEpollFloor.p50,
-            loadedEpollFloor.p50
+            loaded,
+            loaded / loadedFloor,
+            loadedFloor,
+            loaded / loadedEpollFloor,
+            loadedEpollFloor
         )
     }
+
+    /// Round trips in this run's conditions, as the busy loop leaves them: `call` to the daemon,
+    /// and the same sizes to a blocking and an epoll echo server, taken in turns, a block of
+    /// ``loadedBlock`` of each at a time, until each has had `calls`. The p50 of each, in µs.
+    ///
+    /// Why in turns: measured one after the other, the three met different placements of the
+    /// threads beside the busy loop, and ten runs of one binary gave 1.11–1.41× the echo (stop
+    /// 36). Taken in turns, a slow or fast spell reaches all three alike.
+    static func loadedCallFigures(
+        socket: String,
+        _ call: VarlinkCall,
+        replySize: Int,
+        directory: String,
+        calls: Int
+    ) -> (call: Double, floor: Double, epollFloor: Double) {
+        let requestSize = call.framed.count
+        let servers = [false, true].map { epoll in
+            EchoFloorServer(
+                path: directory + (epoll ? "/floor-le.sock" : "/floor-l.sock"),
+                requestSize: requestSize,
+                replySize: replySize,
+                epoll: epoll
+            )
+        }
+        let floorFDs = servers.map { $0.connect() }
+        var daemon = RawCallRoundTrip(socket: socket, call)
+        var echo = EchoRoundTrip(requestSize: requestSize, replySize: replySize)
+        var samples: [[UInt64]] = Array(repeating: [], count: 3)
+        for index in samples.indices { samples[index].reserveCapacity(calls + loadedBlock) }
+        daemon.warmUp(count: VarlinkBenchmark.warmup)
+        for fd in floorFDs { echo.warmUp(fd, count: VarlinkBenchmark.warmup) }
+        while samples[0].count < calls {
+            daemon.run(count: loadedBlock, into: &samples[0])
+            echo.run(floorFDs[0], count: loadedBlock, into: &samples[1])
+            echo.run(floorFDs[1], count: loadedBlock, into: &samples[2])
+        }
+        for fd in floorFDs { close(fd) }
+        for server in servers { _ = server.finish() }
+        let p50s = samples.map { VarlinkBenchmark.percentiles($0).p50 }
+        return (p50s[0], p50s[1], p50s[2])
+    }
+
+    /// Round trips to one server before the next takes its turn (``loadedCallFigures(socket:_:replySize:directory:calls:)``):
+    /// long enough that the switch is a small part of a block, short enough that a run has a
+    /// few hundred turns.
+    static let loadedBlock = 250
 
     /// The daemon's service and socket, as `homefeedd` builds them, with the sample feeds fetched.
     static func start(directory: String, socket: String) -> VarlinkServer {
@@ -304,46 +343,26 @@ enum ServeBenchmark {
         }
     }
 
-    /// Round trips of `call` over a raw socket: write the framed call, read to the reply's NUL.
-    /// The client does no JSON work, so the figure is the daemon's serving cost plus the
-    /// transport, comparable with the raw echo floor.
+    /// Round trips of `call` over a raw socket (``RawCallRoundTrip``), after 2 000 untimed:
+    /// p50 and p99 in µs, the process's and the server thread's CPU per call in µs, and the
+    /// reply's size in bytes.
     static func measure(
         socket: String,
         _ call: VarlinkCall,
         calls: Int
     ) -> (p50: Double, p99: Double, cpu: Double, serverCPU: Double, replySize: Int) {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0, VarlinkBenchmark.connectTo(fd, path: socket) else { fail("connect: errno \(errno)") }
-        defer { close(fd) }
-        let request = call.framed
-        var buffer = [UInt8](repeating: 0, count: 1 << 17)
+        var round = RawCallRoundTrip(socket: socket, call)
+        round.warmUp(count: 2_000)
         var samples: [UInt64] = []
         samples.reserveCapacity(calls)
-        var replySize = 0
-        var cpuStart = 0.0
-        var serverStart = 0.0
-        for i in 0..<(calls + 2_000) {
-            if i == 2_000 {
-                cpuStart = Measure.processCPUSeconds()
-                serverStart = Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName)
-            }
-            let start = DispatchTime.now().uptimeNanoseconds
-            guard VarlinkBenchmark.writeFully(fd, request) else { fail("write \(i)") }
-            var received = 0
-            while true {
-                let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-                guard n > 0 else { fail("read \(i): errno \(errno)") }
-                received += n
-                if buffer[n - 1] == 0 { break }
-            }
-            if i == 0 { replySize = received }
-            if i >= 2_000 { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
-        }
+        let cpuStart = Measure.processCPUSeconds()
+        let serverStart = Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName)
+        round.run(count: calls, into: &samples)
         let cpu = (Measure.processCPUSeconds() - cpuStart) / Double(calls) * 1e6
         let serverCPU =
             (Measure.threadCPUSeconds(named: VarlinkBenchmark.serverThreadName) - serverStart) / Double(calls) * 1e6
         let (p50, p99) = VarlinkBenchmark.percentiles(samples)
-        return (p50, p99, cpu, serverCPU, replySize)
+        return (p50, p99, cpu, serverCPU, round.replySize)
     }
 
     /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:)``)

@@ -141,46 +141,17 @@ enum VarlinkBenchmark {
         calls: Int = calls,
         epoll: Bool = false
     ) -> (p50: Double, p99: Double, serverCPU: Double) {
-        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0, bindAndListen(listener, path: path) else { fail("floor: bind \(path): errno \(errno)") }
-        let rounds = warmup + calls
-        let serverCPU = ResultBox<Double>()
-        let finished = DispatchSemaphore(value: 0)
-        let serverThread = Thread {
-            defer { finished.signal() }
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
-            let readiness = epoll ? EpollReadiness(fd) : nil
-            if epoll, readiness == nil { fail("floor: epoll: errno \(errno)") }
-            var request = [UInt8](repeating: 0, count: requestSize)
-            let reply = [UInt8](repeating: UInt8(ascii: "x"), count: replySize)
-            var start = 0.0
-            for round in 0..<rounds {
-                if round == warmup { start = Measure.threadCPUSeconds() }
-                let read = readiness.map { $0.readFully(fd, &request) } ?? readFully(fd, &request)
-                guard read, writeFully(fd, reply) else { break }
-            }
-            serverCPU.set(.success((Measure.threadCPUSeconds() - start) / Double(calls) * 1e6))
-            close(fd)
-        }
-        serverThread.start()
-
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0, connectTo(fd, path: path) else { fail("floor: connect \(path): errno \(errno)") }
-        let request = [UInt8](repeating: UInt8(ascii: "x"), count: requestSize)
-        var reply = [UInt8](repeating: 0, count: replySize)
+        let server = EchoFloorServer(path: path, requestSize: requestSize, replySize: replySize, epoll: epoll)
+        let fd = server.connect()
+        var round = EchoRoundTrip(requestSize: requestSize, replySize: replySize)
         var samples: [UInt64] = []
         samples.reserveCapacity(calls)
-        for i in 0..<rounds {
-            let start = DispatchTime.now().uptimeNanoseconds
-            guard writeFully(fd, request), readFully(fd, &reply) else { fail("floor: round \(i) failed") }
-            if i >= warmup { samples.append(DispatchTime.now().uptimeNanoseconds - start) }
-        }
-        finished.wait()
+        round.warmUp(fd, count: warmup)
+        round.run(fd, count: calls, into: &samples)
         close(fd)
-        close(listener)
+        let serverCPU = server.finish()
         let (p50, p99) = percentiles(samples)
-        return (p50, p99, (try? serverCPU.get()?.get()) ?? 0)
+        return (p50, p99, serverCPU)
     }
 
     /// `path`'s `sockaddr_un`; -1 (a failed call) when it does not fit, which the bench's
