@@ -37,11 +37,12 @@ final class EchoFloorServer: @unchecked Sendable {
         return fd
     }
 
-    /// Waits until the server has seen its client close; the thread's CPU per round trip after
-    /// the warm-up, in µs.
+    /// Waits until the server has seen its client close, then removes the socket; the thread's
+    /// CPU per round trip after the warm-up, in µs.
     func finish() -> Double {
         finished.wait()
         close(listener)
+        unlink(path)
         return measuredRounds > 0 ? cpu / Double(measuredRounds) * 1e6 : 0
     }
 

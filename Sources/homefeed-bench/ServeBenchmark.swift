@@ -267,7 +267,10 @@ enum ServeBenchmark {
     ///
     /// Why in turns: measured one after the other, the three met different placements of the
     /// threads beside the busy loop, and ten runs of one binary gave 1.11–1.41× the echo (stop
-    /// 36). Taken in turns, a slow or fast spell reaches all three alike.
+    /// 36). Taken in turns, a slow or fast spell reaches all three alike. Not the quiet figures:
+    /// on an idle machine each server thread keeps its own place, on the client's core or the
+    /// other, so three servers in turns gave p50s of 11 µs beside 60 µs at random, where each
+    /// measured alone wakes across cores alike (1.01–1.03× at stop 35).
     static func loadedCallFigures(
         socket: String,
         _ call: VarlinkCall,
@@ -662,14 +665,21 @@ final class SubscriberReader: @unchecked Sendable {
     }
 }
 
-/// Another process spinning on one core (`sh -c 'while :; do :; done'`), for figures measured
+/// Another process spinning on one core (a `sh` loop), for figures measured
 /// "loaded": on this 2-core machine it leaves the benchmark one core, as a busy neighbour would.
 final class BusyLoop {
     private let process = Process()
 
     init() {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "while :; do :; done"]
+        // Spins, and every 100 000 turns (tens of milliseconds) checks that the bench is still
+        // there: a bench that exits on a failure does not leave it spinning. Its output goes
+        // nowhere, so it holds no pipe of the bench's open either.
+        process.arguments = [
+            "-c", "i=0; while :; do i=$((i + 1)); if [ $i -ge 100000 ]; then kill -0 $PPID || exit 0; i=0; fi; done",
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
