@@ -77,11 +77,34 @@ struct MemoryReliefTests {
         let gate = Gate()
         let relief = MemoryRelief(sleep: gate.sleep) { trims.record() }
         for _ in 0..<10 { relief.workHappened() }
-        // Each call cancelled the relief before it while the gate was shut: only the tenth
-        // outlives the quiet period.
+        // One relief waits while the gate is shut, whatever the number of calls.
         gate.open()
         await trims.wait(for: 1)
         await relief.stop()
+        #expect(trims.count == 1)
+    }
+
+    @Test("work during the quiet period makes the relief wait a whole period more, then trim once")
+    func workDuringTheWait() async {
+        let trims = Trims()
+        let sleeps = Mutex(0)
+        let holder = Mutex<MemoryRelief?>(nil)
+        let relief = MemoryRelief(
+            sleep: { _ in
+                let count = sleeps.withLock { count in
+                    count += 1
+                    return count
+                }
+                // Work arrives while the first period runs.
+                if count == 1 { holder.withLock { $0 }?.workHappened() }
+            },
+            trim: { trims.record() }
+        )
+        holder.withLock { $0 = relief }
+        relief.workHappened()
+        await trims.wait(for: 1)
+        await relief.stop()
+        #expect(sleeps.withLock { $0 } == 2)
         #expect(trims.count == 1)
     }
 
