@@ -48,11 +48,11 @@ let package = Package(
         // Pure Swift, no Foundation: only libm for floor/round.
         .target(name: "HomeLayout", dependencies: ["JSONCore"], linkerSettings: [.linkedLibrary("m")]),
         // Dynamic exclusivity checks stay on in release builds, here and in Varlink: both parse
-        // hostile input, and a flag is per target, not per proven-safe function. A field proven
-        // safe opts out alone, in release builds only (`@exclusivity(unchecked)`: the Varlink
-        // loop's EventLoop, Connection.state and Splicer). Measured when the
-        // flag went (issue 15, one loaded 2-core machine): parse 3.7x → 3.9x the libxml2 floor
-        // (RSS) and 2.6x → 2.8x (Atom); a Varlink call's server CPU 8.1-8.9 → 9.1-9.5 µs.
+        // hostile input, and a flag is per target, not per proven-safe function. Measured when
+        // the flag went (issue 15, one loaded 2-core machine): parse 3.7x → 3.9x the libxml2
+        // floor (RSS) and 2.6x → 2.8x (Atom); a Varlink call's server CPU 8.1-8.9 → 9.1-9.5 µs.
+        // A field proven safe opts out alone, in release builds only (`@exclusivity(unchecked)`:
+        // the Varlink loop's EventLoop, Connection.state and Splicer).
         .target(name: "HomeFeeds", dependencies: ["CLibXML2", "CSystem", "JSONCore"]),
         .target(name: "HomeStore", dependencies: ["CSQLite"]),
         .target(

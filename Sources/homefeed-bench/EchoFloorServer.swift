@@ -11,7 +11,8 @@ import Foundation
 /// event loop does (``EpollReadiness``).
 ///
 /// Serving until the client closes, rather than a set number of rounds, lets a client take its
-/// round trips in turns with other servers' (``ServeBenchmark/loadedCallFigures(socket:_:replySize:directory:calls:)``).
+/// round trips in turns with other servers'
+/// (``ServeBenchmark/loadedCallFigures(socket:_:replySize:directory:calls:)``).
 final class EchoFloorServer: @unchecked Sendable {
     private let path: String
     private let listener: Int32

@@ -294,10 +294,17 @@ enum ServeBenchmark {
         for index in samples.indices { samples[index].reserveCapacity(calls + loadedBlock) }
         daemon.warmUp(count: VarlinkBenchmark.warmup)
         for fd in floorFDs { echo.warmUp(fd, count: VarlinkBenchmark.warmup) }
+        // Each turn starts with the next of the three, so no one always follows the same one.
+        var turn = 0
         while samples[0].count < calls {
-            daemon.run(count: loadedBlock, into: &samples[0])
-            echo.run(floorFDs[0], count: loadedBlock, into: &samples[1])
-            echo.run(floorFDs[1], count: loadedBlock, into: &samples[2])
+            for offset in 0..<3 {
+                switch (turn + offset) % 3 {
+                case 0: daemon.run(count: loadedBlock, into: &samples[0])
+                case 1: echo.run(floorFDs[0], count: loadedBlock, into: &samples[1])
+                default: echo.run(floorFDs[1], count: loadedBlock, into: &samples[2])
+                }
+            }
+            turn += 1
         }
         for fd in floorFDs { close(fd) }
         for server in servers { _ = server.finish() }
@@ -305,9 +312,9 @@ enum ServeBenchmark {
         return (p50s[0], p50s[1], p50s[2])
     }
 
-    /// Round trips to one server before the next takes its turn (``loadedCallFigures(socket:_:replySize:directory:calls:)``):
-    /// long enough that the switch is a small part of a block, short enough that a run has a
-    /// few hundred turns.
+    /// Round trips to one server before the next takes its turn
+    /// (``loadedCallFigures(socket:_:replySize:directory:calls:)``): long enough that the switch
+    /// is a small part of a block, short enough that a run has a few hundred turns.
     static let loadedBlock = 250
 
     /// The daemon's service and socket, as `homefeedd` builds them, with the sample feeds fetched.
@@ -346,7 +353,7 @@ enum ServeBenchmark {
         }
     }
 
-    /// Round trips of `call` over a raw socket (``RawCallRoundTrip``), after 2 000 untimed:
+    /// Round trips of `call` over a raw socket (``RawCallRoundTrip``), after a warm-up untimed:
     /// p50 and p99 in µs, the process's and the server thread's CPU per call in µs, and the
     /// reply's size in bytes.
     static func measure(
@@ -355,7 +362,7 @@ enum ServeBenchmark {
         calls: Int
     ) -> (p50: Double, p99: Double, cpu: Double, serverCPU: Double, replySize: Int) {
         var round = RawCallRoundTrip(socket: socket, call)
-        round.warmUp(count: 2_000)
+        round.warmUp(count: VarlinkBenchmark.warmup)
         var samples: [UInt64] = []
         samples.reserveCapacity(calls)
         let cpuStart = Measure.processCPUSeconds()
@@ -368,7 +375,7 @@ enum ServeBenchmark {
         return (p50, p99, cpu, serverCPU, round.replySize)
     }
 
-    /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:)``)
+    /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:calls:epoll:)``)
     /// and its process CPU per round trip, in µs.
     static func measureFloor(
         call: VarlinkCall,
@@ -672,12 +679,13 @@ final class BusyLoop {
 
     init() {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        // Spins, and every 100 000 turns (tens of milliseconds) checks that the bench is still
-        // there: a bench that exits on a failure does not leave it spinning. Its output goes
-        // nowhere, so it holds no pipe of the bench's open either.
+        // Spins, and every 10 000 turns (about 20 ms) checks that the bench is still there: a
+        // bench that exits on a failure does not leave it spinning. Its standard streams are
+        // /dev/null, so it holds no pipe of the bench's open either.
         process.arguments = [
-            "-c", "i=0; while :; do i=$((i + 1)); if [ $i -ge 100000 ]; then kill -0 $PPID || exit 0; i=0; fi; done",
+            "-c", "i=0; while :; do i=$((i + 1)); if [ $i -ge 10000 ]; then kill -0 $PPID || exit 0; i=0; fi; done",
         ]
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {

@@ -17,7 +17,8 @@ internal import LogCore
 /// final reply clears the active call and the next buffered call starts.
 ///
 /// The mutable fields are one ``ConnectionState``, worked on through a few mutating methods per
-/// call: each access to a class's stored `var` is a dynamic exclusivity check.
+/// call: each access to a class's stored `var` was a dynamic exclusivity check, and still is in
+/// debug builds.
 ///
 /// The fd is in the loop's epoll set only while the connection wants something: input while it
 /// reads (not after EOF, not while more than a whole message waits), `EPOLLOUT` while output is
@@ -34,14 +35,14 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     let context: ServerContext
     let loop: EventLoop
     // Not checked for exclusive access at run time in release builds (`@exclusivity(unchecked)`,
-    // SE-0176; 7 checks a call, issue 17): only the loop thread touches it, one mutating method
-    // of ConnectionState at a time, and those call out to nothing that could come back here
-    // (see ConnectionState). Debug builds, which run the tests, keep checking.
-    #if DEBUG
-        var state: ConnectionState
-    #else
-        @exclusivity(unchecked) var state: ConnectionState
+    // SE-0176; 7 checks a call, issue 17): only the loop thread touches it (or, once the loop has
+    // stopped, its serial fallback queue, ordered after it by the inbox lock), one mutating
+    // method of ConnectionState at a time, and those call out to nothing that could come back
+    // here (see ConnectionState). Debug builds, which run the tests, keep checking.
+    #if !DEBUG
+        @exclusivity(unchecked)
     #endif
+    var state: ConnectionState
 
     init(fd: Int32, peer: VarlinkPeer, context: ServerContext, loop: EventLoop) {
         self.fd = fd

@@ -3,10 +3,11 @@
 ///
 /// Why one value: every access to a stored `var` of a class is a dynamic exclusivity check
 /// (about 80 instructions; debug builds still make it on ``Connection/state``, release builds
-/// no longer do), and a call touched the connection's fields 13 times. The loop-thread work of a call is now a few mutating methods
-/// of this value (``receive(from:into:limit:now:)``, ``nextCall(routes:backlogLimit:reusing:transport:)``,
-/// ``finishInline(_:sink:of:context:fd:now:splicer:)``, ``settle(fd:loop:context:)``): one access each, the fields
-/// inside read and written as a local struct's (issue 17, callgrind).
+/// no longer do), and a call touched the connection's fields 13 times. The loop-thread work of
+/// a call is now a few mutating methods of this value (``receive(from:into:limit:now:)``,
+/// ``nextCall(routes:backlogLimit:reusing:transport:)``,
+/// ``finishInline(_:sink:of:context:fd:now:splicer:)``, ``settle(fd:loop:context:)``): one
+/// access each, the fields inside read and written as a local struct's (issue 17, callgrind).
 ///
 /// Nothing here calls a handler or anything that could come back into the connection: the
 /// owner calls out (handlers, logging, closing) between these methods, never inside them.

@@ -90,36 +90,52 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let started = Atomic<Bool>(false)
     private let fallback: DispatchQueue
 
-    // Loop thread only: the handlers; the work submitted on the loop thread, run after the
-    // current item (perform(_:)), so being on the loop thread is all submit(_:) asks; the
-    // timers; the time of the last wake-up (now()); the inbox's previous arrays, swapped in so
-    // that it reuses their capacity; and the replies of streaming calls waiting for their slice.
+    // Loop thread only (and, once the loop has stopped, the serial fallback queue, ordered
+    // after the loop's last access by the inbox lock): the handlers; the work submitted on the
+    // loop thread, run after the current item (perform(_:)), so being on the loop thread is all
+    // submit(_:) asks; the timers; the time of the last wake-up (now()); the inbox's previous
+    // arrays, swapped in so that it reuses their capacity; and the replies of streaming calls
+    // waiting for their slice.
     //
     // Release builds do not check these fields' exclusive access at run time
     // (`@exclusivity(unchecked)`, SE-0176): each check was about 80 instructions, 9 of them a
-    // call and 8 a push (callgrind, issue 17). What makes that safe: only the loop thread
+    // call and 8 a push (callgrind, issue 17). What makes that safe: one thread at a time
     // touches them, and every access is a read, an assignment or one mutating call of a value
-    // type that calls nothing of the loop's (a handler or a closure runs only after the access
-    // ends). Debug builds, which run the tests, keep checking every access.
-    #if DEBUG
-        private var handlers = HandlerTable(firstToken: EventLoop.wakeToken + 1)
-        private var pending: [Work] = []
-        private var isStopping = false
-        private var timers = DeadlineHeap()
-        private var wakeTime: UInt64
-        private var spareBatch: [Work] = []
-        private var spareArrivals: [ReplyDelivery?] = []
-        private var pushes = PushLane<ReplyDelivery>()
-    #else
-        @exclusivity(unchecked) private var handlers = HandlerTable(firstToken: EventLoop.wakeToken + 1)
-        @exclusivity(unchecked) private var pending: [Work] = []
-        @exclusivity(unchecked) private var isStopping = false
-        @exclusivity(unchecked) private var timers = DeadlineHeap()
-        @exclusivity(unchecked) private var wakeTime: UInt64
-        @exclusivity(unchecked) private var spareBatch: [Work] = []
-        @exclusivity(unchecked) private var spareArrivals: [ReplyDelivery?] = []
-        @exclusivity(unchecked) private var pushes = PushLane<ReplyDelivery>()
+    // type that calls nothing of the loop's; a handler, a closure or a deinit that could submit
+    // runs only after the access ends (old work is swapped out before it is freed). Debug
+    // builds, which run the tests, keep checking every access.
+    #if !DEBUG
+        @exclusivity(unchecked)
     #endif
+    private var handlers = HandlerTable(firstToken: EventLoop.wakeToken + 1)
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var pending: [Work] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var isStopping = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var timers = DeadlineHeap()
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var wakeTime: UInt64
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var spareBatch: [Work] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var spareArrivals: [ReplyDelivery?] = []
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var pushes = PushLane<ReplyDelivery>()
     /// A receive buffer shared by every connection of the loop (one read at a time).
     let scratch: UnsafeMutableRawBufferPointer
     /// Writes pushes to many connections without copying them (``PipedReply``).
@@ -268,7 +284,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             dispatch(work)
         }
         if pending.capacity > 1024 {
-            pending = []
+            // Swapped out, so the old items are freed after the access to `pending` ends.
+            var old: [Work] = []
+            swap(&old, &pending)
         } else {
             // Usually one item or none: popping keeps the capacity without the generic
             // `removeAll(keepingCapacity:)` (470 instructions a call, callgrind).

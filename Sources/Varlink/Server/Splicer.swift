@@ -44,20 +44,29 @@ final class Splicer {
     //
     // Release builds do not check these fields' exclusive access at run time
     // (`@exclusivity(unchecked)`, SE-0176; a check a field and delivery, issue 17): only the
-    // loop thread touches them, in accesses that call nothing back. Debug builds still check.
-    #if DEBUG
-        private var scratch: (read: Int32, write: Int32, capacity: Int)?
-        private var isDisabled = false
-        private var owner: pthread_t?
-        private var devNull: Int32?
-        private(set) var splicedBytes = 0
-    #else
-        @exclusivity(unchecked) private var scratch: (read: Int32, write: Int32, capacity: Int)?
-        @exclusivity(unchecked) private var isDisabled = false
-        @exclusivity(unchecked) private var owner: pthread_t?
-        @exclusivity(unchecked) private var devNull: Int32?
-        @exclusivity(unchecked) private(set) var splicedBytes = 0
+    // loop thread touches them (or, once the loop has stopped, its serial fallback queue,
+    // ordered after it by the inbox lock), in accesses that call nothing back. Debug builds
+    // still check.
+    #if !DEBUG
+        @exclusivity(unchecked)
     #endif
+    private var scratch: (read: Int32, write: Int32, capacity: Int)?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var isDisabled = false
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var owner: pthread_t?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var devNull: Int32?
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private(set) var splicedBytes = 0
     /// Where the bytes a socket did not take are read to when they cannot go to `/dev/null`
     /// (the loop's receive buffer).
     private let discardBuffer: UnsafeMutableRawBufferPointer
