@@ -7,30 +7,42 @@ import Testing
 struct MemoryReliefTests {
     /// Counts trims and lets a test wait for the next one.
     final class Trims: Sendable {
-        private let state = Mutex<(count: Int, waiters: [CheckedContinuation<Void, Never>])>((0, []))
+        private let state = Mutex<(count: Int, waiters: [Int: CheckedContinuation<Void, Never>], next: Int)>(
+            (0, [:], 0)
+        )
 
         var count: Int { state.withLock { $0.count } }
 
         func record() {
             let waiters = state.withLock { state in
                 state.count += 1
-                defer { state.waiters = [] }
+                defer { state.waiters = [:] }
                 return state.waiters
             }
-            for waiter in waiters { waiter.resume() }
+            for waiter in waiters.values { waiter.resume() }
         }
 
-        /// Returns once at least `count` trims have run.
+        /// Returns once at least `count` trims have run, or when the test's task is cancelled
+        /// (its time limit): a relief that never trims fails the test instead of hanging it.
         func wait(for count: Int) async {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let done = state.withLock { state -> Bool in
-                    if state.count >= count { return true }
-                    state.waiters.append(continuation)
-                    return false
+            while self.count < count, !Task.isCancelled {
+                let id = state.withLock { state in
+                    state.next += 1
+                    return state.next
                 }
-                if done { continuation.resume() }
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let done = state.withLock { state -> Bool in
+                            if state.count >= count || Task.isCancelled { return true }
+                            state.waiters[id] = continuation
+                            return false
+                        }
+                        if done { continuation.resume() }
+                    }
+                } onCancel: {
+                    state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                }
             }
-            if self.count < count { await wait(for: count) }
         }
     }
 
@@ -104,8 +116,31 @@ struct MemoryReliefTests {
         relief.workHappened()
         await trims.wait(for: 1)
         await relief.stop()
+        holder.withLock { $0 = nil }
         #expect(sleeps.withLock { $0 } == 2)
         #expect(trims.count == 1)
+    }
+
+    @Test("work during the trim is trimmed after a quiet period of its own, by the same relief")
+    func workDuringTheTrim() async {
+        let trims = Trims()
+        let sleeps = Mutex(0)
+        let holder = Mutex<MemoryRelief?>(nil)
+        let relief = MemoryRelief(
+            sleep: { _ in sleeps.withLock { $0 += 1 } },
+            trim: {
+                // Work ends while the first trim runs.
+                if trims.count == 0 { holder.withLock { $0 }?.workHappened() }
+                trims.record()
+            }
+        )
+        holder.withLock { $0 = relief }
+        relief.workHappened()
+        await trims.wait(for: 2)
+        await relief.stop()
+        holder.withLock { $0 = nil }
+        #expect(sleeps.withLock { $0 } == 2)
+        #expect(trims.count == 2)
     }
 
     @Test("work after a trim is trimmed again")

@@ -86,6 +86,11 @@ final class MemoryRelief: Sendable {
             do {
                 try await sleep(delay)
             } catch {
+                // Cancelled by stop(), which has taken `pending`. Any other failure of an
+                // injected sleep must not leave a relief marked as waiting that never will.
+                state.withLock { state in
+                    if !state.stopped { state.pending = nil }
+                }
                 return
             }
             let sinceWait = state.withLock { $0.work }

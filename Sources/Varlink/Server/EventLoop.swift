@@ -101,8 +101,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     // (`@exclusivity(unchecked)`, SE-0176): each check was about 80 instructions, 9 of them a
     // call and 8 a push (callgrind, issue 17). What makes that safe: one thread at a time
     // touches them, and every access is a read, an assignment or one mutating call of a value
-    // type that calls nothing of the loop's; a handler, a closure or a deinit that could submit
-    // runs only after the access ends (old work is swapped out before it is freed). Debug
+    // type that calls nothing of the loop's; a handler or a closure runs only after the access
+    // ends, and old work is swapped out before it is freed (no work's deinit submits). Debug
     // builds, which run the tests, keep checking every access.
     #if !DEBUG
         @exclusivity(unchecked)
