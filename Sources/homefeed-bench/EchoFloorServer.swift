@@ -70,7 +70,7 @@ final class EchoFloorServer: @unchecked Sendable {
         }
     }
 
-    private static func fail(_ message: String) -> Never {
+    fileprivate static func fail(_ message: String) -> Never {
         FileHandle.standardError.write(Data("homefeed-bench: echo floor: \(message)\n".utf8))
         exit(1)
     }
@@ -91,8 +91,7 @@ struct EchoRoundTrip {
         for i in 0..<count {
             let start = DispatchTime.now().uptimeNanoseconds
             guard VarlinkBenchmark.writeFully(fd, request), VarlinkBenchmark.readFully(fd, &reply) else {
-                FileHandle.standardError.write(Data("homefeed-bench: echo floor: round \(i) failed\n".utf8))
-                exit(1)
+                EchoFloorServer.fail("round \(i) failed")
             }
             samples.append(DispatchTime.now().uptimeNanoseconds - start)
         }

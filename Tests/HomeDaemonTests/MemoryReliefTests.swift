@@ -83,6 +83,18 @@ struct MemoryReliefTests {
         }
     }
 
+    /// The relief under test, for its own sleep or trim to report work that ends meanwhile.
+    final class Reentry: Sendable {
+        private let relief = Mutex<MemoryRelief?>(nil)
+
+        func hold(_ relief: MemoryRelief) { self.relief.withLock { $0 = relief } }
+
+        func workHappened() { relief.withLock { $0 }?.workHappened() }
+
+        /// Lets the relief go: its closures hold this, and this held it.
+        func letGo() { relief.withLock { $0 = nil } }
+    }
+
     @Test("a burst of work is trimmed once, after it goes quiet")
     func burst() async {
         let trims = Trims()
@@ -100,7 +112,7 @@ struct MemoryReliefTests {
     func workDuringTheWait() async {
         let trims = Trims()
         let sleeps = Mutex(0)
-        let holder = Mutex<MemoryRelief?>(nil)
+        let reentry = Reentry()
         let relief = MemoryRelief(
             sleep: { _ in
                 let count = sleeps.withLock { count in
@@ -108,15 +120,15 @@ struct MemoryReliefTests {
                     return count
                 }
                 // Work arrives while the first period runs.
-                if count == 1 { holder.withLock { $0 }?.workHappened() }
+                if count == 1 { reentry.workHappened() }
             },
             trim: { trims.record() }
         )
-        holder.withLock { $0 = relief }
+        reentry.hold(relief)
         relief.workHappened()
         await trims.wait(for: 1)
         await relief.stop()
-        holder.withLock { $0 = nil }
+        reentry.letGo()
         #expect(sleeps.withLock { $0 } == 2)
         #expect(trims.count == 1)
     }
@@ -125,20 +137,20 @@ struct MemoryReliefTests {
     func workDuringTheTrim() async {
         let trims = Trims()
         let sleeps = Mutex(0)
-        let holder = Mutex<MemoryRelief?>(nil)
+        let reentry = Reentry()
         let relief = MemoryRelief(
             sleep: { _ in sleeps.withLock { $0 += 1 } },
             trim: {
                 // Work ends while the first trim runs.
-                if trims.count == 0 { holder.withLock { $0 }?.workHappened() }
+                if trims.count == 0 { reentry.workHappened() }
                 trims.record()
             }
         )
-        holder.withLock { $0 = relief }
+        reentry.hold(relief)
         relief.workHappened()
         await trims.wait(for: 2)
         await relief.stop()
-        holder.withLock { $0 = nil }
+        reentry.letGo()
         #expect(sleeps.withLock { $0 } == 2)
         #expect(trims.count == 2)
     }

@@ -91,11 +91,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private let fallback: DispatchQueue
 
     // Loop thread only (and, once the loop has stopped, the serial fallback queue, ordered
-    // after the loop's last access by the inbox lock): the handlers; the work submitted on the
-    // loop thread, run after the current item (perform(_:)), so being on the loop thread is all
-    // submit(_:) asks; the timers; the time of the last wake-up (now()); the inbox's previous
-    // arrays, swapped in so that it reuses their capacity; and the replies of streaming calls
-    // waiting for their slice.
+    // after the loop's last access by the inbox lock).
     //
     // Release builds do not check these fields' exclusive access at run time
     // (`@exclusivity(unchecked)`, SE-0176): each check was about 80 instructions, 9 of them a
@@ -108,6 +104,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         @exclusivity(unchecked)
     #endif
     private var handlers = HandlerTable(firstToken: EventLoop.wakeToken + 1)
+    /// Work submitted on the loop thread, run after the current item (``perform(_:)``). Every
+    /// piece of loop-thread code that can submit runs inside an item, so being on the loop
+    /// thread is all ``submit(_:)`` asks: no flag to set and clear around each item.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
@@ -120,10 +119,12 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         @exclusivity(unchecked)
     #endif
     private var timers = DeadlineHeap()
+    /// See ``now()``.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     private var wakeTime: UInt64
+    /// The inbox's previous arrays, kept to swap in so the inbox reuses their capacity.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
@@ -132,6 +133,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         @exclusivity(unchecked)
     #endif
     private var spareArrivals: [ReplyDelivery?] = []
+    /// Replies of streaming calls, waiting for their slice.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif

@@ -35,34 +35,34 @@ final class Splicer {
     /// from any thread.
     let splicedReplies = Atomic<Int>(0)
 
-    // The scratch pipe: read end, write end and capacity in bytes (nil until first asked);
-    // whether the kernel refused `tee` or `splice` for these fds (then stop trying); the thread
-    // that blocked SIGPIPE and may splice; `/dev/null`, opened for writing on the first discard
-    // (where the pages a socket did not take go without being copied; nil until then, and while
-    // it cannot be opened); and the bytes moved into sockets by `splice`, whole replies and
-    // parts (tests read it).
-    //
-    // Release builds do not check these fields' exclusive access at run time
+    // Release builds do not check the next fields' exclusive access at run time
     // (`@exclusivity(unchecked)`, SE-0176; a check a field and delivery, issue 17): only the
     // loop thread touches them (or, once the loop has stopped, its serial fallback queue,
     // ordered after it by the inbox lock), in accesses that call nothing back. Debug builds
     // still check.
+
+    /// The scratch pipe: read end, write end and capacity in bytes (nil until first asked).
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     private var scratch: (read: Int32, write: Int32, capacity: Int)?
+    /// The kernel refused `tee` or `splice` for these fds: stop trying.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     private var isDisabled = false
+    /// The thread that blocked SIGPIPE and may splice.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     private var owner: pthread_t?
+    /// `/dev/null`, opened for writing on the first discard: where the pages a socket did not
+    /// take go without being copied. Nil until then, and while it cannot be opened.
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
     private var devNull: Int32?
+    /// Bytes moved into sockets by `splice`, whole replies and parts (tests read it).
     #if !DEBUG
         @exclusivity(unchecked)
     #endif
