@@ -228,6 +228,39 @@ enum JSONTokens {
         }
         return out + length
     }
+
+    /// Copies `count` bytes from `source`, which ends before `out`; up to 24 of them, any
+    /// number's text, without a call to memmove and without reading past `source + count`.
+    @inlinable @inline(__always)
+    static func copy(
+        _ source: UnsafePointer<UInt8>,
+        count: Int,
+        to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(out)
+        if count >= 8, count <= 24 {
+            // Two or three 8-byte moves, the last ending at the last byte, cover 8…24 bytes.
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            if count > 16 {
+                let middle = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                to.storeBytes(of: middle, toByteOffset: 8, as: UInt64.self)
+            }
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
+        } else if count >= 4, count < 8 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
+        } else if count < 4 {
+            for index in 0..<count { out[index] = source[index] }
+        } else {
+            out.update(from: source, count: count)
+        }
+        return out + count
+    }
 }
 
 /// Writes a compact run of JSON tokens into room a ``JSONWriter`` reserved
@@ -235,10 +268,14 @@ enum JSONTokens {
 /// capacity check and one separator per item instead of one per token.
 public struct JSONCursor {
     @usableFromInline private(set) var position: UnsafeMutablePointer<UInt8>
+    /// The start of the writer's buffer: ``JSONNumberMemo`` keeps offsets from it, which stay
+    /// valid when the writer moves to a larger buffer between two runs.
+    @usableFromInline let base: UnsafeMutablePointer<UInt8>
 
     @inlinable
-    init(_ position: UnsafeMutablePointer<UInt8>) {
+    init(_ position: UnsafeMutablePointer<UInt8>, base: UnsafeMutablePointer<UInt8>) {
         self.position = position
+        self.base = base
     }
 
     /// Literal JSON text, e.g. `{"index":` (its length must be reserved).
@@ -252,4 +289,41 @@ public struct JSONCursor {
     /// A number as ``JSONWriter/number(_:)`` writes it (``JSONWriter/maxNumberBytes`` reserved).
     @inlinable @inline(__always)
     public mutating func number(_ value: Double) { position = JSONTokens.number(value, to: position) }
+
+    /// ``number(_:)``, copying the text written for the same value last time `memo` was used,
+    /// and remembering where this one goes otherwise (``JSONNumberMemo``). The same room must be
+    /// reserved, and `memo` used with one writer only.
+    @inlinable @inline(__always)
+    public mutating func number(_ value: Double, memo: inout JSONNumberMemo) {
+        if memo.length != 0, value.bitPattern == memo.bits {
+            position = JSONTokens.copy(base + memo.offset, count: memo.length, to: position)
+            return
+        }
+        let start = position
+        position = JSONTokens.number(value, to: position)
+        memo.bits = value.bitPattern
+        memo.offset = start - base
+        memo.length = position - start
+    }
+}
+
+/// Where a ``JSONCursor`` last wrote a number through it, for a field whose value repeats from
+/// one element to the next: the width and height of a grid's or a list's items, the y of a
+/// row's, the x of a column's. The repeat is copied from the earlier text, a few instructions,
+/// where formatting a number takes ~70 (callgrind, `homefeed-bench layout`); a new value costs a
+/// comparison and three stores.
+///
+/// The text is read back from the output, not kept aside: bytes written long before are read
+/// at full speed, while reading back what was just written, byte by byte, would stall each
+/// load on the stores it overlaps. Keyed by the bit pattern, so the text copied is always the
+/// one written for exactly that double (`0` and `-0` are two keys with the same text).
+public struct JSONNumberMemo {
+    @usableFromInline var bits: UInt64 = 0
+    /// From the writer's buffer start (``JSONCursor/base``).
+    @usableFromInline var offset = 0
+    /// 0 while empty.
+    @usableFromInline var length = 0
+
+    @inlinable
+    public init() {}
 }

@@ -234,11 +234,10 @@ public struct JSONWriter: ~Copyable {
     public mutating func compactValue(reserving needed: Int, _ body: (inout JSONCursor) -> Void) {
         precondition(!pretty, "compactValue writes compact JSON only")
         separator()
-        write(reserving: needed) { start in
-            var cursor = JSONCursor(start)
-            body(&cursor)
-            return cursor.position
-        }
+        if count &+ needed > capacity { grow(to: count + needed) }
+        var cursor = JSONCursor(base + count, base: base)
+        body(&cursor)
+        count = cursor.position - base
     }
 
     @inlinable

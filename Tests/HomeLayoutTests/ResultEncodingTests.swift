@@ -235,10 +235,107 @@ private let sample = LayoutResult(
             globalSupplementaries: [],
             diagnostics: []
         )
+        Self.expectCompactMatchesPretty(result)
+    }
+
+    /// The compact items copy a frame field's text when it repeats the previous item's
+    /// (`JSONNumberMemo`): every text must still be the one formatted for that exact value,
+    /// whatever the runs of equal and changing values, signed zeros, non-finite values and
+    /// the longest texts.
+    @Test("repeated frame values are written as when first formatted")
+    func repeatedFrameValues() {
+        let pool: [Double] = [
+            0, -0.0, 161.5, 161.5.nextUp, 20, -20, 199.5, 0.30000000000000004, 500.0 / 3, 1e300,
+            -2.2250738585072014e-308, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .nan, .infinity,
+            9_007_199_254_740_992, 1e-5,
+        ]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func pick() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return pool[Int(truncatingIfNeeded: state >> 33) % pool.count]
+        }
+        var frames: [Rect] = []
+        var current = Rect(x: 0, y: 0, width: 0, height: 0)
+        // Each field keeps its value on some items and takes any of the pool's on the others:
+        // runs of one value, changes, and changes back to the value before.
+        for index in 0..<3_000 {
+            if index % 3 != 0 { current.x = pick() }
+            if index % 5 != 1 { current.y = pick() }
+            if index % 7 == 0 { current.width = pick() }
+            if index % 2 == 0 { current.height = pick() }
+            frames.append(current)
+        }
+        let result = LayoutResult(
+            environment: LayoutEnvironment(width: 375, height: 812, scale: 2),
+            contentSize: Size(width: 375, height: 1e6),
+            sections: [
+                SectionLayout(
+                    index: 0,
+                    id: "grid",
+                    frame: .zero,
+                    itemFrames: frames,
+                    itemZIndex: 0,
+                    slotsPerGroup: 2,
+                    supplementaries: [],
+                    decorations: [],
+                    orthogonal: nil
+                )
+            ],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
+        Self.expectCompactMatchesPretty(result)
+        // The pool's texts all occur (a run of copies did not stand in for a new value).
+        let text = String(decoding: result.jsonBytes(pretty: false), as: UTF8.self)
+        for needle in ["-2.2250738585072014e-308", "-1.7976931348623157e+308", "161.50000000000003", "null", "1e-05"] {
+            #expect(text.contains(needle), "\(needle)")
+        }
+    }
+
+    /// A memo keeps an offset into the writer's output, not a pointer: the writer moving to a
+    /// larger buffer between two uses must not change what is copied.
+    @Test("repeated numbers survive the writer moving to a larger buffer")
+    func memoAcrossGrowth() {
+        let pool: [Double] = [161.5, 0.30000000000000004, 1e300, 20, -0.0, 0, 500.0 / 3, .nan]
+        let values = (0..<400).map { pool[($0 / 3) % pool.count] }
+        var memo = JSONNumberMemo()
+        // 256 bytes at first (the least `encode` lends), so the 4 kB written grow it four times.
+        let bytes = JSONWriter.encode(pretty: false, capacity: 0) { writer in
+            writer.beginArray()
+            for value in values {
+                writer.compactValue(reserving: JSONWriter.maxNumberBytes) { $0.number(value, memo: &memo) }
+            }
+            writer.endArray()
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == "[" + values.map(numberText).joined(separator: ",") + "]")
+    }
+
+    /// Expects `result`'s compact output to be its pretty output less the whitespace, naming the
+    /// first byte where they differ (the whole texts are megabytes).
+    private static func expectCompactMatchesPretty(
+        _ result: LayoutResult,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let compact = result.jsonBytes(pretty: false)
+        let expected = withoutWhitespace(result.jsonBytes(pretty: true))
+        guard compact != expected else { return }
+        let shorter = min(compact.count, expected.count)
+        let at = (0..<shorter).first { compact[$0] != expected[$0] } ?? shorter
+        func around(_ bytes: [UInt8]) -> String {
+            String(decoding: bytes[max(at - 40, 0)..<min(at + 40, bytes.count)], as: UTF8.self)
+        }
+        Issue.record(
+            "compact output differs at byte \(at): \(around(compact)) instead of \(around(expected))",
+            sourceLocation: sourceLocation
+        )
+    }
+
+    /// `pretty` JSON less its whitespace outside strings: the compact output of the same value.
+    private static func withoutWhitespace(_ pretty: [UInt8]) -> [UInt8] {
         var stripped: [UInt8] = []
         var inString = false
         var escaped = false
-        for byte in result.jsonBytes(pretty: true) {
+        for byte in pretty {
             if inString {
                 stripped.append(byte)
                 if escaped {
@@ -255,7 +352,7 @@ private let sample = LayoutResult(
                 stripped.append(byte)
             }
         }
-        #expect(result.jsonBytes(pretty: false) == stripped)
+        return stripped
     }
 
     struct NumberCase: Sendable, CustomTestStringConvertible {

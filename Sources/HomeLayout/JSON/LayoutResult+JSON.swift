@@ -122,6 +122,12 @@ extension JSONWriter {
         key("items")
         beginArray()
         let zIndex = section.itemZIndex
+        // Each frame field's last text: neighbouring items of a grid or a list share widths,
+        // heights, a row's y or a column's x (compact output only).
+        var xText = JSONNumberMemo()
+        var yText = JSONNumberMemo()
+        var widthText = JSONNumberMemo()
+        var heightText = JSONNumberMemo()
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let sizing = section.itemSizing(index)
             guard !pretty else {
@@ -142,13 +148,13 @@ extension JSONWriter {
                 item.literal(#"{"index":"#)
                 item.int(index)
                 item.literal(#","frame":{"x":"#)
-                item.number(itemFrame.x)
+                item.number(itemFrame.x, memo: &xText)
                 item.literal(#","y":"#)
-                item.number(itemFrame.y)
+                item.number(itemFrame.y, memo: &yText)
                 item.literal(#","width":"#)
-                item.number(itemFrame.width)
+                item.number(itemFrame.width, memo: &widthText)
                 item.literal(#","height":"#)
-                item.number(itemFrame.height)
+                item.number(itemFrame.height, memo: &heightText)
                 item.literal(#"},"zIndex":"#)
                 item.int(zIndex)
                 switch sizing {
