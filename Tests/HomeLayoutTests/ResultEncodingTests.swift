@@ -216,26 +216,7 @@ private let sample = LayoutResult(
             // Negative, fractional (1/2, 1/3, 1/8) and large coordinates, indexes past 1 000.
             Rect(x: Double(index) / 3 - 200, y: Double(index) * 1_234.5, width: 161.125, height: -0.5)
         }
-        let result = LayoutResult(
-            environment: LayoutEnvironment(width: 375, height: 812, scale: 3),
-            contentSize: Size(width: 375, height: 1e6),
-            sections: [
-                SectionLayout(
-                    index: 0,
-                    id: "grid",
-                    frame: .zero,
-                    itemFrames: frames,
-                    itemZIndex: -3,
-                    slotsPerGroup: 2,
-                    supplementaries: [],
-                    decorations: [],
-                    orthogonal: nil
-                )
-            ],
-            globalSupplementaries: [],
-            diagnostics: []
-        )
-        Self.expectCompactMatchesPretty(result)
+        Self.expectCompactMatchesPretty(Self.grid(frames, zIndex: -3, scale: 3))
     }
 
     /// The compact items copy a frame field's text when it repeats the previous item's
@@ -265,25 +246,7 @@ private let sample = LayoutResult(
             if index % 2 == 0 { current.height = pick() }
             frames.append(current)
         }
-        let result = LayoutResult(
-            environment: LayoutEnvironment(width: 375, height: 812, scale: 2),
-            contentSize: Size(width: 375, height: 1e6),
-            sections: [
-                SectionLayout(
-                    index: 0,
-                    id: "grid",
-                    frame: .zero,
-                    itemFrames: frames,
-                    itemZIndex: 0,
-                    slotsPerGroup: 2,
-                    supplementaries: [],
-                    decorations: [],
-                    orthogonal: nil
-                )
-            ],
-            globalSupplementaries: [],
-            diagnostics: []
-        )
+        let result = Self.grid(frames, zIndex: 0, scale: 2)
         Self.expectCompactMatchesPretty(result)
         // The pool's texts all occur (a run of copies did not stand in for a new value).
         let text = String(decoding: result.jsonBytes(pretty: false), as: UTF8.self)
@@ -308,6 +271,29 @@ private let sample = LayoutResult(
             writer.endArray()
         }
         #expect(String(decoding: bytes, as: UTF8.self) == "[" + values.map(numberText).joined(separator: ",") + "]")
+    }
+
+    /// A result of one section, "grid", holding `frames` as its items.
+    private static func grid(_ frames: [Rect], zIndex: Int, scale: Double) -> LayoutResult {
+        LayoutResult(
+            environment: LayoutEnvironment(width: 375, height: 812, scale: scale),
+            contentSize: Size(width: 375, height: 1e6),
+            sections: [
+                SectionLayout(
+                    index: 0,
+                    id: "grid",
+                    frame: .zero,
+                    itemFrames: frames,
+                    itemZIndex: zIndex,
+                    slotsPerGroup: 2,
+                    supplementaries: [],
+                    decorations: [],
+                    orthogonal: nil
+                )
+            ],
+            globalSupplementaries: [],
+            diagnostics: []
+        )
     }
 
     /// Expects `result`'s compact output to be its pretty output less the whitespace, naming the
