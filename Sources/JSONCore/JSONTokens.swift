@@ -229,8 +229,8 @@ enum JSONTokens {
         return out + length
     }
 
-    /// Copies `count` bytes from `source`, which ends before `out`; up to 24 of them, any
-    /// number's text, without a call to memmove and without reading past `source + count`.
+    /// Copies `count` bytes from `source`, which ends before `out`: up to 24 (a number's text)
+    /// without a call to memmove, and never reading past `source + count`.
     @inlinable @inline(__always)
     static func copy(
         _ source: UnsafePointer<UInt8>,
@@ -296,6 +296,7 @@ public struct JSONCursor {
     @inlinable @inline(__always)
     public mutating func number(_ value: Double, memo: inout JSONNumberMemo) {
         if memo.length != 0, value.bitPattern == memo.bits {
+            assert(memo.offset + memo.length <= position - base, "a JSONNumberMemo used with another writer")
             position = JSONTokens.copy(base + memo.offset, count: memo.length, to: position)
             return
         }
@@ -313,10 +314,11 @@ public struct JSONCursor {
 /// where formatting a number takes ~70 (callgrind, `homefeed-bench layout`); a new value costs a
 /// comparison and three stores.
 ///
-/// The text is read back from the output, not kept aside: bytes written long before are read
-/// at full speed, while reading back what was just written, byte by byte, would stall each
-/// load on the stores it overlaps. Keyed by the bit pattern, so the text copied is always the
-/// one written for exactly that double (`0` and `-0` are two keys with the same text).
+/// The text is read back from the output, not kept aside: bytes written an item or more before
+/// are usually read at full speed, while reading back what was just written, byte by byte,
+/// stalls each load on the stores it overlaps. Keyed by the bit pattern, and the writer only
+/// ever appends, so the text copied is always the one written for exactly that double (`0` and
+/// `-0` are two keys with the same text).
 public struct JSONNumberMemo {
     @usableFromInline var bits: UInt64 = 0
     /// From the writer's buffer start (``JSONCursor/base``).

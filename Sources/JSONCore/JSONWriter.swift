@@ -104,9 +104,15 @@ public struct JSONWriter: ~Copyable {
         reserving needed: Int,
         _ body: (UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8>
     ) {
-        if count &+ needed > capacity { grow(to: count + needed) }
+        reserve(needed)
         let start = base + count
         count &+= body(start) - start
+    }
+
+    /// Makes room for `needed` more bytes, moving to a larger buffer when there is not.
+    @inlinable @inline(__always)
+    mutating func reserve(_ needed: Int) {
+        if count &+ needed > capacity { grow(to: count + needed) }
     }
 
     @usableFromInline @inline(never)
@@ -115,6 +121,12 @@ public struct JSONWriter: ~Copyable {
         while newCapacity < needed { newCapacity *= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
+        #if DEBUG
+            // What is left behind is scribbled over (a lent buffer is dropped by `encode` once
+            // the writer has moved), so a read of it through a stale pointer fails the tests
+            // rather than finding the same bytes still there.
+            base.update(repeating: 0xEE, count: count)
+        #endif
         if ownsBuffer { base.deallocate() }
         base = newBase
         capacity = newCapacity
@@ -234,7 +246,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func compactValue(reserving needed: Int, _ body: (inout JSONCursor) -> Void) {
         precondition(!pretty, "compactValue writes compact JSON only")
         separator()
-        if count &+ needed > capacity { grow(to: count + needed) }
+        reserve(needed)
         var cursor = JSONCursor(base + count, base: base)
         body(&cursor)
         count = cursor.position - base

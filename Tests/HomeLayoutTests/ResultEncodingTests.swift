@@ -262,7 +262,7 @@ private let sample = LayoutResult(
         let pool: [Double] = [161.5, 0.30000000000000004, 1e300, 20, -0.0, 0, 500.0 / 3, .nan]
         let values = (0..<400).map { pool[($0 / 3) % pool.count] }
         var memo = JSONNumberMemo()
-        // 256 bytes at first (the least `encode` lends), so the 4 kB written grow it four times.
+        // 256 bytes at first (the least `encode` lends), so the 3 kB written grow it four times.
         let bytes = JSONWriter.encode(pretty: false, capacity: 0) { writer in
             writer.beginArray()
             for value in values {

@@ -124,10 +124,10 @@ extension JSONWriter {
         let zIndex = section.itemZIndex
         // Each frame field's last text: neighbouring items of a grid or a list share widths,
         // heights, a row's y or a column's x (compact output only).
-        var xText = JSONNumberMemo()
-        var yText = JSONNumberMemo()
-        var widthText = JSONNumberMemo()
-        var heightText = JSONNumberMemo()
+        var xMemo = JSONNumberMemo()
+        var yMemo = JSONNumberMemo()
+        var widthMemo = JSONNumberMemo()
+        var heightMemo = JSONNumberMemo()
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let sizing = section.itemSizing(index)
             guard !pretty else {
@@ -148,13 +148,13 @@ extension JSONWriter {
                 item.literal(#"{"index":"#)
                 item.int(index)
                 item.literal(#","frame":{"x":"#)
-                item.number(itemFrame.x, memo: &xText)
+                item.number(itemFrame.x, memo: &xMemo)
                 item.literal(#","y":"#)
-                item.number(itemFrame.y, memo: &yText)
+                item.number(itemFrame.y, memo: &yMemo)
                 item.literal(#","width":"#)
-                item.number(itemFrame.width, memo: &widthText)
+                item.number(itemFrame.width, memo: &widthMemo)
                 item.literal(#","height":"#)
-                item.number(itemFrame.height, memo: &heightText)
+                item.number(itemFrame.height, memo: &heightMemo)
                 item.literal(#"},"zIndex":"#)
                 item.int(zIndex)
                 switch sizing {
