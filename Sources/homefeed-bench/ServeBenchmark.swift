@@ -26,8 +26,9 @@ import Varlink
 /// - `serve.push_1000.ms`: from `RecordHistory` to the push arriving at 1 000 subscribers, read
 ///   on their own thread while the caller waits for its reply (median of ``pushRounds``), beside
 ///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
-///   version; `serve.record_history.cpu_ms`, the process's CPU per such call) and `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw
-///   sockets, read the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
+///   version; `serve.record_history.cpu_ms`, the process's CPU per such call) and
+///   `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw sockets, read
+///   the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
 ///   `tee` and `splice` from a pipe, as the server writes a push of a page or more), and
 ///   `serve.push_1000.caller_reply_ms` (when the `RecordHistory` caller had its reply during
 ///   those rounds: the loop's push lane lets it through after one slice of the fan-out);
