@@ -208,58 +208,37 @@ enum JSONTokens {
         text.withUTF8Buffer { bytes($0, to: out) }
     }
 
-    /// Copies `bytes`; up to 16 of them without a call to memmove.
+    /// Copies `bytes` (not overlapping `out`); up to 24 of them, a key or any number's text,
+    /// without a call to memmove, and never reading past their end.
     @inlinable @inline(__always)
     static func bytes(_ bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<
         UInt8
     > {
         guard let source = bytes.baseAddress else { return out }
         let length = bytes.count
-        if length >= 8, length <= 16 {
-            // Two overlapping 8-byte moves cover 8…16 bytes.
-            let head = UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
-            let tail = UnsafeRawPointer(source + length - 8).loadUnaligned(as: UInt64.self)
-            UnsafeMutableRawPointer(out).storeBytes(of: head, as: UInt64.self)
-            UnsafeMutableRawPointer(out + length - 8).storeBytes(of: tail, as: UInt64.self)
-        } else if length < 8 {
+        let from = UnsafeRawPointer(source)
+        let to = UnsafeMutableRawPointer(out)
+        if length >= 8, length <= 24 {
+            // Two or three 8-byte moves, the last ending at the last byte, cover 8…24 bytes.
+            let head = from.loadUnaligned(as: UInt64.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 8, as: UInt64.self)
+            if length > 16 {
+                let middle = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                to.storeBytes(of: middle, toByteOffset: 8, as: UInt64.self)
+            }
+            to.storeBytes(of: head, as: UInt64.self)
+            to.storeBytes(of: tail, toByteOffset: length - 8, as: UInt64.self)
+        } else if length >= 4, length < 8 {
+            let head = from.loadUnaligned(as: UInt32.self)
+            let tail = from.loadUnaligned(fromByteOffset: length - 4, as: UInt32.self)
+            to.storeBytes(of: head, as: UInt32.self)
+            to.storeBytes(of: tail, toByteOffset: length - 4, as: UInt32.self)
+        } else if length < 4 {
             for index in 0..<length { out[index] = source[index] }
         } else {
             out.update(from: source, count: length)
         }
         return out + length
-    }
-
-    /// Copies `count` bytes from `source`, which ends before `out`: up to 24 (a number's text)
-    /// without a call to memmove, and never reading past `source + count`.
-    @inlinable @inline(__always)
-    static func copy(
-        _ source: UnsafePointer<UInt8>,
-        count: Int,
-        to out: UnsafeMutablePointer<UInt8>
-    ) -> UnsafeMutablePointer<UInt8> {
-        let from = UnsafeRawPointer(source)
-        let to = UnsafeMutableRawPointer(out)
-        if count >= 8, count <= 24 {
-            // Two or three 8-byte moves, the last ending at the last byte, cover 8…24 bytes.
-            let head = from.loadUnaligned(as: UInt64.self)
-            let tail = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-            if count > 16 {
-                let middle = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-                to.storeBytes(of: middle, toByteOffset: 8, as: UInt64.self)
-            }
-            to.storeBytes(of: head, as: UInt64.self)
-            to.storeBytes(of: tail, toByteOffset: count - 8, as: UInt64.self)
-        } else if count >= 4, count < 8 {
-            let head = from.loadUnaligned(as: UInt32.self)
-            let tail = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-            to.storeBytes(of: head, as: UInt32.self)
-            to.storeBytes(of: tail, toByteOffset: count - 4, as: UInt32.self)
-        } else if count < 4 {
-            for index in 0..<count { out[index] = source[index] }
-        } else {
-            out.update(from: source, count: count)
-        }
-        return out + count
     }
 }
 
@@ -297,7 +276,8 @@ public struct JSONCursor {
     public mutating func number(_ value: Double, memo: inout JSONNumberMemo) {
         if memo.length != 0, value.bitPattern == memo.bits {
             assert(memo.offset + memo.length <= position - base, "a JSONNumberMemo used with another writer")
-            position = JSONTokens.copy(base + memo.offset, count: memo.length, to: position)
+            let text = UnsafeBufferPointer(start: base + memo.offset, count: memo.length)
+            position = JSONTokens.bytes(text, to: position)
             return
         }
         let start = position
