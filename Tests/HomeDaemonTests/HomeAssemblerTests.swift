@@ -43,6 +43,31 @@ import Testing
         #expect(sections[3].header?.title == "App services")
     }
 
+    @Test("the history shown is the longest history run of the laid-out sections, nil when one takes all")
+    func historyShown() {
+        let history = { (id: String, limit: Int?) in
+            SectionBinding(sectionID: id, sources: [SectionBinding.Source(.history, limit: limit)])
+        }
+        // The default userHistory binding takes three.
+        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: SectionBinding.defaults) == 3)
+        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: []) == 3)
+        // Configured bindings replace the defaults; the longest run counts.
+        #expect(
+            HomeAssembler.historyShown(
+                sectionIDs: Self.ids,
+                bindings: [history("userHistory", 5), history("appService", 2)]
+            ) == 5
+        )
+        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [history("userHistory", nil)]) == nil)
+        // Only the sections laid out count: no history section, no history read.
+        #expect(HomeAssembler.historyShown(sectionIDs: ["mainService"], bindings: [history("userHistory", nil)]) == 0)
+        let services = SectionBinding(
+            sectionID: "userHistory",
+            sources: [SectionBinding.Source(.services(category: "x"))]
+        )
+        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [services]) == 0)
+    }
+
     @Test("item ids are stable: the same entries give the same ids whatever else changed")
     func stableIDs() {
         var changed = Self.content

@@ -107,6 +107,40 @@ struct HomeServiceTests {
         }
     }
 
+    /// Records `count` history events a minute apart, oldest first; their titles, newest first.
+    func recordHistory(_ count: Int, on service: HomeService) async throws -> [String] {
+        var titles: [String] = []
+        for index in 0..<count {
+            let title = "event \(index)"
+            let at = Date(timeIntervalSince1970: 1_700_000_000 + Double(index) * 60)
+            _ = try await service.recordHistory(title: title, link: nil, kind: "open", at: at)
+            titles.insert(title, at: 0)
+        }
+        return titles
+    }
+
+    @Test("the history section shows the newest events its binding takes")
+    func historyRun() async throws {
+        // `items = history:3` in the sample: three of five, as many rows as the snapshot reads.
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let recorded = try await recordHistory(5, on: service)
+        #expect(titles(try sections(await service.manifest(profile: "phone"))[0]) == Array(recorded.prefix(3)))
+    }
+
+    @Test("a history run without a limit shows every event, newest first")
+    func unboundedHistoryRun() async throws {
+        let conf = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: conf, encoding: .utf8)
+        #expect(text.contains("items = history:3\n"))
+        try text.replacingOccurrences(of: "items = history:3\n", with: "items = history\n")
+            .write(to: conf, atomically: true, encoding: .utf8)
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let recorded = try await recordHistory(5, on: service)
+        #expect(titles(try sections(await service.manifest(profile: "phone"))[0]) == recorded)
+    }
+
     @Test("a restarted daemon serves the persisted manifest, and item ids stay stable")
     func restart() async throws {
         var ids: [String] = []

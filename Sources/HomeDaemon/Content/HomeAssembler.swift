@@ -91,13 +91,7 @@ public enum HomeAssembler {
         content: HomeContent,
         bindings: [SectionBinding]
     ) -> [AssembledSection] {
-        var sections = sectionIDs.map { id in
-            let binding =
-                bindings.first { $0.sectionID == id }
-                ?? SectionBinding.defaults.first { $0.sectionID == id }
-                ?? SectionBinding(sectionID: id, sources: [])
-            return assemble(binding, content: content)
-        }
+        var sections = sectionIDs.map { id in assemble(binding(for: id, in: bindings), content: content) }
         // Ids must be unique in the whole manifest (diffable clients require it): the same link
         // in two places, or a notice in two sections, gets `#2`, `#3` … in layout order.
         var seen: [String: Int] = [:]
@@ -110,6 +104,29 @@ public enum HomeAssembler {
             }
         }
         return sections
+    }
+
+    /// How many history entries the sections `sectionIDs` show at most under `bindings`: the
+    /// longest history run any of them takes (0 without one), nil when a run takes them all.
+    /// A version's snapshot reads no more: a history of hundreds of events, three of them on
+    /// screen, is read three rows at a time.
+    public static func historyShown(sectionIDs: [String], bindings: [SectionBinding]) -> Int? {
+        var shown = 0
+        for id in sectionIDs {
+            for source in binding(for: id, in: bindings).sources where source.content == .history {
+                guard let limit = source.limit else { return nil }
+                shown = max(shown, limit)
+            }
+        }
+        return shown
+    }
+
+    /// The binding of section `id`: the configured one, else the product's default for it, else
+    /// none (an empty section).
+    static func binding(for id: String, in bindings: [SectionBinding]) -> SectionBinding {
+        bindings.first { $0.sectionID == id }
+            ?? SectionBinding.defaults.first { $0.sectionID == id }
+            ?? SectionBinding(sectionID: id, sources: [])
     }
 
     static func assemble(_ binding: SectionBinding, content: HomeContent) -> AssembledSection {

@@ -1,5 +1,6 @@
 public import FoundationEssentials
 import HomeFetch
+import HomeLayout
 public import HomeStore
 
 /// One source's health, as `GetStatus` reports it.
@@ -96,12 +97,24 @@ extension HomeService {
         Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
     }
 
+    /// History entries a snapshot holds at most: what a section bound to all of the history
+    /// shows.
+    static let snapshotHistoryLimit = 100
+
     /// The content the assembler lays out, read from one snapshot of the store: the user and
-    /// the configured sources' rows of `configuration`, the one the version is made with.
+    /// the configured sources' rows of `configuration`, the one the version is made with, and
+    /// as much history as its sections show (``HomeAssembler/historyShown(sectionIDs:bindings:)``).
     func snapshot(of configuration: LoadedConfiguration) async throws -> HomeContent {
         let settings = configuration.settings
         let configured = Self.sourceURLs(of: configuration)
-        let rows = try await store.homeRows(historyLimit: 100, noticeLimit: 500)
+        let historyShown = HomeAssembler.historyShown(
+            sectionIDs: configuration.spec.sections.map(\.id),
+            bindings: settings.bindings
+        )
+        let rows = try await store.homeRows(
+            historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
+            noticeLimit: 500
+        )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
