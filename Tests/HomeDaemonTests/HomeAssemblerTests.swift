@@ -58,6 +58,17 @@ import Testing
                 bindings: [history("userHistory", 5), history("appService", 2)]
             ) == 5
         )
+        #expect(
+            HomeAssembler.historyShown(
+                sectionIDs: Self.ids,
+                bindings: [history("userHistory", 2), history("appService", 5)]
+            ) == 5
+        )
+        let twoRuns = SectionBinding(
+            sectionID: "userHistory",
+            sources: [SectionBinding.Source(.history, limit: 2), SectionBinding.Source(.history, limit: 4)]
+        )
+        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [twoRuns]) == 4)
         #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [history("userHistory", nil)]) == nil)
         // Only the sections laid out count: no history section, no history read.
         #expect(HomeAssembler.historyShown(sectionIDs: ["mainService"], bindings: [history("userHistory", nil)]) == 0)

@@ -1,9 +1,10 @@
 import Foundation
-import HomeDaemon
 import HomeLayout
 import LogCore
 import TestSupport
 import Testing
+
+@testable import HomeDaemon
 
 /// The daemon's service on the sample configuration of `feeds/`, offline, with a real store.
 @Suite(.timeLimit(.minutes(1)))
@@ -121,11 +122,12 @@ struct HomeServiceTests {
 
     @Test("the history section shows the newest events its binding takes")
     func historyRun() async throws {
-        // `items = history:3` in the sample: three of five, as many rows as the snapshot reads.
+        // `items = history:3` in the sample: three of five, and the snapshot reads no more.
         let service = try await start()
         defer { Task { await service.stop() } }
         let recorded = try await recordHistory(5, on: service)
         #expect(titles(try sections(await service.manifest(profile: "phone"))[0]) == Array(recorded.prefix(3)))
+        #expect(try await service.snapshot(of: service.configuration).history.count == 3)
     }
 
     @Test("a history run without a limit shows every event, newest first")
@@ -139,6 +141,7 @@ struct HomeServiceTests {
         defer { Task { await service.stop() } }
         let recorded = try await recordHistory(5, on: service)
         #expect(titles(try sections(await service.manifest(profile: "phone"))[0]) == recorded)
+        #expect(try await service.snapshot(of: service.configuration).history.count == 5)
     }
 
     @Test("a restarted daemon serves the persisted manifest, and item ids stay stable")
