@@ -54,7 +54,7 @@ let package = Package(
         // A field proven safe opts out alone, in release builds only (`@exclusivity(unchecked)`:
         // the Varlink loop's EventLoop, Connection.state and Splicer).
         .target(name: "HomeFeeds", dependencies: ["CLibXML2", "CSystem", "JSONCore"]),
-        .target(name: "HomeStore", dependencies: ["CSQLite"]),
+        .target(name: "HomeStore", dependencies: ["CSQLite", "JSONCore"]),
         .target(
             name: "HomeFetch",
             dependencies: ["CCurl", "CSystem", "HomeFeeds", "HomefeedVersion", "LogCore", "SystemCalls"]

@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import JSONCore
 
 extension Store {
     /// Stores one fetched document of a notice source, in one transaction: new entries are
@@ -181,6 +182,29 @@ extension Store {
             ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
             """,
             [max(limit, 0)],
+            Self.notice
+        )
+    }
+
+    /// The newest notices of the sources at `sourceURLs`, newest first: the notices of any
+    /// other source (one no longer configured, whose rows stay) take no place among them. One
+    /// statement whatever the number of sources: the URLs go in as one JSON array (`json_each`).
+    ///
+    /// `CROSS JOIN` keeps the notices the outer loop, walked newest first by `notices_by_time`
+    /// until `limit` of them matched; with a plain join SQLite reads every notice of the listed
+    /// sources by `notices_by_source_time` and sorts them all for the first few.
+    public func newestNotices(of sourceURLs: [String], limit: Int) throws(StoreError) -> [StoredNotice] {
+        let list = JSONWriter.encode(pretty: false, capacity: 256) { json in
+            json.beginArray()
+            for url in sourceURLs { json.string(url) }
+            json.endArray()
+        }
+        return try database.fetchAll(
+            """
+            SELECT \(Self.noticeColumns) FROM notices n CROSS JOIN sources s ON s.id = n.source_id
+            WHERE s.url IN (SELECT value FROM json_each(?)) ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
+            """,
+            [String(decoding: list, as: UTF8.self), max(limit, 0)],
             Self.notice
         )
     }

@@ -3,7 +3,7 @@ extension Store {
     public struct HomeRows: Sendable {
         /// ``recentHistory(limit:)``.
         public var history: [HistoryEvent]
-        /// ``newestNotices(limit:)``.
+        /// ``newestNotices(of:limit:)``, or ``newestNotices(limit:)`` of every source.
         public var notices: [StoredNotice]
         /// ``sources()``.
         public var sources: [Source]
@@ -14,11 +14,22 @@ extension Store {
     /// The rows a manifest version is assembled from, in one read transaction: a version never
     /// mixes notices from before an ingest with links from after it, and the service makes it
     /// with one hop to the store's queue instead of four (issue 17).
-    public func homeRows(historyLimit: Int, noticeLimit: Int) throws(StoreError) -> HomeRows {
+    ///
+    /// - Parameter noticeSources: the sources whose notices are read (``newestNotices(of:limit:)``),
+    ///   nil for every source.
+    public func homeRows(historyLimit: Int, noticeLimit: Int, noticeSources: [String]? = nil) throws(StoreError)
+        -> HomeRows
+    {
         try database.readTransaction { () throws(StoreError) -> HomeRows in
-            HomeRows(
+            let notices: [StoredNotice]
+            if let noticeSources {
+                notices = try newestNotices(of: noticeSources, limit: noticeLimit)
+            } else {
+                notices = try newestNotices(limit: noticeLimit)
+            }
+            return HomeRows(
                 history: try recentHistory(limit: historyLimit),
-                notices: try newestNotices(limit: noticeLimit),
+                notices: notices,
                 sources: try sources(),
                 serviceLinks: try serviceLinks()
             )

@@ -79,6 +79,28 @@ import Testing
         #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [services]) == 0)
     }
 
+    @Test("the notices shown are the longest run of all sources' notices; one source's run may need any")
+    func noticesShown() {
+        let notices = { (id: String, source: String?, limit: Int?) in
+            SectionBinding(sectionID: id, sources: [SectionBinding.Source(.notices(sourceURL: source), limit: limit)])
+        }
+        // The default mainService binding takes one notice, the headline.
+        #expect(HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: []) == 1)
+        #expect(
+            HomeAssembler.noticesShown(
+                sectionIDs: Self.ids,
+                bindings: [notices("mainService", nil, 2), notices("otherService", nil, 7)]
+            ) == 7
+        )
+        #expect(HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: [notices("mainService", nil, nil)]) == nil)
+        // One source's newest are picked among every source's: any row may be needed.
+        #expect(
+            HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: [notices("mainService", "https://a.test/f", 1)])
+                == nil
+        )
+        #expect(HomeAssembler.noticesShown(sectionIDs: ["userHistory"], bindings: []) == 0)
+    }
+
     @Test("item ids are stable: the same entries give the same ids whatever else changed")
     func stableIDs() {
         var changed = Self.content

@@ -144,6 +144,28 @@ struct HomeServiceTests {
         #expect(try await service.snapshot(of: service.configuration).history.count == 5)
     }
 
+    @Test("a version reads as many notices as its sections show: one headline, or all of them")
+    func noticeRun() async throws {
+        // `items = notices:1! …` in the sample: one row of the five.
+        let service = try await start()
+        _ = try await service.refresh(url: nil)
+        #expect(try await service.snapshot(of: service.configuration).notices.count == 1)
+        await service.stop()
+        // Bound without a limit: every configured source's notices, newest first.
+        let conf = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: conf, encoding: .utf8)
+        #expect(text.contains("items = notices:1! "))
+        try text.replacingOccurrences(of: "items = notices:1! ", with: "items = notices ")
+            .write(to: conf, atomically: true, encoding: .utf8)
+        let unbounded = try await start()
+        defer { Task { await unbounded.stop() } }
+        let notices = try await unbounded.snapshot(of: unbounded.configuration).notices
+        #expect(notices.count == 5)
+        #expect(
+            notices.map(\.published) == notices.map(\.published).sorted { ($0 ?? .distantPast) > ($1 ?? .distantPast) }
+        )
+    }
+
     @Test("a restarted daemon serves the persisted manifest, and item ids stay stable")
     func restart() async throws {
         var ids: [String] = []

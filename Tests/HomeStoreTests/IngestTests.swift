@@ -120,6 +120,26 @@ import Testing
         #expect(try await test.store.newestNotices(limit: 0).isEmpty)
     }
 
+    @Test("newest notices of a set of sources: the others take no place among them, whatever the URLs hold")
+    func newestOfSources() async throws {
+        let test = try await TestStore().withSources()
+        // JSON's special characters in a URL: the set goes to SQLite as one JSON array.
+        let quoted = #"https://example.com/"quoted"\feed.xml?a=1&b=\u{7F}"#
+        try await test.store.upsertSource(SourceInput(url: quoted, kind: .notices, title: "따옴표"), now: Clock.t0)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
+        try await test.store.ingestNotices(sourceURL: quoted, entries: entries("q", count: 2), now: Clock.t0)
+        // The feed's five are the newest overall; of the quoted source's alone, its own two.
+        #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["e-4", "e-3"])
+        #expect(try await test.store.newestNotices(of: [quoted], limit: 5).map(\.entryID) == ["q-1", "q-0"])
+        #expect(
+            try await test.store.newestNotices(of: [quoted, feed], limit: 3).map(\.entryID) == ["e-4", "e-3", "e-2"]
+        )
+        #expect(try await test.store.newestNotices(of: ["https://example.com/unknown"], limit: 5).isEmpty)
+        #expect(try await test.store.newestNotices(of: [], limit: 5).isEmpty)
+        let rows = try await test.store.homeRows(historyLimit: 0, noticeLimit: 1, noticeSources: [quoted])
+        #expect(rows.notices.map(\.entryID) == ["q-1"])
+    }
+
     @Test("an ingest can record its fetch in the same transaction; validators are stored with the document")
     func ingestWithFetchRecord() async throws {
         let test = try await TestStore().withSources()

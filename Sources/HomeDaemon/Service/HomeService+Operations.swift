@@ -100,25 +100,29 @@ extension HomeService {
     /// History entries a snapshot holds at most: what a section bound to all of the history
     /// shows.
     static let snapshotHistoryLimit = 100
+    /// Notices a snapshot holds at most, the newest of the configured sources: what a section
+    /// bound to all notices, or to one source's, picks from.
+    static let snapshotNoticeLimit = 100
 
     /// The content the assembler lays out, read from one snapshot of the store: the user and
     /// the configured sources' rows of `configuration`, the one the version is made with, and
-    /// as much history as its sections show (``HomeAssembler/historyShown(sectionIDs:bindings:)``).
+    /// as much history and as many notices as its sections show
+    /// (``HomeAssembler/historyShown(sectionIDs:bindings:)``, ``HomeAssembler/noticesShown(sectionIDs:bindings:)``).
     func snapshot(of configuration: LoadedConfiguration) async throws -> HomeContent {
         let settings = configuration.settings
         let configured = Self.sourceURLs(of: configuration)
-        let historyShown = HomeAssembler.historyShown(
-            sectionIDs: configuration.spec.sections.map(\.id),
-            bindings: settings.bindings
-        )
+        let sectionIDs = configuration.spec.sections.map(\.id)
+        let historyShown = HomeAssembler.historyShown(sectionIDs: sectionIDs, bindings: settings.bindings)
+        let noticesShown = HomeAssembler.noticesShown(sectionIDs: sectionIDs, bindings: settings.bindings)
         let rows = try await store.homeRows(
             historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
-            noticeLimit: 500
+            noticeLimit: min(noticesShown ?? Self.snapshotNoticeLimit, Self.snapshotNoticeLimit),
+            noticeSources: configured.sorted()
         )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
-        let notices = rows.notices.filter { configured.contains($0.sourceURL) }.prefix(100)
+        let notices = rows.notices
             .map {
                 Notice(
                     sourceURL: $0.sourceURL,
