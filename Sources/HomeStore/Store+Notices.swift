@@ -186,25 +186,30 @@ extension Store {
         )
     }
 
-    /// The newest notices of the sources at `sourceURLs`, newest first: the notices of any
-    /// other source (one no longer configured, whose rows stay) take no place among them. One
-    /// statement whatever the number of sources: the URLs go in as one JSON array (`json_each`).
-    ///
-    /// `CROSS JOIN` keeps the notices the outer loop, walked newest first by `notices_by_time`
-    /// until `limit` of them matched; with a plain join SQLite reads every notice of the listed
-    /// sources by `notices_by_source_time` and sorts them all for the first few.
-    public func newestNotices(of sourceURLs: [String], limit: Int) throws(StoreError) -> [StoredNotice] {
+    /// The newest notices of the sources at `sourceURLs` among the `scanned` newest of every
+    /// source, newest first, at most `limit`. The notices of other sources (removed from the
+    /// configuration, whose rows stay) are skipped in SQL, so only what is returned becomes
+    /// Swift values; `scanned` bounds the rows SQLite walks when such notices are the newest.
+    /// One statement whatever the number of sources: the URLs go in as one JSON array
+    /// (`json_each`).
+    public func newestNotices(of sourceURLs: [String], limit: Int, among scanned: Int) throws(StoreError)
+        -> [StoredNotice]
+    {
         let list = JSONWriter.encode(pretty: false, capacity: 256) { json in
             json.beginArray()
             for url in sourceURLs { json.string(url) }
             json.endArray()
         }
+        // The subquery walks `notices_by_time` newest first and stops after `scanned` rows; the
+        // `CROSS JOIN` keeps it the outer loop, with each source looked up by its key.
         return try database.fetchAll(
             """
-            SELECT \(Self.noticeColumns) FROM notices n CROSS JOIN sources s ON s.id = n.source_id
+            SELECT \(Self.noticeColumns)
+            FROM (SELECT * FROM notices ORDER BY sort_at DESC, id DESC LIMIT ?) n
+            CROSS JOIN sources s ON s.id = n.source_id
             WHERE s.url IN (SELECT value FROM json_each(?)) ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
             """,
-            [String(decoding: list, as: UTF8.self), max(limit, 0)],
+            [max(scanned, 0), String(decoding: list, as: UTF8.self), max(limit, 0)],
             Self.notice
         )
     }

@@ -3,7 +3,7 @@ extension Store {
     public struct HomeRows: Sendable {
         /// ``recentHistory(limit:)``.
         public var history: [HistoryEvent]
-        /// ``newestNotices(of:limit:)``, or ``newestNotices(limit:)`` of every source.
+        /// ``newestNotices(of:limit:among:)``, or ``newestNotices(limit:)`` of every source.
         public var notices: [StoredNotice]
         /// ``sources()``.
         public var sources: [Source]
@@ -15,15 +15,19 @@ extension Store {
     /// mixes notices from before an ingest with links from after it, and the service makes it
     /// with one hop to the store's queue instead of four (issue 17).
     ///
-    /// - Parameter noticeSources: the sources whose notices are read (``newestNotices(of:limit:)``),
-    ///   nil for every source.
-    public func homeRows(historyLimit: Int, noticeLimit: Int, noticeSources: [String]? = nil) throws(StoreError)
-        -> HomeRows
-    {
+    /// - Parameters:
+    ///   - noticeSources: the sources whose notices are read, among the `noticeScan` newest of
+    ///     every source (``newestNotices(of:limit:among:)``); nil for every source's.
+    public func homeRows(
+        historyLimit: Int,
+        noticeLimit: Int,
+        noticeSources: [String]? = nil,
+        noticeScan: Int = 0
+    ) throws(StoreError) -> HomeRows {
         try database.readTransaction { () throws(StoreError) -> HomeRows in
             let notices: [StoredNotice]
             if let noticeSources {
-                notices = try newestNotices(of: noticeSources, limit: noticeLimit)
+                notices = try newestNotices(of: noticeSources, limit: noticeLimit, among: noticeScan)
             } else {
                 notices = try newestNotices(limit: noticeLimit)
             }

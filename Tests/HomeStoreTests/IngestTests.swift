@@ -124,19 +124,33 @@ import Testing
     func newestOfSources() async throws {
         let test = try await TestStore().withSources()
         // JSON's special characters in a URL: the set goes to SQLite as one JSON array.
-        let quoted = #"https://example.com/"quoted"\feed.xml?a=1&b=\u{7F}"#
+        let quoted = "https://example.com/\"quoted\"\\feed.xml?a=1\t&b=\u{1}한"
         try await test.store.upsertSource(SourceInput(url: quoted, kind: .notices, title: "따옴표"), now: Clock.t0)
         try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
         try await test.store.ingestNotices(sourceURL: quoted, entries: entries("q", count: 2), now: Clock.t0)
         // The feed's five are the newest overall; of the quoted source's alone, its own two.
         #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["e-4", "e-3"])
-        #expect(try await test.store.newestNotices(of: [quoted], limit: 5).map(\.entryID) == ["q-1", "q-0"])
         #expect(
-            try await test.store.newestNotices(of: [quoted, feed], limit: 3).map(\.entryID) == ["e-4", "e-3", "e-2"]
+            try await test.store.newestNotices(of: [quoted], limit: 5, among: 100).map(\.entryID) == ["q-1", "q-0"]
         )
-        #expect(try await test.store.newestNotices(of: ["https://example.com/unknown"], limit: 5).isEmpty)
-        #expect(try await test.store.newestNotices(of: [], limit: 5).isEmpty)
-        let rows = try await test.store.homeRows(historyLimit: 0, noticeLimit: 1, noticeSources: [quoted])
+        #expect(
+            try await test.store.newestNotices(of: [quoted, feed], limit: 3, among: 100).map(\.entryID) == [
+                "e-4", "e-3", "e-2",
+            ]
+        )
+        #expect(try await test.store.newestNotices(of: ["https://example.com/unknown"], limit: 5, among: 100).isEmpty)
+        #expect(try await test.store.newestNotices(of: [], limit: 5, among: 100).isEmpty)
+        // Picked among the newest of every source: the walk past other sources' rows is bounded.
+        #expect(try await test.store.newestNotices(of: [quoted], limit: 5, among: 2).isEmpty)
+        #expect(
+            try await test.store.newestNotices(of: [quoted, feed], limit: 5, among: 2).map(\.entryID) == ["e-4", "e-3"]
+        )
+        let rows = try await test.store.homeRows(
+            historyLimit: 0,
+            noticeLimit: 1,
+            noticeSources: [quoted],
+            noticeScan: 100
+        )
         #expect(rows.notices.map(\.entryID) == ["q-1"])
     }
 
