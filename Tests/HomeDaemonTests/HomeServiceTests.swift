@@ -108,6 +108,14 @@ struct HomeServiceTests {
         }
     }
 
+    /// Replaces `text`, which the sample's `homefeedd.conf` must hold, with `replacement`.
+    func editConfiguration(replacing text: String, with replacement: String) throws {
+        let conf = configDirectory.appendingPathComponent("homefeedd.conf")
+        let current = try String(contentsOf: conf, encoding: .utf8)
+        try #require(current.contains(text))
+        try current.replacingOccurrences(of: text, with: replacement).write(to: conf, atomically: true, encoding: .utf8)
+    }
+
     /// Records `count` history events a minute apart, oldest first; their titles, newest first.
     func recordHistory(_ count: Int, on service: HomeService) async throws -> [String] {
         var titles: [String] = []
@@ -132,11 +140,7 @@ struct HomeServiceTests {
 
     @Test("a history run without a limit shows every event, newest first")
     func unboundedHistoryRun() async throws {
-        let conf = configDirectory.appendingPathComponent("homefeedd.conf")
-        let text = try String(contentsOf: conf, encoding: .utf8)
-        #expect(text.contains("items = history:3\n"))
-        try text.replacingOccurrences(of: "items = history:3\n", with: "items = history\n")
-            .write(to: conf, atomically: true, encoding: .utf8)
+        try editConfiguration(replacing: "items = history:3\n", with: "items = history\n")
         let service = try await start()
         defer { Task { await service.stop() } }
         let recorded = try await recordHistory(5, on: service)
@@ -152,11 +156,7 @@ struct HomeServiceTests {
         #expect(try await service.snapshot(of: service.configuration).notices.count == 1)
         await service.stop()
         // Bound without a limit: every configured source's notices, newest first.
-        let conf = configDirectory.appendingPathComponent("homefeedd.conf")
-        let text = try String(contentsOf: conf, encoding: .utf8)
-        #expect(text.contains("items = notices:1! "))
-        try text.replacingOccurrences(of: "items = notices:1! ", with: "items = notices ")
-            .write(to: conf, atomically: true, encoding: .utf8)
+        try editConfiguration(replacing: "items = notices:1! ", with: "items = notices ")
         let unbounded = try await start()
         defer { Task { await unbounded.stop() } }
         let notices = try await unbounded.snapshot(of: unbounded.configuration).notices
