@@ -15,19 +15,18 @@ extension Store {
     /// mixes notices from before an ingest with links from after it, and the service makes it
     /// with one hop to the store's queue instead of four (issue 17).
     ///
-    /// - Parameters:
-    ///   - noticeSources: the sources whose notices are read, among the `noticeScan` newest of
-    ///     every source (``newestNotices(of:limit:among:)``); nil for every source's.
+    /// - Parameter noticeSources: the sources whose notices are read, picked among the `among`
+    ///   newest of every source (``newestNotices(of:limit:among:)``); nil for every source's.
+    ///   One value, so a caller cannot give the sources and forget the bound.
     public func homeRows(
         historyLimit: Int,
         noticeLimit: Int,
-        noticeSources: [String]? = nil,
-        noticeScan: Int = 0
+        noticeSources: (urls: [String], among: Int)? = nil
     ) throws(StoreError) -> HomeRows {
         try database.readTransaction { () throws(StoreError) -> HomeRows in
             let notices: [StoredNotice]
             if let noticeSources {
-                notices = try newestNotices(of: noticeSources, limit: noticeLimit, among: noticeScan)
+                notices = try newestNotices(of: noticeSources.urls, limit: noticeLimit, among: noticeSources.among)
             } else {
                 notices = try newestNotices(limit: noticeLimit)
             }

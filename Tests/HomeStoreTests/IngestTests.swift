@@ -148,8 +148,7 @@ import Testing
         let rows = try await test.store.homeRows(
             historyLimit: 0,
             noticeLimit: 1,
-            noticeSources: [quoted],
-            noticeScan: 100
+            noticeSources: (urls: [quoted], among: 100)
         )
         #expect(rows.notices.map(\.entryID) == ["q-1"])
     }

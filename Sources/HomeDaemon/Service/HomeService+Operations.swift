@@ -120,25 +120,23 @@ extension HomeService {
         let rows = try await store.homeRows(
             historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
             noticeLimit: min(noticesShown ?? Self.snapshotNoticeLimit, Self.snapshotNoticeLimit),
-            noticeSources: configured.sorted(),
-            noticeScan: Self.snapshotNoticeScan
+            noticeSources: (urls: configured.sorted(), among: Self.snapshotNoticeScan)
         )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
-        let notices = rows.notices
-            .map {
-                Notice(
-                    sourceURL: $0.sourceURL,
-                    sourceTitle: $0.sourceTitle,
-                    entryID: $0.entryID,
-                    title: $0.title,
-                    link: $0.link,
-                    published: $0.published,
-                    summary: $0.summary,
-                    imageURL: $0.imageURL
-                )
-            }
+        let notices = rows.notices.map {
+            Notice(
+                sourceURL: $0.sourceURL,
+                sourceTitle: $0.sourceTitle,
+                entryID: $0.entryID,
+                title: $0.title,
+                link: $0.link,
+                published: $0.published,
+                summary: $0.summary,
+                imageURL: $0.imageURL
+            )
+        }
         var services: [String: [ServiceLink]] = [:]
         let configuredSources = Dictionary(
             rows.sources.filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
