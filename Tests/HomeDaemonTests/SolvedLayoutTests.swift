@@ -4,8 +4,8 @@ import Testing
 
 @testable import HomeDaemon
 
-/// A version's second solve of a profile is skipped when the first one (made to measure its
-/// text) applied the same measurements, and only then.
+/// A solve is skipped when a layout kept from an earlier one (the version's text measuring, or
+/// the last version's) was solved from the same input, and only then.
 @Suite struct SolvedLayoutTests {
     let phone = LayoutEnvironment(width: 375, height: 812, scale: 2)
     let tablet = LayoutEnvironment(width: 820, height: 1180, scale: 2)
@@ -30,22 +30,25 @@ import Testing
 
     /// The layout `sizes` give on `environment`, as the text measuring keeps it.
     func solved(_ sizes: TargetSizes = .none, on environment: LayoutEnvironment) throws -> SolvedLayout {
-        let (result, applied) = try ManifestBuilder.solve(
+        try ManifestBuilder.solve(
             spec: ManifestElementsTests.spec,
             sections: sections,
             environment: environment,
             measurements: sizes
-        )
-        return SolvedLayout(measurements: applied.layout, result: result)
+        ).layout
     }
 
-    /// The frames solved on `source`, labelled as solved on `label`: only a layout that was
-    /// reused rather than solved again can put them into `label`'s manifest.
-    func mislabelled(_ source: LayoutEnvironment, as label: LayoutEnvironment) throws -> SolvedLayout {
-        let frames = try solved(on: source)
-        var result = frames.result
-        result.environment = label
-        return SolvedLayout(measurements: frames.measurements, result: result)
+    /// The frames solved on `source`, labelled as solved from `label`'s input (its own, or as
+    /// `change` makes it): only a layout that was reused rather than solved again can put them
+    /// into `label`'s manifest.
+    func mislabelled(
+        _ source: LayoutEnvironment,
+        as label: LayoutEnvironment,
+        changing change: (inout SolvedLayout.Input) -> Void = { _ in }
+    ) throws -> SolvedLayout {
+        var input = try solved(on: label).input
+        change(&input)
+        return SolvedLayout(input: input, result: try solved(on: source).result)
     }
 
     /// A measured height for the first history row, with the fingerprint of its content.
@@ -82,6 +85,44 @@ import Testing
         #expect(try built(rowMeasured(70), reusing: solved(measured, on: phone)).bytes == built(rowMeasured(70)).bytes)
         // Solved for the tablet, with the same (no) measurements.
         #expect(try built(reusing: solved(on: tablet)).bytes == built().bytes)
+    }
+
+    @Test("a layout kept for other item counts or from another spec is solved again")
+    func solvedAgainForOtherInput() throws {
+        let fresh = try built()
+        let moreItems = try built(reusing: mislabelled(tablet, as: phone) { $0.itemCounts[0] += 1 })
+        #expect(moreItems.etag == fresh.etag)
+        let otherSpec = try built(reusing: mislabelled(tablet, as: phone) { $0.spec.sections.removeLast() })
+        #expect(otherSpec.etag == fresh.etag)
+        // The control: the same trick with the input unchanged is reused.
+        let sameInput = try built(reusing: mislabelled(tablet, as: phone))
+        #expect(sameInput.elements?["history:9"]?.frame.width == 820)
+    }
+
+    @Test("the next version measures its text in the last one's layout while nothing the solver reads changes")
+    func keptAcrossVersions() async throws {
+        let home = try SampleHome()
+        let service = try await home.start()
+        defer { home.stop(service) }
+        let first = try #require(await service.textState.layouts["phone"])
+        try await service.publishNow()
+        let second = try #require(await service.textState.layouts["phone"])
+        #expect(Self.sameStorage(first.result.sections, second.result.sections))
+        // Two history events: the userHistory section shows two rows instead of its placeholder.
+        for title in ["도서관", "학사 안내"] {
+            _ = try await service.recordHistory(title: title, link: nil, kind: nil, at: nil)
+        }
+        let third = try #require(await service.textState.layouts["phone"])
+        #expect(third.input.itemCounts != second.input.itemCounts)
+        #expect(!Self.sameStorage(second.result.sections, third.result.sections))
+        let manifest = try await SampleHome.manifest(service)
+        let history = try #require(SampleHome.sections(manifest).first { $0["id"] as? String == "userHistory" })
+        #expect((history["items"] as? [[String: Any]])?.count == 2)
+    }
+
+    /// Whether two arrays are one storage: a layout kept, not solved again.
+    static func sameStorage(_ a: [SectionLayout], _ b: [SectionLayout]) -> Bool {
+        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
     }
 
     @Test("ManifestCache.prepare hands each profile its own kept layout, by profile name")

@@ -144,7 +144,7 @@ public enum ManifestBuilder {
         elements: ElementIndex? = nil,
         reusing solved: SolvedLayout? = nil
     ) throws(LayoutSolveError) -> Built {
-        let (result, applied) = try solve(
+        let (layout, applied) = try solve(
             spec: spec,
             sections: assembled,
             environment: environment,
@@ -152,6 +152,7 @@ public enum ManifestBuilder {
             elements: elements,
             reusing: solved
         )
+        let result = layout.result
         let pictures = ManifestPictures(index: images, scale: environment.scale, nearest: profile == nil)
         var body = ManifestBodyWriter(sources: applied.sources, truncated: applied.truncated, pictures: pictures)
         body.write(result, environment: environment, sections: assembled)
@@ -188,8 +189,8 @@ public enum ManifestBuilder {
     /// - Parameters:
     ///   - elements: the ``ElementIndex`` of `spec`'s sections and `assembled`, when the caller
     ///     lays the same content out more than once; made here otherwise.
-    ///   - solved: an earlier layout of the same spec and sections, returned again (not solved
-    ///     anew) when it was solved for this environment with the measurements that apply now.
+    ///   - solved: a layout solved before, returned again (not solved anew) when everything the
+    ///     solver would read now is what it read then (``SolvedLayout/Input``).
     static func solve(
         spec: LayoutSpec,
         sections assembled: [AssembledSection],
@@ -197,15 +198,12 @@ public enum ManifestBuilder {
         measurements: TargetSizes,
         elements: ElementIndex? = nil,
         reusing solved: SolvedLayout? = nil
-    ) throws(LayoutSolveError) -> (result: LayoutResult, applied: AppliedMeasurements) {
+    ) throws(LayoutSolveError) -> (layout: SolvedLayout, applied: AppliedMeasurements) {
         let applied =
             measurements.isEmpty
             ? AppliedMeasurements()
             : (elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled))
                 .measurements(measurements)
-        if let solved, solved.result.environment == environment, solved.measurements == applied.layout {
-            return (solved.result, applied)
-        }
         // What only the solver reads: the item counts, and the spec without the supplementaries
         // of hidden sections (section ids, which the measurements are keyed by, stay).
         var spec = spec
@@ -215,8 +213,17 @@ public enum ManifestBuilder {
             counts.append(content?.items.count ?? 0)
             if content?.isHidden == true { hideSupplementaries(of: &spec.sections[index]) }
         }
+        let input = SolvedLayout.Input(
+            spec: spec,
+            environment: environment,
+            itemCounts: counts,
+            measurements: applied.layout
+        )
+        if let solved, solved.input == input {
+            return (solved, applied)
+        }
         let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts, measurements: applied.layout)
-        return (result, applied)
+        return (SolvedLayout(input: input, result: result), applied)
     }
 
     /// A hidden section keeps no header, footer or background, at any width.

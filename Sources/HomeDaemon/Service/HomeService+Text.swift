@@ -3,18 +3,23 @@ import HomeLayout
 public import TextMeasure
 
 /// What the service remembers about measuring text between versions: the styles it last
-/// checked, and the warnings it logged (each once).
+/// checked, the warnings it logged (each once), and the layouts the last version's text was
+/// measured in.
 struct TextMeasuringState {
     var checkedStyles: [TextSlotStyle]?
     var warned: Set<String> = []
+    /// By profile name: the next version's text is measured in the same layout, not a new
+    /// solve, when nothing the solver reads has changed (``SolvedLayout``).
+    var layouts: [String: SolvedLayout] = [:]
 }
 
 extension HomeService {
     /// Measures the text slots of the next version, for every profile, and puts their heights in
     /// the measurement book as computed sizes, in place of the last version's.
     ///
-    /// Each profile is solved once with its current measurements to find the slots' widths; the
-    /// strings are measured on the measurer's own queue (cached by string, style and width), so
+    /// Each profile is solved once with its current measurements to find the slots' widths (or
+    /// the last version's layout is taken, when it was solved from the same input); the strings
+    /// are measured on the measurer's own queue (cached by string, style and width), so
     /// neither this actor's thread nor the socket loop waits on Pango. Text that cannot be
     /// measured (no fonts) keeps its estimate, with one warning in the log. Ad-hoc containers
     /// get no computed sizes: they are laid out on request, and keep their estimates until a
@@ -38,6 +43,7 @@ extension HomeService {
     ) async -> [String: SolvedLayout] {
         guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
             measurements.replaceAll(.computed, with: [:])
+            textState.layouts = [:]
             return [:]
         }
         if textState.checkedStyles != settings.textStyles {
@@ -51,23 +57,25 @@ extension HomeService {
             for (position, profile) in settings.profiles.enumerated() {
                 let target = MeasurementTargets.profile(profile.name)
                 let sizes = measurements.sizes(for: target)
+                let earlier = textState.layouts[profile.name]
                 group.addTask {
                     do throws(LayoutSolveError) {
-                        let (result, applied) = try ManifestBuilder.solve(
+                        let (layout, _) = try ManifestBuilder.solve(
                             spec: spec,
                             sections: sections,
                             environment: profile.environment,
                             measurements: sizes,
-                            elements: elements
+                            elements: elements,
+                            reusing: earlier
                         )
                         let slots = TextSlots.find(
-                            in: result,
+                            in: layout.result,
                             sections: sections,
                             settings: settings,
                             target: target,
                             scale: profile.environment.scale
                         )
-                        return (position, slots, SolvedLayout(measurements: applied.layout, result: result))
+                        return (position, slots, layout)
                     } catch {
                         // The version itself will fail on this profile and say why.
                         return (position, [], nil)
@@ -82,6 +90,7 @@ extension HomeService {
             }
             return (slots: found, solved: solved)
         }
+        textState.layouts = found.solved
         let slots = found.slots.flatMap { $0 }
         var computed: [String: [String: SizeEntry]] = [:]
         let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
