@@ -195,9 +195,8 @@ public actor ManifestCache {
     /// - Parameter elements: the ``ElementIndex`` of the spec laid out (`newSpec`, or the current
     ///   one) and `sections`, when the caller has made it already (the service, once per
     ///   version); made here otherwise.
-    /// - Parameter solved: layouts of these sections and `newSpec` already solved, by profile
-    ///   name (see ``SolvedLayout``): each is used when its environment and measurements are
-    ///   still the ones that apply.
+    /// - Parameter solved: layouts already solved, by profile name (see ``SolvedLayout``): each
+    ///   is used when it was solved from the input its profile's solve would get now.
     func prepare(
         sections: [AssembledSection],
         elements: ElementIndex? = nil,

@@ -342,6 +342,10 @@ extension HomeService {
         }
         await scheduler.replaceSources(next.sources.sources, states: states)
         configuration = next
+        // Kept layouts are reused when their input compares equal, and Swift's String equality
+        // is canonical equivalence: an id re-spelled in another Unicode form compares equal but
+        // is written as spelled. A new configuration is solved afresh.
+        textState.layouts = [:]
         authorization.update(clientGroup: next.settings.clientGroup)
         reportClientGroup()
         try await publishNow()
