@@ -161,6 +161,17 @@ actor SubscriptionHub {
                 pushes[slot] = TargetPush(await manifestResult(subscriber.target))
             }
         }
+        // Handed over together: each server loop is woken once, with the whole fan-out in its
+        // inbox (``VarlinkReplySink/sendingTogether(_:)``).
+        let anyGone = VarlinkReplySink.sendingTogether { handOver(to: snapshot, pushes) }
+        if anyGone { drop { $0.isGone } }
+    }
+
+    /// Sends each subscriber of `snapshot` its target's push from `pushes`, unless it has that
+    /// version already; marks the subscribers that are gone. No suspension: one pass.
+    ///
+    /// - Returns: whether any subscriber is gone.
+    private func handOver(to snapshot: [Subscriber], _ pushes: [ObjectIdentifier: TargetPush]) -> Bool {
         var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
         // The slot of the previous subscriber and its push: neighbours usually share one, so
         // the dictionary is looked up only where the target changes.
@@ -213,7 +224,7 @@ actor SubscriptionHub {
                 subscriber.last = pushed
             }
         }
-        if anyGone { drop { $0.isGone } }
+        return anyGone
     }
 
     /// A subscriber's push of `manifest` with what changed since `previous` (`null` when the

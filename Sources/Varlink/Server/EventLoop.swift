@@ -251,6 +251,21 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         if action.stopped {
             fallback.async { [self] in run(work) }
         } else if action.wake {
+            if let batch = WakeBatch.current {
+                batch.owe(self)
+            } else {
+                var one: UInt64 = 1
+                _ = Glibc.write(wakeFD, &one, 8)
+            }
+        }
+    }
+
+    /// Writes the eventfd that a submit inside a ``WakeBatch`` left unwritten, unless the loop
+    /// has stopped since: checked and written under the inbox lock, which the stopping thread
+    /// takes before it closes the fd.
+    func wakeOwed() {
+        inbox.withLock { inbox in
+            guard !inbox.isStopped else { return }
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
         }

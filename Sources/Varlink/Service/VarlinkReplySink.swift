@@ -83,6 +83,23 @@ public final class VarlinkReplySink: Sendable {
         send(encoded, isFinal: !encoded.continues || !acceptsMore, policy: policy)
     }
 
+    /// Runs `body`, which sends many replies at once (a push to every subscriber), and wakes
+    /// each server loop they go to once, when it returns, rather than at the first reply.
+    ///
+    /// Why: a loop woken at the first reply starts writing while the sender is still handing it
+    /// the rest, on the other core. A Unix socket wakes its reader as if the writer were about
+    /// to sleep (`WF_SYNC`), so a client whose core is busy with that hand-over is queued on the
+    /// loop's core, behind the whole fan-out. Handed over first, the fan-out starts with the
+    /// other core free (issue 17: a push to 1 000 subscribers, four sets of alternating runs in
+    /// both orders, a round median 0.2–0.6 ms lower). Replies keep their order. Anything else
+    /// sent to those loops meanwhile, from any thread, waits for `body` too: keep it short and
+    /// synchronous, a loop over sinks.
+    public static func sendingTogether<Result>(_ body: () throws -> Result) rethrows -> Result {
+        let batch = WakeBatch()
+        defer { batch.wakeOwed() }
+        return try WakeBatch.$current.withValue(batch) { try body() }
+    }
+
     /// Sends the final reply, whatever its `continues` says (``VarlinkOutcome/encoded(_:)``).
     @discardableResult
     func sendFinal(_ encoded: VarlinkEncodedReply) -> VarlinkSendResult {

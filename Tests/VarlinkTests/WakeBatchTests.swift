@@ -1,0 +1,51 @@
+import Synchronization
+import Testing
+
+@testable import Varlink
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// ``VarlinkReplySink/sendingTogether(_:)``: what a task hands a loop inside it waits, in order,
+/// for the loop's one wake-up at the end.
+@Suite("Sending together", .timeLimit(.minutes(1)))
+struct WakeBatchTests {
+    @Test("work handed to a sleeping loop inside sendingTogether runs after it, in order")
+    func handedOverTogether() async throws {
+        let loop = try EventLoop(name: "batch-test")
+        loop.start()
+        let ran = Mutex<[Int]>([])
+        let seenInside = VarlinkReplySink.sendingTogether { () -> [Int] in
+            for n in 0..<3 { loop.submit { ran.withLock { $0.append(n) } } }
+            // Nothing else can wake this loop: were it woken by the first submit, it would
+            // run all three well within this pause.
+            usleep(50_000)
+            return ran.withLock { $0 }
+        }
+        #expect(seenInside.isEmpty)
+        while ran.withLock({ $0.count }) < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ran.withLock { $0 } == [0, 1, 2])
+        // Outside a batch the loop is woken at once again.
+        loop.submit { ran.withLock { $0.append(3) } }
+        while ran.withLock({ $0.count }) < 4 { try await Task.sleep(for: .milliseconds(5)) }
+        await loop.stop()
+    }
+
+    @Test("a batch returns its body's value, and one that throws still wakes what it owed")
+    func throwingBody() async throws {
+        struct Failure: Error {}
+        let loop = try EventLoop(name: "batch-throw")
+        loop.start()
+        let ran = Atomic<Bool>(false)
+        #expect(throws: Failure.self) {
+            try VarlinkReplySink.sendingTogether {
+                loop.submit { ran.store(true, ordering: .releasing) }
+                throw Failure()
+            }
+        }
+        while !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(VarlinkReplySink.sendingTogether { 42 } == 42)
+        await loop.stop()
+    }
+}
