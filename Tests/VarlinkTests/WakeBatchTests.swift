@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 
@@ -47,5 +48,39 @@ struct WakeBatchTests {
         while !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
         #expect(VarlinkReplySink.sendingTogether { 42 } == 42)
         await loop.stop()
+    }
+
+    @Test("a task started inside a batch that submits after it has ended wakes the loop itself")
+    func inheritedAfterTheEnd() async throws {
+        let loop = try EventLoop(name: "batch-inherit")
+        loop.start()
+        let ran = Recorder()
+        let submitLater = DispatchSemaphore(value: 0)
+        let task = VarlinkReplySink.sendingTogether {
+            Task {
+                // The batch is inherited, and over by the time this submits.
+                await withCheckedContinuation { continuation in
+                    DispatchQueue.global().async {
+                        submitLater.wait()
+                        continuation.resume()
+                    }
+                }
+                loop.submit { ran.append(1) }
+            }
+        }
+        submitLater.signal()
+        await task.value
+        // And the loop is still woken by the next submit from outside any batch.
+        loop.submit { ran.append(2) }
+        while ran.values.count < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        #expect(ran.values == [1, 2])
+        await loop.stop()
+    }
+
+    /// What the loop ran, in order, from any thread.
+    final class Recorder: Sendable {
+        private let list = Mutex<[Int]>([])
+        var values: [Int] { list.withLock { $0 } }
+        func append(_ value: Int) { list.withLock { $0.append(value) } }
     }
 }

@@ -251,12 +251,9 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         if action.stopped {
             fallback.async { [self] in run(work) }
         } else if action.wake {
-            if let batch = WakeBatch.current {
-                batch.owe(self)
-            } else {
-                var one: UInt64 = 1
-                _ = Glibc.write(wakeFD, &one, 8)
-            }
+            if let batch = WakeBatch.current, batch.owe(self) { return }
+            var one: UInt64 = 1
+            _ = Glibc.write(wakeFD, &one, 8)
         }
     }
 

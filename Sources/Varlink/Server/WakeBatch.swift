@@ -6,22 +6,32 @@ internal import Synchronization
 /// Task-local, so only the sending task's hand-overs wait: an ``EventLoop`` that the task finds
 /// asleep is owed its wake-up (``owe(_:)``), and ``wakeOwed()`` writes it once the last reply is
 /// handed over. Sendable: the owed loops are behind a `Mutex`.
+///
+/// A task started inside the batch inherits it and may submit after it has ended: an ended
+/// batch takes no more debts (``owe(_:)`` says so), or that loop would never be woken again.
 final class WakeBatch: Sendable {
     /// The batch of the current task, if it is sending together.
     @TaskLocal static var current: WakeBatch?
 
-    private let owed = Mutex<[EventLoop]>([])
+    /// The loops owed a wake-up; nil once the batch has ended.
+    private let owed = Mutex<[EventLoop]?>([])
 
     /// `loop` was handed work while asleep: wake it when the batch ends.
-    func owe(_ loop: EventLoop) {
-        owed.withLock { $0.append(loop) }
+    ///
+    /// - Returns: false when the batch has ended: the caller wakes the loop itself.
+    func owe(_ loop: EventLoop) -> Bool {
+        owed.withLock { owed in
+            guard owed != nil else { return false }
+            owed?.append(loop)
+            return true
+        }
     }
 
-    /// Wakes every loop owed a wake-up, once.
+    /// Ends the batch and wakes every loop owed a wake-up, once.
     func wakeOwed() {
         let loops = owed.withLock { owed in
-            defer { owed = [] }
-            return owed
+            defer { owed = nil }
+            return owed ?? []
         }
         for loop in loops { loop.wakeOwed() }
     }
