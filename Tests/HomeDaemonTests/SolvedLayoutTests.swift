@@ -120,15 +120,15 @@ import Testing
         // A version after the sample's: its headline measured in the one before (the fetches
         // may have brought the headline in the last version, measured only after its solve).
         try await service.publishNow()
-        let first = try #require(await service.textState.layouts["phone"])
+        let first = try await Self.keptPhoneLayout(service)
         try await service.publishNow()
-        let second = try #require(await service.textState.layouts["phone"])
+        let second = try await Self.keptPhoneLayout(service)
         #expect(Self.sameStorage(first.result.sections, second.result.sections))
         // Two history events: the userHistory section shows two rows instead of its placeholder.
         for title in ["도서관", "학사 안내"] {
             _ = try await service.recordHistory(title: title, link: nil, kind: nil, at: nil)
         }
-        let third = try #require(await service.textState.layouts["phone"])
+        let third = try await Self.keptPhoneLayout(service)
         #expect(third.input.itemCounts != second.input.itemCounts)
         #expect(!Self.sameStorage(second.result.sections, third.result.sections))
         let manifest = try await SampleHome.manifest(service)
@@ -142,11 +142,16 @@ import Testing
         let service = try await home.start()
         defer { home.stop(service) }
         try await service.publishNow()
-        let before = try #require(await service.textState.layouts["phone"])
+        let before = try await Self.keptPhoneLayout(service)
         _ = try await service.reload()
-        let after = try #require(await service.textState.layouts["phone"])
+        let after = try await Self.keptPhoneLayout(service)
         #expect(after.input == before.input)
         #expect(!Self.sameStorage(before.result.sections, after.result.sections))
+    }
+
+    /// The layout the phone's text was last measured in.
+    static func keptPhoneLayout(_ service: HomeService) async throws -> SolvedLayout {
+        try #require(await service.textState.layouts["phone"])
     }
 
     /// Whether two arrays are one storage: a layout kept, not solved again.

@@ -252,9 +252,14 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             fallback.async { [self] in run(work) }
         } else if action.wake {
             if let batch = WakeBatch.current, batch.owe(self) { return }
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)
+            signalWake()
         }
+    }
+
+    /// Makes the loop's `epoll_wait` return: one write to its eventfd.
+    private func signalWake() {
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, 8)
     }
 
     /// Writes the eventfd that a submit inside a ``WakeBatch`` left unwritten, unless the loop
@@ -263,8 +268,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     func wakeOwed() {
         inbox.withLock { inbox in
             guard !inbox.isStopped else { return }
-            var one: UInt64 = 1
-            _ = Glibc.write(wakeFD, &one, 8)
+            signalWake()
         }
     }
 
