@@ -24,9 +24,10 @@ struct SubscriptionHubTests {
         )
     }
 
-    /// Counts what reaches the "connection" of one sink.
+    /// Counts what reaches the "connection" of one sink, and keeps the replies.
     final class Recorder: ReplyTransport {
         let delivered = Atomic<Int>(0)
+        let replies = Mutex<[VarlinkEncodedReply]>([])
         func deliver(
             _ reply: VarlinkEncodedReply?,
             isFinal: Bool,
@@ -35,6 +36,12 @@ struct SubscriptionHubTests {
             streaming: Bool
         ) {
             delivered.add(1, ordering: .relaxed)
+            if let reply { replies.withLock { $0.append(reply) } }
+        }
+
+        /// The replies' messages, without their NUL.
+        var messages: [String] {
+            replies.withLock { $0.map { String(decoding: $0.framedBytes.dropLast(), as: UTF8.self) } }
         }
     }
 
@@ -69,6 +76,60 @@ struct SubscriptionHubTests {
         // Added without an initial manifest, the two open ones get the current one; the closed
         // one gets nothing.
         #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [0, 1, 1])
+    }
+
+    @Test("subscribers of targets that take turns in the list each get their own target's push, once")
+    func interleavedTargetsGetTheirOwnPush() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let clients = subscribers(5)
+        let profiles = ["phone", "tablet", "tablet", "phone", "kiosk"]
+        for (client, profile) in zip(clients, profiles) { await hub.add(client.sink, target: .profile(profile)) }
+
+        await hub.publish()
+        for (client, profile) in zip(clients, profiles) {
+            let messages = client.recorder.messages
+            #expect(messages.count == 1)
+            #expect(messages.first?.contains("\"profile\":\"\(profile)\"") == true, "\(profile)")
+        }
+        // Each has this version now: publishing it again sends nothing.
+        await hub.publish()
+        #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [1, 1, 1, 1, 1])
+    }
+
+    @Test("a target's changes are made once per previous version, however its subscribers are spread")
+    func changesAreMadeOncePerTarget() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let clients = subscribers(3)
+        // Two phone subscribers parted by a tablet one: two runs of the same target.
+        for (client, profile) in zip(clients, ["phone", "tablet", "phone"]) {
+            await hub.add(client.sink, target: .profile(profile), changes: true)
+        }
+        await hub.publish()
+        let phoneReplies = [clients[0], clients[2]].map { $0.recorder.replies.withLock { $0.first } }
+        let storage = phoneReplies.map { $0?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
+        #expect(storage[0] != nil)
+        #expect(storage[0] == storage[1], "one reply, framed once, shared by both phone subscribers")
+        #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"tablet\"") == true)
+    }
+
+    @Test("a closed subscriber that already holds the current version is dropped by the next push")
+    func closedSubscriberWithTheVersionIsDropped() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let current = try #require(service.servedManifest(profile: "phone").manifest)
+        let client = subscribers(1)[0]
+        await hub.add(client.sink, target: .profile("phone"), initial: current)
+        client.sink.markClosed()
+        #expect(await hub.heldCount == 1)
+
+        await hub.publish()
+        #expect(await hub.heldCount == 0)
+        #expect(client.recorder.delivered.load(ordering: .relaxed) == 0)
     }
 
     @Test("subscribers that come and go between versions do not pile up")

@@ -172,52 +172,77 @@ actor SubscriptionHub {
     ///
     /// - Returns: whether any subscriber is gone.
     private func handOver(to snapshot: [Subscriber], _ pushes: [ObjectIdentifier: TargetPush]) -> Bool {
-        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
-        // The slot of the previous subscriber and its push: neighbours usually share one, so
-        // the dictionary is looked up only where the target changes.
-        var currentSlot: TargetSlot?
-        var currentPush: TargetPush?
         var anyGone = false
-        for subscriber in snapshot {
-            if subscriber.sink.isClosed {
-                subscriber.isGone = true
-                anyGone = true
-                continue
-            }
-            if subscriber.slot !== currentSlot {
-                currentSlot = subscriber.slot
-                currentPush = pushes[ObjectIdentifier(subscriber.slot)]
-            }
-            let pushed: Pushed
-            let plainPush: VarlinkEncodedReply
-            switch currentPush {
-            case .manifest(let found, let framed):
-                (pushed, plainPush) = (found, framed)
+        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
+        // Neighbours usually share a target: each run of them is handed its push taken apart
+        // once, so the dictionary is looked up and the push's references copied per run, not
+        // per subscriber (callgrind, issue 17).
+        var start = snapshot.startIndex
+        while start < snapshot.endIndex {
+            let slot = snapshot[start].slot
+            var end = start + 1
+            while end < snapshot.endIndex, snapshot[end].slot === slot { end += 1 }
+            let run = snapshot[start..<end]
+            switch pushes[ObjectIdentifier(slot)] {
+            case .manifest(let pushed, let framed):
+                if handOver(pushed, framed: framed, to: run, of: slot, withChanges: &withChanges) { anyGone = true }
             case .failure(let ending):
-                subscriber.sink.send(ending)
-                subscriber.isGone = true
+                for subscriber in run {
+                    subscriber.sink.send(ending)
+                    subscriber.isGone = true
+                }
                 anyGone = true
-                continue
             case nil:
+                for subscriber in run where subscriber.sink.isClosed {
+                    subscriber.isGone = true
+                    anyGone = true
+                }
+            }
+            start = end
+        }
+        return anyGone
+    }
+
+    /// Sends `pushed` to each subscriber of `run` (all of one target) that does not have it:
+    /// the plain push `framed`, or its `changes` to one that asked for them; marks the
+    /// subscribers that are gone.
+    ///
+    /// - Parameter withChanges: the `changes` replies made so far in this pass, by target and
+    ///   previous version (a target's subscribers can come in more than one run).
+    /// - Returns: whether any subscriber is gone.
+    private func handOver(
+        _ pushed: Pushed,
+        framed: VarlinkEncodedReply,
+        to run: ArraySlice<Subscriber>,
+        of slot: TargetSlot,
+        withChanges: inout [ChangesKey: VarlinkEncodedReply]
+    ) -> Bool {
+        var anyGone = false
+        for subscriber in run {
+            if let last = subscriber.last, last.isSameVersion(as: pushed) {
+                // Has this version; a client gone meanwhile is dropped all the same.
+                if subscriber.sink.isClosed {
+                    subscriber.isGone = true
+                    anyGone = true
+                }
                 continue
             }
-            if let last = subscriber.last, last.isSameVersion(as: pushed) { continue }
-            let reply: VarlinkEncodedReply
-            let policy: VarlinkBacklogPolicy
+            let sent: VarlinkSendResult
             if subscriber.wantsChanges {
-                let key = ChangesKey(slot: ObjectIdentifier(subscriber.slot), since: subscriber.last?.manifest.version)
+                let key = ChangesKey(slot: ObjectIdentifier(slot), since: subscriber.last?.manifest.version)
+                let reply: VarlinkEncodedReply
                 if let made = withChanges[key] {
                     reply = made
                 } else {
                     reply = Self.changesReply(pushed.manifest, since: subscriber.last?.manifest)
                     withChanges[key] = reply
                 }
-                policy = .queue
+                sent = subscriber.sink.send(reply, ifBacklogged: .queue)
             } else {
-                reply = plainPush
-                policy = .replacePending
+                sent = subscriber.sink.send(framed, ifBacklogged: .replacePending)
             }
-            if subscriber.sink.send(reply, ifBacklogged: policy) == .closed {
+            // A closed sink takes nothing and says so: no separate look at it first.
+            if sent == .closed {
                 subscriber.isGone = true
                 anyGone = true
             } else {

@@ -77,6 +77,14 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         /// The thread has exited (or never started and was stopped): use the fallback queue.
         var isStopped = false
         var stopWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Notes that the loop has work; true when the eventfd must be written (the first
+        /// item since the loop last emptied the inbox).
+        mutating func signal() -> Bool {
+            if isSignalled { return false }
+            isSignalled = true
+            return true
+        }
     }
 
     let name: String
@@ -228,8 +236,26 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Hands `delivery` to its connection on the loop thread, in order with ``submit(_:)``.
-    func submit(_ delivery: ReplyDelivery) {
-        submit(.delivery(delivery))
+    ///
+    /// A streaming reply from another thread — a push, one of a fan-out's thousand — is moved
+    /// into the inbox's push list, not copied: a copy retains and releases its connection and
+    /// reply once more (callgrind, issue 17).
+    func submit(_ delivery: consuming ReplyDelivery) {
+        guard delivery.isStreaming, !isOnLoop else {
+            submit(.delivery(delivery))
+            return
+        }
+        var carried: ReplyDelivery? = consume delivery
+        let action = inbox.withLock { inbox -> (wake: Bool, stopped: Bool) in
+            if inbox.isStopped { return (false, true) }
+            inbox.pushes.append(carried.take())
+            return (inbox.signal(), false)
+        }
+        if action.stopped, let delivery = carried {
+            fallback.async { delivery.run() }
+        } else if action.wake {
+            wake()
+        }
     }
 
     private func submit(_ work: Work) {
@@ -239,21 +265,22 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         let action = inbox.withLock { inbox -> (wake: Bool, stopped: Bool) in
             if inbox.isStopped { return (false, true) }
-            if case .delivery(let delivery) = work, delivery.isStreaming {
-                inbox.pushes.append(delivery)
-            } else {
-                inbox.items.append(work)
-            }
-            if inbox.isSignalled { return (false, false) }
-            inbox.isSignalled = true
-            return (true, false)
+            // Streaming deliveries from other threads took the push list (submit(_: ReplyDelivery)).
+            inbox.items.append(work)
+            return (inbox.signal(), false)
         }
         if action.stopped {
             fallback.async { [self] in run(work) }
         } else if action.wake {
-            if let batch = WakeBatch.current, batch.owe(self) { return }
-            signalWake()
+            wake()
         }
+    }
+
+    /// Wakes the loop for work just put in its inbox, or leaves that to the sending task's
+    /// ``WakeBatch``.
+    private func wake() {
+        if let batch = WakeBatch.current, batch.owe(self) { return }
+        signalWake()
     }
 
     /// Makes the loop's `epoll_wait` return: one write to its eventfd.

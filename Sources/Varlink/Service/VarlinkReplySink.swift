@@ -228,7 +228,11 @@ public enum VarlinkBacklogPolicy: Sendable, Equatable {
 /// The connection side of a sink. `deliver` is called from any thread, inside the sink's lock:
 /// implementations only enqueue (hop to their own queue, preserving order) and must never call
 /// back into the sink synchronously.
-protocol ReplyTransport: Sendable {
+///
+/// Class-bound: the sink calls its transport through a single reference, where an opaque
+/// existential was copied out of its box (and the connection retained) for every reply
+/// (callgrind, issue 17: a push to 1 000 subscribers).
+protocol ReplyTransport: AnyObject, Sendable {
     /// - Parameters:
     ///   - reply: the framed reply, or nil for a oneway call (nothing to write).
     ///   - isFinal: this ends the call; the next pipelined call may start.

@@ -266,7 +266,7 @@ public struct VarlinkServiceInfo: Sendable, Equatable {
 }
 
 /// Feeds replies into an `AsyncStream` for ``VarlinkService/replies(to:peer:)``.
-private struct CollectingTransport: ReplyTransport {
+private final class CollectingTransport: ReplyTransport {
     let continuation: AsyncStream<VarlinkReply>.Continuation
 
     init(_ continuation: AsyncStream<VarlinkReply>.Continuation) {
