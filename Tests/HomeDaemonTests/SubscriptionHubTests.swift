@@ -116,6 +116,31 @@ struct SubscriptionHubTests {
         #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"tablet\"") == true)
     }
 
+    @Test("a target that no longer resolves ends each of its subscriptions once, wherever they are in the list")
+    func unresolvedTargetEndsItsSubscriptions() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let hub = SubscriptionHub(service: service)
+        let clients = subscribers(4)
+        // Two runs of a profile the configuration does not have, parted by a phone subscriber;
+        // the last one's client has gone.
+        for (client, profile) in zip(clients, ["nope", "phone", "nope", "nope"]) {
+            await hub.add(client.sink, target: .profile(profile))
+        }
+        clients[3].sink.markClosed()
+
+        await hub.publish()
+        #expect(await hub.heldCount == 1)
+        for client in [clients[0], clients[2]] {
+            let messages = client.recorder.messages
+            #expect(messages.count == 1)
+            #expect(messages.first?.contains("io.homefeed.UnknownProfile") == true)
+            #expect(client.sink.isClosed)
+        }
+        #expect(clients[3].recorder.delivered.load(ordering: .relaxed) == 0)
+        #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"phone\"") == true)
+    }
+
     @Test("a closed subscriber that already holds the current version is dropped by the next push")
     func closedSubscriberWithTheVersionIsDropped() async throws {
         let service = try await start()

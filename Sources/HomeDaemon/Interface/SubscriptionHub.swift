@@ -193,6 +193,8 @@ actor SubscriptionHub {
                 }
                 anyGone = true
             case nil:
+                // Not reached (publish() resolves every slot of the snapshot); kept so that a
+                // slot left out would only hold back its open subscribers, not keep the closed.
                 for subscriber in run where subscriber.sink.isClosed {
                     subscriber.isGone = true
                     anyGone = true
@@ -233,6 +235,11 @@ actor SubscriptionHub {
                 let reply: VarlinkEncodedReply
                 if let made = withChanges[key] {
                     reply = made
+                } else if subscriber.sink.isClosed {
+                    // No diff made for a client that has gone.
+                    subscriber.isGone = true
+                    anyGone = true
+                    continue
                 } else {
                     reply = Self.changesReply(pushed.manifest, since: subscriber.last?.manifest)
                     withChanges[key] = reply
