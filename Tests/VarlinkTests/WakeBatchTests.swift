@@ -50,6 +50,22 @@ struct WakeBatchTests {
         await loop.stop()
     }
 
+    @Test("a stopped loop keeps its fds until it is freed, so a late wake-up never reaches a reused fd")
+    func fdsOutliveTheThread() async throws {
+        for startsThread in [true, false] {
+            let loop = try EventLoop(name: "fd-lifetime")
+            if startsThread { loop.start() }
+            await loop.stop()
+            #expect(fcntl(loop.wakeFD, F_GETFD) != -1, "eventfd open after stop (started: \(startsThread))")
+            #expect(fcntl(loop.epollFD, F_GETFD) != -1, "epoll fd open after stop (started: \(startsThread))")
+            // What a thread that found it running would still do: harmless now.
+            loop.wakeOwed()
+            let ran = Atomic<Bool>(false)
+            loop.submit { ran.store(true, ordering: .releasing) }
+            while !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
+        }
+    }
+
     @Test("a task started inside a batch that submits after it has ended wakes the loop itself")
     func inheritedAfterTheEnd() async throws {
         let loop = try EventLoop(name: "batch-inherit")

@@ -50,7 +50,10 @@ extension EventLoopHandler {
 ///
 /// *Stopping*: ``stop()`` lets the current iteration finish and the thread exit. Work that
 /// arrives later (a task resuming after its connection closed) runs on a serial fallback queue,
-/// in order, so a task executor never drops a job.
+/// in order, so a task executor never drops a job. The eventfd and the epoll fd are closed only
+/// when the loop is freed: a thread that found the loop running writes its eventfd after
+/// leaving the inbox lock, and a connection torn down on the fallback queue may still change
+/// its interest, so neither must ever reach a closed fd whose number was reused meanwhile.
 ///
 /// Sendable: the inbox and the thread identity are behind `Mutex` and `Atomic`; everything else
 /// (handlers, timers, the local list, the scratch buffer) is touched only on the loop thread.
@@ -90,8 +93,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     let name: String
     /// The time timers are scheduled in.
     let clock: ServerClock
-    private let epollFD: Int32
-    private let wakeFD: Int32
+    /// Open until the loop is freed, stopped or not (*Stopping*, above).
+    let epollFD: Int32
+    /// Open until the loop is freed, as ``epollFD``.
+    let wakeFD: Int32
     private let inbox = Mutex(Inbox())
     /// `pthread_self()` of the loop thread, 0 before it starts.
     private let threadID = Atomic<UInt>(0)
@@ -182,6 +187,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
 
     deinit {
         scratch.deallocate()
+        Socket.close(wakeFD)
+        Socket.close(epollFD)
     }
 
     /// Starts the loop thread. Call once.
@@ -210,10 +217,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                 }
             }
         } else {
-            // Never started: no thread owns the fds.
             inbox.withLock { $0.isStopped = true }
-            Socket.close(wakeFD)
-            Socket.close(epollFD)
         }
     }
 
@@ -289,14 +293,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         _ = Glibc.write(wakeFD, &one, 8)
     }
 
-    /// Writes the eventfd that a submit inside a ``WakeBatch`` left unwritten, unless the loop
-    /// has stopped since: checked and written under the inbox lock, which the stopping thread
-    /// takes before it closes the fd.
+    /// Writes the eventfd that a submit inside a ``WakeBatch`` left unwritten. A loop that has
+    /// stopped since reads it no more, which does no harm: the fd lives as long as the loop.
     func wakeOwed() {
-        inbox.withLock { inbox in
-            guard !inbox.isStopped else { return }
-            signalWake()
-        }
+        signalWake()
     }
 
     private func run(_ work: Work) {
@@ -482,8 +482,6 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             }
             return (inbox.pushes, inbox.items, inbox.stopWaiters)
         }
-        Socket.close(wakeFD)
-        Socket.close(epollFD)
         // Pushes first, as runInbox takes them.
         for case let delivery? in leftPushes {
             fallback.async { delivery.run() }
