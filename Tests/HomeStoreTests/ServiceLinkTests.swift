@@ -102,4 +102,31 @@ import Testing
         #expect(try await test.store.loadManifest(profile: "watch") == nil)
         #expect(try await test.store.loadManifests().map(\.profile) == ["phone", "tablet"])
     }
+
+    @Test("a manifest saved again at the same size writes only the pages that changed to the log")
+    func manifestOverwrittenInPlace() async throws {
+        let test = try await TestStore()
+        // Five pages and more of overflow; the next version differs in its first bytes only.
+        // (Versions 2 and 3: SQLite stores 0 and 1 in no bytes at all, so 1 to 2 would change
+        // the record's size.)
+        var manifest = StoredManifest(
+            profile: "phone",
+            version: 2,
+            etag: "\"m2\"",
+            bytes: Array(repeating: UInt8(ascii: "x"), count: 24_000),
+            generatedAt: Clock.t0
+        )
+        try await test.store.saveManifest(manifest)
+        #expect(try await test.store.checkpoint())
+        manifest.version = 3
+        manifest.etag = "\"m3\""
+        manifest.bytes[0] = UInt8(ascii: "y")
+        try await test.store.saveManifest(manifest)
+        let wal = try #require(try FileManager.default.attributesOfItem(atPath: test.path + "-wal")[.size] as? Int)
+        let pageSize = 4096
+        let frames = (wal - 32) / (24 + pageSize)
+        // The row's leaf page and the header; replacing the row rewrote all of its pages.
+        #expect(frames <= 3, "\(frames) pages written")
+        #expect(try await test.store.loadManifest(profile: "phone") == manifest)
+    }
 }
