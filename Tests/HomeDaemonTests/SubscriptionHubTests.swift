@@ -24,6 +24,13 @@ struct SubscriptionHubTests {
         )
     }
 
+    /// Runs `body` with a hub on a started service, which is stopped afterwards.
+    func withHub(_ body: (HomeService, SubscriptionHub) async throws -> Void) async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        try await body(service, SubscriptionHub(service: service))
+    }
+
     /// Counts what reaches the "connection" of one sink, and keeps the replies.
     final class Recorder: ReplyTransport {
         let delivered = Atomic<Int>(0)
@@ -60,125 +67,119 @@ struct SubscriptionHubTests {
 
     @Test("a closed subscriber stops counting at once and is dropped by the next push")
     func closedSubscriberIsDropped() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let clients = subscribers(3)
-        for client in clients { await hub.add(client.sink, target: .profile("phone")) }
-        #expect(await hub.count == 3)
+        try await withHub { _, hub in
+            let clients = subscribers(3)
+            for client in clients { await hub.add(client.sink, target: .profile("phone")) }
+            #expect(await hub.count == 3)
 
-        clients[0].sink.markClosed()  // the client went away
-        #expect(await hub.count == 2)
-        #expect(await hub.heldCount == 3)
+            clients[0].sink.markClosed()  // the client went away
+            #expect(await hub.count == 2)
+            #expect(await hub.heldCount == 3)
 
-        await hub.publish()
-        #expect(await hub.heldCount == 2)
-        // Added without an initial manifest, the two open ones get the current one; the closed
-        // one gets nothing.
-        #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [0, 1, 1])
+            await hub.publish()
+            #expect(await hub.heldCount == 2)
+            // Added without an initial manifest, the two open ones get the current one; the closed
+            // one gets nothing.
+            #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [0, 1, 1])
+        }
     }
 
     @Test("subscribers of targets that take turns in the list each get their own target's push, once")
     func interleavedTargetsGetTheirOwnPush() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let clients = subscribers(5)
-        let profiles = ["phone", "tablet", "tablet", "phone", "kiosk"]
-        for (client, profile) in zip(clients, profiles) { await hub.add(client.sink, target: .profile(profile)) }
+        try await withHub { _, hub in
+            let clients = subscribers(5)
+            let profiles = ["phone", "tablet", "tablet", "phone", "kiosk"]
+            for (client, profile) in zip(clients, profiles) { await hub.add(client.sink, target: .profile(profile)) }
 
-        await hub.publish()
-        for (client, profile) in zip(clients, profiles) {
-            let messages = client.recorder.messages
-            #expect(messages.count == 1)
-            #expect(messages.first?.contains("\"profile\":\"\(profile)\"") == true, "\(profile)")
+            await hub.publish()
+            for (client, profile) in zip(clients, profiles) {
+                let messages = client.recorder.messages
+                #expect(messages.count == 1)
+                #expect(messages.first?.contains("\"profile\":\"\(profile)\"") == true, "\(profile)")
+            }
+            // Each has this version now: publishing it again sends nothing.
+            await hub.publish()
+            #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [1, 1, 1, 1, 1])
         }
-        // Each has this version now: publishing it again sends nothing.
-        await hub.publish()
-        #expect(clients.map { $0.recorder.delivered.load(ordering: .relaxed) } == [1, 1, 1, 1, 1])
     }
 
     @Test("a target's changes are made once per previous version, however its subscribers are spread")
     func changesAreMadeOncePerTarget() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let clients = subscribers(3)
-        // Two phone subscribers parted by a tablet one: two runs of the same target.
-        for (client, profile) in zip(clients, ["phone", "tablet", "phone"]) {
-            await hub.add(client.sink, target: .profile(profile), changes: true)
+        try await withHub { _, hub in
+            let clients = subscribers(3)
+            // Two phone subscribers parted by a tablet one: two runs of the same target.
+            for (client, profile) in zip(clients, ["phone", "tablet", "phone"]) {
+                await hub.add(client.sink, target: .profile(profile), changes: true)
+            }
+            await hub.publish()
+            let phoneReplies = [clients[0], clients[2]].map { $0.recorder.replies.withLock { $0.first } }
+            let storage = phoneReplies.map { $0?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
+            #expect(storage[0] != nil)
+            #expect(storage[0] == storage[1], "one reply, framed once, shared by both phone subscribers")
+            #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"tablet\"") == true)
         }
-        await hub.publish()
-        let phoneReplies = [clients[0], clients[2]].map { $0.recorder.replies.withLock { $0.first } }
-        let storage = phoneReplies.map { $0?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
-        #expect(storage[0] != nil)
-        #expect(storage[0] == storage[1], "one reply, framed once, shared by both phone subscribers")
-        #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"tablet\"") == true)
     }
 
     @Test("a target that no longer resolves ends each of its subscriptions once, wherever they are in the list")
     func unresolvedTargetEndsItsSubscriptions() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let clients = subscribers(4)
-        // Two runs of a profile the configuration does not have, parted by a phone subscriber;
-        // the last one's client has gone.
-        for (client, profile) in zip(clients, ["nope", "phone", "nope", "nope"]) {
-            await hub.add(client.sink, target: .profile(profile))
-        }
-        clients[3].sink.markClosed()
+        try await withHub { _, hub in
+            let clients = subscribers(4)
+            // Two runs of a profile the configuration does not have, parted by a phone subscriber;
+            // the last one's client has gone.
+            for (client, profile) in zip(clients, ["nope", "phone", "nope", "nope"]) {
+                await hub.add(client.sink, target: .profile(profile))
+            }
+            clients[3].sink.markClosed()
 
-        await hub.publish()
-        #expect(await hub.heldCount == 1)
-        for client in [clients[0], clients[2]] {
-            let messages = client.recorder.messages
-            #expect(messages.count == 1)
-            #expect(messages.first?.contains("io.homefeed.UnknownProfile") == true)
-            #expect(client.sink.isClosed)
+            await hub.publish()
+            #expect(await hub.heldCount == 1)
+            for client in [clients[0], clients[2]] {
+                let messages = client.recorder.messages
+                #expect(messages.count == 1)
+                #expect(messages.first?.contains("io.homefeed.UnknownProfile") == true)
+                #expect(client.sink.isClosed)
+            }
+            #expect(clients[3].recorder.delivered.load(ordering: .relaxed) == 0)
+            #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"phone\"") == true)
         }
-        #expect(clients[3].recorder.delivered.load(ordering: .relaxed) == 0)
-        #expect(clients[1].recorder.messages.first?.contains("\"profile\":\"phone\"") == true)
     }
 
     @Test("a closed subscriber that already holds the current version is dropped by the next push")
     func closedSubscriberWithTheVersionIsDropped() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let current = try #require(service.servedManifest(profile: "phone").manifest)
-        let client = subscribers(1)[0]
-        await hub.add(client.sink, target: .profile("phone"), initial: current)
-        client.sink.markClosed()
-        #expect(await hub.heldCount == 1)
+        try await withHub { service, hub in
+            let current = try #require(service.servedManifest(profile: "phone").manifest)
+            let client = subscribers(1)[0]
+            await hub.add(client.sink, target: .profile("phone"), initial: current)
+            client.sink.markClosed()
+            #expect(await hub.heldCount == 1)
 
-        await hub.publish()
-        #expect(await hub.heldCount == 0)
-        #expect(client.recorder.delivered.load(ordering: .relaxed) == 0)
+            await hub.publish()
+            #expect(await hub.heldCount == 0)
+            #expect(client.recorder.delivered.load(ordering: .relaxed) == 0)
+        }
     }
 
     @Test("subscribers that come and go between versions do not pile up")
     func closedSubscribersArePrunedOnAdd() async throws {
-        let service = try await start()
-        defer { Task { await service.stop() } }
-        let hub = SubscriptionHub(service: service)
-        let threshold = SubscriptionHub.minimumPruneThreshold
-        // `threshold` subscribers arrive and leave with no version published in between.
-        for client in subscribers(threshold) {
-            await hub.add(client.sink, target: .profile("phone"))
-            client.sink.markClosed()
+        try await withHub { _, hub in
+            let threshold = SubscriptionHub.minimumPruneThreshold
+            // `threshold` subscribers arrive and leave with no version published in between.
+            for client in subscribers(threshold) {
+                await hub.add(client.sink, target: .profile("phone"))
+                client.sink.markClosed()
+            }
+            #expect(await hub.heldCount == threshold)
+            #expect(await hub.count == 0)
+            // The next one finds the table at the threshold: the 64 closed ones go, it stays.
+            let next = subscribers(1)[0]
+            await hub.add(next.sink, target: .profile("phone"))
+            #expect(await hub.heldCount == 1)
+            #expect(await hub.count == 1)
+            // A sink that closed before it was added is not held at all.
+            let gone = subscribers(1)[0]
+            gone.sink.markClosed()
+            await hub.add(gone.sink, target: .profile("phone"))
+            #expect(await hub.heldCount == 1)
         }
-        #expect(await hub.heldCount == threshold)
-        #expect(await hub.count == 0)
-        // The next one finds the table at the threshold: the 64 closed ones go, it stays.
-        let next = subscribers(1)[0]
-        await hub.add(next.sink, target: .profile("phone"))
-        #expect(await hub.heldCount == 1)
-        #expect(await hub.count == 1)
-        // A sink that closed before it was added is not held at all.
-        let gone = subscribers(1)[0]
-        gone.sink.markClosed()
-        await hub.add(gone.sink, target: .profile("phone"))
-        #expect(await hub.heldCount == 1)
     }
 }
