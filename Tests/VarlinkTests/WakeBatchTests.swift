@@ -59,7 +59,7 @@ struct WakeBatchTests {
             #expect(fcntl(loop.wakeFD, F_GETFD) != -1, "eventfd open after stop (started: \(startsThread))")
             #expect(fcntl(loop.epollFD, F_GETFD) != -1, "epoll fd open after stop (started: \(startsThread))")
             // What a thread that found it running would still do: harmless now.
-            loop.wakeOwed()
+            loop.signalWake()
             let ran = Atomic<Bool>(false)
             loop.submit { ran.store(true, ordering: .releasing) }
             while !ran.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }

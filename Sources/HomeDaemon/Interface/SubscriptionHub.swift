@@ -163,16 +163,13 @@ actor SubscriptionHub {
         }
         // Handed over together: each server loop is woken once, with the whole fan-out in its
         // inbox (``VarlinkReplySink/sendingTogether(_:)``).
-        let anyGone = VarlinkReplySink.sendingTogether { handOver(to: snapshot, pushes) }
-        if anyGone { drop { $0.isGone } }
+        VarlinkReplySink.sendingTogether { handOver(to: snapshot, pushes) }
+        if snapshot.contains(where: \.isGone) { drop { $0.isGone } }
     }
 
     /// Sends each subscriber of `snapshot` its target's push from `pushes`, unless it has that
     /// version already; marks the subscribers that are gone. No suspension: one pass.
-    ///
-    /// - Returns: whether any subscriber is gone.
-    private func handOver(to snapshot: [Subscriber], _ pushes: [ObjectIdentifier: TargetPush]) -> Bool {
-        var anyGone = false
+    private func handOver(to snapshot: [Subscriber], _ pushes: [ObjectIdentifier: TargetPush]) {
         var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
         // Neighbours usually share a target: each run of them is handed its push taken apart
         // once, so the dictionary is looked up and the push's references copied per run, not
@@ -185,24 +182,19 @@ actor SubscriptionHub {
             let run = snapshot[start..<end]
             switch pushes[ObjectIdentifier(slot)] {
             case .manifest(let pushed, let framed):
-                if handOver(pushed, framed: framed, to: run, of: slot, withChanges: &withChanges) { anyGone = true }
+                handOver(pushed, framed: framed, to: run, of: slot, withChanges: &withChanges)
             case .failure(let ending):
                 for subscriber in run {
                     subscriber.sink.send(ending)
                     subscriber.isGone = true
                 }
-                anyGone = true
             case nil:
                 // Not reached (publish() resolves every slot of the snapshot); kept so that a
                 // slot left out would only hold back its open subscribers, not keep the closed.
-                for subscriber in run where subscriber.sink.isClosed {
-                    subscriber.isGone = true
-                    anyGone = true
-                }
+                for subscriber in run where subscriber.sink.isClosed { subscriber.isGone = true }
             }
             start = end
         }
-        return anyGone
     }
 
     /// Sends `pushed` to each subscriber of `run` (all of one target) that does not have it:
@@ -211,22 +203,17 @@ actor SubscriptionHub {
     ///
     /// - Parameter withChanges: the `changes` replies made so far in this pass, by target and
     ///   previous version (a target's subscribers can come in more than one run).
-    /// - Returns: whether any subscriber is gone.
     private func handOver(
         _ pushed: Pushed,
         framed: VarlinkEncodedReply,
         to run: ArraySlice<Subscriber>,
         of slot: TargetSlot,
         withChanges: inout [ChangesKey: VarlinkEncodedReply]
-    ) -> Bool {
-        var anyGone = false
+    ) {
         for subscriber in run {
             if let last = subscriber.last, last.isSameVersion(as: pushed) {
                 // Has this version; a client gone meanwhile is dropped all the same.
-                if subscriber.sink.isClosed {
-                    subscriber.isGone = true
-                    anyGone = true
-                }
+                if subscriber.sink.isClosed { subscriber.isGone = true }
                 continue
             }
             let sent: VarlinkSendResult
@@ -238,7 +225,6 @@ actor SubscriptionHub {
                 } else if subscriber.sink.isClosed {
                     // No diff made for a client that has gone.
                     subscriber.isGone = true
-                    anyGone = true
                     continue
                 } else {
                     reply = Self.changesReply(pushed.manifest, since: subscriber.last?.manifest)
@@ -251,12 +237,10 @@ actor SubscriptionHub {
             // A closed sink takes nothing and says so: no separate look at it first.
             if sent == .closed {
                 subscriber.isGone = true
-                anyGone = true
             } else {
                 subscriber.last = pushed
             }
         }
-        return anyGone
     }
 
     /// A subscriber's push of `manifest` with what changed since `previous` (`null` when the

@@ -287,16 +287,12 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         signalWake()
     }
 
-    /// Makes the loop's `epoll_wait` return: one write to its eventfd.
-    private func signalWake() {
+    /// Makes the loop's `epoll_wait` return: one write to its eventfd. Also what a
+    /// ``WakeBatch`` writes for the submits it held back; a loop that has stopped since reads it
+    /// no more, which does no harm: the fd lives as long as the loop.
+    func signalWake() {
         var one: UInt64 = 1
         _ = Glibc.write(wakeFD, &one, 8)
-    }
-
-    /// Writes the eventfd that a submit inside a ``WakeBatch`` left unwritten. A loop that has
-    /// stopped since reads it no more, which does no harm: the fd lives as long as the loop.
-    func wakeOwed() {
-        signalWake()
     }
 
     private func run(_ work: Work) {

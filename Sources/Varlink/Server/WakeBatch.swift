@@ -33,6 +33,6 @@ final class WakeBatch: Sendable {
             defer { owed = nil }
             return owed ?? []
         }
-        for loop in loops { loop.wakeOwed() }
+        for loop in loops { loop.signalWake() }
     }
 }
