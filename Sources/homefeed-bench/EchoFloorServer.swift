@@ -8,7 +8,8 @@ import Foundation
 /// The raw echo floor's server: a thread that accepts one client on `path`, then reads
 /// `requestSize` bytes and writes `replySize` bytes back until the client closes. Blocking
 /// system calls only or, with `epoll`, waiting in `epoll_wait` on a non-blocking socket as an
-/// event loop does (``EpollReadiness``).
+/// event loop does (``EpollReadiness``); with `work`, spending that long on the CPU between each
+/// read and its write (``SimulatedWork``).
 ///
 /// Serving until the client closes, rather than a set number of rounds, lets a client take its
 /// round trips in turns with other servers'
@@ -21,14 +22,16 @@ final class EchoFloorServer: @unchecked Sendable {
     /// rounds after those; written by the server thread before `finished` is signalled.
     private var cpu = 0.0
     private var measuredRounds = 0
+    /// The last state of the simulated work: kept so that the work is done.
+    private var workResult: UInt64 = 0
 
-    init(path: String, requestSize: Int, replySize: Int, epoll: Bool) {
+    init(path: String, requestSize: Int, replySize: Int, epoll: Bool, work: SimulatedWork? = nil) {
         self.path = path
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0, VarlinkBenchmark.bindAndListen(listener, path: path) else {
             Self.fail("bind \(path): errno \(errno)")
         }
-        Thread { [self] in serve(requestSize: requestSize, replySize: replySize, epoll: epoll) }.start()
+        Thread { [self] in serve(requestSize: requestSize, replySize: replySize, epoll: epoll, work: work) }.start()
     }
 
     /// A client socket connected to the server.
@@ -47,7 +50,7 @@ final class EchoFloorServer: @unchecked Sendable {
         return measuredRounds > 0 ? cpu / Double(measuredRounds) * 1e6 : 0
     }
 
-    private func serve(requestSize: Int, replySize: Int, epoll: Bool) {
+    private func serve(requestSize: Int, replySize: Int, epoll: Bool, work: SimulatedWork?) {
         defer { finished.signal() }
         let fd = accept(listener, nil, nil)
         guard fd >= 0 else { return }
@@ -58,12 +61,16 @@ final class EchoFloorServer: @unchecked Sendable {
         let reply = [UInt8](repeating: UInt8(ascii: "x"), count: replySize)
         var rounds = 0
         var start = 0.0
+        var worked: UInt64 = 0
         while true {
             if rounds == VarlinkBenchmark.warmup { start = Measure.threadCPUSeconds() }
             let read = readiness.map { $0.readFully(fd, &request) } ?? VarlinkBenchmark.readFully(fd, &request)
-            guard read, VarlinkBenchmark.writeFully(fd, reply) else { break }
+            guard read else { break }
+            if let work { worked = work.run(worked) }
+            guard VarlinkBenchmark.writeFully(fd, reply) else { break }
             rounds += 1
         }
+        workResult = worked
         if rounds > VarlinkBenchmark.warmup {
             cpu = Measure.threadCPUSeconds() - start
             measuredRounds = rounds - VarlinkBenchmark.warmup

@@ -6,7 +6,7 @@ import SystemCalls
 #endif
 
 /// How the epoll echo floor reads: a non-blocking socket in an epoll set, `epoll_wait` then
-/// `recv`, as the Varlink server's event loop does (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:calls:epoll:)``).
+/// `recv`, as the Varlink server's event loop does (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:calls:epoll:work:)``).
 ///
 /// The blocking echo sleeps in `recv` and is woken there: two system calls a round trip. An
 /// event loop serving many sockets cannot block in one socket's `recv`; it pays a third, the

@@ -249,9 +249,19 @@ enum ServeBenchmark {
         Measure.report("serve.call_p50_us_loaded", loaded, "us")
         Measure.report("serve.call_floor_p50_us_loaded", loadedFloor, "us")
         Measure.report("serve.call_epoll_floor_p50_us_loaded", loadedEpollFloor, "us")
+        let worked = workedFloors(
+            call,
+            replySize: quiet.replySize,
+            work: max(0, loaded - loadedEpollFloor),
+            directory: directory,
+            calls: calls
+        )
         return String(
             format: "quiet: p50 %.2f× the epoll echo's %.1f µs (server thread %.1f µs)"
-                + "; with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs, %.2f× the epoll echo's %.1f µs",
+                + "; with a busy loop: p50 %.1f µs = %.2f× floor %.1f µs, %.2f× the epoll echo's %.1f µs; "
+                + "quiet, the epoll echo spending the call's own %.2f µs (loaded, beyond the epoll echo) "
+                + "between read and write: p50 %.1f µs = %.2f× the echo, the call %.2f× it; "
+                + "spending a quarter of it: p50 %.1f µs = %.2f× the echo",
             quiet.p50 / epollFloor.p50,
             epollFloor.p50,
             epollFloor.serverCPU,
@@ -259,8 +269,46 @@ enum ServeBenchmark {
             loaded / loadedFloor,
             loadedFloor,
             loaded / loadedEpollFloor,
-            loadedEpollFloor
+            loadedEpollFloor,
+            worked.work,
+            worked.whole,
+            worked.whole / floor,
+            quiet.p50 / worked.whole,
+            worked.quarter,
+            worked.quarter / floor
         )
+    }
+
+    /// The quiet epoll echo floor again, its server spending `work` µs (the call's own cost, as
+    /// measured loaded) between each read and its write, then a quarter of that
+    /// (``SimulatedWork``); reported as `serve.call_work_us` and
+    /// `serve.call_epoll_floor_p50_us_quiet_work` / `_quarter_work`.
+    ///
+    /// Why: on a host whose idle cores sleep deeply, latency is not the echo's plus the work. In
+    /// stop 41 an echo spending 0.4 µs a call took 15 µs, like the echo; spending 1.2 µs it took
+    /// 21 µs. A server that does any real work per call pays that step, and these two figures
+    /// measure it in the same run as the call.
+    static func workedFloors(
+        _ call: VarlinkCall,
+        replySize: Int,
+        work: Double,
+        directory: String,
+        calls: Int
+    ) -> (work: Double, whole: Double, quarter: Double) {
+        let p50s = [1.0, 0.25].map { share in
+            measureFloor(
+                call: call,
+                replySize: replySize,
+                path: directory + "/floor-w.sock",
+                calls: calls,
+                epoll: true,
+                work: SimulatedWork(microseconds: work * share)
+            ).p50
+        }
+        Measure.report("serve.call_work_us", work, "us")
+        Measure.report("serve.call_epoll_floor_p50_us_quiet_work", p50s[0], "us")
+        Measure.report("serve.call_epoll_floor_p50_us_quiet_quarter_work", p50s[1], "us")
+        return (work, p50s[0], p50s[1])
     }
 
     /// Round trips in this run's conditions, as the busy loop leaves them: `call` to the daemon,
@@ -377,14 +425,15 @@ enum ServeBenchmark {
         return (p50, p99, cpu, serverCPU, round.replySize)
     }
 
-    /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:calls:epoll:)``)
+    /// The raw echo floor for `call` (``VarlinkBenchmark/measureFloor(requestSize:replySize:path:calls:epoll:work:)``)
     /// and its process CPU per round trip, in µs.
     static func measureFloor(
         call: VarlinkCall,
         replySize: Int,
         path: String,
         calls: Int,
-        epoll: Bool = false
+        epoll: Bool = false,
+        work: SimulatedWork? = nil
     ) -> (p50: Double, cpu: Double, serverCPU: Double) {
         let start = Measure.processCPUSeconds()
         let floor = VarlinkBenchmark.measureFloor(
@@ -392,7 +441,8 @@ enum ServeBenchmark {
             replySize: replySize,
             path: path,
             calls: calls,
-            epoll: epoll
+            epoll: epoll,
+            work: work
         )
         let rounds = Double(calls + VarlinkBenchmark.warmup)
         return (floor.p50, (Measure.processCPUSeconds() - start) / rounds * 1e6, floor.serverCPU)

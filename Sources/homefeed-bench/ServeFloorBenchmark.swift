@@ -133,7 +133,8 @@ enum VarlinkBenchmark {
     /// An echo server thread that reads `requestSize` bytes and writes `replySize` bytes back,
     /// and a client loop doing the same from this thread: blocking syscalls only, or with
     /// `epoll`, the server waiting in `epoll_wait` on a non-blocking socket as an event loop
-    /// does (``EpollReadiness``).
+    /// does (``EpollReadiness``); with `work`, the server spending that long between each read
+    /// and its write (``SimulatedWork``).
     ///
     /// - Returns: p50 and p99 in µs, and the echo server thread's CPU per round trip in µs
     ///   (its own `CLOCK_THREAD_CPUTIME_ID` over the measured rounds).
@@ -142,9 +143,16 @@ enum VarlinkBenchmark {
         replySize: Int,
         path: String,
         calls: Int = calls,
-        epoll: Bool = false
+        epoll: Bool = false,
+        work: SimulatedWork? = nil
     ) -> (p50: Double, p99: Double, serverCPU: Double) {
-        let server = EchoFloorServer(path: path, requestSize: requestSize, replySize: replySize, epoll: epoll)
+        let server = EchoFloorServer(
+            path: path,
+            requestSize: requestSize,
+            replySize: replySize,
+            epoll: epoll,
+            work: work
+        )
         let fd = server.connect()
         var round = EchoRoundTrip(requestSize: requestSize, replySize: replySize)
         var samples: [UInt64] = []
