@@ -70,8 +70,9 @@ struct CallEnvelopeTests {
     /// The server's decoding with ``declaringRoutes``, when it takes the one-pass way.
     private func routed(_ text: String) -> VarlinkCall? {
         var spare: [VarlinkCall.Member] = []
+        var recent = RecentStrings()
         return Array(text.utf8).withUnsafeBufferPointer { bytes in
-            VarlinkCall.decodingUsualForm(bytes, routes: Self.declaringRoutes, reusing: &spare)?.call
+            VarlinkCall.decodingUsualForm(bytes, routes: Self.declaringRoutes, reusing: &spare, recent: &recent)?.call
         }
     }
 
@@ -133,8 +134,9 @@ struct CallEnvelopeTests {
         let routes = MethodRoutes(["io.x.Get": method, "io.x.GetAll": method, "io.x.\"Q": method])
         func decode(_ text: String) throws -> (call: VarlinkCall, routed: Bool) {
             var spare: [VarlinkCall.Member] = []
+            var recent = RecentStrings()
             let decoded = try Array(text.utf8).withUnsafeBufferPointer { bytes in
-                try VarlinkCall.decoding(bytes, routes: routes, reusing: &spare)
+                try VarlinkCall.decoding(bytes, routes: routes, reusing: &spare, recent: &recent)
             }
             return (decoded.call, decoded.route != nil)
         }
@@ -237,8 +239,9 @@ struct CallEnvelopeTests {
         #expect(spare.isEmpty && spare.capacity >= 2)
         #expect(first.parameters.isEmpty)
         let text = #"{"method":"a.B","parameters":{"x":[true]}}"#
+        var recent = RecentStrings()
         let second = try Array(text.utf8).withUnsafeBufferPointer { bytes in
-            try VarlinkCall.decoding(bytes, routes: MethodRoutes([:]), reusing: &spare).call
+            try VarlinkCall.decoding(bytes, routes: MethodRoutes([:]), reusing: &spare, recent: &recent).call
         }
         #expect(spare.isEmpty)
         #expect(second.parameters == ["x": [true]])

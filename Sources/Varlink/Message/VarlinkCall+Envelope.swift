@@ -22,20 +22,25 @@ extension VarlinkCall {
     /// The call in `bytes` if it has the usual form, else nil (see the extension's comment).
     static func decodingUsualForm(_ bytes: UnsafeBufferPointer<UInt8>) -> VarlinkCall? {
         var members: [Member] = []
-        return decodingUsualForm(bytes, routes: nil, reusing: &members)?.call
+        var recent = RecentStrings()
+        return decodingUsualForm(bytes, routes: nil, reusing: &members, recent: &recent)?.call
     }
 
     /// The call in `message`, and its route when `routes` has its method: the server's decoding.
     ///
-    /// - Parameter spare: an empty array whose storage the call's parameters may take (the
-    ///   previous call's, see ``recycleParameters()``); it is left empty.
+    /// - Parameters:
+    ///   - spare: an empty array whose storage the call's parameters may take (the previous
+    ///     call's, see ``recycleParameters()``); it is left empty.
+    ///   - recent: the connection's recent long string values, which a parameter repeating one
+    ///     is given, and which remember the new ones.
     /// - Throws: as ``init(decoding:)``.
     static func decoding(
         _ message: UnsafeBufferPointer<UInt8>,
         routes: MethodRoutes,
-        reusing spare: inout [Member]
+        reusing spare: inout [Member],
+        recent: inout RecentStrings
     ) throws(VarlinkProtocolError) -> (call: VarlinkCall, route: MethodRoutes.Route?) {
-        if let usual = decodingUsualForm(message, routes: routes, reusing: &spare) { return usual }
+        if let usual = decodingUsualForm(message, routes: routes, reusing: &spare, recent: &recent) { return usual }
         return (try VarlinkCall(decodingGenerally: message), nil)
     }
 
@@ -44,7 +49,8 @@ extension VarlinkCall {
     static func decodingUsualForm(
         _ bytes: UnsafeBufferPointer<UInt8>,
         routes: MethodRoutes?,
-        reusing spare: inout [Member]
+        reusing spare: inout [Member],
+        recent: inout RecentStrings
     ) -> (call: VarlinkCall, route: MethodRoutes.Route?)? {
         var scanner = JSONScanner(bytes: bytes)
         scanner.skipWhitespace()
@@ -78,7 +84,13 @@ extension VarlinkCall {
                 switch bytes[scanner.index] {
                 case UInt8(ascii: "{"):
                     // Names matched against the method's declared ones when `method` came first.
-                    guard let members = Self.parameterObject(&scanner, declaredBy: routed, reusing: &spare)
+                    guard
+                        let members = Self.parameterObject(
+                            &scanner,
+                            declaredBy: routed,
+                            reusing: &spare,
+                            recent: &recent
+                        )
                     else { return nil }
                     parameters = members
                 case UInt8(ascii: "n"):
@@ -119,11 +131,12 @@ extension VarlinkCall {
     ///
     /// A name that spells one `route` declares is that declared string, found by its bytes
     /// (no string made, and a repeat found by its index); a string value is decoded as a string
-    /// directly, without the generic tree parser (issue 17).
+    /// directly, without the generic tree parser, or is a recent one repeated (`recent`, issue 17).
     private static func parameterObject(
         _ scanner: inout JSONScanner,
         declaredBy route: MethodRoutes.Route?,
-        reusing spare: inout [Member]
+        reusing spare: inout [Member],
+        recent: inout RecentStrings
     ) -> ParameterStorage? {
         let bytes = scanner.bytes
         scanner.index += 1
@@ -169,9 +182,16 @@ extension VarlinkCall {
             guard scanner.index < bytes.count else { return nil }
             let value: JSONValue
             if bytes[scanner.index] == UInt8(ascii: "\"") {
-                // What the tree parser makes of a string, without its generic dispatch.
-                guard let string = try? scanner.parseString() else { return nil }
-                value = .string(string)
+                let start = scanner.index
+                if let repeated = recent.value(at: start, in: bytes) {
+                    value = .string(repeated.value)
+                    scanner.index += repeated.length
+                } else {
+                    // What the tree parser makes of a string, without its generic dispatch.
+                    guard let string = try? scanner.parseString() else { return nil }
+                    value = .string(string)
+                    recent.remember(token: UnsafeBufferPointer(rebasing: bytes[start..<scanner.index]), value: string)
+                }
             } else {
                 // Depth 2: inside the message's object and this one, as in the general parse.
                 guard

@@ -39,6 +39,8 @@ struct ConnectionState {
     /// The storage of the last call's parameters, emptied, for the next call's decoding; held
     /// by ``Connection/processInput()`` while it runs.
     var spareMembers: [VarlinkCall.Member] = []
+    /// The long string values of this connection's last calls (``RecentStrings``).
+    var recentStrings = RecentStrings()
     /// ``Connection/processInput()`` is running: what finishes a call inline leaves it to
     /// start the next.
     var isProcessingInput = false
@@ -165,7 +167,7 @@ struct ConnectionState {
         let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
         do throws(VarlinkProtocolError) {
             decoded = try input.next { message throws(VarlinkProtocolError) in
-                try VarlinkCall.decoding(message, routes: routes, reusing: &spare)
+                try VarlinkCall.decoding(message, routes: routes, reusing: &spare, recent: &recentStrings)
             }
         } catch {
             return .violation(error)
