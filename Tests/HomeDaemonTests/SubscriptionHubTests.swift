@@ -120,6 +120,34 @@ struct SubscriptionHubTests {
         }
     }
 
+    @Test("subscribers of one target holding different versions each get the changes since their own")
+    func changesFollowEachSubscribersVersion() async throws {
+        try await withHub { service, hub in
+            let first = try #require(service.servedManifest(profile: "phone").manifest)
+            _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
+            let second = try #require(service.servedManifest(profile: "phone").manifest)
+            #expect(second.version > first.version)
+            // One run of three phone subscribers: the outer two hold one version, the middle another.
+            let clients = subscribers(3)
+            for (client, held) in zip(clients, [first, second, first]) {
+                await hub.add(client.sink, target: .profile("phone"), changes: true, initial: held)
+            }
+            _ = try await service.recordHistory(title: "체육관", link: nil, kind: nil, at: nil)
+            await hub.publish()
+
+            let messages = clients.map { $0.recorder.messages }
+            #expect(messages.map(\.count) == [1, 1, 1])
+            for (message, held) in zip(messages, [first, second, first]) {
+                #expect(message.first?.contains("\"since\":\(held.version),") == true, "since \(held.version)")
+            }
+            let storage = clients.map { client in
+                client.recorder.replies.withLock { $0.first?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
+            }
+            #expect(storage[0] == storage[2], "one reply for the two that hold the same version")
+            #expect(storage[0] != storage[1])
+        }
+    }
+
     @Test("a target that no longer resolves ends each of its subscriptions once, wherever they are in the list")
     func unresolvedTargetEndsItsSubscriptions() async throws {
         try await withHub { _, hub in

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import TestSupport
 import Testing
-import Varlink
+
+@testable import Varlink
 
 #if canImport(Glibc)
     import Glibc
@@ -308,4 +309,43 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (status: I
     let rest = (output.fileHandleForReading.readDataToEndOfFile(), error.fileHandleForReading.readDataToEndOfFile())
     let (out, err) = collected.withLock { ($0.0 + rest.0, $0.1 + rest.1) }
     return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+}
+
+/// A server-side ``Connection`` on `loop` over one end of a socket pair (non-blocking, as an
+/// accepted connection is), its call made active as a streaming one; and the client's end,
+/// which the caller closes.
+func streamingConnection(on loop: EventLoop) throws -> (sink: VarlinkReplySink, clientFD: Int32) {
+    var pair: [Int32] = [-1, -1]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0,
+        fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK) == 0
+    else { throw SystemError(call: "socketpair", errno: errno) }
+    let context = ServerContext(
+        service: makeTestService(hub: Hub()),
+        configuration: VarlinkServerConfiguration(),
+        privilegedPeers: { _ in false },
+        logger: varlinkSilentLogger
+    )
+    let connection = Connection(fd: pair[0], peer: .unknown, context: context, loop: loop)
+    return (connection.state.activate(more: true, oneway: false, transport: connection), pair[1])
+}
+
+/// Reads `fd` (without blocking, polling for up to ten seconds) until `count` bytes arrived.
+func receive(_ count: Int, from fd: Int32) async throws -> [UInt8] {
+    var received: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var polls = 0
+    while received.count < count, polls < 2000 {
+        let n = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+        if n > 0 { received += buffer[..<n] } else { try await Task.sleep(for: .milliseconds(5)) }
+        polls += 1
+    }
+    return received
+}
+
+/// Replies 1…`count` with a parameter `n`, all but the last continuing, framed back to back.
+func numberedReplies(_ count: Int) -> [UInt8] {
+    let replies = (1...count).map { n in
+        VarlinkReply(parameters: ["n": .int(n)], continues: n < count).framed().framedBytes
+    }
+    return Array(replies.joined())
 }

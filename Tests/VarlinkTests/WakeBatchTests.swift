@@ -33,6 +33,30 @@ struct WakeBatchTests {
         await loop.stop()
     }
 
+    @Test("streaming replies sent to a sleeping loop inside sendingTogether leave after it, in order")
+    func streamingRepliesWaitForTheBatch() async throws {
+        let loop = try EventLoop(name: "batch-stream")
+        loop.start()
+        let (sink, clientFD) = try streamingConnection(on: loop)
+        defer { close(clientFD) }
+        // From this task, not the loop: the pushes take the inbox's push list, the final reply
+        // its items.
+        let arrivedInside = try VarlinkReplySink.sendingTogether { () throws -> Int in
+            for n in 1...3 {
+                #expect(sink.send(VarlinkReply(parameters: ["n": .int(n)], continues: true)) == .sent)
+            }
+            #expect(sink.send(VarlinkReply(parameters: ["n": 4])) == .sent)
+            // Were the loop woken by the first send, it would write all four in this pause.
+            usleep(50_000)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            return max(0, recv(clientFD, &buffer, buffer.count, Int32(MSG_DONTWAIT)))
+        }
+        #expect(arrivedInside == 0)
+        let expected = numberedReplies(4)
+        #expect(try await receive(expected.count, from: clientFD) == expected)
+        await loop.stop()
+    }
+
     @Test("a batch returns its body's value, and one that throws still wakes what it owed")
     func throwingBody() async throws {
         struct Failure: Error {}
