@@ -107,4 +107,25 @@ import Testing
         #expect(recent[0].kind == "service")
         #expect(try await test.store.recentHistory(limit: 1).map(\.id) == [ids[4]])
     }
+
+    @Test("history keeps the newest events by time, then by id, whatever order they are recorded in")
+    func historyCapOrder() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.historyLimit = 3
+        let test = try await TestStore(configuration)
+        // The two oldest share a time (the later id is the newer: e0 goes first), and the last
+        // is older than all the others, so it is trimmed as soon as it is recorded.
+        for (index, time) in [5.0, 5, 9, 7, 0].enumerated() {
+            try await test.store.recordHistory(
+                HistoryInput(time: Clock.at(time), title: "e\(index)", link: nil, kind: "open")
+            )
+        }
+        #expect(try await test.store.recentHistory(limit: 10).map(\.title) == ["e2", "e3", "e1"])
+        #expect(try await test.store.counts().historyEvents == 3)
+        // A lower limit (a reload, here a second store on the file) trims the excess at once.
+        configuration.historyLimit = 1
+        let lowered = try await Store(path: test.path, configuration: configuration, now: Clock.t0)
+        #expect(try await lowered.applyRetention(now: Clock.at(10)).trimmedHistory == 2)
+        #expect(try await lowered.recentHistory(limit: 10).map(\.title) == ["e2"])
+    }
 }
