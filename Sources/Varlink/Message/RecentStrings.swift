@@ -14,7 +14,8 @@
 ///
 /// Only strings too long to be stored inline in a `String` (more than 15 UTF-8 bytes) are kept,
 /// with tokens of at most ``maxTokenLength`` bytes; ``capacity`` of them, the oldest replaced
-/// first. A connection's decoding owns one (`ConnectionState`), used on the loop thread only.
+/// first. A long value that never repeats costs a copy of its token and a `memcmp` per entry.
+/// A connection's decoding owns one (`ConnectionState`), used on the loop thread only.
 struct RecentStrings {
     /// Entries kept: the usual call has one long string.
     static let capacity = 2
