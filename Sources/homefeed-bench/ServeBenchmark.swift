@@ -279,38 +279,6 @@ enum ServeBenchmark {
         )
     }
 
-    /// The quiet epoll echo floor again, its server spending `work` µs (the call's own cost, as
-    /// measured loaded) between each read and its write, then a quarter of that
-    /// (``SimulatedWork``); reported as `serve.call_work_us` and
-    /// `serve.call_epoll_floor_p50_us_quiet_work` / `_quarter_work`.
-    ///
-    /// Why: on a host whose idle cores sleep deeply, latency is not the echo's plus the work. In
-    /// stop 41 an echo spending 0.4 µs a call took 15 µs, like the echo; spending 1.2 µs it took
-    /// 21 µs. A server that does any real work per call pays that step, and these two figures
-    /// measure it in the same run as the call.
-    static func workedFloors(
-        _ call: VarlinkCall,
-        replySize: Int,
-        work: Double,
-        directory: String,
-        calls: Int
-    ) -> (work: Double, whole: Double, quarter: Double) {
-        let p50s = [1.0, 0.25].map { share in
-            measureFloor(
-                call: call,
-                replySize: replySize,
-                path: directory + "/floor-w.sock",
-                calls: calls,
-                epoll: true,
-                work: SimulatedWork(microseconds: work * share)
-            ).p50
-        }
-        Measure.report("serve.call_work_us", work, "us")
-        Measure.report("serve.call_epoll_floor_p50_us_quiet_work", p50s[0], "us")
-        Measure.report("serve.call_epoll_floor_p50_us_quiet_quarter_work", p50s[1], "us")
-        return (work, p50s[0], p50s[1])
-    }
-
     /// Round trips in this run's conditions, as the busy loop leaves them: `call` to the daemon,
     /// and the same sizes to a blocking and an epoll echo server, taken in turns, a block of
     /// ``loadedBlock`` of each at a time, until each has had `calls`. The p50 of each, in µs.

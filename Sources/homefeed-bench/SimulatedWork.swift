@@ -13,7 +13,8 @@ struct SimulatedWork: Sendable {
 
     init(microseconds: Double) {
         self.microseconds = microseconds
-        iterations = Int((microseconds * Self.iterationsPerMicrosecond).rounded())
+        let wanted = microseconds.isFinite ? max(0, microseconds) : 0
+        iterations = Int((wanted * Self.iterationsPerMicrosecond).rounded())
     }
 
     /// Runs the work once from `seed`; the result, kept by the caller, keeps the chain from

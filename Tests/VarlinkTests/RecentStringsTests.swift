@@ -15,13 +15,14 @@ struct RecentStringsTests {
             + ifNoneMatch + #""}}"#
     }
 
-    /// Decodes `texts` in turn as one connection does, through one `RecentStrings`.
-    private static func decodeInTurn(_ texts: [String]) throws -> [VarlinkCall] {
+    /// Decodes `texts` in turn as one connection does, through one `RecentStrings`, in the
+    /// one-pass form only (nil where it declines: the general decoding would hide its errors).
+    private static func decodeInTurn(_ texts: [String]) -> [VarlinkCall?] {
         var spare: [VarlinkCall.Member] = []
         var recent = RecentStrings()
-        return try texts.map { text in
-            try Array(text.utf8).withUnsafeBufferPointer { bytes in
-                try VarlinkCall.decoding(bytes, routes: MethodRoutes([:]), reusing: &spare, recent: &recent).call
+        return texts.map { text in
+            Array(text.utf8).withUnsafeBufferPointer { bytes in
+                VarlinkCall.decodingUsualForm(bytes, routes: MethodRoutes([:]), reusing: &spare, recent: &recent)?.call
             }
         }
     }
@@ -33,11 +34,13 @@ struct RecentStringsTests {
 
     @Test("a repeated long value is the string made for its first call")
     func repeatedValueIsShared() throws {
-        let calls = try Self.decodeInTurn([Self.message(Self.etag), Self.message(Self.etag)])
-        #expect(calls[0].parameter("ifNoneMatch") == #""0123456789abcdef""#)
-        #expect(calls[1] == calls[0])
+        let calls = Self.decodeInTurn([Self.message(Self.etag), Self.message(Self.etag)])
+        let first = try #require(calls[0])
+        let second = try #require(calls[1])
+        #expect(first.parameter("ifNoneMatch") == #""0123456789abcdef""#)
+        #expect(second == first)
         // Both calls are alive, so equal storage is the same string, not a reused address.
-        #expect(Self.storage(calls[1].parameter("ifNoneMatch")) == Self.storage(calls[0].parameter("ifNoneMatch")))
+        #expect(Self.storage(second.parameter("ifNoneMatch")) == Self.storage(first.parameter("ifNoneMatch")))
     }
 
     @Test("values that share a remembered token's first bytes decode as themselves")
@@ -49,36 +52,41 @@ struct RecentStringsTests {
             #"\"0123456789abcdef"#,  // a prefix of it
             Self.etag,
         ].map(Self.message)
-        let calls = try Self.decodeInTurn(texts)
+        let calls = Self.decodeInTurn(texts)
         for (call, text) in zip(calls, texts) {
-            #expect(call == (try VarlinkCall(decodingGenerally: Array(text.utf8))), "\(text)")
+            #expect(try #require(call) == (try VarlinkCall(decodingGenerally: Array(text.utf8))), "\(text)")
         }
-        #expect(calls[4].parameter("ifNoneMatch") == #""0123456789abcdef""#)
+        #expect(calls[4]?.parameter("ifNoneMatch") == #""0123456789abcdef""#)
     }
 
     @Test("only strings that need an allocation and tokens of at most 256 bytes are kept")
     func whatIsKept() {
         var recent = RecentStrings()
-        func token(_ text: String) -> [UInt8] { Array("\"\(text)\"".utf8) }
-        func found(_ text: String) -> String? {
-            token(text).withUnsafeBufferPointer { recent.value(at: 0, in: $0)?.value }
-        }
-        func remember(_ text: String) {
-            token(text).withUnsafeBufferPointer { recent.remember(token: $0, value: text) }
-        }
         let fifteen = String(repeating: "a", count: 15)
         let sixteen = String(repeating: "b", count: 16)
         let long = String(repeating: "c", count: RecentStrings.maxTokenLength - 2)
         let tooLong = String(repeating: "d", count: RecentStrings.maxTokenLength - 1)
-        for text in [fifteen, sixteen, long, tooLong] { remember(text) }
-        #expect(found(fifteen) == nil)  // small: inline in its String
-        #expect(found(sixteen) == sixteen)
-        #expect(found(long) == long)
-        #expect(found(tooLong) == nil)
-        // Full: the oldest goes first.
-        let third = String(repeating: "e", count: 20)
-        remember(third)
-        #expect(found(sixteen) == nil && found(long) == long && found(third) == third)
+        for text in [fifteen, sixteen, long, tooLong] { Self.remember(text, in: &recent) }
+        #expect(Self.found(fifteen, in: &recent) == nil)  // small: inline in its String
+        #expect(Self.found(sixteen, in: &recent) == sixteen)
+        #expect(Self.found(long, in: &recent) == long)
+        #expect(Self.found(tooLong, in: &recent) == nil)
+    }
+
+    @Test("the entry replaced is the one least recently found or remembered")
+    func replacement() {
+        var recent = RecentStrings()
+        let values = ["a", "b", "c", "d"].map { String(repeating: $0, count: 20) }
+        let (a, b, c, d) = (values[0], values[1], values[2], values[3])
+        Self.remember(a, in: &recent)
+        Self.remember(b, in: &recent)
+        #expect(Self.found(a, in: &recent) == a)  // a is used: b goes next
+        Self.remember(c, in: &recent)
+        #expect(Self.found(b, in: &recent) == nil)
+        #expect(Self.found(a, in: &recent) == a && Self.found(c, in: &recent) == c)  // c used last
+        Self.remember(d, in: &recent)
+        #expect(Self.found(a, in: &recent) == nil)
+        #expect(Self.found(c, in: &recent) == c && Self.found(d, in: &recent) == d)
     }
 
     @Test("a remembered token longer than the bytes left is not read past them")
@@ -86,8 +94,18 @@ struct RecentStringsTests {
         var recent = RecentStrings()
         let token = Array(#""0123456789abcdefgh""#.utf8)
         token.withUnsafeBufferPointer { recent.remember(token: $0, value: "0123456789abcdefgh") }
-        let cut = Array(token.dropLast())
-        #expect(cut.withUnsafeBufferPointer { recent.value(at: 0, in: $0) } == nil)
-        #expect(token.withUnsafeBufferPointer { recent.value(at: 0, in: $0)?.length } == token.count)
+        // The same storage without its closing quote: a read one byte past the end would match.
+        token.withUnsafeBufferPointer { whole in
+            #expect(recent.value(at: 0, in: UnsafeBufferPointer(rebasing: whole.dropLast())) == nil)
+            #expect(recent.value(at: 0, in: whole)?.length == token.count)
+        }
+    }
+
+    private static func remember(_ text: String, in recent: inout RecentStrings) {
+        Array("\"\(text)\"".utf8).withUnsafeBufferPointer { recent.remember(token: $0, value: text) }
+    }
+
+    private static func found(_ text: String, in recent: inout RecentStrings) -> String? {
+        Array("\"\(text)\"".utf8).withUnsafeBufferPointer { recent.value(at: 0, in: $0)?.value }
     }
 }

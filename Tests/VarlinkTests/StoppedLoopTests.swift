@@ -21,10 +21,7 @@ struct StoppedLoopTests {
 
         // From this task, not the loop: the streaming replies take the inbox's push list, the
         // final one its items; both find the loop stopped.
-        for n in 1...3 {
-            #expect(sink.send(VarlinkReply(parameters: ["n": .int(n)], continues: true)) == .sent)
-        }
-        #expect(sink.send(VarlinkReply(parameters: ["n": 4])) == .sent)
+        #expect(sendNumbered(4, to: sink) == [true, true, true, true])
         let expected = numberedReplies(4)
         let received = try await receive(expected.count, from: clientFD)
         #expect(received == expected)

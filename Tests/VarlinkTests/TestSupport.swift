@@ -316,9 +316,14 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (status: I
 /// which the caller closes.
 func streamingConnection(on loop: EventLoop) throws -> (sink: VarlinkReplySink, clientFD: Int32) {
     var pair: [Int32] = [-1, -1]
-    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0,
-        fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK) == 0
-    else { throw SystemError(call: "socketpair", errno: errno) }
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+        throw SystemError(call: "socketpair", errno: errno)
+    }
+    guard fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK) == 0 else {
+        let error = SystemError(call: "fcntl", errno: errno)
+        for fd in pair { close(fd) }
+        throw error
+    }
     let context = ServerContext(
         service: makeTestService(hub: Hub()),
         configuration: VarlinkServerConfiguration(),
@@ -340,6 +345,12 @@ func receive(_ count: Int, from fd: Int32) async throws -> [UInt8] {
         polls += 1
     }
     return received
+}
+
+/// Sends replies 1…`count` with a parameter `n` through `sink`, all but the last continuing
+/// (``numberedReplies(_:)`` is what they frame to); whether each was sent.
+func sendNumbered(_ count: Int, to sink: VarlinkReplySink) -> [Bool] {
+    (1...count).map { n in sink.send(VarlinkReply(parameters: ["n": .int(n)], continues: n < count)) == .sent }
 }
 
 /// Replies 1…`count` with a parameter `n`, all but the last continuing, framed back to back.

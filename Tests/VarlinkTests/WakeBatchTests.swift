@@ -42,10 +42,7 @@ struct WakeBatchTests {
         // From this task, not the loop: the pushes take the inbox's push list, the final reply
         // its items.
         let arrivedInside = try VarlinkReplySink.sendingTogether { () throws -> Int in
-            for n in 1...3 {
-                #expect(sink.send(VarlinkReply(parameters: ["n": .int(n)], continues: true)) == .sent)
-            }
-            #expect(sink.send(VarlinkReply(parameters: ["n": 4])) == .sent)
+            #expect(sendNumbered(4, to: sink) == [true, true, true, true])
             // Were the loop woken by the first send, it would write all four in this pause.
             usleep(50_000)
             var buffer = [UInt8](repeating: 0, count: 4096)

@@ -13,8 +13,10 @@
 /// was first decoded, so a match needs no other check.
 ///
 /// Only strings too long to be stored inline in a `String` (more than 15 UTF-8 bytes) are kept,
-/// with tokens of at most ``maxTokenLength`` bytes; ``capacity`` of them, the oldest replaced
-/// first. A long value that never repeats costs a copy of its token and a `memcmp` per entry.
+/// with tokens of at most ``maxTokenLength`` bytes; ``capacity`` of them, the least recently
+/// found or remembered replaced first (its token's storage reused), so a value that repeats
+/// stays while others come and go. A long value that never repeats costs a `memcmp` per entry
+/// and a copy of its token.
 /// A connection's decoding owns one (`ConnectionState`), used on the loop thread only.
 struct RecentStrings {
     /// Entries kept: the usual call has one long string.
@@ -26,26 +28,30 @@ struct RecentStrings {
     static let smallStringLength = 15
 
     private struct Entry {
-        let token: [UInt8]
-        let value: String
+        var token: [UInt8]
+        var value: String
     }
 
     private var entries: [Entry] = []
-    /// The entry ``remember(token:value:)`` replaces next once all are taken.
-    private var oldest = 0
+    /// The entry ``remember(token:value:)`` replaces next once all are taken: the one not used
+    /// last (with two, the other one).
+    private var nextReplaced = 0
 
     init() {}
 
     /// The string whose JSON token starts at `start` (its opening quote), if one remembered
     /// has that token, and the token's length.
-    func value(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (value: String, length: Int)? {
+    mutating func value(at start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> (value: String, length: Int)? {
         guard let base = bytes.baseAddress else { return nil }
         let available = bytes.count - start
-        for entry in entries where entry.token.count <= available {
-            let equal = entry.token.withUnsafeBufferPointer { token in
+        for index in entries.indices where entries[index].token.count <= available {
+            let equal = entries[index].token.withUnsafeBufferPointer { token in
                 token.baseAddress.map { memcmp(base + start, $0, token.count) == 0 } ?? false
             }
-            if equal { return (entry.value, entry.token.count) }
+            if equal {
+                nextReplaced = (index + 1) % Self.capacity
+                return (entries[index].value, entries[index].token.count)
+            }
         }
         return nil
     }
@@ -54,12 +60,14 @@ struct RecentStrings {
     /// and its token is short enough to keep.
     mutating func remember(token: UnsafeBufferPointer<UInt8>, value: String) {
         guard token.count <= Self.maxTokenLength, value.utf8.count > Self.smallStringLength else { return }
-        let entry = Entry(token: Array(token), value: value)
-        if entries.count < Self.capacity {
-            entries.append(entry)
+        let index = entries.count < Self.capacity ? entries.count : nextReplaced
+        if index == entries.count {
+            entries.append(Entry(token: Array(token), value: value))
         } else {
-            entries[oldest] = entry
-            oldest = (oldest + 1) % Self.capacity
+            entries[index].token.removeAll(keepingCapacity: true)
+            entries[index].token.append(contentsOf: token)
+            entries[index].value = value
         }
+        nextReplaced = (index + 1) % Self.capacity
     }
 }
