@@ -114,6 +114,31 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    @Test("a client polling with ifNoneMatch on one connection gets the new manifest as soon as there is one")
+    func pollingConnection() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let poller = try daemon.client()
+        defer { poller.close() }
+        let first = try poller.call("io.homefeed.GetManifest", parameters: ["profile": "phone"])
+        let poll: [String: JSONValue] = ["profile": "phone", "ifNoneMatch": first["etag"] ?? .null]
+        // The same bytes again and again: answered from the connection's remembered reply.
+        for _ in 0..<3 {
+            let unchanged = try poller.call("io.homefeed.GetManifest", parameters: poll)
+            #expect(unchanged["manifest"] == nil)
+            #expect(unchanged["etag"] == first["etag"])
+        }
+        let recorded = try daemon.call("io.homefeed.RecordHistory", ["title": "도서관 좌석 예약", "kind": "open"])
+        let changed = try poller.call("io.homefeed.GetManifest", parameters: poll)
+        #expect(changed["version"] == recorded["version"])
+        #expect(changed["etag"] != first["etag"])
+        let history = sections(changed).first?["items"]?.arrayValue?.first
+        #expect(history?["content"]?["title"]?.stringValue == "도서관 좌석 예약")
+        let next: [String: JSONValue] = ["profile": "phone", "ifNoneMatch": changed["etag"] ?? .null]
+        #expect(try poller.call("io.homefeed.GetManifest", parameters: next)["manifest"] == nil)
+        daemon.stop()
+    }
+
     struct ErrorCase: Sendable, CustomTestStringConvertible {
         var method: String
         var parameters: [String: JSONValue]

@@ -45,6 +45,11 @@ let testIDL = """
     # to it (watchedSinks).
     method Cached(text: string) -> (text: string, answered: string, thread: string, sink: ?int)
 
+    # Answered at once with a repeatable reply: "calls" counts how often the handler ran for
+    # this text; the reply holds until pollGeneration(text) advances. "pad" adds that many
+    # bytes of padding to the reply.
+    method Polled(text: string, pad: ?int) -> (text: string, calls: int, padding: ?string)
+
     # A failure with a reason.
     error Failed (reason: string)
 
@@ -128,6 +133,21 @@ func makeTestService(hub: Hub) -> VarlinkService {
                 },
                 { request in .parameters(cachedParameters(request.parameters["text"]?.stringValue ?? "", "async")) }
             ),
+            "Polled": VarlinkMethod(
+                immediate: { request throws(VarlinkError) in
+                    guard let text = request.parameters["text"]?.stringValue else { throw .invalidParameter("text") }
+                    let (calls, generation) = polls.withLock { polls in
+                        polls.calls[text, default: 0] += 1
+                        return (polls.calls[text, default: 0], polls.generation(text))
+                    }
+                    var parameters: [String: JSONValue] = ["text": .string(text), "calls": .int(calls)]
+                    if let pad = request.parameters["pad"]?.intValue {
+                        parameters["padding"] = .string(String(repeating: "p", count: pad))
+                    }
+                    return .repeatable(VarlinkReply(parameters: parameters).framed(), while: generation.validity)
+                },
+                { _ throws(VarlinkError) in throw .invalidParameter("text") }
+            ),
             "Note": VarlinkMethod { request in
                 await hub.note(request.parameters["text"]?.stringValue ?? "")
                 return .parameters([:])
@@ -144,6 +164,27 @@ func makeTestService(hub: Hub) -> VarlinkService {
         interfaces: [interface]
     )
 }
+
+/// What `Polled` counts, by text: each test polls with texts of its own.
+struct Polls {
+    var calls: [String: Int] = [:]
+    private var generations: [String: VarlinkReplyGeneration] = [:]
+
+    mutating func generation(_ text: String) -> VarlinkReplyGeneration {
+        if let generation = generations[text] { return generation }
+        let generation = VarlinkReplyGeneration()
+        generations[text] = generation
+        return generation
+    }
+}
+
+let polls = Mutex(Polls())
+
+/// The generation `Polled` stamps its replies for `text` with.
+func pollGeneration(_ text: String) -> VarlinkReplyGeneration { polls.withLock { $0.generation(text) } }
+
+/// How often `Polled` ran for `text`.
+func pollCalls(_ text: String) -> Int { polls.withLock { $0.calls[text, default: 0] } }
 
 /// The sinks `Cached` kept for "keep", for the test to send on after their call ended.
 let keptSinks = Mutex<[VarlinkReplySink]>([])

@@ -92,7 +92,8 @@ public struct HomefeedInterface: Sendable {
         guard !request.call.more, let query = try ManifestQuery.profileQuery(request) else { return nil }
         let served = service.servedReply(profile: query.profile, ifNoneMatch: query.ifNoneMatch)
         guard let reply = served.reply else { throw Self.unknownProfile(served.profile) }
-        return .encoded(reply)
+        // The same call again is answered with these bytes until the next version.
+        return .repeatable(reply, while: served.validity)
     }
 
     func getManifest(_ request: VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome {

@@ -41,6 +41,10 @@ public actor ManifestCache {
     public let lruCapacity: Int
     /// `profiles` and `byProfile` as last committed, for readers on other threads.
     private let served: Mutex<ServedProfiles>
+    /// Advanced with every change of `served`, under its lock: the replies of
+    /// ``servedReply(profile:ifNoneMatch:)`` hold until then, and the Varlink server answers a
+    /// connection's repeated `GetManifest` with the same bytes until then (``VarlinkReplyValidity``).
+    private nonisolated let replyGeneration = VarlinkReplyGeneration()
 
     private struct ServedProfiles: Sendable {
         var names: [String]
@@ -96,24 +100,28 @@ public actor ManifestCache {
     /// the Varlink loop thread needs only these bytes.
     ///
     /// - Returns: the profile's name, and the reply (nil for an unknown name, or before the
-    ///   first version).
+    ///   first version) with how long it holds: until the served manifests next change.
     public nonisolated func servedReply(
         profile: String?,
         ifNoneMatch: String?
-    ) -> (profile: String, reply: VarlinkEncodedReply?) {
+    ) -> (profile: String, reply: VarlinkEncodedReply?, validity: VarlinkReplyValidity) {
         served.withLock { served in
             let name = profile ?? served.names.first ?? ""
+            let validity = replyGeneration.validity
             for replies in served.replies where replies.name == name {
                 // As EncodedManifest.finalReply(ifNoneMatch:).
-                return (name, ifNoneMatch == replies.etag ? replies.unchanged : replies.final)
+                return (name, ifNoneMatch == replies.etag ? replies.unchanged : replies.final, validity)
             }
-            return (name, nil)
+            return (name, nil, validity)
         }
     }
 
     private func updateServed() {
         let snapshot = ServedProfiles(names: profiles.map(\.name), manifests: byProfile)
-        served.withLock { $0 = snapshot }
+        served.withLock {
+            $0 = snapshot
+            replyGeneration.advance()
+        }
     }
 
     /// Seeds the cache with manifests persisted by a previous run, so a restarted daemon

@@ -248,7 +248,7 @@ public actor HomeService {
     public nonisolated func servedReply(
         profile: String?,
         ifNoneMatch: String?
-    ) -> (profile: String, reply: VarlinkEncodedReply?) {
+    ) -> (profile: String, reply: VarlinkEncodedReply?, validity: VarlinkReplyValidity) {
         cache.servedReply(profile: profile, ifNoneMatch: ifNoneMatch)
     }
 

@@ -142,6 +142,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 state.isProcessingInput = false
                 protocolViolation(error)
                 return
+            case .repeated(let reply):
+                let now = now ?? loop.now()
+                handle(state.finishRepeated(reply, context: context, fd: fd, now: now, splicer: loop.splicer))
             case .call(let call, let route, let sink):
                 var finished = start(call, route: route, sink: sink, now: now)
                 // Once it has run, the call holds the only reference to its parameters'
@@ -179,10 +182,11 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
             immediate = context.service.handleImmediately(request, routed: route)
         }
         switch immediate {
-        case .answered(let reply):
+        case .answered(let reply, let validity):
             // Queued and written here, with no hop, unless an earlier reply went through the
             // sink's transport (which the final one then follows).
             if sink.finishInline(reply) {
+                if let validity, !sink.isOneway, !sink.acceptsMore { state.repeated.remember(reply, while: validity) }
                 answerInline(sink.isOneway ? nil : reply, sink: sink, now: now ?? loop.now())
             }
         case .handled:
@@ -199,15 +203,21 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// Queues and writes the final reply of the active call, answered inline; the sink is kept
     /// for the next call.
     private func answerInline(_ reply: VarlinkEncodedReply?, sink: VarlinkReplySink, now: UInt64) {
-        let written = state.finishInline(
-            reply,
-            sink: sink,
-            of: peer,
-            context: context,
-            fd: fd,
-            now: now,
-            splicer: loop.splicer
+        handle(
+            state.finishInline(
+                reply,
+                sink: sink,
+                of: peer,
+                context: context,
+                fd: fd,
+                now: now,
+                splicer: loop.splicer
+            )
         )
+    }
+
+    /// Acts on how writing a reply answered inline went.
+    private func handle(_ written: ConnectionState.Written) {
         switch written {
         case .drained:
             // processInput, which runs this, goes on and settles interest and timer.

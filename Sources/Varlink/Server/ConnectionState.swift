@@ -41,6 +41,8 @@ struct ConnectionState {
     var spareMembers: [VarlinkCall.Member] = []
     /// The long string values of this connection's last calls (``RecentStrings``).
     var recentStrings = RecentStrings()
+    /// The last call answered with a repeatable reply (``RepeatedCall``).
+    var repeated = RepeatedCall()
     /// ``Connection/processInput()`` is running: what finishes a call inline leaves it to
     /// start the next.
     var isProcessingInput = false
@@ -153,10 +155,19 @@ struct ConnectionState {
         /// A call to run, started with `sink`, or with none yet when it is a streaming call,
         /// which needs a slot first (``activate(more:oneway:transport:)``).
         case call(VarlinkCall, route: MethodRoutes.Route?, sink: VarlinkReplySink?)
+        /// The remembered call again, whose reply still holds (``RepeatedCall``): answer it with
+        /// ``finishRepeated(_:context:fd:now:splicer:)``.
+        case repeated(VarlinkEncodedReply)
+    }
+
+    private enum Decoded {
+        case call(VarlinkCall, route: MethodRoutes.Route?)
+        case repeated(VarlinkEncodedReply)
     }
 
     /// Decodes the next buffered call, where it lies in the input buffer, if none is active and
-    /// the client is keeping up, and makes it the active call unless it is a streaming one.
+    /// the client is keeping up, and makes it the active call unless it is a streaming one; or
+    /// finds it repeats the remembered call (``RepeatedCall``), which is then not decoded.
     mutating func nextCall(
         routes: MethodRoutes,
         backlogLimit: Int,
@@ -164,20 +175,33 @@ struct ConnectionState {
         transport: some ReplyTransport
     ) -> NextCall {
         guard !isClosed, !closesAfterFlush, active == nil, output.byteCount <= backlogLimit else { return .none }
-        let decoded: (call: VarlinkCall, route: MethodRoutes.Route?)?
+        let decoded: Decoded?
         do throws(VarlinkProtocolError) {
-            decoded = try input.next { message throws(VarlinkProtocolError) in
-                try VarlinkCall.decoding(message, routes: routes, reusing: &spare, recent: &recentStrings)
+            decoded = try input.next { message throws(VarlinkProtocolError) -> Decoded in
+                if let reply = repeated.reply(to: message) { return .repeated(reply) }
+                repeated.note(message)
+                let (call, route) = try VarlinkCall.decoding(
+                    message,
+                    routes: routes,
+                    reusing: &spare,
+                    recent: &recentStrings
+                )
+                return .call(call, route: route)
             }
         } catch {
             return .violation(error)
         }
-        guard let (call, route) = decoded else {
+        guard let decoded else {
             // A partial message cannot complete once input has ended.
             return inputEnded && output.isEmpty ? .endOfInput : .none
         }
-        if call.more, !call.oneway { return .call(call, route: route, sink: nil) }
-        return .call(call, route: route, sink: activate(more: call.more, oneway: call.oneway, transport: transport))
+        switch decoded {
+        case .repeated(let reply):
+            return .repeated(reply)
+        case .call(let call, let route):
+            if call.more, !call.oneway { return .call(call, route: route, sink: nil) }
+            return .call(call, route: route, sink: activate(more: call.more, oneway: call.oneway, transport: transport))
+        }
     }
 
     /// Makes the next call, with these flags, the active one: its sink is the spare one when
@@ -237,6 +261,22 @@ struct ConnectionState {
         }
         endCall(of: peer, context: context, now: now)
         spareSink = sink
+        if unsent > context.configuration.maxOutputBytes { return .overLimit(unsent) }
+        return write(to: fd, now: now, splicer: splicer)
+    }
+
+    /// Queues and writes the remembered reply of a repeated call (``NextCall/repeated(_:)``),
+    /// which never became the active call.
+    mutating func finishRepeated(
+        _ reply: VarlinkEncodedReply,
+        context: ServerContext,
+        fd: Int32,
+        now: UInt64,
+        splicer: Splicer?
+    ) -> Written {
+        appendCoalesced()
+        let unsent = output.append(reply)
+        lastActivity = now
         if unsent > context.configuration.maxOutputBytes { return .overLimit(unsent) }
         return write(to: fd, now: now, splicer: splicer)
     }

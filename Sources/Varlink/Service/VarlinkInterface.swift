@@ -84,6 +84,9 @@ public struct VarlinkMethod: Sendable {
 public typealias VarlinkMethodHandler = @Sendable (VarlinkRequest) async throws(VarlinkError) -> VarlinkOutcome
 
 /// Answers one call at once, or returns nil to leave it to the method's ``VarlinkMethodHandler``.
+/// An answer that only the call's bytes and one versioned state decide is best returned as
+/// ``VarlinkOutcome/repeatable(_:while:)``: the connection then answers the same call again
+/// without running the handler.
 ///
 /// Runs on the server's event-loop thread, which serves every connection: it must not block,
 /// wait for a lock held across slow work, or do work that takes long (keep store and layout
@@ -134,6 +137,12 @@ public enum VarlinkOutcome: Sendable {
     /// without re-encoding it). It ends the call whatever its `continues` says; encode it
     /// without (``VarlinkReply/framed()`` of a reply with `continues: false`).
     case encoded(VarlinkEncodedReply)
+    /// As ``encoded(_:)``, and the answer to the same call again while `validity` holds: the
+    /// server may answer a later call of the same bytes on the same connection with these
+    /// bytes, without decoding or handling it (a client polling with an unchanged etag). Only
+    /// for a reply that depends on nothing but the call's bytes and what advances the validity's
+    /// generation (not the time, not the peer's rights, not a counter).
+    case repeatable(VarlinkEncodedReply, while: VarlinkReplyValidity)
     /// The call stays open: the handler kept ``VarlinkRequest/replies`` and sends the rest,
     /// ending with a final reply, or the client closes the connection.
     case streaming

@@ -52,7 +52,7 @@ public final class VarlinkService: Sendable {
     public func handle(_ call: VarlinkCall, peer: VarlinkPeer, replies: VarlinkReplySink) async {
         let request = VarlinkRequest(call: call, peer: peer, replies: replies)
         switch handleImmediately(request, routed: nil) {
-        case .answered(let reply): replies.sendFinal(reply)
+        case .answered(let reply, _): replies.sendFinal(reply)
         case .handled: return
         case .needsHandler(let method): await handleAsynchronously(request, with: method)
         }
@@ -62,8 +62,9 @@ public final class VarlinkService: Sendable {
     enum Immediate {
         /// The call is answered with this final reply, not yet sent: the caller sends it (the
         /// server queues it on the connection at once, with no hop through the sink's
-        /// transport, ``VarlinkReplySink/finishInline(_:)``).
-        case answered(VarlinkEncodedReply)
+        /// transport, ``VarlinkReplySink/finishInline(_:)``); with its validity when the handler
+        /// made it repeatable (``VarlinkOutcome/repeatable(_:while:)``).
+        case answered(VarlinkEncodedReply, repeatable: VarlinkReplyValidity? = nil)
         /// The handler took the call over (``VarlinkOutcome/streaming``): nothing to send.
         case handled
         /// The call needs the method's async handler (``handleAsynchronously(_:with:)``);
@@ -113,6 +114,8 @@ public final class VarlinkService: Sendable {
             return .answered(reply.framed())
         case .encoded(let reply):
             return .answered(reply)
+        case .repeatable(let reply, let validity):
+            return .answered(reply, repeatable: validity)
         case .streaming:
             return .handled
         }
@@ -133,7 +136,7 @@ public final class VarlinkService: Sendable {
         case .reply(var reply):
             reply.continues = false
             replies.send(reply)
-        case .encoded(let reply):
+        case .encoded(let reply), .repeatable(let reply, _):
             replies.sendFinal(reply)
         case .streaming:
             break

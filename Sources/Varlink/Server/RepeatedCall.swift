@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
+/// A connection's last call answered inline with a repeatable reply
+/// (``VarlinkOutcome/repeatable(_:while:)``): the call's exact bytes, the reply and how long it
+/// holds. A later call of the same bytes is answered with the same reply while it holds, before
+/// it is decoded: no envelope, route, parameters, handler or sink.
+///
+/// Why: a client polling `GetManifest` with its `ifNoneMatch` sends the same bytes until the
+/// version changes. Decoding and handling that call took the loop thread 1–3 µs between its
+/// read and its write, and on this machine a reply later than about half a microsecond after
+/// the read costs the waiting client about 5 µs more to wake (`docs/varlink.md`, issue 17).
+/// A repeat costs a length compare, an atomic load and a `memcmp`.
+///
+/// Bounded: calls of at most ``maxCallLength`` bytes and replies of at most ``maxReplyLength``
+/// are remembered (a poll and a "not modified" answer are far smaller), so a connection keeps
+/// at most a few kilobytes, and no stale manifest.
+///
+/// Not thread-safe: part of ``ConnectionState``, on its loop thread.
+struct RepeatedCall {
+    /// The longest call remembered, in bytes without its NUL.
+    static let maxCallLength = 1024
+    /// The longest reply remembered, in framed bytes.
+    static let maxReplyLength = 4096
+
+    /// The bytes of the call being run, when short enough, until its reply says whether to keep them.
+    private var pending: [UInt8] = []
+    private var hasPending = false
+    private var call: [UInt8] = []
+    private var reply: VarlinkEncodedReply?
+    private var validity: VarlinkReplyValidity?
+
+    init() {}
+
+    /// The reply to `message` when it repeats the remembered call's bytes and that reply still
+    /// holds; a reply found stale is forgotten.
+    mutating func reply(to message: UnsafeBufferPointer<UInt8>) -> VarlinkEncodedReply? {
+        guard let reply, let validity, message.count == call.count, let base = message.baseAddress else { return nil }
+        guard validity.isCurrent else {
+            forget()
+            return nil
+        }
+        let equal = call.withUnsafeBufferPointer { call in
+            call.baseAddress.map { memcmp(base, $0, call.count) == 0 } ?? false
+        }
+        return equal ? reply : nil
+    }
+
+    /// Notes the bytes of the call about to be decoded, for ``remember(_:while:)``.
+    mutating func note(_ message: UnsafeBufferPointer<UInt8>) {
+        hasPending = message.count <= Self.maxCallLength
+        guard hasPending else { return }
+        pending.removeAll(keepingCapacity: true)
+        pending.append(contentsOf: message)
+    }
+
+    /// Remembers the call last noted as answered by `reply` while `validity` holds, if both are
+    /// short enough.
+    mutating func remember(_ reply: VarlinkEncodedReply, while validity: VarlinkReplyValidity) {
+        guard hasPending, reply.piped == nil, reply.framedBytes.count <= Self.maxReplyLength else { return }
+        hasPending = false
+        swap(&pending, &call)
+        self.reply = reply
+        self.validity = validity
+    }
+
+    private mutating func forget() {
+        reply = nil
+        validity = nil
+        call.removeAll(keepingCapacity: true)
+    }
+}
