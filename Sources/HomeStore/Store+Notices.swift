@@ -187,10 +187,9 @@ extension Store {
     }
 
     /// The newest notices of the sources at `sourceURLs` among the `scanned` newest of every
-    /// source, newest first, at most `limit`. The notices of other sources (a source removed
-    /// from the configuration until ``removeSources(keeping:)`` runs) are skipped in SQL, so only
-    /// what is returned becomes Swift values; `scanned` bounds the rows SQLite walks when such
-    /// notices are the newest.
+    /// source, newest first, at most `limit`. The notices of other sources (removed from the
+    /// configuration, whose rows stay) are skipped in SQL, so only what is returned becomes
+    /// Swift values; `scanned` bounds the rows SQLite walks when such notices are the newest.
     /// One statement whatever the number of sources: the URLs go in as one JSON array
     /// (`json_each`).
     public func newestNotices(of sourceURLs: [String], limit: Int, among scanned: Int) throws(StoreError)

@@ -1,5 +1,4 @@
 public import FoundationEssentials
-import JSONCore
 
 extension Store {
     static let sourceColumns = """
@@ -79,29 +78,6 @@ extension Store {
         try database.transaction { () throws(StoreError) -> Bool in
             try database.execute("DELETE FROM sources WHERE url = ?", [url])
             return database.changes > 0
-        }
-    }
-
-    /// Removes every source whose URL is not in `urls`, with its notices, tombstones and
-    /// service links: what a configuration no longer names is forgotten when it is applied, so
-    /// its rows neither fill the file nor crowd the configured sources' notices out of a
-    /// snapshot's bounded walk (``newestNotices(of:limit:among:)``). One statement in one
-    /// transaction; the URLs go in as one JSON array (`json_each`).
-    ///
-    /// - Returns: the removed sources' URLs, in the order they were first added.
-    @discardableResult
-    public func removeSources(keeping urls: [String]) throws(StoreError) -> [String] {
-        let list = JSONWriter.encode(pretty: false, capacity: 256) { json in
-            json.beginArray()
-            for url in urls { json.string(url) }
-            json.endArray()
-        }
-        return try database.transaction { () throws(StoreError) -> [String] in
-            let removed = try database.fetchAll(
-                "DELETE FROM sources WHERE url NOT IN (SELECT value FROM json_each(?)) RETURNING id, url",
-                [String(decoding: list, as: UTF8.self)]
-            ) { row in (id: row.column(0, or: Int64(0)), url: row.column(1, or: "")) }
-            return removed.sorted { $0.id < $1.id }.map(\.url)
         }
     }
 

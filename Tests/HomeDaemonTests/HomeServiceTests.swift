@@ -243,36 +243,16 @@ struct HomeServiceTests {
         defer { Task { await service.stop() } }
         _ = try await service.refresh(url: nil)
         #expect(try await service.notices(limit: 10, sourceURL: nil).count == 5)
-        try removeKoreanNotices()
+        let list = configDirectory.appendingPathComponent("sources.opml")
+        let text = try String(contentsOf: list, encoding: .utf8)
+        try Data(text.split(separator: "\n").filter { !$0.contains("notices-ko.xml") }.joined(separator: "\n").utf8)
+            .write(to: list)
         _ = try await service.reload()
         let notices = try await service.notices(limit: 10, sourceURL: nil)
         #expect(notices.count == 2)
         #expect(notices.allSatisfy { $0.sourceTitle == "Announcements" })
         let headline = items(try sections(await service.manifest(profile: "phone"))[1]).first
         #expect((headline?["content"] as? [String: Any])?["source"] as? String == "Announcements")
-        // Gone from the store as well, not only hidden.
-        #expect(await service.status().notices == 2)
-    }
-
-    @Test("a source the configuration dropped while the daemon was down is removed from the store at start")
-    func removedSourceAtStart() async throws {
-        let first = try await start()
-        _ = try await first.refresh(url: nil)
-        #expect(await first.status().notices == 5)
-        await first.stop()
-        try removeKoreanNotices()
-        let second = try await start()
-        defer { Task { await second.stop() } }
-        #expect(await second.status().notices == 2)
-        #expect(await second.status().sources.map(\.url).allSatisfy { !$0.contains("notices-ko.xml") })
-    }
-
-    /// Drops the Korean notice feed from the sample's `sources.opml`.
-    func removeKoreanNotices() throws {
-        let list = configDirectory.appendingPathComponent("sources.opml")
-        let text = try String(contentsOf: list, encoding: .utf8)
-        try Data(text.split(separator: "\n").filter { !$0.contains("notices-ko.xml") }.joined(separator: "\n").utf8)
-            .write(to: list)
     }
 
     @Test("history events dated in the future are refused")

@@ -192,31 +192,4 @@ import Testing
         #expect(counts.notices == 0 && counts.tombstones == 0 && counts.sources == 1)
         #expect(try await !test.store.removeSource(url: feed))
     }
-
-    @Test("sources a configuration no longer names are removed with their rows; the named ones keep theirs")
-    func removeUnnamedSources() async throws {
-        let test = try await TestStore().withSources(maxEntries: 2)
-        let other = "https://example.com/other.xml"
-        try await test.store.upsertSource(SourceInput(url: other, kind: .notices, maxEntries: 2), now: Clock.t0)
-        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
-        try await test.store.ingestNotices(sourceURL: other, entries: entries("o", count: 3), now: Clock.t0)
-        let link = ServiceLinkInput(title: "메일", url: "https://mail.example.org", section: "/main-service", order: 0)
-        try await test.store.replaceServiceLinks(sourceURL: TestStore.linksURL, links: [link])
-        try await test.store.recordFetch(
-            sourceURL: other,
-            FetchRecord(outcome: .fetched(Validators(etag: "\"7\"")), attemptedAt: Clock.t0, nextAttempt: nil)
-        )
-
-        // A named URL that was never stored is no reason to keep or add anything.
-        let removed = try await test.store.removeSources(keeping: [other, "https://example.com/never-stored.xml"])
-        #expect(removed == [feed, TestStore.linksURL])
-        let counts = try await test.store.counts()
-        #expect(counts.sources == 1 && counts.notices == 2 && counts.tombstones == 1 && counts.serviceLinks == 0)
-        #expect(try await test.store.newestNotices(limit: 10).map(\.entryID) == ["o-2", "o-1"])
-        #expect(try await test.store.source(url: other)?.validators.etag == "\"7\"")
-
-        #expect(try await test.store.removeSources(keeping: [other]).isEmpty)
-        #expect(try await test.store.removeSources(keeping: []) == [other])
-        #expect(try await test.store.counts() == StoreCounts())
-    }
 }

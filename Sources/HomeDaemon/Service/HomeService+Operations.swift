@@ -89,9 +89,8 @@ public enum ServiceError: Error, Sendable, CustomStringConvertible {
 
 extension HomeService {
     /// The source URLs the running configuration names, and its list document (which holds
-    /// the links written directly in `sources.opml`). Sources removed from the configuration
-    /// are removed from the store when it is applied (``StoreIngestion/removeUnlisted(_:)``);
-    /// until then, while a reload applies, their content is not shown or listed.
+    /// the links written directly in `sources.opml`). Content of sources removed from the
+    /// configuration stays in the store but is no longer shown or listed.
     var configuredSourceURLs: Set<String> { Self.sourceURLs(of: configuration) }
 
     static func sourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
@@ -104,9 +103,8 @@ extension HomeService {
     /// Notices a snapshot holds at most, the newest of the configured sources: what a section
     /// bound to all notices, or to one source's, picks from.
     static let snapshotNoticeLimit = 100
-    /// The newest notices of every source a snapshot picks the configured sources' among. A
-    /// source removed from the configuration is removed from the store as the configuration is
-    /// applied, so this only bounds the walk past its rows while a reload applies.
+    /// The newest notices of every source a snapshot picks the configured sources' among: a
+    /// removed source's notices stay in the store, and this bounds the rows walked past them.
     static let snapshotNoticeScan = 500
 
     /// The content the assembler lays out, read from one snapshot of the store: the user and
@@ -318,15 +316,6 @@ extension HomeService {
         }
     }
 
-    /// Says which sources applying a configuration removed from the store.
-    static func logRemoved(_ urls: [String], to logger: Logger) {
-        guard !urls.isEmpty else { return }
-        logger.notice(
-            "removed \(urls.count) source(s) no longer configured, with their notices and links: "
-                + urls.joined(separator: ", ")
-        )
-    }
-
     /// Re-reads the configuration directory. A configuration that does not validate is
     /// rejected and the current one keeps serving.
     public func reload() async throws(ServiceError) -> Int {
@@ -341,7 +330,7 @@ extension HomeService {
             logger.error("reload rejected, keeping the running configuration: \(error)")
             throw .configuration(error)
         }
-        let (states, removed) = try await withStore("cannot apply the new configuration", isWrite: true) {
+        let states = try await withStore("cannot apply the new configuration", isWrite: true) {
             let ingestion = StoreIngestion(
                 store: store,
                 maxImageBytes: next.settings.images.maxImageBytes,
@@ -349,9 +338,8 @@ extension HomeService {
             )
             let states = try await ingestion.register(next.sources)
             _ = try await ingestion.storeListLinks(next.sources)
-            return (states, try await ingestion.removeUnlisted(next.sources))
+            return states
         }
-        Self.logRemoved(removed, to: logger)
         await scheduler.replaceSources(next.sources.sources, states: states)
         configuration = next
         // Kept layouts are reused when their input compares equal, and Swift's String equality

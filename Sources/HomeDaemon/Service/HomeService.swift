@@ -142,7 +142,6 @@ public actor HomeService {
         )
         let states = try await ingestion.register(configuration.sources)
         _ = try await ingestion.storeListLinks(configuration.sources)
-        Self.logRemoved(try await ingestion.removeUnlisted(configuration.sources), to: logger)
         let changed = ServiceSignal<Void>()
         let attempted = ServiceSignal<String>()
         var schedule = FetchSchedulerConfiguration()

@@ -46,14 +46,6 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         return try await replaceLinks(sourceURL: list.documentURL, list.serviceLinks)
     }
 
-    /// Removes the stored sources `list` no longer names (its own document is kept: it holds the
-    /// links written directly in it), with their notices and links.
-    ///
-    /// - Returns: the removed sources' URLs.
-    func removeUnlisted(_ list: SourceList) async throws -> [String] {
-        try await store.removeSources(keeping: list.sources.map(\.url) + [list.documentURL])
-    }
-
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
         switch document.document {
         case .feed(let feed):
