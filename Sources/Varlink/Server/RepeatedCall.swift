@@ -15,7 +15,7 @@
 ///
 /// Bounded: calls of at most ``maxCallLength`` bytes and replies of at most ``maxReplyLength``
 /// are remembered (a poll and a "not modified" answer are far smaller), so a connection keeps
-/// at most a few kilobytes, and no stale manifest.
+/// at most a few kilobytes; a reply found stale by the next call is let go.
 ///
 /// Not thread-safe: part of ``ConnectionState``, on its loop thread.
 struct RepeatedCall {
@@ -36,11 +36,12 @@ struct RepeatedCall {
     /// The reply to `message` when it repeats the remembered call's bytes and that reply still
     /// holds; a reply found stale is forgotten.
     mutating func reply(to message: UnsafeBufferPointer<UInt8>) -> VarlinkEncodedReply? {
-        guard let reply, let validity, message.count == call.count, let base = message.baseAddress else { return nil }
+        guard let reply, let validity else { return nil }
         guard validity.isCurrent else {
             forget()
             return nil
         }
+        guard message.count == call.count, let base = message.baseAddress else { return nil }
         let equal = call.withUnsafeBufferPointer { call in
             call.baseAddress.map { memcmp(base, $0, call.count) == 0 } ?? false
         }
