@@ -186,33 +186,70 @@ extension Store {
         )
     }
 
-    /// The newest notices of the sources at `sourceURLs` among the `scanned` newest of every
-    /// source, newest first, at most `limit`. The notices of other sources (removed from the
-    /// configuration, whose rows stay) are skipped in SQL, so only what is returned becomes
-    /// Swift values; `scanned` bounds the rows SQLite walks when such notices are the newest.
-    /// One statement whatever the number of sources: the URLs go in as one JSON array
-    /// (`json_each`).
-    public func newestNotices(of sourceURLs: [String], limit: Int, among scanned: Int) throws(StoreError)
-        -> [StoredNotice]
-    {
+    /// The newest notices of the sources at `sourceURLs`, newest first, at most `limit`: exactly
+    /// those, however many newer notices other sources hold (a source removed from the
+    /// configuration keeps its rows, and may hold the newest ones). The URLs go in as one JSON
+    /// array (`json_each`), so the statements are the same whatever the number of sources, and
+    /// only what is returned becomes Swift values.
+    ///
+    /// Two ways, in one read transaction: first the ``newestNoticesWalk`` newest notices of every
+    /// source are walked, which holds the answer whenever `limit` of them are the sources' (the
+    /// usual case: nothing newer is skipped). Otherwise, when the walk did not see every
+    /// notice, each source's own newest are read through `notices_by_source_time`, at most
+    /// `limit` a source, and the newest `limit` of those kept.
+    public func newestNotices(of sourceURLs: [String], limit: Int) throws(StoreError) -> [StoredNotice] {
+        guard limit > 0, !sourceURLs.isEmpty else { return [] }
         let list = JSONWriter.encode(pretty: false, capacity: 256) { json in
             json.beginArray()
             for url in sourceURLs { json.string(url) }
             json.endArray()
         }
-        // The subquery walks `notices_by_time` newest first and stops after `scanned` rows; the
-        // `CROSS JOIN` keeps it the outer loop, with each source looked up by its key.
-        return try database.fetchAll(
-            """
-            SELECT \(Self.noticeColumns)
-            FROM (SELECT * FROM notices ORDER BY sort_at DESC, id DESC LIMIT ?) n
-            CROSS JOIN sources s ON s.id = n.source_id
-            WHERE s.url IN (SELECT value FROM json_each(?)) ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
-            """,
-            [max(scanned, 0), String(decoding: list, as: UTF8.self), max(limit, 0)],
-            Self.notice
-        )
+        let urls = String(decoding: list, as: UTF8.self)
+        let walk = Self.newestNoticesWalk(limit: limit)
+        return try database.readTransaction { () throws(StoreError) -> [StoredNotice] in
+            // The subquery walks `notices_by_time` newest first and stops after `walk` rows; the
+            // `CROSS JOIN` keeps it the outer loop, with each source looked up by its key.
+            let walked = try database.fetchAll(
+                """
+                SELECT \(Self.noticeColumns)
+                FROM (SELECT * FROM notices ORDER BY sort_at DESC, id DESC LIMIT ?) n
+                CROSS JOIN sources s ON s.id = n.source_id
+                WHERE s.url IN (SELECT value FROM json_each(?)) ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
+                """,
+                [walk, urls, limit],
+                Self.notice
+            )
+            guard walked.count < limit,
+                try database.scalar("SELECT count(*) FROM (SELECT 1 FROM notices LIMIT ?)", [walk + 1]) > walk
+            else { return walked }
+            // Each source's `limit`-th newest bounds its range in `notices_by_source_time` (ties
+            // at that time come along and are cut by the final order): at most about `limit`
+            // rows a source are looked at, and the columns are read for the `limit` kept.
+            return try database.fetchAll(
+                """
+                WITH wanted(id) AS (SELECT id FROM sources WHERE url IN (SELECT value FROM json_each(?1))),
+                newest(id) AS (
+                    SELECT c.id FROM wanted w JOIN notices c ON c.source_id = w.id
+                    WHERE c.sort_at >= ifnull(
+                        (SELECT x.sort_at FROM notices x WHERE x.source_id = w.id
+                         ORDER BY x.sort_at DESC, x.id DESC LIMIT 1 OFFSET ?2 - 1),
+                        -9223372036854775808)
+                    ORDER BY c.sort_at DESC, c.id DESC LIMIT ?2
+                )
+                SELECT \(Self.noticeColumns)
+                FROM newest JOIN notices n ON n.id = newest.id JOIN sources s ON s.id = n.source_id
+                ORDER BY n.sort_at DESC, n.id DESC
+                """,
+                [urls, limit],
+                Self.notice
+            )
+        }
     }
+
+    /// The rows of every source ``newestNotices(of:limit:)`` walks first for `limit` notices:
+    /// enough that sources left out of the configuration with a few recent notices do not send
+    /// it to the per-source read, few enough that walking them costs less than that read.
+    static func newestNoticesWalk(limit: Int) -> Int { min(limit, 1 << 40) * 5 }
 
     /// The newest notices of the source at `sourceURL`, newest first.
     public func newestNotices(sourceURL: String, limit: Int) throws(StoreError) -> [StoredNotice] {

@@ -3,7 +3,7 @@ extension Store {
     public struct HomeRows: Sendable {
         /// ``recentHistory(limit:)``.
         public var history: [HistoryEvent]
-        /// ``newestNotices(of:limit:among:)``, or ``newestNotices(limit:)`` of every source.
+        /// ``newestNotices(of:limit:)``, or ``newestNotices(limit:)`` of every source.
         public var notices: [StoredNotice]
         /// ``sources()``.
         public var sources: [Source]
@@ -15,18 +15,17 @@ extension Store {
     /// mixes notices from before an ingest with links from after it, and the service makes it
     /// with one hop to the store's queue instead of four (issue 17).
     ///
-    /// - Parameter noticeSources: the sources whose notices are read, picked among the `among`
-    ///   newest of every source (``newestNotices(of:limit:among:)``); nil for every source's.
-    ///   One value, so a caller cannot give the sources and forget the bound.
+    /// - Parameter noticeSources: the URLs of the sources whose notices are read
+    ///   (``newestNotices(of:limit:)``); nil for every source's.
     public func homeRows(
         historyLimit: Int,
         noticeLimit: Int,
-        noticeSources: (urls: [String], among: Int)? = nil
+        noticeSources: [String]? = nil
     ) throws(StoreError) -> HomeRows {
         try database.readTransaction { () throws(StoreError) -> HomeRows in
             let notices: [StoredNotice]
             if let noticeSources {
-                notices = try newestNotices(of: noticeSources.urls, limit: noticeLimit, among: noticeSources.among)
+                notices = try newestNotices(of: noticeSources, limit: noticeLimit)
             } else {
                 notices = try newestNotices(limit: noticeLimit)
             }

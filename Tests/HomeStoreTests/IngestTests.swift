@@ -131,26 +131,58 @@ import Testing
         // The feed's five are the newest overall; of the quoted source's alone, its own two.
         #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["e-4", "e-3"])
         #expect(
-            try await test.store.newestNotices(of: [quoted], limit: 5, among: 100).map(\.entryID) == ["q-1", "q-0"]
+            try await test.store.newestNotices(of: [quoted], limit: 5).map(\.entryID) == ["q-1", "q-0"]
         )
         #expect(
-            try await test.store.newestNotices(of: [quoted, feed], limit: 3, among: 100).map(\.entryID) == [
+            try await test.store.newestNotices(of: [quoted, feed], limit: 3).map(\.entryID) == [
                 "e-4", "e-3", "e-2",
             ]
         )
-        #expect(try await test.store.newestNotices(of: ["https://example.com/unknown"], limit: 5, among: 100).isEmpty)
-        #expect(try await test.store.newestNotices(of: [], limit: 5, among: 100).isEmpty)
-        // Picked among the newest of every source: the walk past other sources' rows is bounded.
-        #expect(try await test.store.newestNotices(of: [quoted], limit: 5, among: 2).isEmpty)
-        #expect(
-            try await test.store.newestNotices(of: [quoted, feed], limit: 5, among: 2).map(\.entryID) == ["e-4", "e-3"]
-        )
+        #expect(try await test.store.newestNotices(of: ["https://example.com/unknown"], limit: 5).isEmpty)
+        #expect(try await test.store.newestNotices(of: [], limit: 5).isEmpty)
         let rows = try await test.store.homeRows(
             historyLimit: 0,
             noticeLimit: 1,
-            noticeSources: (urls: [quoted], among: 100)
+            noticeSources: [quoted]
         )
         #expect(rows.notices.map(\.entryID) == ["q-1"])
+    }
+
+    @Test("newest notices of a set of sources: exact however many newer notices the other sources hold")
+    func newestOfSourcesPastOthers() async throws {
+        let test = try await TestStore().withSources()
+        let removed = "https://example.com/removed.xml"
+        let twin = "https://example.com/twin.xml"
+        for url in [removed, twin] {
+            try await test.store.upsertSource(SourceInput(url: url, kind: .notices, title: nil), now: Clock.t0)
+        }
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
+        // The twin's notices have the feed's times, one for one: ties, ordered by id (the twin's last).
+        try await test.store.ingestNotices(sourceURL: twin, entries: entries("t", count: 5), now: Clock.t0)
+        // Forty newer notices of a source the configuration no longer names: more than the walk
+        // of every source's newest reads for three or five notices (five times as many).
+        try await test.store.ingestNotices(
+            sourceURL: removed,
+            entries: entries("r", count: 40, start: 100),
+            now: Clock.t0
+        )
+        #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["r-139", "r-138"])
+        #expect(try await test.store.newestNotices(of: [feed], limit: 3).map(\.entryID) == ["e-4", "e-3", "e-2"])
+        #expect(
+            try await test.store.newestNotices(of: [feed, twin], limit: 5).map(\.entryID) == [
+                "t-4", "e-4", "t-3", "e-3", "t-2",
+            ]
+        )
+        // Ten: the walk of fifty reads every notice, and holds the answer although it is short.
+        #expect(
+            try await test.store.newestNotices(of: [feed], limit: 10).map(\.entryID) == [
+                "e-4", "e-3", "e-2", "e-1", "e-0",
+            ]
+        )
+        #expect(try await test.store.newestNotices(of: [feed, twin], limit: 0).isEmpty)
+        let rows = try await test.store.homeRows(historyLimit: 0, noticeLimit: 2, noticeSources: [twin, feed])
+        #expect(rows.notices.map(\.entryID) == ["t-4", "e-4"])
+        #expect(rows.notices.map(\.sourceURL) == [twin, feed])
     }
 
     @Test("an ingest can record its fetch in the same transaction; validators are stored with the document")

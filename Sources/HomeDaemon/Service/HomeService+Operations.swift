@@ -103,9 +103,6 @@ extension HomeService {
     /// Notices a snapshot holds at most, the newest of the configured sources: what a section
     /// bound to all notices, or to one source's, picks from.
     static let snapshotNoticeLimit = 100
-    /// The newest notices of every source a snapshot picks the configured sources' among: a
-    /// removed source's notices stay in the store, and this bounds the rows walked past them.
-    static let snapshotNoticeScan = 500
 
     /// The content the assembler lays out, read from one snapshot of the store: the user and
     /// the configured sources' rows of `configuration`, the one the version is made with, and
@@ -120,7 +117,7 @@ extension HomeService {
         let rows = try await store.homeRows(
             historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
             noticeLimit: min(noticesShown ?? Self.snapshotNoticeLimit, Self.snapshotNoticeLimit),
-            noticeSources: (urls: configured.sorted(), among: Self.snapshotNoticeScan)
+            noticeSources: configured.sorted()
         )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
@@ -290,7 +287,7 @@ extension HomeService {
             if let sourceURL {
                 return try await store.newestNotices(sourceURL: sourceURL, limit: limit)
             }
-            return try await store.newestNotices(of: configured.sorted(), limit: limit, among: limit + 500)
+            return try await store.newestNotices(of: configured.sorted(), limit: limit)
         }
         return notices.map {
             NoticeSummary(
