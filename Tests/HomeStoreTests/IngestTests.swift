@@ -159,23 +159,29 @@ import Testing
         try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
         // The twin's notices have the feed's times, one for one: ties, ordered by id (the twin's last).
         try await test.store.ingestNotices(sourceURL: twin, entries: entries("t", count: 5), now: Clock.t0)
-        // Forty newer notices of a source the configuration no longer names: more than the walk
-        // of every source's newest reads for three or five notices (five times as many).
+        // Sixty newer notices of a source the configuration no longer names: more than the walk
+        // of every source's newest reads for three, five or ten notices (five times as many).
         try await test.store.ingestNotices(
             sourceURL: removed,
-            entries: entries("r", count: 40, start: 100),
+            entries: entries("r", count: 60, start: 100),
             now: Clock.t0
         )
-        #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["r-139", "r-138"])
+        #expect(try await test.store.newestNotices(limit: 2).map(\.entryID) == ["r-159", "r-158"])
         #expect(try await test.store.newestNotices(of: [feed], limit: 3).map(\.entryID) == ["e-4", "e-3", "e-2"])
         #expect(
             try await test.store.newestNotices(of: [feed, twin], limit: 5).map(\.entryID) == [
                 "t-4", "e-4", "t-3", "e-3", "t-2",
             ]
         )
-        // Ten: the walk of fifty reads every notice, and holds the answer although it is short.
+        // Ten, of a source that holds five: read past the walk all the same.
         #expect(
             try await test.store.newestNotices(of: [feed], limit: 10).map(\.entryID) == [
+                "e-4", "e-3", "e-2", "e-1", "e-0",
+            ]
+        )
+        // Twenty: the walk of a hundred reads every notice, and holds the answer although it is short.
+        #expect(
+            try await test.store.newestNotices(of: [feed], limit: 20).map(\.entryID) == [
                 "e-4", "e-3", "e-2", "e-1", "e-0",
             ]
         )
