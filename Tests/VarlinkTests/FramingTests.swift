@@ -45,6 +45,45 @@ struct FramingTests {
         #expect(messages == Self.messages)
     }
 
+    @Test("messages of many sizes, arriving in uneven pieces and taken now and then, come out whole")
+    func unevenPieces() throws {
+        // A fixed generator: the same sizes and pieces every run. Messages from empty to 70 kB,
+        // several buffered at once, so the buffer both moves its unread bytes to the front and
+        // grows with a partial message in it.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let messages: [[UInt8]] = (0..<300).map { index in
+            let size = index % 10 == 0 ? next(70_000) : next(300)
+            return (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ index) | 1 }
+        }
+        let stream: [UInt8] = messages.flatMap { $0 + [0] }
+        var splitter = VarlinkFrameSplitter(maxMessageSize: 70_000)
+        var out: [[UInt8]] = []
+        var at = 0
+        while at < stream.count {
+            let piece = min(stream.count - at, 1 + next(next(4) == 0 ? 65_536 : 512))
+            splitter.append(stream[at..<at + piece])
+            at += piece
+            if next(3) == 0 {
+                while let message = try splitter.next() { out.append(message) }
+            }
+        }
+        while let message = try splitter.next() { out.append(message) }
+        #expect(out == messages)
+        #expect(splitter.bufferedByteCount == 0)
+
+        // The unread part of a message moves into the larger buffer a long piece needs.
+        var growing = VarlinkFrameSplitter(maxMessageSize: 70_000)
+        growing.append(Array("ab\0cd".utf8))
+        #expect(try growing.next() == Array("ab".utf8))
+        let long = [UInt8](repeating: UInt8(ascii: "x"), count: 5000)
+        growing.append(long + [0])
+        #expect(try growing.next() == Array("cd".utf8) + long)
+    }
+
     @Test("a message longer than the limit is an error before its NUL arrives")
     func oversize() throws {
         var splitter = VarlinkFrameSplitter(maxMessageSize: 16)
