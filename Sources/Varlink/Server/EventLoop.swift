@@ -58,10 +58,13 @@ extension EventLoopHandler {
 /// Sendable: the inbox and the thread identity are behind `Mutex` and `Atomic`; everything else
 /// (handlers, timers, the local list, the scratch buffer) is touched only on the loop thread.
 final class EventLoop: TaskExecutor, @unchecked Sendable {
-    static let readable = csystem_epollin()
-    static let writable = csystem_epollout()
-    static let hangUp = csystem_epollhup()
-    static let failed = csystem_epollerr()
+    // The epoll event bits, Linux's ABI values as literals: read from C, each was a lazily
+    // initialised global, five `swift_once` calls in every call's events (issue 17, callgrind).
+    // `init` checks them against the C headers.
+    static let readable: UInt32 = 0x001
+    static let writable: UInt32 = 0x004
+    static let failed: UInt32 = 0x008
+    static let hangUp: UInt32 = 0x010
 
     enum Work {
         case job(UnownedJob)
@@ -164,6 +167,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         self.name = name
         self.clock = clock
         self.wakeTime = clock.now()
+        precondition(
+            (Self.readable, Self.writable, Self.failed, Self.hangUp)
+                == (csystem_epollin(), csystem_epollout(), csystem_epollerr(), csystem_epollhup()),
+            "epoll event bits differ from <sys/epoll.h>"
+        )
         epollFD = csystem_epoll_create()
         if epollFD < 0 { throw SystemError(call: "epoll_create1", errno: errno) }
         wakeFD = csystem_eventfd()
