@@ -72,6 +72,69 @@ struct RepeatedCallTests {
         }
     }
 
+    @Test("repeats to a client that is not reading are queued whole and in order once its socket is full")
+    func repeatsPastAFullSocket() async throws {
+        try await withServer { _, address, _ in
+            let socket = try RawSocket(address)
+            // 200 replies of nearly 4 KiB, about 800 KiB: several times what a Unix socket
+            // holds, so the direct write of a remembered reply is cut short and the rest queued.
+            let call = polled("full", extra: #","pad":\#(RepeatedCall.maxReplyLength - 100)"#)
+            socket.write(String(repeating: call, count: 200))
+            let first = try #require(await socket.readMessage())
+            #expect(first.count > RepeatedCall.maxReplyLength - 100)
+            var same = 1
+            for _ in 1..<200 where try #require(await socket.readMessage()) == first { same += 1 }
+            #expect(same == 200)
+            #expect(pollCalls("full") == 1)
+            #expect(try await calls(socket, polled("after full")) == 1)
+        }
+    }
+
+    @Test("a remembered reply the socket takes in part is finished from the output queue, byte for byte")
+    func partlySent() throws {
+        // A send buffer this small splits a reply of nearly 4 KiB into two socket buffers, and
+        // the second does not fit while the first reply is unread: the socket takes a part.
+        let pair = try SocketPair(sendBuffer: 4096)
+        let context = ServerContext(
+            service: makeTestService(hub: Hub()),
+            configuration: VarlinkServerConfiguration(),
+            privilegedPeers: { _ in false },
+            logger: varlinkSilentLogger
+        )
+        var state = ConnectionState(maxMessageSize: 1 << 20, now: 0)
+        let reply = VarlinkEncodedReply(
+            framedBytes: (0..<RepeatedCall.maxReplyLength).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) },
+            continues: false,
+            piped: nil
+        )
+        Array("poll".utf8).withUnsafeBufferPointer { state.repeated.note($0) }
+        state.repeated.remember(reply, while: VarlinkReplyGeneration().validity)
+
+        var answered = 0
+        var blocked = false
+        while !blocked, answered < 100 {
+            if case .blocked = state.finishRepeated(context: context, fd: pair.writer, now: 1, splicer: nil) {
+                blocked = true
+            }
+            answered += 1
+        }
+        try #require(blocked, "the socket never filled: \(answered) replies went out whole")
+        // The reply the socket took in part is queued from where it stopped.
+        #expect(state.output.byteCount > 0 && state.output.byteCount < reply.framedBytes.count)
+        #expect(state.stalledSince == 1)
+
+        // Another repeat waits behind it in the queue.
+        _ = state.finishRepeated(context: context, fd: pair.writer, now: 2, splicer: nil)
+        answered += 1
+        var received = pair.readAvailable()
+        while !state.output.isEmpty {
+            _ = state.write(to: pair.writer, now: 3, splicer: nil)
+            received += pair.readAvailable()
+        }
+        #expect(received == Array([[UInt8]](repeating: reply.framedBytes, count: answered).joined()))
+        #expect(state.stalledSince == nil)
+    }
+
     @Test("oneway and more calls, long calls and long replies are not remembered")
     func notRemembered() async throws {
         try await withServer { _, address, _ in

@@ -127,11 +127,10 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         // The parameter storage to reuse is held here while the calls run.
         guard var spare = state.beginProcessingInput() else { return }
         let backlogLimit = context.configuration.outputBacklogLimit
-        let routes = context.service.routes
         while true {
-            switch state.nextCall(routes: routes, backlogLimit: backlogLimit, reusing: &spare, transport: self) {
+            switch state.nextCall(context: context, backlogLimit: backlogLimit, reusing: &spare, transport: self) {
             case .none:
-                let code = state.endProcessingInput(spare, fd: fd, loop: loop, context: context)
+                let code = state.endProcessingInput(consume spare, fd: fd, loop: loop, context: context)
                 if code != 0 { failedToWatch(code) }
                 return
             case .endOfInput:
@@ -142,9 +141,9 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
                 state.isProcessingInput = false
                 protocolViolation(error)
                 return
-            case .repeated(let reply):
+            case .repeated:
                 let now = now ?? loop.now()
-                handle(state.finishRepeated(reply, context: context, fd: fd, now: now, splicer: loop.splicer))
+                handle(state.finishRepeated(context: context, fd: fd, now: now, splicer: loop.splicer))
             case .call(let call, let route, let sink):
                 var finished = start(call, route: route, sink: sink, now: now)
                 // Once it has run, the call holds the only reference to its parameters'

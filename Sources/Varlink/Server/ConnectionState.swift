@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    internal import Glibc
+#endif
+
 /// Everything of a ``Connection`` that changes, in one value: the input and output buffers, the
 /// active call, the epoll interest and the deadlines.
 ///
@@ -5,7 +9,7 @@
 /// (about 80 instructions; debug builds still make it on ``Connection/state``, release builds
 /// no longer do), and a call touched the connection's fields 13 times. The loop-thread work of
 /// a call is now a few mutating methods of this value (``receive(from:into:limit:now:)``,
-/// ``nextCall(routes:backlogLimit:reusing:transport:)``,
+/// ``nextCall(context:backlogLimit:reusing:transport:)``,
 /// ``finishInline(_:sink:of:context:fd:now:splicer:)``, ``settle(fd:loop:context:)``): one
 /// access each, the fields inside read and written as a local struct's (issue 17, callgrind).
 ///
@@ -156,20 +160,20 @@ struct ConnectionState {
         /// which needs a slot first (``activate(more:oneway:transport:)``).
         case call(VarlinkCall, route: MethodRoutes.Route?, sink: VarlinkReplySink?)
         /// The remembered call again, whose reply still holds (``RepeatedCall``): answer it with
-        /// ``finishRepeated(_:context:fd:now:splicer:)``.
-        case repeated(VarlinkEncodedReply)
+        /// ``finishRepeated(context:fd:now:splicer:)``.
+        case repeated
     }
 
     private enum Decoded {
         case call(VarlinkCall, route: MethodRoutes.Route?)
-        case repeated(VarlinkEncodedReply)
+        case repeated
     }
 
     /// Decodes the next buffered call, where it lies in the input buffer, if none is active and
     /// the client is keeping up, and makes it the active call unless it is a streaming one; or
     /// finds it repeats the remembered call (``RepeatedCall``), which is then not decoded.
     mutating func nextCall(
-        routes: MethodRoutes,
+        context: ServerContext,
         backlogLimit: Int,
         reusing spare: inout [VarlinkCall.Member],
         transport: some ReplyTransport
@@ -178,11 +182,13 @@ struct ConnectionState {
         let decoded: Decoded?
         do throws(VarlinkProtocolError) {
             decoded = try input.next { message throws(VarlinkProtocolError) -> Decoded in
-                if let reply = repeated.reply(to: message) { return .repeated(reply) }
+                if repeated.answers(message) { return .repeated }
                 repeated.note(message)
                 let (call, route) = try VarlinkCall.decoding(
                     message,
-                    routes: routes,
+                    // Read here, not by the caller: copied out, the routes were retained and
+                    // released for every call, a repeated one too (issue 17, callgrind).
+                    routes: context.service.routes,
                     reusing: &spare,
                     recent: &recentStrings
                 )
@@ -196,8 +202,8 @@ struct ConnectionState {
             return inputEnded && output.isEmpty ? .endOfInput : .none
         }
         switch decoded {
-        case .repeated(let reply):
-            return .repeated(reply)
+        case .repeated:
+            return .repeated
         case .call(let call, let route):
             if call.more, !call.oneway { return .call(call, route: route, sink: nil) }
             return .call(call, route: route, sink: activate(more: call.more, oneway: call.oneway, transport: transport))
@@ -265,18 +271,39 @@ struct ConnectionState {
         return write(to: fd, now: now, splicer: splicer)
     }
 
-    /// Queues and writes the remembered reply of a repeated call (``NextCall/repeated(_:)``),
-    /// which never became the active call.
+    /// Writes the remembered reply of a repeated call (``NextCall/repeated``), which never
+    /// became the active call: straight from the memo when nothing is queued before it (one
+    /// `send`, no reference to the reply taken or dropped), else, or for what the socket did not
+    /// take, through the output queue.
     mutating func finishRepeated(
-        _ reply: VarlinkEncodedReply,
         context: ServerContext,
         fd: Int32,
         now: UInt64,
         splicer: Splicer?
     ) -> Written {
+        lastActivity = now
+        if output.isEmpty, coalesced == nil {
+            guard let sent = repeated.send(to: fd) else {
+                stalledSince = nil
+                return .drained
+            }
+            guard let reply = repeated.reply else { return .drained }
+            switch sent {
+            case .done(let count):
+                output.append(reply, sent: count)
+            case .wouldBlock:
+                output.append(reply)
+            case .failed(let code):
+                return .failed(code)
+            case .endOfFile:
+                return .failed(EPIPE)
+            }
+            stalledSince = now
+            return .blocked
+        }
+        guard let reply = repeated.reply else { return .drained }
         appendCoalesced()
         let unsent = output.append(reply)
-        lastActivity = now
         if unsent > context.configuration.maxOutputBytes { return .overLimit(unsent) }
         return write(to: fd, now: now, splicer: splicer)
     }

@@ -46,6 +46,15 @@ struct OutputQueue {
         append(Chunk(bytes: reply.framedBytes, piped: reply.piped))
     }
 
+    /// Queues the rest of a framed reply whose first `sent` bytes were written straight to the
+    /// socket (``ConnectionState/finishRepeated(context:fd:now:splicer:)``). Only on an empty
+    /// queue: nothing may go before those bytes.
+    mutating func append(_ reply: VarlinkEncodedReply, sent: Int) {
+        precondition(isEmpty && sent < reply.framedBytes.count, "a partly sent reply goes first, unfinished")
+        _ = append(Chunk(bytes: reply.framedBytes, piped: nil))
+        consume(sent)
+    }
+
     private mutating func append(_ chunk: Chunk) -> Int {
         guard !chunk.bytes.isEmpty else { return byteCount }
         chunks.append(chunk)

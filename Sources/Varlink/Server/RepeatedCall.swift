@@ -28,24 +28,43 @@ struct RepeatedCall {
     private var pending: [UInt8] = []
     private var hasPending = false
     private var call: [UInt8] = []
-    private var reply: VarlinkEncodedReply?
+    private var remembered: VarlinkEncodedReply?
+    /// `remembered`'s framed bytes, or empty.
+    private var replyBytes: [UInt8] = []
     private var validity: VarlinkReplyValidity?
 
     init() {}
 
-    /// The reply to `message` when it repeats the remembered call's bytes and that reply still
-    /// holds; a reply found stale is forgotten.
-    mutating func reply(to message: UnsafeBufferPointer<UInt8>) -> VarlinkEncodedReply? {
-        guard let reply, let validity else { return nil }
-        guard validity.isCurrent else {
+    /// True when `message` repeats the remembered call's bytes and that reply still holds
+    /// (``reply``); a reply found stale is forgotten.
+    mutating func answers(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Read in place, not bound: a bound copy of the validity retains its generation.
+        guard let current = validity?.isCurrent else { return false }
+        guard current else {
             forget()
-            return nil
+            return false
         }
-        guard message.count == call.count, let base = message.baseAddress else { return nil }
-        let equal = call.withUnsafeBufferPointer { call in
+        guard message.count == call.count, let base = message.baseAddress else { return false }
+        return call.withUnsafeBufferPointer { call in
             call.baseAddress.map { memcmp(base, $0, call.count) == 0 } ?? false
         }
-        return equal ? reply : nil
+    }
+
+    /// The remembered reply, if any.
+    var reply: VarlinkEncodedReply? { remembered }
+
+    /// Sends the remembered reply's bytes with one `send`, from where they are kept (no copy,
+    /// no reference taken: they are read from ``replyBytes`` in place, as binding the optional
+    /// reply would retain its two references).
+    ///
+    /// - Returns: nil when all of it went out (or nothing is remembered); else what happened,
+    ///   for the caller to queue the rest of ``reply``.
+    mutating func send(to fd: Int32) -> Socket.Transfer? {
+        replyBytes.withUnsafeBytes { bytes in
+            guard !bytes.isEmpty else { return nil }
+            let sent = Socket.send(fd, bytes)
+            return sent == .done(bytes.count) ? nil : sent
+        }
     }
 
     /// Notes the bytes of the call about to be decoded, for ``remember(_:while:)``.
@@ -62,12 +81,14 @@ struct RepeatedCall {
         guard hasPending, reply.piped == nil, reply.framedBytes.count <= Self.maxReplyLength else { return }
         hasPending = false
         swap(&pending, &call)
-        self.reply = reply
+        remembered = reply
+        replyBytes = reply.framedBytes
         self.validity = validity
     }
 
     private mutating func forget() {
-        reply = nil
+        remembered = nil
+        replyBytes = []
         validity = nil
         call.removeAll(keepingCapacity: true)
     }
