@@ -32,7 +32,7 @@ import Testing
     @Test("InternedNameCache classifies by address: the same answer as XMLName/XMLNamespace, repeated and colliding")
     func internedNameCache() {
         var cache = InternedNameCache()
-        // 200 names at distinct addresses (more than the cache's 32 slots: some share a slot).
+        // 200 names at distinct addresses (more than the cache's 64 slots: some share a slot).
         let words = ["title", "link", "item", "guid", "enclosure", "pubDate", "description", "x-other"]
         let names = (0..<200).map { index -> UnsafeMutablePointer<UInt8> in
             let bytes = Array(words[index % words.count].utf8) + [0]
