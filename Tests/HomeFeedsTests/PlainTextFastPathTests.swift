@@ -115,9 +115,38 @@ import Testing
         #expect(misses.isEmpty, "\(misses.prefix(5))")
     }
 
-    /// Each byte the eight-byte step must stop at (or may stop at and hand on), placed at
-    /// every offset of ASCII and of Hangul text, so that it falls in every lane of a word,
-    /// first and last included, and in the byte-by-byte tail. E1–E3 and C2 lead characters
+    /// `firstStop` finds exactly the first lane the byte loop must see: all 256 × 256 byte pairs
+    /// in every pair of adjacent lanes of a block otherwise made of `a`.
+    @Test("firstStop finds the first byte that ends a run, in every lane", arguments: [true, false])
+    func firstStopIsExact(isHTML: Bool) {
+        // Ending a run: controls (00–1F), C2, E0–E3 (E0 taken along), and for HTML `<` and `&`;
+        // a space before one of those, before a space, or last in the block.
+        func ends(_ byte: UInt8) -> Bool {
+            byte < 0x20 || byte == 0xC2 || (0xE0...0xE3).contains(byte) || (isHTML && (byte == 0x3C || byte == 0x26))
+        }
+        var misses: [String] = []
+        for lane in 0..<15 {
+            for first in UInt8(0)...255 {
+                for second in UInt8(0)...255 {
+                    var block = PlainText.Block(repeating: 0x61)
+                    block[lane] = first
+                    block[lane + 1] = second
+                    let stops = (0..<16).filter { index in
+                        let byte = block[index]
+                        guard byte == 0x20 else { return ends(byte) }
+                        return index == 15 || block[index + 1] == 0x20 || ends(block[index + 1])
+                    }
+                    let found = PlainText.firstStop(block, isHTML: isHTML)
+                    if found != stops.first ?? 16 { misses.append("\(lane) \(first) \(second): \(found)") }
+                }
+            }
+        }
+        #expect(misses.isEmpty, "\(misses.prefix(5))")
+    }
+
+    /// Each byte the sixteen- and eight-byte steps must stop at (or may stop at and hand on),
+    /// placed at every offset of ASCII and of Hangul text, so that it falls in every lane of a
+    /// block and of a word, first and last included, and in the byte-by-byte tail. E1–E3 and C2 lead characters
     /// that are not spaces (U+1000, U+2010, U+3001, U+00E9) as well as ones that are.
     static let stopPieces = [
         " ", "  ", " !", "\t", "\n", "\u{1}", "<", "&", "&amp;", "<b>", "\u{A0}", "\u{85}", "\u{E9}", "\u{C3}",
@@ -125,7 +154,10 @@ import Testing
         "=", "'", "%", "\u{7F}", "😀",
     ]
 
-    @Test("a stop byte in every lane of the eight-byte step", arguments: ["abcdefghijklmnopqrstuvw", "가나 다라마 바사아자 차카"])
+    @Test(
+        "a stop byte in every lane of the sixteen- and eight-byte steps",
+        arguments: ["abcdefghijklmnopqrstuvw", "abcdefghijklmnopqrstuvwxyz0123456789ABCD", "가나 다라마 바사아자 차카"]
+    )
     func stopByteInEveryLane(_ text: String) {
         var mismatches: [String] = []
         let characters = Array(text)
