@@ -16,6 +16,14 @@ struct EntryState {
     var dateRank = FieldRank.none
     var enclosures: [FeedEnclosure] = []
     var images = ImageCandidates()
+
+    /// Every field as `EntryState()` sets it (for assertions: `beginEntry` reuses such a state).
+    var isFresh: Bool {
+        nativeID == nil && nativeIDHash == nil && guidIsPermaLink && guidLink == nil && title == nil
+            && titleRank == FieldRank.none && link == nil && alternates.chosen == nil && summary == nil
+            && summaryRank == FieldRank.none && published == nil && dateRank == FieldRank.none && enclosures.isEmpty
+            && images.ordered.isEmpty
+    }
 }
 
 /// Which of several elements for the same value wins: the lowest rank present (for dates,
