@@ -87,6 +87,7 @@ struct XMLAttributes {
 
     /// Nil when the attribute is absent, else whether its trimmed value is `literal`
     /// (lowercase) in any case.
+    @inline(__always)
     func value(_ name: StaticString, isIgnoringCase literal: StaticString) -> Bool? {
         lookUp(name).trimmedBytes.map { HTMLTagNames.equalsIgnoringCase($0, literal) }
     }

@@ -130,18 +130,9 @@ extension XMLFeedBuilder {
             case .title: return beginEntryTitle(rank: FieldRank.title, mode: .html)
             case .link: return beginCapture(.entryLink, mode: .literal)
             case .description: return beginSummary(rank: FieldRank.summary, mode: .html)
-            case .guid where !isRDF:
-                if isInEntry { entry.guidIsPermaLink = attributes.value("isPermaLink", isIgnoringCase: "true") ?? true }
-                return beginCapture(.guid, mode: .literal)
+            case .guid where !isRDF: return beginGUID(attributes)
             case .pubDate where !isRDF: return beginDate(rank: FieldRank.published)
-            case .enclosure:
-                let (url, type, length, _) = attributes.lookUp("url", "type", "length")
-                addEnclosure(
-                    url: resolvedResource(url, what: "enclosure"),
-                    type: type.trimmedValue,
-                    length: length.byteCount,
-                    image: .enclosure
-                )
+            case .enclosure: addRSSEnclosure(attributes)
             default: break
             }
         case .content:
@@ -162,6 +153,27 @@ extension XMLFeedBuilder {
         default: break
         }
         return .other
+    }
+
+    /// An RSS `enclosure`. A function of its own, not inlined: in the large switch above, the
+    /// attribute lookup stayed a call over names passed at run time (~400 instructions an
+    /// enclosure); here it is inlined and its name comparisons are made with constants.
+    @inline(never)
+    private mutating func addRSSEnclosure(_ attributes: XMLAttributes) {
+        let (url, type, length, _) = attributes.lookUp("url", "type", "length")
+        addEnclosure(
+            url: resolvedResource(url, what: "enclosure"),
+            type: type.trimmedValue,
+            length: length.byteCount,
+            image: .enclosure
+        )
+    }
+
+    /// An RSS `guid`, with its `isPermaLink`: not inlined, for the reason `addRSSEnclosure` says.
+    @inline(never)
+    private mutating func beginGUID(_ attributes: XMLAttributes) -> Role {
+        if isInEntry { entry.guidIsPermaLink = attributes.value("isPermaLink", isIgnoringCase: "true") ?? true }
+        return beginCapture(.guid, mode: .literal)
     }
 
     /// `dc:title`, `dc:description`, `dc:date` and the `dcterms:` dates, in an RSS item or an
@@ -244,23 +256,29 @@ extension XMLFeedBuilder {
         case .published, .issued: return beginDate(rank: FieldRank.published)
         case .created: return beginDate(rank: FieldRank.created)
         case .updated, .modified: return beginDate(rank: FieldRank.updated)
-        case .link:
-            let (rel, href, type, length) = attributes.lookUp("rel", "href", "type", "length")
-            guard let candidate = atomLink(rel: rel, href: href, type: type) else { break }
-            switch candidate.relation {
-            case .enclosure:
-                addEnclosure(
-                    url: candidate.href,
-                    type: type.trimmedValue,
-                    length: length.byteCount,
-                    image: .atomEnclosure
-                )
-            case .alternate:
-                if isInEntry { entry.alternates.offer(candidate) }
-            }
+        case .link: addAtomEntryLink(attributes)
         default: break
         }
         return .other
+    }
+
+    /// An Atom entry's `link`: an enclosure or an alternate. Not inlined, for the reason
+    /// `addRSSEnclosure` says.
+    @inline(never)
+    private mutating func addAtomEntryLink(_ attributes: XMLAttributes) {
+        let (rel, href, type, length) = attributes.lookUp("rel", "href", "type", "length")
+        guard let candidate = atomLink(rel: rel, href: href, type: type) else { return }
+        switch candidate.relation {
+        case .enclosure:
+            addEnclosure(
+                url: candidate.href,
+                type: type.trimmedValue,
+                length: length.byteCount,
+                image: .atomEnclosure
+            )
+        case .alternate:
+            if isInEntry { entry.alternates.offer(candidate) }
+        }
     }
 
     private mutating func beginOutline(_ attributes: XMLAttributes) {
