@@ -287,12 +287,11 @@ struct ConnectionState {
                 stalledSince = nil
                 return .drained
             }
-            guard let reply = repeated.reply else { return .drained }
             switch sent {
             case .done(let count):
-                output.append(reply, sent: count)
+                output.append(repeated.replyBytes, sent: count)
             case .wouldBlock:
-                output.append(reply)
+                output.append(repeated.replyBytes)
             case .failed(let code):
                 return .failed(code)
             case .endOfFile:
@@ -301,9 +300,8 @@ struct ConnectionState {
             stalledSince = now
             return .blocked
         }
-        guard let reply = repeated.reply else { return .drained }
         appendCoalesced()
-        let unsent = output.append(reply)
+        let unsent = output.append(repeated.replyBytes)
         if unsent > context.configuration.maxOutputBytes { return .overLimit(unsent) }
         return write(to: fd, now: now, splicer: splicer)
     }

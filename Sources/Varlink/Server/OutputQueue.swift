@@ -46,12 +46,12 @@ struct OutputQueue {
         append(Chunk(bytes: reply.framedBytes, piped: reply.piped))
     }
 
-    /// Queues the rest of a framed reply whose first `sent` bytes were written straight to the
-    /// socket (``ConnectionState/finishRepeated(context:fd:now:splicer:)``). Only on an empty
-    /// queue: nothing may go before those bytes.
-    mutating func append(_ reply: VarlinkEncodedReply, sent: Int) {
-        precondition(isEmpty && sent < reply.framedBytes.count, "a partly sent reply goes first, unfinished")
-        _ = append(Chunk(bytes: reply.framedBytes, piped: nil))
+    /// Queues the rest of framed bytes whose first `sent` were written straight to the socket
+    /// (``ConnectionState/finishRepeated(context:fd:now:splicer:)``). Only on an empty queue:
+    /// nothing may go before those bytes.
+    mutating func append(_ bytes: [UInt8], sent: Int) {
+        precondition(isEmpty && sent < bytes.count, "a partly sent reply goes first, unfinished")
+        append(bytes)
         consume(sent)
     }
 

@@ -28,15 +28,15 @@ struct RepeatedCall {
     private var pending: [UInt8] = []
     private var hasPending = false
     private var call: [UInt8] = []
-    private var remembered: VarlinkEncodedReply?
-    /// `remembered`'s framed bytes, or empty.
-    private var replyBytes: [UInt8] = []
+    /// The remembered reply's framed bytes (empty: none). Only the bytes: a remembered reply is
+    /// a final one, never piped, so the bytes are all there is to answer with.
+    private(set) var replyBytes: [UInt8] = []
     private var validity: VarlinkReplyValidity?
 
     init() {}
 
     /// True when `message` repeats the remembered call's bytes and that reply still holds
-    /// (``reply``); a reply found stale is forgotten.
+    /// (``replyBytes``); a reply found stale is forgotten.
     mutating func answers(_ message: UnsafeBufferPointer<UInt8>) -> Bool {
         // Read in place, not bound: a bound copy of the validity retains its generation.
         guard let current = validity?.isCurrent else { return false }
@@ -50,15 +50,11 @@ struct RepeatedCall {
         }
     }
 
-    /// The remembered reply, if any.
-    var reply: VarlinkEncodedReply? { remembered }
-
     /// Sends the remembered reply's bytes with one `send`, from where they are kept (no copy,
-    /// no reference taken: they are read from ``replyBytes`` in place, as binding the optional
-    /// reply would retain its two references).
+    /// no reference taken).
     ///
     /// - Returns: nil when all of it went out (or nothing is remembered); else what happened,
-    ///   for the caller to queue the rest of ``reply``.
+    ///   for the caller to queue the rest of ``replyBytes``.
     mutating func send(to fd: Int32) -> Socket.Transfer? {
         replyBytes.withUnsafeBytes { bytes in
             guard !bytes.isEmpty else { return nil }
@@ -81,13 +77,11 @@ struct RepeatedCall {
         guard hasPending, reply.piped == nil, reply.framedBytes.count <= Self.maxReplyLength else { return }
         hasPending = false
         swap(&pending, &call)
-        remembered = reply
         replyBytes = reply.framedBytes
         self.validity = validity
     }
 
     private mutating func forget() {
-        remembered = nil
         replyBytes = []
         validity = nil
         call.removeAll(keepingCapacity: true)
