@@ -275,7 +275,7 @@ private func pipeSize(holding count: Int) -> Int {
 }
 
 /// `count` bytes that differ from push to push and from place to place.
-private func payload(_ count: Int, seed: UInt8) -> [UInt8] {
+func payload(_ count: Int, seed: UInt8) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 97) }
 }
 
@@ -294,7 +294,7 @@ private func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, fd
 /// Runs `body` on a new thread with a splicer that thread has adopted, as an event loop does,
 /// and returns what it observed, for the test to check (an expectation on another thread would
 /// not count against the test). The thread ends, and with it any SIGPIPE left pending on it.
-private func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -> T) async throws -> T {
+func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -> T) async throws -> T {
     let result: Result<T, any Error> = await withCheckedContinuation { continuation in
         Thread {
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)

@@ -8,7 +8,13 @@ extension Connection {
     /// `EPOLLOUT`; when everything is out that stops, a held-back push is queued, and calls
     /// paused by the backlog resume.
     func flush() {
-        switch state.write(to: fd, now: loop.now(), splicer: loop.splicer) {
+        settle(afterWriting: state.write(to: fd, now: loop.now(), splicer: loop.splicer))
+    }
+
+    /// Acts on how a write went: watches for `EPOLLOUT` when the socket was full, closes on an
+    /// error, and when everything is out, starts the next call or stops watching output.
+    func settle(afterWriting written: ConnectionState.Written) {
+        switch written {
         case .blocked:
             context.count { $0.fullSocketWrites += 1 }
             settle()

@@ -285,6 +285,21 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         policy: VarlinkBacklogPolicy,
         callID: UInt64
     ) {
+        if !isFinal, let reply,
+            let written = state.sendPush(
+                reply,
+                callID: callID,
+                context: context,
+                fd: fd,
+                now: loop.now(),
+                splicer: loop.splicer
+            )
+        {
+            // Written whole, the usual case: nothing else changes (see settle(afterWriting:)).
+            if case .drained = written { return }
+            settle(afterWriting: written)
+            return
+        }
         let queued = state.queue(
             reply,
             isFinal: isFinal,

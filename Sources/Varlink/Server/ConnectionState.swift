@@ -306,6 +306,45 @@ struct ConnectionState {
         return write(to: fd, now: now, splicer: splicer)
     }
 
+    /// Writes a push of the active call `callID` straight to the socket when nothing is queued
+    /// or held back before it and the socket is not known to be full: a fan-out's push then
+    /// goes from its delivery to the socket without entering the queue, which took and dropped
+    /// its two references and added and removed a chunk for each of a thousand connections
+    /// (issue 17). What the socket does not take is queued, as in
+    /// ``finishRepeated(context:fd:now:splicer:)``.
+    ///
+    /// - Returns: nil when this does not apply; the caller then queues the push as any reply.
+    mutating func sendPush(
+        _ reply: VarlinkEncodedReply,
+        callID: UInt64,
+        context: ServerContext,
+        fd: Int32,
+        now: UInt64,
+        splicer: Splicer?
+    ) -> Written? {
+        guard !isClosed, !closesAfterFlush, output.isEmpty, coalesced == nil, interest & EventLoop.writable == 0,
+            let call = active, call.id == callID
+        else { return nil }
+        let count = reply.framedBytes.count
+        // Larger than the client may have unsent: queued, and so refused, as before.
+        guard count > 0, count <= context.configuration.maxOutputBytes else { return nil }
+        switch OutputQueue.send(reply, to: fd, splicer: splicer) {
+        case .done(count):
+            return .drained
+        case .done(let sent) where sent > 0:
+            output.append(reply, sent: sent)
+        case .done, .endOfFile:
+            // Nothing taken of a non-empty reply without an error: the peer is gone.
+            return .failed(EPIPE)
+        case .wouldBlock:
+            output.append(reply)
+        case .failed(let code):
+            return .failed(code)
+        }
+        stalledSince = now
+        return .blocked
+    }
+
     /// Queues a reply of the call `callID` that came through its sink (nil: nothing to write),
     /// or holds it back as the pending push when it may replace one and the client is behind;
     /// a final reply ends the call.

@@ -50,8 +50,19 @@ struct OutputQueue {
     /// (``ConnectionState/finishRepeated(context:fd:now:splicer:)``). Only on an empty queue:
     /// nothing may go before those bytes.
     mutating func append(_ bytes: [UInt8], sent: Int) {
-        precondition(isEmpty && sent < bytes.count, "a partly sent reply goes first, unfinished")
-        append(bytes)
+        append(Chunk(bytes: bytes, piped: nil), sent: sent)
+    }
+
+    /// Queues the rest of a reply whose first `sent` bytes were written straight to the socket
+    /// (``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``), with its pipe: a
+    /// chunk is spliced only from its start, so the rest is copied. Only on an empty queue.
+    mutating func append(_ reply: VarlinkEncodedReply, sent: Int) {
+        append(Chunk(bytes: reply.framedBytes, piped: reply.piped), sent: sent)
+    }
+
+    private mutating func append(_ chunk: Chunk, sent: Int) {
+        precondition(isEmpty && sent < chunk.bytes.count, "a partly sent reply goes first, unfinished")
+        _ = append(chunk)
         consume(sent)
     }
 
@@ -115,6 +126,21 @@ struct OutputQueue {
             }
         }
         return .done
+    }
+
+    /// Writes one framed reply straight to `fd`, queuing nothing: spliced from its pipe when it
+    /// has one and `splicer` can, else with one `send`.
+    static func send(_ reply: VarlinkEncodedReply, to fd: Int32, splicer: Splicer?) -> Socket.Transfer {
+        if let splicer, let piped = reply.piped {
+            let count = reply.framedBytes.count
+            switch splicer.send(count, from: piped.source(holding: reply.framedBytes, for: fd), to: fd) {
+            case .sent(let sent): return .done(sent)
+            case .wouldBlock: return .wouldBlock
+            case .failed(let code): return .failed(code)
+            case .unavailable: break
+            }
+        }
+        return reply.framedBytes.withUnsafeBytes { Socket.send(fd, $0) }
     }
 
     /// Calls `body` with iovecs for up to ``maxVectors`` unsent chunks, each pinned for the call.
