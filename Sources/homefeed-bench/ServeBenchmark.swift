@@ -442,23 +442,29 @@ enum ServeBenchmark {
     ///
     /// The subscribers are read on their own thread from before the call, as subscribers that
     /// are not the caller read: not only once the caller has its reply (which made the figure
-    /// the caller's reply plus the whole read, rather than the call to the last push). The
-    /// floor's reader reads while its writer writes, the same way (``pushFloor(count:bytes:)``).
+    /// the caller's reply plus the whole read, rather than the call to the last push). That
+    /// thread is made once and waits for the next round's push as soon as it has read one, as a
+    /// subscriber process waits: a thread started per round was still starting while the
+    /// version was being made, on a core the daemon needed. The floor's reader reads while its
+    /// writer writes, the same way (``pushFloor(count:bytes:splicing:)``).
     static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> (all: Double, reply: Double) {
         let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
+        let done = DispatchSemaphore(value: 0)
+        let finished = Mutex<[UInt64]>([])
+        Thread {
+            for _ in 0..<pushRounds {
+                reader.waitForOneReply()
+                let now = DispatchTime.now().uptimeNanoseconds
+                finished.withLock { $0.append(now) }
+                done.signal()
+            }
+        }.start()
         var replies: [Double] = []
         var rounds: [Double] = []
-        for _ in 0..<pushRounds {
-            let done = DispatchSemaphore(value: 0)
-            let finished = Atomic<UInt64>(0)
-            Thread {
-                reader.waitForOneReply()
-                finished.store(DispatchTime.now().uptimeNanoseconds, ordering: .releasing)
-                done.signal()
-            }.start()
+        for round in 0..<pushRounds {
             let start = DispatchTime.now().uptimeNanoseconds
             do {
                 _ = try client.call("io.homefeed.RecordHistory", parameters: ["title": "bench"])
@@ -467,7 +473,7 @@ enum ServeBenchmark {
             }
             replies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             done.wait()
-            rounds.append(Double(finished.load(ordering: .acquiring) - start) / 1e6)
+            rounds.append(Double(finished.withLock { $0[round] } - start) / 1e6)
         }
         return (median(rounds), median(replies))
     }
@@ -526,11 +532,12 @@ enum ServeBenchmark {
         let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
         // Made once, outside the timed rounds, as the server's pipe is made once per push.
         let spliceWriter = splicing ? SpliceWriter(message) : nil
-        let rounds = (0..<pushRounds).map { _ in
-            let go = DispatchSemaphore(value: 0)
-            let done = DispatchSemaphore(value: 0)
-            let snapshot = writers
-            Thread {
+        // One writer thread for every round, made before them, as the server's loop is.
+        let go = DispatchSemaphore(value: 0)
+        let done = DispatchSemaphore(value: 0)
+        let snapshot = writers
+        Thread {
+            for _ in 0..<pushRounds {
                 go.wait()
                 if let writer = spliceWriter {
                     for fd in snapshot { _ = writer.write(to: fd) }
@@ -538,7 +545,9 @@ enum ServeBenchmark {
                     for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
                 }
                 done.signal()
-            }.start()
+            }
+        }.start()
+        let rounds = (0..<pushRounds).map { _ in
             let elapsed = milliseconds {
                 go.signal()
                 reader.waitForOneReply()
