@@ -22,15 +22,6 @@ struct DirectPushTests {
         ) {}
     }
 
-    static func context() -> ServerContext {
-        ServerContext(
-            service: makeTestService(hub: Hub()),
-            configuration: VarlinkServerConfiguration(),
-            privilegedPeers: { _ in false },
-            logger: varlinkSilentLogger
-        )
-    }
-
     static func streamingState() -> (state: ConnectionState, sink: VarlinkReplySink) {
         var state = ConnectionState(maxMessageSize: 1 << 20, now: 0)
         let sink = state.activate(more: true, oneway: false, transport: NoTransport())
@@ -55,7 +46,7 @@ struct DirectPushTests {
     func partlySent() throws {
         // The kernel doubles this to 8 KiB: a push of 20 kB is cut even on an empty socket.
         let pair = try SocketPair(sendBuffer: 4096)
-        let context = Self.context()
+        let context = makeTestContext()
         var (state, sink) = Self.streamingState()
         let callID = try #require(state.active?.id)
         let small = VarlinkEncodedReply(framedBytes: payload(100, seed: 2), continues: true, piped: nil)
@@ -93,7 +84,7 @@ struct DirectPushTests {
     @Test("a push for a call that is not the active one, or to a closed connection, is not written")
     func notWritten() throws {
         let pair = try SocketPair()
-        let context = Self.context()
+        let context = makeTestContext()
         var (state, sink) = Self.streamingState()
         let callID = try #require(state.active?.id)
         let push = VarlinkEncodedReply(framedBytes: payload(100, seed: 4), continues: true, piped: nil)
@@ -108,7 +99,7 @@ struct DirectPushTests {
     @Test("a push to a reader that has gone fails with EPIPE, queuing nothing")
     func readerGone() throws {
         let pair = try SocketPair()
-        let context = Self.context()
+        let context = makeTestContext()
         var (state, sink) = Self.streamingState()
         let callID = try #require(state.active?.id)
         pair.closeReader()
@@ -133,7 +124,7 @@ struct DirectPushTests {
             piped: PipedReply.forPush(byteCount: bytes.count, budget: budget)
         )
         let (first, spliced, queued, received) = try await onAdoptedThread { splicer in
-            let context = Self.context()
+            let context = makeTestContext()
             // The pipe is made for the second connection a push is written to.
             let earlier = try SocketPair()
             var (earlierState, earlierSink) = Self.streamingState()

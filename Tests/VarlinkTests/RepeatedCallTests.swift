@@ -95,12 +95,7 @@ struct RepeatedCallTests {
         // A send buffer this small splits a reply of nearly 4 KiB into two socket buffers, and
         // the second does not fit while the first reply is unread: the socket takes a part.
         let pair = try SocketPair(sendBuffer: 4096)
-        let context = ServerContext(
-            service: makeTestService(hub: Hub()),
-            configuration: VarlinkServerConfiguration(),
-            privilegedPeers: { _ in false },
-            logger: varlinkSilentLogger
-        )
+        let context = makeTestContext()
         var state = ConnectionState(maxMessageSize: 1 << 20, now: 0)
         let reply = VarlinkEncodedReply(
             framedBytes: (0..<RepeatedCall.maxReplyLength).map { UInt8(truncatingIfNeeded: $0 % 251 + 1) },

@@ -352,6 +352,17 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (status: I
     return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }
 
+/// A server context with the test service, the default configuration, no privileged peer and
+/// no logging: for connections and connection states driven directly, without a server.
+func makeTestContext() -> ServerContext {
+    ServerContext(
+        service: makeTestService(hub: Hub()),
+        configuration: VarlinkServerConfiguration(),
+        privilegedPeers: { _ in false },
+        logger: varlinkSilentLogger
+    )
+}
+
 /// A server-side ``Connection`` on `loop` over one end of a socket pair (non-blocking, as an
 /// accepted connection is), its call made active as a streaming one; and the client's end,
 /// which the caller closes.
@@ -365,13 +376,7 @@ func streamingConnection(on loop: EventLoop) throws -> (sink: VarlinkReplySink, 
         for fd in pair { close(fd) }
         throw error
     }
-    let context = ServerContext(
-        service: makeTestService(hub: Hub()),
-        configuration: VarlinkServerConfiguration(),
-        privilegedPeers: { _ in false },
-        logger: varlinkSilentLogger
-    )
-    let connection = Connection(fd: pair[0], peer: .unknown, context: context, loop: loop)
+    let connection = Connection(fd: pair[0], peer: .unknown, context: makeTestContext(), loop: loop)
     return (connection.state.activate(more: true, oneway: false, transport: connection), pair[1])
 }
 
