@@ -274,11 +274,6 @@ private func pipeSize(holding count: Int) -> Int {
     return pages * page
 }
 
-/// `count` bytes that differ from push to push and from place to place.
-func payload(_ count: Int, seed: UInt8) -> [UInt8] {
-    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 97) }
-}
-
 /// A pipe's read end holding `bytes`, made through the ``PipedReply`` the server would use; the
 /// pipe is open while the reply lives. Throws rather than records an issue: it also runs on the
 /// splicing thread.
@@ -289,20 +284,4 @@ private func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, fd
     _ = reply.source(holding: bytes, for: -1)
     guard let fd = reply.source(holding: bytes, for: -2) else { throw SystemError(call: "pipe", errno: errno) }
     return (reply, fd)
-}
-
-/// Runs `body` on a new thread with a splicer that thread has adopted, as an event loop does,
-/// and returns what it observed, for the test to check (an expectation on another thread would
-/// not count against the test). The thread ends, and with it any SIGPIPE left pending on it.
-func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -> T) async throws -> T {
-    let result: Result<T, any Error> = await withCheckedContinuation { continuation in
-        Thread {
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
-            defer { buffer.deallocate() }
-            let splicer = Splicer(discardBuffer: buffer)
-            splicer.adopt()
-            continuation.resume(returning: Result { try body(splicer) })
-        }.start()
-    }
-    return try result.get()
 }

@@ -352,12 +352,11 @@ func run(_ executable: String, _ arguments: [String]) async throws -> (status: I
     return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
 }
 
-/// A server context with the test service, the default configuration, no privileged peer and
-/// no logging: for connections and connection states driven directly, without a server.
-func makeTestContext() -> ServerContext {
+/// A server context with the test service, `configuration`, no privileged peer and no logging: for connections and connection states driven directly, without a server.
+func makeTestContext(configuration: VarlinkServerConfiguration = VarlinkServerConfiguration()) -> ServerContext {
     ServerContext(
         service: makeTestService(hub: Hub()),
-        configuration: VarlinkServerConfiguration(),
+        configuration: configuration,
         privilegedPeers: { _ in false },
         logger: varlinkSilentLogger
     )
@@ -405,4 +404,25 @@ func numberedReplies(_ count: Int) -> [UInt8] {
         VarlinkReply(parameters: ["n": .int(n)], continues: n < count).framed().framedBytes
     }
     return Array(replies.joined())
+}
+
+/// `count` bytes that differ from push to push and from place to place.
+func payload(_ count: Int, seed: UInt8) -> [UInt8] {
+    (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 97) }
+}
+
+/// Runs `body` on a new thread with a splicer that thread has adopted, as an event loop does,
+/// and returns what it observed, for the test to check (an expectation on another thread would
+/// not count against the test). The thread ends, and with it any SIGPIPE left pending on it.
+func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -> T) async throws -> T {
+    let result: Result<T, any Error> = await withCheckedContinuation { continuation in
+        Thread {
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { buffer.deallocate() }
+            let splicer = Splicer(discardBuffer: buffer)
+            splicer.adopt()
+            continuation.resume(returning: Result { try body(splicer) })
+        }.start()
+    }
+    return try result.get()
 }

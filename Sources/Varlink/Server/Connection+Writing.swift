@@ -23,7 +23,9 @@ extension Connection {
             close()
         case .closeNow:
             close()
-        case .overLimit, .drained:
+        case .overLimit(let unsent):
+            dropSlowClient(unsent: unsent)
+        case .drained:
             // One read for both: each is an exclusivity check.
             let (callEnded, watchingOutput) = (state.active == nil, state.interest & EventLoop.writable != 0)
             if callEnded {

@@ -13,8 +13,10 @@ internal import LogCore
 /// immediate handler) is answered inline: its final reply is queued and written at once, in the
 /// same wake-up (``VarlinkReplySink/finishInline(_:)``). Others run as a task preferring the
 /// loop as its executor; their replies come back through the ``VarlinkReplySink``
-/// (``deliver(_:isFinal:policy:callID:streaming:)``), are queued and written on the loop thread; the
-/// final reply clears the active call and the next buffered call starts.
+/// (``deliver(_:isFinal:policy:callID:streaming:)``), are queued and written on the loop thread
+/// (a push to a connection with nothing queued is written straight from its delivery,
+/// ``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``); the final reply clears the
+/// active call and the next buffered call starts.
 ///
 /// The mutable fields are one ``ConnectionState``, worked on through a few mutating methods per
 /// call: each access to a class's stored `var` was a dynamic exclusivity check, and still is in
@@ -323,7 +325,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         if isFinal, !state.output.isEmpty { processInput() }
     }
 
-    private func dropSlowClient(unsent: Int) {
+    func dropSlowClient(unsent: Int) {
         let maxOutputBytes = context.configuration.maxOutputBytes
         context.count { $0.droppedSlowClients += 1 }
         context.log(.warning) { "dropping client \(self.peer): \(unsent) bytes unsent, limit \(maxOutputBytes)" }

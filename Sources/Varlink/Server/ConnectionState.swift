@@ -240,7 +240,8 @@ struct ConnectionState {
         case drained
         /// The socket is full; the fd must be watched for `EPOLLOUT`.
         case blocked
-        /// `sendmsg` failed with this errno.
+        /// Writing failed with this errno (`sendmsg`, `send` or `splice`): the connection is
+        /// finished.
         case failed(Int32)
         /// More than ``VarlinkServerConfiguration/maxOutputBytes`` would be unsent.
         case overLimit(Int)
@@ -332,7 +333,8 @@ struct ConnectionState {
         case .done(count):
             return .drained
         case .done(let sent) where sent > 0:
-            output.append(reply, sent: sent)
+            // A chunk is spliced only from its start: the rest goes by sendmsg, without the pipe.
+            output.append(reply.framedBytes, sent: sent)
         case .done, .endOfFile:
             // Nothing taken of a non-empty reply without an error: the peer is gone.
             return .failed(EPIPE)

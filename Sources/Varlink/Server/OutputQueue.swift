@@ -47,22 +47,12 @@ struct OutputQueue {
     }
 
     /// Queues the rest of framed bytes whose first `sent` were written straight to the socket
-    /// (``ConnectionState/finishRepeated(context:fd:now:splicer:)``). Only on an empty queue:
+    /// (``ConnectionState/finishRepeated(context:fd:now:splicer:)``,
+    /// ``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``). Only on an empty queue:
     /// nothing may go before those bytes.
     mutating func append(_ bytes: [UInt8], sent: Int) {
-        append(Chunk(bytes: bytes, piped: nil), sent: sent)
-    }
-
-    /// Queues the rest of a reply whose first `sent` bytes were written straight to the socket
-    /// (``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``), with its pipe: a
-    /// chunk is spliced only from its start, so the rest is copied. Only on an empty queue.
-    mutating func append(_ reply: VarlinkEncodedReply, sent: Int) {
-        append(Chunk(bytes: reply.framedBytes, piped: reply.piped), sent: sent)
-    }
-
-    private mutating func append(_ chunk: Chunk, sent: Int) {
-        precondition(isEmpty && sent < chunk.bytes.count, "a partly sent reply goes first, unfinished")
-        _ = append(chunk)
+        precondition(isEmpty && sent < bytes.count, "a partly sent reply goes first, unfinished")
+        append(bytes)
         consume(sent)
     }
 
