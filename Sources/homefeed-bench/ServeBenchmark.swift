@@ -452,9 +452,11 @@ enum ServeBenchmark {
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
         reader.waitForOneReply()
+        let ready = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let finished = Mutex<[UInt64]>([])
         Thread {
+            ready.signal()
             for _ in 0..<pushRounds {
                 reader.waitForOneReply()
                 let now = DispatchTime.now().uptimeNanoseconds
@@ -462,6 +464,8 @@ enum ServeBenchmark {
                 done.signal()
             }
         }.start()
+        // Started before the first round, not during it.
+        ready.wait()
         var replies: [Double] = []
         var rounds: [Double] = []
         for round in 0..<pushRounds {
@@ -533,10 +537,12 @@ enum ServeBenchmark {
         // Made once, outside the timed rounds, as the server's pipe is made once per push.
         let spliceWriter = splicing ? SpliceWriter(message) : nil
         // One writer thread for every round, made before them, as the server's loop is.
+        let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
         let done = DispatchSemaphore(value: 0)
         let snapshot = writers
         Thread {
+            ready.signal()
             for _ in 0..<pushRounds {
                 go.wait()
                 if let writer = spliceWriter {
@@ -547,6 +553,7 @@ enum ServeBenchmark {
                 done.signal()
             }
         }.start()
+        ready.wait()
         let rounds = (0..<pushRounds).map { _ in
             let elapsed = milliseconds {
                 go.signal()
