@@ -138,11 +138,7 @@ struct DirectPushTests {
     func splicedStraight() async throws {
         let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
         let bytes = payload(300_000, seed: 6)
-        let push = VarlinkEncodedReply(
-            framedBytes: bytes,
-            continues: true,
-            piped: PipedReply.forPush(byteCount: bytes.count, budget: budget)
-        )
+        let push = pipedPush(bytes, budget: budget)
         let (first, spliced, queued, received, splicedAfter) = try await onAdoptedThread { splicer in
             let context = makeTestContext()
             // The pipe is made for the second connection a push is written to.

@@ -168,18 +168,10 @@ struct SplicerTests {
     func queueAfterPartialSplice() async throws {
         let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
         let bytes = payload(300_000, seed: 11)
-        let push = VarlinkEncodedReply(
-            framedBytes: bytes,
-            continues: true,
-            piped: PipedReply.forPush(byteCount: bytes.count, budget: budget)
-        )
+        let push = pipedPush(bytes, budget: budget)
         let next = payload(5000, seed: 12)
         let laterBytes = payload(6000, seed: 13)
-        let later = VarlinkEncodedReply(
-            framedBytes: laterBytes,
-            continues: true,
-            piped: PipedReply.forPush(byteCount: laterBytes.count, budget: budget)
-        )
+        let later = pipedPush(laterBytes, budget: budget)
         let (results, received, splicedFirst) = try await onAdoptedThread { splicer in
             // The first connection writes the pushes by copying; it is not read here.
             let first = try SocketPair()

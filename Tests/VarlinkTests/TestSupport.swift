@@ -411,6 +411,15 @@ func payload(_ count: Int, seed: UInt8) -> [UInt8] {
     (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed) &* 97) }
 }
 
+/// A push of `bytes` with the pipe the server would give it, charged to `budget`.
+func pipedPush(_ bytes: [UInt8], budget: PipeBudget) -> VarlinkEncodedReply {
+    VarlinkEncodedReply(
+        framedBytes: bytes,
+        continues: true,
+        piped: PipedReply.forPush(byteCount: bytes.count, budget: budget)
+    )
+}
+
 /// Runs `body` on a new thread with a splicer that thread has adopted, as an event loop does,
 /// and returns what it observed, for the test to check (an expectation on another thread would
 /// not count against the test). The thread ends, and with it any SIGPIPE left pending on it.

@@ -288,18 +288,8 @@ struct ConnectionState {
                 stalledSince = nil
                 return .drained
             }
-            switch sent {
-            case .done(let count):
-                output.append(repeated.replyBytes, sent: count)
-            case .wouldBlock:
-                output.append(repeated.replyBytes)
-            case .failed(let code):
-                return .failed(code)
-            case .endOfFile:
-                return .failed(EPIPE)
-            }
-            stalledSince = now
-            return .blocked
+            let bytes = repeated.replyBytes
+            return queueUnsent(after: sent, of: bytes, now: now) { $0.append(bytes) }
         }
         appendCoalesced()
         let unsent = output.append(repeated.replyBytes)
@@ -329,17 +319,31 @@ struct ConnectionState {
         let count = reply.framedBytes.count
         // Larger than the client may have unsent: queued, and so refused, as before.
         guard count > 0, count <= context.configuration.maxOutputBytes else { return nil }
-        switch OutputQueue.send(reply, to: fd, splicer: splicer) {
-        case .done(count):
-            return .drained
+        let sent = OutputQueue.send(reply, to: fd, splicer: splicer)
+        if sent == .done(count) { return .drained }
+        // A chunk is spliced only from its start: a rest goes by sendmsg, without the pipe.
+        return queueUnsent(after: sent, of: reply.framedBytes, now: now) { $0.append(reply) }
+    }
+
+    /// Queues what a write straight to the socket (``finishRepeated(context:fd:now:splicer:)``,
+    /// ``sendPush(_:callID:context:fd:now:splicer:)``) left of a reply's `bytes`: the rest from
+    /// where the socket stopped, or, when it took nothing, the whole reply as `queueWhole`
+    /// queues it; the output stalls from `now`.
+    private mutating func queueUnsent(
+        after transfer: Socket.Transfer,
+        of bytes: [UInt8],
+        now: UInt64,
+        queueWhole: (inout OutputQueue) -> Void
+    ) -> Written {
+        switch transfer {
         case .done(let sent) where sent > 0:
-            // A chunk is spliced only from its start: the rest goes by sendmsg, without the pipe.
-            output.append(reply.framedBytes, sent: sent)
+            output.append(bytes, sent: sent)
         case .done, .endOfFile:
-            // Nothing taken of a non-empty reply without an error: the peer is gone.
+            // Nothing taken of a non-empty reply without an error: the peer is gone (as for
+            // the queue's own writes).
             return .failed(EPIPE)
         case .wouldBlock:
-            output.append(reply)
+            queueWhole(&output)
         case .failed(let code):
             return .failed(code)
         }
