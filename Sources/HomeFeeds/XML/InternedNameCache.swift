@@ -16,28 +16,14 @@ struct InternedNameCache: ~Copyable {
     /// `XMLName.classify(name)`, for a name interned by the parser.
     @inline(__always)
     mutating func name(_ name: UnsafePointer<UInt8>) -> XMLName {
-        names.cachedValue(for: name) ?? classifyName(name)
+        names.cachedValue(for: name) ?? names.classify(name, XMLName.classify)
     }
 
     /// `XMLNamespace.classify(uri)`, for a URI interned by the parser (nil: no namespace).
     @inline(__always)
     mutating func namespace(_ uri: UnsafePointer<UInt8>?) -> XMLNamespace {
         guard let uri else { return .rssCore }
-        return namespaces.cachedValue(for: uri) ?? classifyNamespace(uri)
-    }
-
-    @inline(never)
-    private mutating func classifyName(_ name: UnsafePointer<UInt8>) -> XMLName {
-        let value = XMLName.classify(name)
-        names.insert(value, for: name)
-        return value
-    }
-
-    @inline(never)
-    private mutating func classifyNamespace(_ uri: UnsafePointer<UInt8>) -> XMLNamespace {
-        let value = XMLNamespace.classify(uri)
-        namespaces.insert(value, for: uri)
-        return value
+        return namespaces.cachedValue(for: uri) ?? namespaces.classify(uri, XMLNamespace.classify)
     }
 }
 
@@ -77,7 +63,18 @@ private struct AddressTable<Value: BitwiseCopyable>: ~Copyable {
         return nil
     }
 
-    mutating func insert(_ value: Value, for address: UnsafePointer<UInt8>) {
+    /// A miss: `classify(address)`, kept. Not inlined, so that the inlined hit stays small.
+    @inline(never)
+    mutating func classify(
+        _ address: UnsafePointer<UInt8>,
+        _ classify: (UnsafePointer<UInt8>) -> Value
+    ) -> Value {
+        let value = classify(address)
+        insert(value, for: address)
+        return value
+    }
+
+    private mutating func insert(_ value: Value, for address: UnsafePointer<UInt8>) {
         let first = Self.slot(address)
         var target = first
         for index in first..<first &+ Self.probes where slots[index] == nil {
