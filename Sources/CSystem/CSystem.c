@@ -156,6 +156,52 @@ long csystem_splice(int in, int out, unsigned long len) {
     return splice(in, NULL, out, NULL, len, SPLICE_F_NONBLOCK);
 }
 
+/* tee and splice without glibc's cancellation wrappers (the loop thread is never cancelled),
+ * retrying EINTR. */
+static long tee_retrying(int in, int out, unsigned long len) {
+    long n;
+    do n = syscall(SYS_tee, in, out, len, SPLICE_F_NONBLOCK);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+static long splice_retrying(int in, int out, unsigned long len) {
+    long n;
+    do n = syscall(SYS_splice, in, NULL, out, NULL, len, SPLICE_F_NONBLOCK);
+    while (n < 0 && errno == EINTR);
+    return n;
+}
+
+void csystem_splice_fanout(int source, int scratch_read, int scratch_write, unsigned long count, long copies,
+                           const int *fds, long n, struct csystem_fanout *result) {
+    *result = (struct csystem_fanout){.written = 0, .moved = -1, .error = 0, .tee_failed = 0, .leftover = 0};
+    if (copies < 1) copies = 1;
+    long i = 0;
+    while (i < n) {
+        long group = n - i < copies ? n - i : copies;
+        unsigned long wanted = (unsigned long)group * count;
+        long teed = tee_retrying(source, scratch_write, wanted);
+        if (teed < 0 || (unsigned long)teed != wanted) {
+            result->written = i;
+            result->tee_failed = 1;
+            result->error = teed < 0 ? errno : 0;
+            result->leftover = teed > 0 ? (unsigned long)teed : 0;
+            return;
+        }
+        for (long j = 0; j < group; j++, i++) {
+            long moved = splice_retrying(scratch_read, fds[i], count);
+            if (moved < 0 || (unsigned long)moved != count) {
+                result->written = i;
+                result->moved = moved;
+                result->error = moved < 0 ? errno : 0;
+                result->leftover = (unsigned long)(group - j) * count - (moved > 0 ? (unsigned long)moved : 0);
+                return;
+            }
+        }
+    }
+    result->written = n;
+}
+
 int csystem_block_sigpipe(void) {
     sigset_t set;
     sigemptyset(&set);

@@ -46,9 +46,10 @@ struct SplicerTests {
             #expect(piped.source(holding: bytes, for: 12) == source)
             #expect(piped.source(holding: bytes, for: 10) == source)
             #expect(budget.livePipes == 1)
-            // 10 000 bytes rounded up to a power of two pages (four of 4 KiB), not the default
-            // of sixteen pages.
-            #expect(pipeCapacity(source, holding: 0) == pipeSize(holding: bytes.count))
+            // Thirteen copies of 10 000 bytes, rounded up to a power of two pages (32 of 4 KiB),
+            // not the default of sixteen pages.
+            #expect(source.copies == 13 && source.copies == PipedReply.copies(of: bytes.count))
+            #expect(pipeCapacity(source.fd, holding: 0) == pipeSize(holding: source.copies * bytes.count))
         }
     }
 
@@ -56,7 +57,7 @@ struct SplicerTests {
     func pipeBudget() throws {
         let bytes = payload(10_000, seed: 10)
         let budget = PipeBudget(maximumPipes: 2, maximumBytes: 1 << 20)
-        func piped() throws -> (PipedReply, Int32?) {
+        func piped() throws -> (PipedReply, PipedReply.Source?) {
             let reply = try #require(PipedReply.forPush(byteCount: bytes.count, budget: budget))
             _ = reply.source(holding: bytes, for: 1)
             return (reply, reply.source(holding: bytes, for: 2))
@@ -77,7 +78,8 @@ struct SplicerTests {
         withExtendedLifetime((second, third)) {}
 
         // Room for one pipe of this size and a half.
-        let narrow = PipeBudget(maximumPipes: 8, maximumBytes: pipeSize(holding: bytes.count) * 3 / 2)
+        let size = pipeSize(holding: PipedReply.copies(of: bytes.count) * bytes.count)
+        let narrow = PipeBudget(maximumPipes: 8, maximumBytes: size * 3 / 2)
         let one = try #require(PipedReply.forPush(byteCount: bytes.count, budget: narrow))
         let two = try #require(PipedReply.forPush(byteCount: bytes.count, budget: narrow))
         for reply in [one, two] { _ = reply.source(holding: bytes, for: 1) }
@@ -97,14 +99,14 @@ struct SplicerTests {
             nonisolated(unsafe) let adopted = splicer
             let done = DispatchSemaphore(value: 0)
             nonisolated(unsafe) var elsewhere: (Bool, Splicer.Outcome)?
-            let (from, to) = (source.fd, pair.writer)
+            let (from, to) = (source.source, pair.writer)
             Thread {
                 elsewhere = (adopted.isReady(for: bytes.count), adopted.send(bytes.count, from: from, to: to))
                 done.signal()
             }.start()
             done.wait()
             splicer.disown()
-            let disowned = splicer.send(bytes.count, from: source.fd, to: pair.writer)
+            let disowned = splicer.send(bytes.count, from: source.source, to: pair.writer)
             return (elsewhere, (splicer.isReady(for: bytes.count), disowned, pair.readAvailable().count))
         }
         #expect(elsewhere?.0 == false && elsewhere?.1 == .unavailable)
@@ -122,7 +124,7 @@ struct SplicerTests {
             var outcomes: [Splicer.Outcome] = []
             var received: [[UInt8]] = []
             for (push, source) in zip(pushes + pushes, sources + sources) {
-                outcomes.append(splicer.send(push.count, from: source.fd, to: pair.writer))
+                outcomes.append(splicer.send(push.count, from: source.source, to: pair.writer))
                 received.append(pair.readAll(count: push.count))
             }
             received.append(pair.readAvailable())
@@ -142,12 +144,12 @@ struct SplicerTests {
             let bigSource = try pipeSource(holding: big)
             let smallSource = try pipeSource(holding: small)
             defer { withExtendedLifetime((bigSource, smallSource)) {} }
-            let first = splicer.send(big.count, from: bigSource.fd, to: pair.writer)
+            let first = splicer.send(big.count, from: bigSource.source, to: pair.writer)
             // The socket is full now: nothing goes, and nothing is left behind either.
-            let second = splicer.send(small.count, from: smallSource.fd, to: pair.writer)
+            let second = splicer.send(small.count, from: smallSource.source, to: pair.writer)
             guard case .sent(let taken) = first else { return ([first, second], [[UInt8]](), 0) }
             let part = pair.readAll(count: taken)
-            let third = splicer.send(small.count, from: smallSource.fd, to: pair.writer)
+            let third = splicer.send(small.count, from: smallSource.source, to: pair.writer)
             let next = pair.readAll(count: small.count)
             return (
                 [first, second, third], [part, next, pair.readAvailable()],
@@ -218,14 +220,14 @@ struct SplicerTests {
             let pair = try SocketPair()
             pair.closeReader()
             let first = try pipeSource(holding: bytes)
-            let gone = splicer.send(bytes.count, from: first.fd, to: pair.writer)
+            let gone = splicer.send(bytes.count, from: first.source, to: pair.writer)
             var pending = sigset_t()
             sigpending(&pending)
             // The scratch pipe was emptied: the next push, to a live socket, is that push alone.
             let other = try SocketPair()
             let second = try pipeSource(holding: later)
             defer { withExtendedLifetime((first, second)) {} }
-            let next = splicer.send(later.count, from: second.fd, to: other.writer)
+            let next = splicer.send(later.count, from: second.source, to: other.writer)
             return (gone, sigismember(&pending, SIGPIPE) == 1, next, other.readAll(count: later.count))
         }
         #expect(gone == .failed(EPIPE))
@@ -256,24 +258,4 @@ struct SplicerTests {
         // (glibc keeps its own two real-time signals, 32 and 33, to itself).
         #expect(mask("SigIgn").map { $0 & 0x7FFF_FFFF } == 0)
     }
-}
-
-/// The capacity Linux gives a pipe asked to hold `count` bytes: a power of two pages.
-private func pipeSize(holding count: Int) -> Int {
-    let page = sysconf(Int32(_SC_PAGESIZE))
-    var pages = 1
-    while pages * page < count { pages *= 2 }
-    return pages * page
-}
-
-/// A pipe's read end holding `bytes`, made through the ``PipedReply`` the server would use; the
-/// pipe is open while the reply lives. Throws rather than records an issue: it also runs on the
-/// splicing thread.
-private func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, fd: Int32) {
-    guard let reply = PipedReply.forPush(byteCount: bytes.count) else {
-        throw SystemError(call: "piped reply", errno: EINVAL)
-    }
-    _ = reply.source(holding: bytes, for: -1)
-    guard let fd = reply.source(holding: bytes, for: -2) else { throw SystemError(call: "pipe", errno: errno) }
-    return (reply, fd)
 }

@@ -435,3 +435,23 @@ func onAdoptedThread<T: Sendable>(_ body: @escaping @Sendable (Splicer) throws -
     }
     return try result.get()
 }
+
+/// The capacity Linux gives a pipe asked to hold `count` bytes: a power of two pages.
+func pipeSize(holding count: Int) -> Int {
+    let page = sysconf(Int32(_SC_PAGESIZE))
+    var pages = 1
+    while pages * page < count { pages *= 2 }
+    return pages * page
+}
+
+/// A pipe's read end holding `bytes`, made through the ``PipedReply`` the server would use; the
+/// pipe is open while the reply lives. Throws rather than records an issue: it also runs on the
+/// splicing thread.
+func pipeSource(holding bytes: [UInt8]) throws -> (reply: PipedReply, source: PipedReply.Source) {
+    guard let reply = PipedReply.forPush(byteCount: bytes.count) else {
+        throw SystemError(call: "piped reply", errno: EINVAL)
+    }
+    _ = reply.source(holding: bytes, for: -1)
+    guard let source = reply.source(holding: bytes, for: -2) else { throw SystemError(call: "pipe", errno: errno) }
+    return (reply, source)
+}

@@ -123,12 +123,8 @@ struct OutputQueue {
     static func send(_ reply: VarlinkEncodedReply, to fd: Int32, splicer: Splicer?) -> Socket.Transfer {
         if let splicer, let piped = reply.piped {
             let count = reply.framedBytes.count
-            switch splicer.send(count, from: piped.source(holding: reply.framedBytes, for: fd), to: fd) {
-            case .sent(let sent): return .done(sent)
-            case .wouldBlock: return .wouldBlock
-            case .failed(let code): return .failed(code)
-            case .unavailable: break
-            }
+            let outcome = splicer.send(count, from: piped.source(holding: reply.framedBytes, for: fd), to: fd)
+            if let sent = outcome.transfer { return sent }
         }
         return reply.framedBytes.withUnsafeBytes { Socket.send(fd, $0) }
     }

@@ -23,6 +23,9 @@ internal import SystemCalls
 /// (the budget, out of fds, the pipe limits of the user), the reply is written with `sendmsg`
 /// as every other one.
 ///
+/// The pipe holds the reply several times back to back (``copies(of:)``), so that one `tee`
+/// serves a group of connections (``Splicer/fanOut(_:from:to:)``).
+///
 /// Sendable: the state is behind a `Mutex`. The pipe is closed when the last copy of the reply
 /// goes, which is after its last write: a queued chunk holds the reply.
 final class PipedReply: Sendable {
@@ -31,14 +34,26 @@ final class PipedReply: Sendable {
     /// Larger replies are copied: 1 MiB is Linux's default `pipe-max-size`, the largest pipe
     /// an unprivileged process may ask for.
     static let maximumSize = 1 << 20
+    /// The most copies of a reply a pipe holds: one `tee` per this many connections.
+    static let maximumCopies = 16
+    /// The bytes of the copies in one pipe: 16 copies of a 6.7 kB manifest fit, and the budget's
+    /// 8 MiB is 64 such pipes, its count of pipes.
+    static let copiesBytes = 128 << 10
+
+    /// Where a piped reply's bytes are read from: the pipe's read end, holding `copies` of
+    /// them back to back.
+    struct Source: Equatable {
+        let fd: Int32
+        let copies: Int
+    }
 
     private enum State {
         case unwritten
         /// Written (or tried) on the connection with this fd only.
         case writtenOnce(to: Int32)
-        /// The read end of the pipe holding the bytes (its write end is closed), and the
-        /// pipe's capacity, charged to the budget.
-        case piped(Int32, capacity: Int)
+        /// The read end of the pipe holding the bytes, `copies` times (its write end is
+        /// closed), and the pipe's capacity, charged to the budget.
+        case piped(Source, capacity: Int)
         /// No pipe could be made; the reply is copied.
         case unavailable
     }
@@ -56,16 +71,22 @@ final class PipedReply: Sendable {
     }
 
     deinit {
-        if case .piped(let fd, let capacity) = state.withLock({ $0 }) {
-            Socket.close(fd)
+        if case .piped(let source, let capacity) = state.withLock({ $0 }) {
+            Socket.close(source.fd)
             budget.release(capacity)
         }
     }
 
-    /// The read end of the pipe holding `bytes` (the reply's own bytes), for writing them to
-    /// the connection `fd`. The pipe is made when a second connection asks; nil before that,
-    /// and when no pipe could be made.
-    func source(holding bytes: [UInt8], for fd: Int32) -> Int32? {
+    /// How many copies of a reply of `count` bytes a pipe holds: as many as fit in
+    /// ``copiesBytes``, at least one and at most ``maximumCopies``.
+    static func copies(of count: Int) -> Int {
+        max(1, min(maximumCopies, copiesBytes / max(count, 1)))
+    }
+
+    /// The pipe holding `bytes` (the reply's own bytes), for writing them to the connection
+    /// `fd`. The pipe is made when a second connection asks; nil before that, and when no pipe
+    /// could be made.
+    func source(holding bytes: [UInt8], for fd: Int32) -> Source? {
         state.withLock { state in
             switch state {
             case .piped(let source, _):
@@ -88,37 +109,42 @@ final class PipedReply: Sendable {
         }
     }
 
-    /// A pipe holding all of `bytes`, shrunk to their size and charged to the budget: its read
-    /// end and capacity, or nil.
-    private func makePipe(holding bytes: [UInt8]) -> (Int32, Int)? {
+    /// A pipe holding ``copies(of:)`` copies of `bytes`, shrunk to their size and charged to
+    /// the budget (fewer copies when the user's pipe limits leave it smaller, at least one): its
+    /// read end and capacity, or nil.
+    private func makePipe(holding bytes: [UInt8]) -> (Source, Int)? {
         var fds: [Int32] = [-1, -1]
         guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
         defer { Socket.close(fds[1]) }
         // F_SETPIPE_SZ rounds up to a power of two pages. Past the user's soft pipe limit a new
         // pipe has two pages and may not grow: ask, and check.
-        let capacity = Int(csystem_pipe_capacity(fds[0], Int32(bytes.count)))
+        let asked = Self.copies(of: bytes.count) * bytes.count
+        let capacity = Int(csystem_pipe_capacity(fds[0], Int32(asked)))
         guard capacity >= bytes.count, budget.reserve(capacity) else {
             Socket.close(fds[0])
             return nil
         }
-        guard Self.writeAll(bytes, to: fds[1]) else {
+        let copies = Self.write(min(Self.copies(of: bytes.count), capacity / bytes.count), of: bytes, to: fds[1])
+        guard copies > 0 else {
             Socket.close(fds[0])
             budget.release(capacity)
             return nil
         }
-        return (fds[0], capacity)
+        return (Source(fd: fds[0], copies: copies), capacity)
     }
 
-    /// Writes every byte to the empty, non-blocking pipe `fd`; false when it would not take them.
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    /// Writes `copies` of `bytes` back to back into the empty, non-blocking pipe `fd`, in one
+    /// `writev`, so that they fill its pages (a `write` per copy leaves most pages part-filled,
+    /// and the copies then need more of the pipe's slots than its capacity has).
+    ///
+    /// - Returns: the copies written whole, 0 when none were.
+    private static func write(_ copies: Int, of bytes: [UInt8], to fd: Int32) -> Int {
         bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count, let base = raw.baseAddress {
-                let n = retryingEINTR { Glibc.write(fd, base + offset, raw.count - offset) }
-                guard n > 0 else { return false }
-                offset += n
-            }
-            return true
+            guard let base = raw.baseAddress, copies > 0 else { return 0 }
+            let vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: raw.count)
+            let vectors = [iovec](repeating: vector, count: copies)
+            let written = retryingEINTR { Glibc.writev(fd, vectors, Int32(copies)) }
+            return max(written, 0) / raw.count
         }
     }
 }

@@ -29,6 +29,16 @@ final class Splicer {
         case failed(Int32)
         /// Splicing is not possible here: copy the bytes instead.
         case unavailable
+
+        /// What the socket took, as a copying send would say; nil for ``unavailable``.
+        var transfer: Socket.Transfer? {
+            switch self {
+            case .sent(let count): .done(count)
+            case .wouldBlock: .wouldBlock
+            case .failed(let code): .failed(code)
+            case .unavailable: nil
+            }
+        }
     }
 
     /// Replies written whole by splicing (``VarlinkServerStatistics/splicedReplies``); read
@@ -104,9 +114,9 @@ final class Splicer {
     /// - Parameter source: asked for only once splicing is ready (``isReady(for:)``), so a
     ///   push's pipe is never made, and charged to its budget, for nothing; nil is
     ///   ``Outcome/unavailable``.
-    func send(_ count: Int, from source: @autoclosure () -> Int32?, to fd: Int32) -> Outcome {
+    func send(_ count: Int, from source: @autoclosure () -> PipedReply.Source?, to fd: Int32) -> Outcome {
         guard isReady(for: count), let pipe = scratch, let source = source() else { return .unavailable }
-        let teed = retryingEINTR { csystem_tee(source, pipe.write, UInt(count)) }
+        let teed = retryingEINTR { csystem_tee(source.fd, pipe.write, UInt(count)) }
         guard teed == count else {
             if teed > 0 { discard(teed) }
             isDisabled = true
@@ -120,6 +130,46 @@ final class Splicer {
         }
         let code = errno
         discard(count - max(moved, 0))
+        return outcome(moved: moved, error: code)
+    }
+
+    /// How a fan-out went: `written` sockets, from the first, took the reply whole; `stop` is
+    /// how the next one went, nil when every socket did.
+    struct FanOut: Equatable {
+        var written: Int
+        var stop: Outcome?
+    }
+
+    /// Writes the `count` bytes held by `source` into each socket of `fds`, in order, stopping
+    /// at the first that does not take them whole: what ``send(_:from:to:)`` does for each, with
+    /// one `tee` per group of `source.copies` sockets instead of one per socket, and the calls
+    /// back to back in C (`csystem_splice_fanout`). The stopping socket's outcome is as
+    /// ``send(_:from:to:)`` would answer; ``Outcome/unavailable`` means the caller copies it and
+    /// the rest.
+    func fanOut(_ count: Int, from source: PipedReply.Source, to fds: UnsafeBufferPointer<Int32>) -> FanOut {
+        guard let first = fds.baseAddress, count > 0 else { return FanOut(written: 0, stop: nil) }
+        // The scratch pipe holds a group of copies, or else one.
+        let copies = source.copies > 1 && isReady(for: source.copies * count) ? source.copies : 1
+        guard copies > 1 || isReady(for: count), let pipe = scratch else {
+            return FanOut(written: 0, stop: .unavailable)
+        }
+        var result = csystem_fanout()
+        csystem_splice_fanout(source.fd, pipe.read, pipe.write, UInt(count), copies, first, fds.count, &result)
+        let written = result.written
+        splicedReplies.add(written, ordering: .relaxed)
+        splicedBytes += written * count + max(result.moved, 0)
+        if result.leftover > 0 { discard(Int(result.leftover)) }
+        if written == fds.count { return FanOut(written: written, stop: nil) }
+        guard result.tee_failed == 0 else {
+            isDisabled = true
+            return FanOut(written: written, stop: .unavailable)
+        }
+        return FanOut(written: written, stop: outcome(moved: result.moved, error: result.error))
+    }
+
+    /// The outcome of a splice of a reply that moved `moved` bytes, fewer than all (-1: failed
+    /// with `code`).
+    private func outcome(moved: Int, error code: Int32) -> Outcome {
         if moved > 0 { return .sent(moved) }
         // Nothing moved of a non-empty reply without an error: the peer is gone, as with sendmsg.
         if moved == 0 { return .failed(EPIPE) }
