@@ -324,6 +324,41 @@ struct ServerTests {
         }
     }
 
+    /// Pushes of a few kB go out by one fan-out per slice of the push lane (``PushBatch``): a
+    /// `tee` per group of the pipe's copies and a `splice` per subscriber. One subscriber that
+    /// has gone stops a fan-out where it stands; the rest are written one by one.
+    @Test("pushes of a few kB fan out whole and in order to every subscriber, past one that has gone")
+    func groupedFanOut() async throws {
+        try await withServer(configuration: Self.lateReaders()) { server, address, hub in
+            let subscribers = try (0..<40).map { _ in try RawSocket(address) }
+            for subscriber in subscribers {
+                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            }
+            await hub.waitForSubscribers(subscribers.count)
+            let sinks = await hub.subscribers
+            // Gone without a word: the server learns it from EOF, or from the push's EPIPE.
+            Glibc.shutdown(subscribers[13].fd, Int32(SHUT_RDWR))
+            let pushes = (1...6).map { n in
+                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 8000)
+                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
+            }
+            for push in pushes {
+                VarlinkReplySink.sendingTogether {
+                    for sink in sinks { sink.send(push) }
+                }
+            }
+            for (index, subscriber) in subscribers.enumerated() where index != 13 {
+                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+                for push in pushes {
+                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
+                }
+            }
+            // Each push is copied to its first subscriber and spliced to the others still there.
+            #expect(server.statistics.splicedReplies >= pushes.count * (subscribers.count - 2))
+            #expect(server.statistics.droppedSlowClients == 0)
+        }
+    }
+
     /// A write that finds the socket full waits for `EPOLLOUT`. Before, every later push to the
     /// stalled subscriber wrote again, found the socket full again, and took its tee'd bytes
     /// back out of the scratch pipe.

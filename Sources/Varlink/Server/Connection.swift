@@ -325,6 +325,15 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
         if isFinal, !state.output.isEmpty { processInput() }
     }
 
+    /// Finishes a push that a fan-out wrote straight to the socket (``PushBatch``, after
+    /// ``ConnectionState/takesDirectPush(byteCount:callID:context:)``): queues what the socket did not
+    /// take, as ``deliverOnLoop(_:isFinal:policy:callID:)`` does.
+    func finishDirectPush(_ reply: VarlinkEncodedReply, after sent: Socket.Transfer) {
+        let written = state.finishPush(reply, after: sent, now: loop.now())
+        if case .drained = written { return }
+        settle(afterWriting: written)
+    }
+
     func dropSlowClient(unsent: Int) {
         let maxOutputBytes = context.configuration.maxOutputBytes
         context.count { $0.droppedSlowClients += 1 }

@@ -313,14 +313,26 @@ struct ConnectionState {
         now: UInt64,
         splicer: Splicer?
     ) -> Written? {
+        guard takesDirectPush(byteCount: reply.framedBytes.count, callID: callID, context: context) else { return nil }
+        return finishPush(reply, after: OutputQueue.send(reply, to: fd, splicer: splicer), now: now)
+    }
+
+    /// Whether a push of `byteCount` bytes of the active call `callID` may be written straight
+    /// to the socket (``sendPush(_:callID:context:fd:now:splicer:)``): nothing is queued or held
+    /// back before it, the socket is not known to be full, the connection is not closing, and
+    /// the push is no larger than the client may have unsent (a larger one is queued, and so
+    /// refused).
+    func takesDirectPush(byteCount: Int, callID: UInt64, context: ServerContext) -> Bool {
         guard !isClosed, !closesAfterFlush, output.isEmpty, coalesced == nil, interest & EventLoop.writable == 0,
             let call = active, call.id == callID
-        else { return nil }
-        let count = reply.framedBytes.count
-        // Larger than the client may have unsent: queued, and so refused, as before.
-        guard count > 0, count <= context.configuration.maxOutputBytes else { return nil }
-        let sent = OutputQueue.send(reply, to: fd, splicer: splicer)
-        if sent == .done(count) { return .drained }
+        else { return false }
+        return byteCount > 0 && byteCount <= context.configuration.maxOutputBytes
+    }
+
+    /// Finishes a push written straight to the socket (``takesDirectPush(byteCount:callID:context:)``)
+    /// after `sent`: nothing more when the socket took it whole, else what it left is queued.
+    mutating func finishPush(_ reply: VarlinkEncodedReply, after sent: Socket.Transfer, now: UInt64) -> Written {
+        if sent == .done(reply.framedBytes.count) { return .drained }
         // A chunk is spliced only from its start: a rest goes by sendmsg, without the pipe.
         return queueUnsent(after: sent, of: reply.framedBytes, now: now) { $0.append(reply) }
     }

@@ -154,6 +154,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         @exclusivity(unchecked)
     #endif
     private var pushes = PushLane<ReplyDelivery>()
+    /// The slice's pushes written by one fan-out (``runPushSlice()``).
+    #if !DEBUG
+        @exclusivity(unchecked)
+    #endif
+    private var batch = PushBatch()
     /// A receive buffer shared by every connection of the loop (one read at a time).
     let scratch: UnsafeMutableRawBufferPointer
     /// Writes pushes to many connections without copying them (``PipedReply``).
@@ -467,15 +472,58 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
     }
 
-    /// Writes the next slice of the push lane (each push, and what it starts, as one item).
+    /// Writes the next slice of the push lane (each push, and what it starts, as one item):
+    /// runs of pushes of one piped reply, each to a connection that takes it straight, by one
+    /// fan-out (``PushBatch``); any other delivery on its own, once the run before it is out.
     private func runPushSlice() {
         for _ in 0..<PushLane<ReplyDelivery>.sliceLength {
-            guard let delivery = pushes.popFirst() else { return }
-            // Not through perform(_:): a closure capturing the delivery copied it, retaining and
-            // releasing its connection and reply once more for each push (callgrind, issue 17).
-            delivery.run()
-            runPending()
+            guard let delivery = pushes.popFirst() else { break }
+            switch batch.add(consume delivery) {
+            case .added:
+                continue
+            case .otherReply(let other):
+                writeBatch()
+                // An empty batch takes a push of any reply.
+                if case .notDirect(let alone) = batch.add(other) { runAlone(alone) }
+            case .notDirect(let alone):
+                writeBatch()
+                runAlone(alone)
+            }
         }
+        writeBatch()
+    }
+
+    /// Runs one delivery, and what it starts, as an item. Not through perform(_:): a closure
+    /// capturing the delivery copied it, retaining and releasing its connection and reply once
+    /// more for each push (callgrind, issue 17).
+    private func runAlone(_ delivery: ReplyDelivery) {
+        delivery.run()
+        runPending()
+    }
+
+    /// Writes the batch's pushes by one fan-out. Past a socket that does not take its push
+    /// whole, that push is finished as a direct send's is, and the rest run one by one, each
+    /// checked again (a connection may have two pushes in the batch).
+    private func writeBatch() {
+        guard !batch.isEmpty else { return }
+        defer { batch.removeAll() }
+        guard let reply = batch.reply, let source = batch.source else {
+            // The first push added sets both; were they missing, the pushes still go, one by one.
+            for delivery in batch.deliveries { runAlone(delivery) }
+            return
+        }
+        let result = batch.fds.withUnsafeBufferPointer {
+            splicer.fanOut(reply.framedBytes.count, from: source, to: $0)
+        }
+        guard let stop = result.stop else { return }
+        let stopped = batch.deliveries[result.written]
+        if let sent = stop.transfer {
+            stopped.connection.finishDirectPush(reply, after: sent)
+            runPending()
+        } else {
+            runAlone(stopped)
+        }
+        for delivery in batch.deliveries[(result.written + 1)...] { runAlone(delivery) }
     }
 
     private func finishThread() {
