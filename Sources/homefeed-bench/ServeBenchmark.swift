@@ -28,8 +28,10 @@ import Varlink
 ///   `serve.record_history.ms` (the same call with no subscriber: making and storing the
 ///   version; `serve.record_history.cpu_ms`, the process's CPU per such call) and
 ///   `serve.push_1000.floor_ms` (one thread writing the same bytes to 1 000 raw sockets, read
-///   the same way) and `serve.push_1000.splice_floor_ms` (the same writes by
-///   `tee` and `splice` from a pipe, as the server writes a push of a page or more), and
+///   the same way), `serve.push_1000.splice_floor_ms` (the same writes by `tee` and `splice`
+///   from a pipe, one of each per socket) and `serve.push_1000.grouped_floor_ms` (by one `tee`
+///   per group of sockets and a `splice` each, as the server writes a push of a page or more:
+///   the bare C loop it calls, with no Varlink work around it), and
 ///   `serve.push_1000.caller_reply_ms` (when the `RecordHistory` caller had its reply during
 ///   those rounds: the loop's push lane lets it through after one slice of the fan-out);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
@@ -166,7 +168,8 @@ enum ServeBenchmark {
         summary.append(
             String(
                 format: "push to 1000 subscribers %.1f ms (RecordHistory alone %.1f ms using %.1f ms of CPU, "
-                    + "its reply during the push %.1f ms; raw fan-out floor, the lower of send and splice, %.1f ms)",
+                    + "its reply during the push %.1f ms; raw fan-out floor, the lowest of send, splice and grouped "
+                    + "splice, %.1f ms)",
                 push,
                 recordHistory,
                 recordHistoryCPU,
@@ -483,8 +486,9 @@ enum ServeBenchmark {
     }
 
     /// `RecordHistory` alone, the push to 1 000 subscribers (and the caller's reply within it),
-    /// and the fan-out floors for replies of `replySize` bytes, by `send` and by `splice`:
-    /// measured in that order and reported, in ms. The floor returned is the lower of the two.
+    /// and the fan-out floors for replies of `replySize` bytes, by `send`, by `splice` and by
+    /// grouped `splice`: measured in that order and reported, in ms. The floor returned is the
+    /// lowest.
     @discardableResult
     static func measurePush(
         socket: String,
@@ -494,14 +498,16 @@ enum ServeBenchmark {
         let (recordHistory, recordHistoryCPU) = Self.recordHistory(client: client)
         let (push, callerReply) = pushToSubscribers(count: 1000, socket: socket, client: client)
         let sendFloor = pushFloor(count: 1000, bytes: replySize)
-        let spliceFloor = pushFloor(count: 1000, bytes: replySize, splicing: true)
+        let spliceFloor = pushFloor(count: 1000, bytes: replySize, splicing: .perSocket)
+        let groupedFloor = pushFloor(count: 1000, bytes: replySize, splicing: .grouped)
         Measure.report("serve.push_1000.ms", push, "ms")
         Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
         Measure.report("serve.record_history.ms", recordHistory, "ms")
         Measure.report("serve.record_history.cpu_ms", recordHistoryCPU, "ms")
         Measure.report("serve.push_1000.floor_ms", sendFloor, "ms")
         Measure.report("serve.push_1000.splice_floor_ms", spliceFloor, "ms")
-        return (recordHistory, recordHistoryCPU, push, callerReply, min(sendFloor, spliceFloor))
+        Measure.report("serve.push_1000.grouped_floor_ms", groupedFloor, "ms")
+        return (recordHistory, recordHistoryCPU, push, callerReply, min(sendFloor, spliceFloor, groupedFloor))
     }
 
     /// The size of the phone manifest's reply, as the fan-out floor writes it.
@@ -518,9 +524,9 @@ enum ServeBenchmark {
     /// `count` socket pairs while this thread reads them as the subscribers are read. The
     /// median of ``pushRounds``, in ms.
     ///
-    /// - Parameter splicing: write as the server writes a push of a page or more, by `tee` and
-    ///   `splice` from a pipe holding the message (``SpliceWriter``), rather than by `send`.
-    static func pushFloor(count: Int, bytes: Int, splicing: Bool = false) -> Double {
+    /// - Parameter splicing: write by `tee` and `splice` from a pipe holding the message
+    ///   (``SpliceWriter``), rather than by `send`.
+    static func pushFloor(count: Int, bytes: Int, splicing: SpliceWriter.Grouping? = nil) -> Double {
         var writers: [Int32] = []
         var readers: [Int32] = []
         for _ in 0..<count {
@@ -535,7 +541,10 @@ enum ServeBenchmark {
         let reader = SubscriberReader(readers)
         let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
         // Made once, outside the timed rounds, as the server's pipe is made once per push.
-        let spliceWriter = splicing ? SpliceWriter(message) : nil
+        let spliceWriter = splicing.map { grouping in
+            guard let writer = SpliceWriter(message, grouping: grouping) else { fail("splice floor: no pipe") }
+            return writer
+        }
         // One writer thread for every round, made before them, as the server's loop is.
         let ready = DispatchSemaphore(value: 0)
         let go = DispatchSemaphore(value: 0)
@@ -546,7 +555,7 @@ enum ServeBenchmark {
             for _ in 0..<pushRounds {
                 go.wait()
                 if let writer = spliceWriter {
-                    for fd in snapshot { _ = writer.write(to: fd) }
+                    writer.write(to: snapshot)
                 } else {
                     for fd in snapshot { _ = VarlinkBenchmark.writeFully(fd, message) }
                 }
@@ -742,19 +751,29 @@ final class BusyLoop {
     }
 }
 
-/// Writes one message to many sockets as the Varlink server writes a push of a page or more:
-/// `tee` from a pipe holding the message into a scratch pipe, then `splice` into the socket.
-/// For the splice floor of the fan-out (``ServeBenchmark/pushFloor(count:bytes:splicing:)``).
+/// Writes one message to many sockets by splicing, for the splice floors of the fan-out
+/// (``ServeBenchmark/pushFloor(count:bytes:splicing:)``): `tee` from a pipe holding the message
+/// into a scratch pipe, then `splice` into the socket.
 ///
 /// Sendable: its fields never change once made, and the timed rounds use it one after another
 /// (`tee` leaves the source pipe as it is; the scratch pipe is empty between writes).
 final class SpliceWriter: Sendable {
+    enum Grouping {
+        /// A `tee` and a `splice` per socket, each a call from Swift.
+        case perSocket
+        /// One `tee` of 16 messages per 16 sockets and a `splice` each, in the C loop the server
+        /// calls (`csystem_splice_fanout`), from a pipe holding the message 16 times, as the
+        /// server's pipe holds a push of this size.
+        case grouped
+    }
+
     private let message: [UInt8]
+    private let copies: Int
     private let source: [Int32]
     private let scratch: [Int32]
 
     /// Nil when the pipes cannot be made or do not take the message.
-    init?(_ message: [UInt8]) {
+    init?(_ message: [UInt8], grouping: Grouping) {
         var source: [Int32] = [-1, -1]
         var scratch: [Int32] = [-1, -1]
         guard csystem_pipe_nonblock(&source) == 0 else { return nil }
@@ -765,28 +784,44 @@ final class SpliceWriter: Sendable {
         self.message = message
         self.source = source
         self.scratch = scratch
-        // Set to the message's size, as the server's push pipes are; the scratch pipe only grows,
-        // as the server's does.
-        let size = Int32(message.count)
+        // As many copies as the server's pipe would hold (16 of a manifest), in one write so
+        // that they fill its pages; both pipes sized to them.
+        copies = grouping == .grouped ? max(1, min(16, (128 << 10) / max(message.count, 1))) : 1
+        let all = Array([[UInt8]](repeating: message, count: copies).joined())
+        let size = Int32(all.count)
         let grown = csystem_pipe_capacity(scratch[0], 0) >= size || csystem_pipe_capacity(scratch[0], size) >= size
         guard csystem_pipe_capacity(source[0], size) >= size, grown,
-            Glibc.write(source[1], message, message.count) == message.count
+            Glibc.write(source[1], all, all.count) == all.count
         else { return nil }
     }
 
     deinit { for fd in source + scratch { close(fd) } }
 
-    /// Splices the whole message into `fd`; a part the socket does not take is read back out of
-    /// the scratch pipe and sent by `send` (the server splices it into `/dev/null`; the floor's
-    /// sockets take every message whole, so neither path runs there). False when the socket
-    /// failed.
-    func write(to fd: Int32) -> Bool {
+    /// Splices the whole message into each of `fds`; the floor's sockets take every message
+    /// whole, and a round with one that does not is not a floor (the bench stops).
+    func write(to fds: [Int32]) {
         let count = message.count
-        guard csystem_tee(source[0], scratch[1], UInt(count)) == count else { return false }
-        let moved = max(csystem_splice(scratch[0], fd, UInt(count)), 0)
-        guard moved < count else { return true }
-        var rest = [UInt8](repeating: 0, count: count - moved)
-        guard read(scratch[0], &rest, rest.count) == rest.count else { return false }
-        return VarlinkBenchmark.writeFully(fd, rest)
+        if copies > 1 {
+            var result = csystem_fanout()
+            fds.withUnsafeBufferPointer {
+                csystem_splice_fanout(
+                    source[0],
+                    scratch[0],
+                    scratch[1],
+                    UInt(count),
+                    copies,
+                    $0.baseAddress,
+                    $0.count,
+                    &result
+                )
+            }
+            guard result.written == fds.count else { ServeBenchmark.fail("grouped splice floor: \(result)") }
+            return
+        }
+        for fd in fds {
+            guard csystem_tee(source[0], scratch[1], UInt(count)) == count,
+                csystem_splice(scratch[0], fd, UInt(count)) == count
+            else { ServeBenchmark.fail("splice floor: errno \(errno)") }
+        }
     }
 }
