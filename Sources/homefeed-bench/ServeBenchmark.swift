@@ -762,12 +762,13 @@ final class SpliceWriter: Sendable {
         /// A `tee` and a `splice` per socket, each a call from Swift.
         case perSocket
         /// One `tee` of 16 messages per 16 sockets and a `splice` each, in the C loop the server
-        /// calls (`csystem_splice_fanout`), from a pipe holding the message 16 times, as the
-        /// server's pipe holds a push of this size.
+        /// calls (`csystem_splice_fanout`), from a pipe holding the message as many times as the
+        /// server's holds a push of its size (16 of a manifest, 1 past 64 KiB).
         case grouped
     }
 
     private let message: [UInt8]
+    private let grouping: Grouping
     private let copies: Int
     private let source: [Int32]
     private let scratch: [Int32]
@@ -782,6 +783,7 @@ final class SpliceWriter: Sendable {
             return nil
         }
         self.message = message
+        self.grouping = grouping
         self.source = source
         self.scratch = scratch
         // As many copies as the server's pipe would hold (16 of a manifest), in one write so
@@ -801,7 +803,7 @@ final class SpliceWriter: Sendable {
     /// whole, and a round with one that does not is not a floor (the bench stops).
     func write(to fds: [Int32]) {
         let count = message.count
-        if copies > 1 {
+        if grouping == .grouped {
             var result = csystem_fanout()
             fds.withUnsafeBufferPointer {
                 csystem_splice_fanout(

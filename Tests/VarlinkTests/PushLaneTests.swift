@@ -20,6 +20,26 @@ import Testing
         #expect(lane.isEmpty && lane.count == 0)
     }
 
+    @Test("pushes put back go first, in their order, whether the lane has room before its head or not")
+    func putBack() {
+        var lane = PushLane<Int>()
+        for n in 0..<10 { lane.append(n) }
+        let taken = (0..<4).compactMap { _ in lane.popFirst() }
+        // Room before the head: four cleared slots for three.
+        lane.prepend(contentsOf: taken[1...])
+        lane.prepend(contentsOf: [Int]())
+        #expect(lane.count == 9)
+        var order: [Int] = []
+        order += (0..<2).compactMap { _ in lane.popFirst() }
+        // No room: two slots cleared, five put back.
+        lane.prepend(contentsOf: [100, 101, 102, 103, 104])
+        while let next = lane.popFirst() { order.append(next) }
+        #expect(order == [1, 2, 100, 101, 102, 103, 104, 3, 4, 5, 6, 7, 8, 9])
+        // Into an emptied lane.
+        lane.prepend(contentsOf: [7, 8])
+        #expect(lane.popFirst() == 7 && lane.popFirst() == 8 && lane.isEmpty)
+    }
+
     @Test("a lane that never empties lets go of what it handed out")
     func steadyFlow() {
         final class Box {}

@@ -359,6 +359,41 @@ struct ServerTests {
         }
     }
 
+    /// Read only once every push is sent, 40 pushes of 8 kB outgrow each subscriber's socket: a
+    /// fan-out stops at the first socket that fills, the rest of its batch goes back to the
+    /// front of the lane, and each is written again from there, or queued.
+    @Test("pushes of a few kB that outgrow their subscribers' sockets still reach each one whole and in order")
+    func groupedFanOutStalls() async throws {
+        var configuration = Self.lateReaders()
+        configuration.maxOutputBytes = 4 << 20
+        try await withServer(configuration: configuration) { server, address, hub in
+            let subscribers = try (0..<20).map { _ in try RawSocket(address) }
+            for subscriber in subscribers {
+                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+            }
+            await hub.waitForSubscribers(subscribers.count)
+            let sinks = await hub.subscribers
+            let pushes = (1...40).map { n in
+                let blob = String(repeating: String(UnicodeScalar(UInt8(97 + n % 26))), count: 8000)
+                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
+            }
+            for push in pushes {
+                VarlinkReplySink.sendingTogether {
+                    for sink in sinks { sink.send(push) }
+                }
+            }
+            for subscriber in subscribers {
+                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+                for push in pushes {
+                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
+                }
+            }
+            let statistics = server.statistics
+            #expect(statistics.fullSocketWrites > 0)
+            #expect(statistics.droppedSlowClients == 0)
+        }
+    }
+
     /// A write that finds the socket full waits for `EPOLLOUT`. Before, every later push to the
     /// stalled subscriber wrote again, found the socket full again, and took its tee'd bytes
     /// back out of the scratch pipe.

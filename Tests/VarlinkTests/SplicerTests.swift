@@ -32,7 +32,7 @@ struct SplicerTests {
         )
     }
 
-    @Test("the pipe is made when a second connection writes the reply, shrunk to its size, and serves every later one")
+    @Test("the pipe is made when a second connection writes the reply, sized to its copies, and serves every later one")
     func pipeOnSecondConnection() throws {
         let bytes = payload(10_000, seed: 1)
         let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
@@ -46,8 +46,7 @@ struct SplicerTests {
             #expect(piped.source(holding: bytes, for: 12) == source)
             #expect(piped.source(holding: bytes, for: 10) == source)
             #expect(budget.livePipes == 1)
-            // Thirteen copies of 10 000 bytes, rounded up to a power of two pages (32 of 4 KiB),
-            // not the default of sixteen pages.
+            // Thirteen copies of 10 000 bytes, rounded up to a power of two pages: 32 of 4 KiB.
             #expect(source.copies == 13 && source.copies == PipedReply.copies(of: bytes.count))
             #expect(pipeCapacity(source.fd, holding: 0) == pipeSize(holding: source.copies * bytes.count))
         }

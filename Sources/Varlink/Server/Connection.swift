@@ -15,7 +15,8 @@ internal import LogCore
 /// loop as its executor; their replies come back through the ``VarlinkReplySink``
 /// (``deliver(_:isFinal:policy:callID:streaming:)``), are queued and written on the loop thread
 /// (a push to a connection with nothing queued is written straight from its delivery,
-/// ``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``); the final reply clears the
+/// ``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``, or with the slice's other
+/// pushes of its reply by one fan-out, ``PushBatch``); the final reply clears the
 /// active call and the next buffered call starts.
 ///
 /// The mutable fields are one ``ConnectionState``, worked on through a few mutating methods per

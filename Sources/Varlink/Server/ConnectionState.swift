@@ -338,7 +338,7 @@ struct ConnectionState {
     }
 
     /// Queues what a write straight to the socket (``finishRepeated(context:fd:now:splicer:)``,
-    /// ``sendPush(_:callID:context:fd:now:splicer:)``) left of a reply's `bytes`: the rest from
+    /// ``finishPush(_:after:now:)``) left of a reply's `bytes`: the rest from
     /// where the socket stopped, or, when it took nothing, the whole reply as `queueWhole`
     /// queues it; the output stalls from `now`.
     private mutating func queueUnsent(

@@ -478,13 +478,16 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     private func runPushSlice() {
         for _ in 0..<PushLane<ReplyDelivery>.sliceLength {
             guard let delivery = pushes.popFirst() else { break }
-            switch batch.add(consume delivery) {
+            switch batch.add(consume delivery, splicer: splicer) {
             case .added:
                 continue
             case .otherReply(let other):
                 writeBatch()
-                // An empty batch takes a push of any reply.
-                if case .notDirect(let alone) = batch.add(other) { runAlone(alone) }
+                switch batch.add(other, splicer: splicer) {
+                case .added: continue
+                // An empty batch has no other reply; either way the push runs.
+                case .notDirect(let alone), .otherReply(let alone): runAlone(alone)
+                }
             case .notDirect(let alone):
                 writeBatch()
                 runAlone(alone)
@@ -502,8 +505,10 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     }
 
     /// Writes the batch's pushes by one fan-out. Past a socket that does not take its push
-    /// whole, that push is finished as a direct send's is, and the rest run one by one, each
-    /// checked again (a connection may have two pushes in the batch).
+    /// whole, that push is finished as a direct send's is, and the rest go back to the front of
+    /// the lane, to be checked again (a connection may have two pushes in the batch): put back
+    /// before anything runs, so that an item writing the lane out (a shutdown) finds them there,
+    /// in order.
     private func writeBatch() {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll() }
@@ -517,13 +522,13 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         }
         guard let stop = result.stop else { return }
         let stopped = batch.deliveries[result.written]
+        pushes.prepend(contentsOf: batch.deliveries[(result.written + 1)...])
         if let sent = stop.transfer {
             stopped.connection.finishDirectPush(reply, after: sent)
             runPending()
         } else {
             runAlone(stopped)
         }
-        for delivery in batch.deliveries[(result.written + 1)...] { runAlone(delivery) }
     }
 
     private func finishThread() {

@@ -48,7 +48,7 @@ struct OutputQueue {
 
     /// Queues the rest of framed bytes whose first `sent` were written straight to the socket
     /// (``ConnectionState/finishRepeated(context:fd:now:splicer:)``,
-    /// ``ConnectionState/sendPush(_:callID:context:fd:now:splicer:)``). Only on an empty queue:
+    /// ``ConnectionState/finishPush(_:after:now:)``). Only on an empty queue:
     /// nothing may go before those bytes.
     mutating func append(_ bytes: [UInt8], sent: Int) {
         precondition(isEmpty && sent < bytes.count, "a partly sent reply goes first, unfinished")

@@ -18,8 +18,9 @@ internal import SystemCalls
 /// The pipe is made when the reply is written to a second connection: a reply that goes to
 /// one connection never pays for a pipe (two system calls and an fd). Only pushes of
 /// ``minimumSize`` to ``maximumSize`` bytes get one. Below a page, copying costs no more; above
-/// the unprivileged pipe size limit, pipes would need privileges. The pipe is shrunk to the
-/// push's size, and the pipes alive at once are capped (``PipeBudget``). When anything fails
+/// the unprivileged pipe size limit, pipes would need privileges. The pipe is sized to its
+/// copies (up to 128 KiB, or to one copy where the user's limits refuse that), not left at the
+/// default 64 KiB, and the pipes alive at once are capped (``PipeBudget``). When anything fails
 /// (the budget, out of fds, the pipe limits of the user), the reply is written with `sendmsg`
 /// as every other one.
 ///
@@ -109,17 +110,19 @@ final class PipedReply: Sendable {
         }
     }
 
-    /// A pipe holding ``copies(of:)`` copies of `bytes`, shrunk to their size and charged to
-    /// the budget (fewer copies when the user's pipe limits leave it smaller, at least one): its
-    /// read end and capacity, or nil.
+    /// A pipe holding ``copies(of:)`` copies of `bytes`, sized to them and charged to the
+    /// budget (one copy, in a pipe sized to it, when the user's pipe limits refuse that size):
+    /// its read end and capacity, or nil.
     private func makePipe(holding bytes: [UInt8]) -> (Source, Int)? {
         var fds: [Int32] = [-1, -1]
         guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
         defer { Socket.close(fds[1]) }
         // F_SETPIPE_SZ rounds up to a power of two pages. Past the user's soft pipe limit a new
         // pipe has two pages and may not grow: ask, and check.
-        let asked = Self.copies(of: bytes.count) * bytes.count
-        let capacity = Int(csystem_pipe_capacity(fds[0], Int32(asked)))
+        // F_SETPIPE_SZ fails outright when the size is past the user's limits (or `pipe-max-size`):
+        // then one copy, as much as the pipe will be sized for.
+        let asked = Int(csystem_pipe_capacity(fds[0], Int32(Self.copies(of: bytes.count) * bytes.count)))
+        let capacity = asked >= bytes.count ? asked : Int(csystem_pipe_capacity(fds[0], Int32(bytes.count)))
         guard capacity >= bytes.count, budget.reserve(capacity) else {
             Socket.close(fds[0])
             return nil

@@ -31,10 +31,11 @@ struct PushBatch {
 
     var isEmpty: Bool { deliveries.isEmpty }
 
-    /// Adds `delivery` when it is a push of the batch's reply (any piped push, when empty) that
-    /// its connection takes straight. Moved in, and back out when not taken: a copy would
-    /// retain and release its connection and reply again for every subscriber.
-    mutating func add(_ delivery: consuming ReplyDelivery) -> Admission {
+    /// Adds `delivery` when it is a push of the batch's reply (any piped push, when empty, that
+    /// `splicer` can write) that its connection takes straight. Moved in, and back out when not
+    /// taken: a copy would retain and release its connection and reply again for every
+    /// subscriber.
+    mutating func add(_ delivery: consuming ReplyDelivery, splicer: Splicer) -> Admission {
         guard !delivery.isFinal, let pushed = delivery.reply, let pipe = pushed.piped else {
             return .notDirect(delivery)
         }
@@ -44,8 +45,10 @@ struct PushBatch {
         guard connection.state.takesDirectPush(byteCount: count, callID: delivery.callID, context: connection.context)
         else { return .notDirect(delivery) }
         if piped == nil {
-            // The reply's first connection gets no pipe (it may be the only one): it is copied.
-            guard let source = pipe.source(holding: pushed.framedBytes, for: connection.fd) else {
+            // No pipe is made, and charged to the budget, for a splicer that cannot use it. The
+            // reply's first connection gets none either (it may be the only one): it is copied.
+            guard splicer.isReady(for: count), let source = pipe.source(holding: pushed.framedBytes, for: connection.fd)
+            else {
                 return .notDirect(delivery)
             }
             (reply, self.source, piped) = (pushed, source, pipe)

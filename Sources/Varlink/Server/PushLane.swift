@@ -45,6 +45,25 @@ struct PushLane<Element> {
         return arrivals
     }
 
+    /// Puts `elements` back at the front, in their order, ahead of everything waiting: pushes a
+    /// fan-out took and did not write, to be taken again first.
+    mutating func prepend(contentsOf elements: some Collection<Element>) {
+        let count = elements.count
+        guard count > 0 else { return }
+        if head >= count {
+            // Into the cleared slots just before the head: no element moves.
+            head -= count
+            var index = head
+            for element in elements {
+                items[index] = element
+                index += 1
+            }
+        } else {
+            items.replaceSubrange(0..<head, with: elements.map { Optional($0) })
+            head = 0
+        }
+    }
+
     /// Takes the oldest push. The storage is reused once the lane is empty, so a steady
     /// fan-out allocates nothing; a burst's array is let go when it was unusually large.
     mutating func popFirst() -> Element? {

@@ -11,8 +11,8 @@ internal import SystemCalls
 /// never copied (issue 17).
 ///
 /// One per ``EventLoop``, used on its thread only: that thread blocks SIGPIPE (``adopt()``),
-/// because splice has no `MSG_NOSIGNAL`. On any other thread, ``send(_:from:to:)`` answers
-/// ``Outcome/unavailable`` and the caller copies as usual.
+/// because splice has no `MSG_NOSIGNAL`. On any other thread, ``send(_:from:to:)`` and
+/// ``fanOut(_:from:to:)`` answer ``Outcome/unavailable`` and the caller copies as usual.
 ///
 /// The scratch pipe is empty between sends. Whatever a socket did not take is spliced out of it
 /// into `/dev/null` at once (read out, where that fails), and a scratch pipe that cannot be
@@ -147,7 +147,8 @@ final class Splicer {
     /// ``send(_:from:to:)`` would answer; ``Outcome/unavailable`` means the caller copies it and
     /// the rest.
     func fanOut(_ count: Int, from source: PipedReply.Source, to fds: UnsafeBufferPointer<Int32>) -> FanOut {
-        guard let first = fds.baseAddress, count > 0 else { return FanOut(written: 0, stop: nil) }
+        guard let first = fds.baseAddress else { return FanOut(written: 0, stop: nil) }
+        guard count > 0 else { return FanOut(written: 0, stop: .unavailable) }
         // The scratch pipe holds a group of copies, or else one.
         let copies = source.copies > 1 && isReady(for: source.copies * count) ? source.copies : 1
         guard copies > 1 || isReady(for: count), let pipe = scratch else {
