@@ -253,11 +253,7 @@ struct ServerTests {
     @Test("a fan-out to 200 subscribers keeps each one's replies in order, final last, while calls are answered")
     func fanOutOrder() async throws {
         try await withServer { _, address, hub in
-            let subscribers = try (0..<200).map { _ in try RawSocket(address) }
-            for subscriber in subscribers {
-                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            }
-            await hub.waitForSubscribers(subscribers.count)
+            let subscribers = try await subscribe(200, to: address, hub: hub)
             let client = try await VarlinkClient.connect(to: address)
             let sinks = await hub.subscribers
             // Sent from off the loop, as a hub pushes: three pushes to everyone, then the finals.
@@ -298,11 +294,7 @@ struct ServerTests {
     func splicedFanOut() async throws {
         // Read one after another, the last subscribers may wait long.
         try await withServer(configuration: Self.lateReaders()) { server, address, hub in
-            let subscribers = try (0..<20).map { _ in try RawSocket(address) }
-            for subscriber in subscribers {
-                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            }
-            await hub.waitForSubscribers(subscribers.count)
+            let subscribers = try await subscribe(20, to: address, hub: hub)
             let sinks = await hub.subscribers
             let pushes = (1...5).map { n in
                 let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 100_000)
@@ -330,11 +322,7 @@ struct ServerTests {
     @Test("pushes of a few kB fan out whole and in order to every subscriber, past one that has gone")
     func groupedFanOut() async throws {
         try await withServer(configuration: Self.lateReaders()) { server, address, hub in
-            let subscribers = try (0..<40).map { _ in try RawSocket(address) }
-            for subscriber in subscribers {
-                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            }
-            await hub.waitForSubscribers(subscribers.count)
+            let subscribers = try await subscribe(40, to: address, hub: hub)
             let sinks = await hub.subscribers
             // Gone without a word: the server learns it from EOF, or from the push's EPIPE.
             Glibc.shutdown(subscribers[13].fd, Int32(SHUT_RDWR))
@@ -367,11 +355,7 @@ struct ServerTests {
         var configuration = Self.lateReaders()
         configuration.maxOutputBytes = 4 << 20
         try await withServer(configuration: configuration) { server, address, hub in
-            let subscribers = try (0..<20).map { _ in try RawSocket(address) }
-            for subscriber in subscribers {
-                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            }
-            await hub.waitForSubscribers(subscribers.count)
+            let subscribers = try await subscribe(20, to: address, hub: hub)
             let sinks = await hub.subscribers
             let pushes = (1...40).map { n in
                 let blob = String(repeating: String(UnicodeScalar(UInt8(97 + n % 26))), count: 8000)
@@ -439,11 +423,7 @@ struct ServerTests {
     @Test("pushes still waiting in the lane at shutdown are written before the connections close")
     func lanedPushesAtShutdown() async throws {
         try await withServer { server, address, hub in
-            let subscribers = try (0..<150).map { _ in try RawSocket(address) }
-            for subscriber in subscribers {
-                subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
-            }
-            await hub.waitForSubscribers(subscribers.count)
+            let subscribers = try await subscribe(150, to: address, hub: hub)
             for sink in await hub.subscribers { sink.sendFinal(VarlinkReply(parameters: ["n": 1]).framed()) }
             // At once: most finals are still in the lane when the shutdown's closing item runs.
             // (withServer's own shutdown afterwards does nothing.)

@@ -231,6 +231,17 @@ func withServer<R>(
     }
 }
 
+/// `count` raw sockets, each with a `Subscribe` call the hub has taken (their first replies
+/// not yet read).
+func subscribe(_ count: Int, to address: UnixAddress, hub: Hub) async throws -> [RawSocket] {
+    let subscribers = try (0..<count).map { _ in try RawSocket(address) }
+    for subscriber in subscribers {
+        subscriber.write(VarlinkCall(method: "org.example.test.Subscribe", more: true).framed)
+    }
+    await hub.waitForSubscribers(count)
+    return subscribers
+}
+
 /// A bare blocking socket for writing exact bytes and reading raw messages.
 ///
 /// Reads are `async` and block a thread of their own, never one of the cooperative pool: the
