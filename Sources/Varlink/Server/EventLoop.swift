@@ -489,11 +489,13 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                 case .notDirect(let alone), .otherReply(let alone): runAlone(alone)
                 }
             case .notDirect(let alone):
-                writeBatch()
+                // Checked here, not only in writeBatch(): a slice of pushes that are not batched
+                // (small ones, a final reply) then calls nothing more than before batching.
+                if !batch.isEmpty { writeBatch() }
                 runAlone(alone)
             }
         }
-        writeBatch()
+        if !batch.isEmpty { writeBatch() }
     }
 
     /// Runs one delivery, and what it starts, as an item. Not through perform(_:): a closure
