@@ -421,7 +421,8 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             while let timer = timers.popDue(now: wakeTime) {
                 perform(timer.work)
             }
-            runPushSlice()
+            // Checked here: most wake-ups (a call, a reply) leave the lane empty.
+            if !pushes.isEmpty { runPushSlice() }
         }
         // Pushes still in the lane when the loop stops are written (the server's shutdown has
         // already written them before closing its connections: writeWaitingPushes()).
