@@ -330,9 +330,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
     /// ``ConnectionState/takesDirectPush(byteCount:callID:context:)``): queues what the socket did not
     /// take, as ``deliverOnLoop(_:isFinal:policy:callID:)`` does.
     func finishDirectPush(_ reply: VarlinkEncodedReply, after sent: Socket.Transfer) {
-        let written = state.finishPush(reply, after: sent, now: loop.now())
-        if case .drained = written { return }
-        settle(afterWriting: written)
+        settle(afterWriting: state.finishPush(reply, after: sent, now: loop.now()))
     }
 
     func dropSlowClient(unsent: Int) {

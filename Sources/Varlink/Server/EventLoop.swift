@@ -490,13 +490,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
                 case .notDirect(let alone), .otherReply(let alone): runAlone(alone)
                 }
             case .notDirect(let alone):
-                // Checked here, not only in writeBatch(): a slice of pushes that are not batched
-                // (small ones, a final reply) then calls nothing more than before batching.
-                if !batch.isEmpty { writeBatch() }
+                writeBatch()
                 runAlone(alone)
             }
         }
-        if !batch.isEmpty { writeBatch() }
+        writeBatch()
     }
 
     /// Runs one delivery, and what it starts, as an item. Not through perform(_:): a closure
@@ -513,15 +511,11 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// before anything runs, so that an item writing the lane out (a shutdown) finds them there,
     /// in order.
     private func writeBatch() {
-        guard !batch.isEmpty else { return }
+        guard let target = batch.target else { return }
         defer { batch.removeAll() }
-        guard let reply = batch.reply, let source = batch.source else {
-            // The first push added sets both; were they missing, the pushes still go, one by one.
-            for delivery in batch.deliveries { runAlone(delivery) }
-            return
-        }
+        let reply = target.reply
         let result = batch.fds.withUnsafeBufferPointer {
-            splicer.fanOut(reply.framedBytes.count, from: source, to: $0)
+            splicer.fanOut(reply.framedBytes.count, from: target.source, to: $0)
         }
         guard let stop = result.stop else { return }
         let stopped = batch.deliveries[result.written]

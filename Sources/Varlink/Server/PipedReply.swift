@@ -117,17 +117,17 @@ final class PipedReply: Sendable {
         var fds: [Int32] = [-1, -1]
         guard csystem_pipe_nonblock(&fds) == 0 else { return nil }
         defer { Socket.close(fds[1]) }
-        // F_SETPIPE_SZ rounds up to a power of two pages. Past the user's soft pipe limit a new
-        // pipe has two pages and may not grow: ask, and check.
-        // F_SETPIPE_SZ fails outright when the size is past the user's limits (or `pipe-max-size`):
-        // then one copy, as much as the pipe will be sized for.
-        let asked = Int(csystem_pipe_capacity(fds[0], Int32(Self.copies(of: bytes.count) * bytes.count)))
+        // F_SETPIPE_SZ rounds up to a power of two pages, and fails outright past the user's
+        // pipe limits (or `pipe-max-size`): then one copy's size is asked. Past the soft limit a
+        // new pipe has two pages and may not grow: ask, and check.
+        let wanted = Self.copies(of: bytes.count)
+        let asked = Int(csystem_pipe_capacity(fds[0], Int32(wanted * bytes.count)))
         let capacity = asked >= bytes.count ? asked : Int(csystem_pipe_capacity(fds[0], Int32(bytes.count)))
         guard capacity >= bytes.count, budget.reserve(capacity) else {
             Socket.close(fds[0])
             return nil
         }
-        let copies = Self.write(min(Self.copies(of: bytes.count), capacity / bytes.count), of: bytes, to: fds[1])
+        let copies = Self.write(min(wanted, capacity / bytes.count), of: bytes, to: fds[1])
         guard copies > 0 else {
             Socket.close(fds[0])
             budget.release(capacity)

@@ -11,7 +11,7 @@
 /// A delivery that does not qualify ends the batch: the batch is written before it runs, so
 /// every connection's replies keep their order. Loop thread only.
 struct PushBatch {
-    /// How a delivery was taken by ``add(_:)``; one it did not take comes back.
+    /// How a delivery was taken by ``add(_:splicer:)``; one it did not take comes back.
     enum Admission {
         case added
         /// It carries another reply than the batch: write the batch, then add it again.
@@ -20,16 +20,22 @@ struct PushBatch {
         case notDirect(ReplyDelivery)
     }
 
+    /// The reply every delivery of the batch carries: nil exactly when the batch is empty.
+    struct Target {
+        let reply: VarlinkEncodedReply
+        /// Where the reply's pipe is read from.
+        let source: PipedReply.Source
+        /// The reply's pipe, to tell a delivery of another reply at a glance (without copying
+        /// the reply out of the batch).
+        let pipe: PipedReply
+    }
+
     private(set) var deliveries: [ReplyDelivery] = []
     /// The deliveries' sockets, in their order.
     private(set) var fds: [Int32] = []
-    /// The reply every delivery carries, and where its pipe is read from.
-    private(set) var reply: VarlinkEncodedReply?
-    private(set) var source: PipedReply.Source?
-    /// The reply's pipe, to tell a delivery of another reply at a glance.
-    private var piped: PipedReply?
+    private(set) var target: Target?
 
-    var isEmpty: Bool { deliveries.isEmpty }
+    var isEmpty: Bool { target == nil }
 
     /// Adds `delivery` when it is a push of the batch's reply (any piped push, when empty, that
     /// `splicer` can write) that its connection takes straight. Moved in, and back out when not
@@ -39,19 +45,20 @@ struct PushBatch {
         guard !delivery.isFinal, let pushed = delivery.reply, let pipe = pushed.piped else {
             return .notDirect(delivery)
         }
-        if let piped, piped !== pipe { return .otherReply(delivery) }
+        // The pipe alone, not the whole target, is read out of the batch for each delivery.
+        if let current = target?.pipe, current !== pipe { return .otherReply(delivery) }
         let connection = delivery.connection
         let count = pushed.framedBytes.count
         guard connection.state.takesDirectPush(byteCount: count, callID: delivery.callID, context: connection.context)
         else { return .notDirect(delivery) }
-        if piped == nil {
+        if target == nil {
             // No pipe is made, and charged to the budget, for a splicer that cannot use it. The
             // reply's first connection gets none either (it may be the only one): it is copied.
             guard splicer.isReady(for: count), let source = pipe.source(holding: pushed.framedBytes, for: connection.fd)
             else {
                 return .notDirect(delivery)
             }
-            (reply, self.source, piped) = (pushed, source, pipe)
+            target = Target(reply: pushed, source: source, pipe: pipe)
         }
         fds.append(connection.fd)
         deliveries.append(delivery)
@@ -63,8 +70,6 @@ struct PushBatch {
     mutating func removeAll() {
         deliveries.removeAll(keepingCapacity: true)
         fds.removeAll(keepingCapacity: true)
-        reply = nil
-        source = nil
-        piped = nil
+        target = nil
     }
 }
