@@ -202,6 +202,37 @@ enum JSONTokens {
         return count
     }
 
+    /// Copies `length` bytes of text written earlier in the same buffer to `out`, its end:
+    /// up to 16 bytes as two unconditional 8-byte moves, with no branch on the length. Both
+    /// loads come before the stores, so text that ends right at `out` copies whole; the bytes
+    /// read and written past `length` lie within the room reserved at `out` (at least 16, as
+    /// for any number or integer), past the text's end, where the next token or nothing goes.
+    @inlinable @inline(__always)
+    static func recopy(
+        _ source: UnsafeMutablePointer<UInt8>,
+        length: Int,
+        to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        guard length <= 16 else { return bytes(UnsafeBufferPointer(start: source, count: length), to: out) }
+        return recopyShort(source, length: length, to: out)
+    }
+
+    /// ``recopy(_:length:to:)`` of at most 16 bytes.
+    @inlinable @inline(__always)
+    static func recopyShort(
+        _ source: UnsafeMutablePointer<UInt8>,
+        length: Int,
+        to out: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        let from = UnsafeRawPointer(source)
+        let head = from.loadUnaligned(as: UInt64.self)
+        let tail = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        let to = UnsafeMutableRawPointer(out)
+        to.storeBytes(of: head, as: UInt64.self)
+        to.storeBytes(of: tail, toByteOffset: 8, as: UInt64.self)
+        return out + length
+    }
+
     /// A literal (keys, punctuation: a few bytes) without a call to memmove.
     @inlinable @inline(__always)
     static func literal(_ text: StaticString, to out: UnsafeMutablePointer<UInt8>) -> UnsafeMutablePointer<UInt8> {
@@ -269,35 +300,78 @@ public struct JSONCursor {
     @inlinable @inline(__always)
     public mutating func number(_ value: Double) { position = JSONTokens.number(value, to: position) }
 
-    /// ``number(_:)``, copying the text written for the same value last time `memo` was used,
-    /// and remembering where this one goes otherwise (``JSONNumberMemo``). The same room must be
+    /// ``number(_:)``, copying the text written for the same value through `memo` earlier, and
+    /// remembering where this one goes otherwise (``JSONNumberMemo``). The same room must be
     /// reserved, and `memo` used with one writer only.
     @inlinable @inline(__always)
     public mutating func number(_ value: Double, memo: inout JSONNumberMemo) {
-        if memo.length != 0, value.bitPattern == memo.bits {
-            assert(memo.offset + memo.length <= position - base, "a JSONNumberMemo used with another writer")
-            let text = UnsafeBufferPointer(start: base + memo.offset, count: memo.length)
-            position = JSONTokens.bytes(text, to: position)
-            return
+        if !copy(value.bitPattern, from: memo) { writeNumber(value, memo: &memo) }
+    }
+
+    /// ``int(_:)`` through a memo, as ``number(_:memo:)``, for an integer that repeats (a
+    /// section's zIndex on each of its items) or counts up (the items' indices): the successor
+    /// of the memo's latest integer is its text with the last digit raised, unless that digit
+    /// is a 9. A memo serves integers or numbers, not both.
+    @inlinable @inline(__always)
+    public mutating func int(_ value: Int, memo: inout JSONNumberMemo) {
+        let key = UInt64(bitPattern: Int64(value))
+        if copy(key, from: memo) { return }
+        if value > 0, key &- 1 == memo.bits, memo.length != 0, memo.length <= 16 {
+            let last = base[memo.offset &+ memo.length &- 1]
+            if last != UInt8(ascii: "9") {
+                let start = position
+                position = JSONTokens.recopyShort(base + memo.offset, length: memo.length, to: position)
+                position[-1] = last &+ 1
+                memo.remember(key, at: start - base, length: memo.length)
+                return
+            }
         }
+        writeInt(value, memo: &memo)
+    }
+
+    /// Copies the memo's text for `key` when it holds one: the inlined hit, a few instructions.
+    @inlinable @inline(__always)
+    mutating func copy(_ key: UInt64, from memo: JSONNumberMemo) -> Bool {
+        let offset: Int
+        let length: Int
+        if key == memo.bits, memo.length != 0 {
+            (offset, length) = (memo.offset, memo.length)
+        } else if key == memo.olderBits, memo.olderLength != 0 {
+            (offset, length) = (memo.olderOffset, memo.olderLength)
+        } else {
+            return false
+        }
+        assert(offset + length <= position - base, "a JSONNumberMemo used with another writer")
+        position = JSONTokens.recopy(base + offset, length: length, to: position)
+        return true
+    }
+
+    /// A memo miss, out of line so that every hit stays small where it is inlined.
+    @usableFromInline @inline(never)
+    mutating func writeNumber(_ value: Double, memo: inout JSONNumberMemo) {
         let start = position
         position = JSONTokens.number(value, to: position)
-        memo.bits = value.bitPattern
-        memo.offset = start - base
-        memo.length = position - start
+        memo.remember(value.bitPattern, at: start - base, length: position - start)
+    }
+
+    @usableFromInline @inline(never)
+    mutating func writeInt(_ value: Int, memo: inout JSONNumberMemo) {
+        let start = position
+        position = JSONTokens.integer(Int64(value), to: position)
+        memo.remember(UInt64(bitPattern: Int64(value)), at: start - base, length: position - start)
     }
 }
 
-/// Where a ``JSONCursor`` last wrote a number through it, for a field whose value repeats from
-/// one element to the next: the width and height of a grid's or a list's items, the y of a
-/// row's, the x of a column's. The repeat is copied from the earlier text, a few instructions,
-/// where formatting a number takes ~70 (callgrind, `homefeed-bench layout`); a new value costs a
-/// comparison and three stores.
+/// Where a ``JSONCursor`` wrote the last two values given to it with this memo, for a field
+/// whose value repeats from one element to the next: the width and height of a grid's or a list's items,
+/// the y of a row's, the x of a two-column grid's (which alternates between two values). A
+/// repeat is copied from the earlier text, a few instructions, where formatting a number takes
+/// ~70 (callgrind, `homefeed-bench layout`); a new value takes the place of the older one.
 ///
 /// The text is read back from the output, not kept aside: bytes written an item or more before
 /// are usually read at full speed, while reading back what was just written, byte by byte,
 /// stalls each load on the stores it overlaps. Keyed by the bit pattern, and the writer only
-/// ever appends, so the text copied is always the one written for exactly that double (`0` and
+/// ever appends, so the text copied is always the one written for exactly that value (`0` and
 /// `-0` are two keys with the same text).
 public struct JSONNumberMemo {
     @usableFromInline var bits: UInt64 = 0
@@ -305,7 +379,17 @@ public struct JSONNumberMemo {
     @usableFromInline var offset = 0
     /// 0 while empty.
     @usableFromInline var length = 0
+    /// The entry before: what `bits` held until the last miss.
+    @usableFromInline var olderBits: UInt64 = 0
+    @usableFromInline var olderOffset = 0
+    @usableFromInline var olderLength = 0
 
     @inlinable
     public init() {}
+
+    @inlinable
+    mutating func remember(_ key: UInt64, at offset: Int, length: Int) {
+        (olderBits, olderOffset, olderLength) = (bits, self.offset, self.length)
+        (bits, self.offset, self.length) = (key, offset, length)
+    }
 }

@@ -273,6 +273,26 @@ private let sample = LayoutResult(
         #expect(String(decoding: bytes, as: UTF8.self) == "[" + values.map(numberText).joined(separator: ",") + "]")
     }
 
+    /// An integer memo copies a repeat (a section's zIndex) and raises the last digit of a
+    /// successor (the items' indices), but never past a 9, and stays exact across signs, the
+    /// extremes and the writer moving to a larger buffer.
+    @Test("integers written through a memo read as their own digits")
+    func integerMemo() {
+        var values = Array(0...25) + [99, 100, 101, 109, 110, 111, 5, 5, 6, 6, 1_999, 2_000, 2_001]
+        values += [-1, 0, 1, -9, -8, -10, Int.max - 1, Int.max, Int.min, Int.min + 1, 999_999_999_999_999]
+        values += [1_000_000_000_000_000, 1_000_000_000_000_001, 12_345_678_901_234_567, 12_345_678_901_234_568]
+        values += (1_000...1_300).map { $0 }
+        var memo = JSONNumberMemo()
+        let bytes = JSONWriter.encode(pretty: false, capacity: 0) { writer in
+            writer.beginArray()
+            for value in values {
+                writer.compactValue(reserving: 20) { $0.int(value, memo: &memo) }
+            }
+            writer.endArray()
+        }
+        #expect(String(decoding: bytes, as: UTF8.self) == "[" + values.map(String.init).joined(separator: ",") + "]")
+    }
+
     /// A result of one section, "grid", holding `frames` as its items.
     private static func grid(_ frames: [Rect], zIndex: Int, scale: Double) -> LayoutResult {
         LayoutResult(

@@ -121,50 +121,7 @@ extension JSONWriter {
 
         key("items")
         beginArray()
-        let zIndex = section.itemZIndex
-        // Each frame field's last text: neighbouring items of a grid or a list share widths,
-        // heights, a row's y or a column's x (compact output only).
-        var xMemo = JSONNumberMemo()
-        var yMemo = JSONNumberMemo()
-        var widthMemo = JSONNumberMemo()
-        var heightMemo = JSONNumberMemo()
-        for (index, itemFrame) in section.itemFrames.enumerated() {
-            let sizing = section.itemSizing(index)
-            guard !pretty else {
-                beginObject(inline: true)
-                key("index")
-                int(index)
-                key("frame")
-                frame(itemFrame)
-                key("zIndex")
-                int(zIndex)
-                self.sizing(sizing)
-                endObject()
-                continue
-            }
-            // The same tokens, compact, in one go: the hot loop of a 100 000-item section.
-            // Room: 86 bytes of literals, two integers (20 each) and four numbers.
-            compactValue(reserving: 126 + 4 * JSONWriter.maxNumberBytes) { item in
-                item.literal(#"{"index":"#)
-                item.int(index)
-                item.literal(#","frame":{"x":"#)
-                item.number(itemFrame.x, memo: &xMemo)
-                item.literal(#","y":"#)
-                item.number(itemFrame.y, memo: &yMemo)
-                item.literal(#","width":"#)
-                item.number(itemFrame.width, memo: &widthMemo)
-                item.literal(#","height":"#)
-                item.number(itemFrame.height, memo: &heightMemo)
-                item.literal(#"},"zIndex":"#)
-                item.int(zIndex)
-                switch sizing {
-                case .fixed: break
-                case .estimated: item.literal(#","sizing":"estimated""#)
-                case .measured: item.literal(#","sizing":"measured""#)
-                }
-                item.literal("}")
-            }
-        }
+        if pretty { prettyItems(section) } else { compactItems(section) }
         endArray()
 
         key("supplementaries")
@@ -180,6 +137,62 @@ extension JSONWriter {
         key("orthogonal")
         orthogonal(section.orthogonal)
         endObject()
+    }
+
+    /// The items of a pretty section, one inline object per line.
+    private mutating func prettyItems(_ section: SectionLayout) {
+        let zIndex = section.itemZIndex
+        for (index, itemFrame) in section.itemFrames.enumerated() {
+            beginObject(inline: true)
+            key("index")
+            int(index)
+            key("frame")
+            frame(itemFrame)
+            key("zIndex")
+            int(zIndex)
+            sizing(section.itemSizing(index))
+            endObject()
+        }
+    }
+
+    /// The items of a compact section: the hot loop of a 100 000-item section, in a function
+    /// of its own so that every token call in it is inlined.
+    private mutating func compactItems(_ section: SectionLayout) {
+        let zIndex = section.itemZIndex
+        // Each field's last two texts: neighbouring items of a grid or a list share widths,
+        // heights, a row's y, the x of one of two columns and always the zIndex.
+        var xMemo = JSONNumberMemo()
+        var yMemo = JSONNumberMemo()
+        var widthMemo = JSONNumberMemo()
+        var heightMemo = JSONNumberMemo()
+        var zIndexMemo = JSONNumberMemo()
+        var indexMemo = JSONNumberMemo()
+        // A section with no estimated slot has only fixed items.
+        let allFixed = section.slotEstimatedAxes.allSatisfy { $0.isEmpty }
+        for (index, itemFrame) in section.itemFrames.enumerated() {
+            let sizing = allFixed ? .fixed : section.itemSizing(index)
+            // Room: 86 bytes of literals, two integers (20 each) and four numbers.
+            compactValue(reserving: 126 + 4 * JSONWriter.maxNumberBytes) { item in
+                item.literal(#"{"index":"#)
+                item.int(index, memo: &indexMemo)
+                item.literal(#","frame":{"x":"#)
+                item.number(itemFrame.x, memo: &xMemo)
+                item.literal(#","y":"#)
+                item.number(itemFrame.y, memo: &yMemo)
+                item.literal(#","width":"#)
+                item.number(itemFrame.width, memo: &widthMemo)
+                item.literal(#","height":"#)
+                item.number(itemFrame.height, memo: &heightMemo)
+                item.literal(#"},"zIndex":"#)
+                item.int(zIndex, memo: &zIndexMemo)
+                switch sizing {
+                case .fixed: break
+                case .estimated: item.literal(#","sizing":"estimated""#)
+                case .measured: item.literal(#","sizing":"measured""#)
+                }
+                item.literal("}")
+            }
+        }
     }
 
     fileprivate mutating func supplementary(_ supplementary: SupplementaryFrame) {
