@@ -179,17 +179,18 @@ enum HomefeedBench {
                     ),
                     Command(
                         "all",
-                        abstract: "every benchmark (not corpus, which needs the corpora)",
+                        abstract: """
+                            every benchmark (not corpus, which needs the corpora), each in a process of its own
+                            """,
                         options: [specOption, daemonOption],
                         body: { arguments throws(UsageError) in
-                            LayoutBenchmark.run(specPath: spec(arguments))
-                            ParseBenchmark.run()
-                            IngestBenchmark.run()
-                            VarlinkBenchmark.run()
-                            ServeBenchmark.run(daemon: arguments.string("--daemon"))
-                            FetchBenchmark.run()
-                            ImagesBenchmark.run()
-                            TextBenchmark.run()
+                            let daemon = arguments.string("--daemon").map { ["--daemon", $0] } ?? []
+                            for benchmark in [
+                                ["layout", "--spec", spec(arguments)], ["parse"], ["ingest"], ["varlink"],
+                                ["serve"] + daemon, ["fetch"], ["images"], ["text"],
+                            ] {
+                                Measure.runSeparately(benchmark)
+                            }
                             return ExitStatus.ok
                         }
                     ),
@@ -284,6 +285,31 @@ extension Measure {
         case .success(let value)?: return value
         case .failure(let error)?: fatal("\(error)")
         case nil: fatal("benchmark task ended without a result")
+        }
+    }
+
+    /// Runs `homefeed-bench arguments…` in a new process, its output going where this one's
+    /// goes, and waits for it: each benchmark of `all` starts from a fresh heap, with no threads
+    /// or pages left by the ones before, as when it runs alone, so that no figure depends on
+    /// which benchmarks ran before it.
+    static func runSeparately(_ arguments: [String]) {
+        fflush(nil)  // what this process printed comes first
+        // This executable's own path (not /proc/self/exe), which the benchmarks look beside
+        // for homefeedd and homefeed-thumbnail.
+        guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            fatal("cannot find this executable")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        do {
+            try process.run()
+        } catch {
+            fatal("cannot run \(arguments[0]): \(error)")
+        }
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            fatal("\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
         }
     }
 
