@@ -763,7 +763,8 @@ final class SpliceWriter: Sendable {
         case perSocket
         /// One `tee` of 16 messages per 16 sockets and a `splice` each, in the C loop the server
         /// calls (`csystem_splice_fanout`), from a pipe holding the message as many times as the
-        /// server's holds a push of its size (16 of a manifest, 1 past 64 KiB).
+        /// server's holds a push of its size (`PipedReply.copies(of:)`: 16 of a manifest, 1 past
+        /// 64 KiB).
         case grouped
     }
 
@@ -786,9 +787,9 @@ final class SpliceWriter: Sendable {
         self.grouping = grouping
         self.source = source
         self.scratch = scratch
-        // As many copies as the server's pipe would hold (16 of a manifest), in one write so
-        // that they fill its pages; both pipes sized to them.
-        copies = grouping == .grouped ? max(1, min(16, (128 << 10) / max(message.count, 1))) : 1
+        // As many copies as the server's pipe holds (16 of a manifest), in one write so that
+        // they fill its pages; both pipes sized to them.
+        copies = grouping == .grouped ? PipedReply.copies(of: message.count) : 1
         let all = Array([[UInt8]](repeating: message, count: copies).joined())
         let size = Int32(all.count)
         let grown = csystem_pipe_capacity(scratch[0], 0) >= size || csystem_pipe_capacity(scratch[0], size) >= size

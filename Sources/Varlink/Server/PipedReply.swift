@@ -29,7 +29,7 @@ internal import SystemCalls
 ///
 /// Sendable: the state is behind a `Mutex`. The pipe is closed when the last copy of the reply
 /// goes, which is after its last write: a queued chunk holds the reply.
-final class PipedReply: Sendable {
+package final class PipedReply: Sendable {
     /// Smaller replies are copied: below a page, tee and splice cost more than the copy.
     static let minimumSize = 4096
     /// Larger replies are copied: 1 MiB is Linux's default `pipe-max-size`, the largest pipe
@@ -79,8 +79,9 @@ final class PipedReply: Sendable {
     }
 
     /// How many copies of a reply of `count` bytes a pipe holds: as many as fit in
-    /// ``copiesBytes``, at least one and at most ``maximumCopies``.
-    static func copies(of count: Int) -> Int {
+    /// ``copiesBytes``, at least one and at most ``maximumCopies``. Package-wide for the
+    /// benchmark's grouped fan-out floor, which holds as many.
+    package static func copies(of count: Int) -> Int {
         max(1, min(maximumCopies, copiesBytes / max(count, 1)))
     }
 
