@@ -1,6 +1,7 @@
 import CommandTable
 import Foundation
 import HomefeedVersion
+import SystemCalls
 
 /// `homefeed-bench`: measurements, never part of `swift test`.
 ///
@@ -299,18 +300,21 @@ extension Measure {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             fatal("cannot find this executable")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        do {
-            try process.run()
-        } catch {
-            fatal("cannot run \(arguments[0]): \(error)")
+        // posix_spawn, not Process: the child stays in this process group, so a Ctrl-C (or a
+        // `timeout`) stops it with its parent.
+        var pid: pid_t = 0
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
+            fatal("cannot run \(executable)")
         }
-        process.waitUntilExit()
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            fatal("\(arguments.joined(separator: " ")) failed (status \(process.terminationStatus))")
-        }
+        var status: Int32 = 0
+        guard retryingEINTR({ waitpid(pid, &status, 0) }) == pid else { fatal("waitpid failed") }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
+        let signal = status & 0x7F
+        guard signal == 0 else { fatal("\(arguments.joined(separator: " ")) was killed by signal \(signal)") }
+        let code = (status >> 8) & 0xFF
+        guard code == 0 else { fatal("\(arguments.joined(separator: " ")) failed (exit status \(code))") }
     }
 
     static func fatal(_ message: String) -> Never {
