@@ -308,15 +308,16 @@ public struct JSONCursor {
         if !copy(value.bitPattern, from: memo) { writeNumber(value, memo: &memo) }
     }
 
-    /// ``int(_:)`` through a memo, as ``number(_:memo:)``, for an integer that repeats (a
-    /// section's zIndex on each of its items) or counts up (the items' indices): the successor
-    /// of the memo's latest integer is its text with the last digit raised, unless that digit
-    /// is a 9. A memo serves integers or numbers, not both.
+    /// ``int(_:)`` through a memo, as ``number(_:memo:)`` but with an integer's room (20 bytes)
+    /// reserved, for an integer that repeats (a section's zIndex on each of its items) or counts
+    /// up (the items' indices): the successor of the memo's latest integer is its text with the
+    /// last digit raised, unless that digit is a 9. A memo serves integers or numbers, not both.
     @inlinable @inline(__always)
     public mutating func int(_ value: Int, memo: inout JSONNumberMemo) {
         let key = UInt64(bitPattern: Int64(value))
         if copy(key, from: memo) { return }
         if value > 0, key &- 1 == memo.bits, memo.length != 0, memo.length <= 16 {
+            assert(memo.offset + memo.length <= position - base, "a JSONNumberMemo used with another writer")
             let last = base[memo.offset &+ memo.length &- 1]
             if last != UInt8(ascii: "9") {
                 let start = position
@@ -362,8 +363,8 @@ public struct JSONCursor {
     }
 }
 
-/// Where a ``JSONCursor`` wrote the last two values given to it with this memo, for a field
-/// whose value repeats from one element to the next: the width and height of a grid's or a list's items,
+/// Where a ``JSONCursor`` wrote the last two values it formatted with this memo (a copy does not
+/// count as one), for a field whose value repeats from one element to the next: the width and height of a grid's or a list's items,
 /// the y of a row's, the x of a two-column grid's (which alternates between two values). A
 /// repeat is copied from the earlier text, a few instructions, where formatting a number takes
 /// ~70 (callgrind, `homefeed-bench layout`); a new value takes the place of the older one.

@@ -282,6 +282,8 @@ private let sample = LayoutResult(
         values += [-1, 0, 1, -9, -8, -10, Int.max - 1, Int.max, Int.min, Int.min + 1, 999_999_999_999_999]
         values += [1_000_000_000_000_000, 1_000_000_000_000_001, 12_345_678_901_234_567, 12_345_678_901_234_568]
         values += (1_000...1_300).map { $0 }
+        // Back to the older entry, and repeats of texts longer than the 16 bytes copied blind.
+        values += [7, 8, 7, 8, 7, Int.min, Int.min, Int.max, Int.max, Int.min]
         var memo = JSONNumberMemo()
         let bytes = JSONWriter.encode(pretty: false, capacity: 0) { writer in
             writer.beginArray()

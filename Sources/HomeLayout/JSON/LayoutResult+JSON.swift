@@ -171,8 +171,8 @@ extension JSONWriter {
         let allFixed = section.slotEstimatedAxes.allSatisfy { $0.isEmpty }
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let sizing = allFixed ? .fixed : section.itemSizing(index)
-            // Room: 86 bytes of literals, two integers (20 each) and four numbers.
-            compactValue(reserving: 126 + 4 * JSONWriter.maxNumberBytes) { item in
+            // Room: 80 bytes of literals, two integers (20 each) and four numbers.
+            compactValue(reserving: 120 + 4 * JSONWriter.maxNumberBytes) { item in
                 item.literal(#"{"index":"#)
                 item.int(index, memo: &indexMemo)
                 item.literal(#","frame":{"x":"#)
