@@ -1,9 +1,9 @@
 import Foundation
-import HomeDaemon
 import LogCore
 import TestSupport
 import Testing
 
+@testable import HomeDaemon
 @testable import HomeStore
 
 /// Store failures reach the caller as ``ServiceError/storeUnavailable(_:)``, never as success,
@@ -86,6 +86,32 @@ struct ServiceFailureTests {
         #expect(failing.storeReason == "SQLITE_ERROR (1): no such table: history")
         // The last counts read are kept.
         #expect(failing.sources.count == 3)
+        #expect(failing.version == healthy.version)
+    }
+
+    /// `STATUS=` follows every version: its summary reads the sources alone, not the counts
+    /// `GetStatus` makes over every notice and history event.
+    @Test("the STATUS= summary reads no counts, and keeps the last sources while the store cannot be read")
+    func statusSummary() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let healthy = await service.status()
+        #expect(
+            await service.statusSummary()
+                == StatusSummary(version: healthy.version, store: "ok", storeReason: nil, sources: 3, failingSources: 0)
+        )
+        // Counting fails from here on (three failures in a row turn the store failing); the
+        // summary does not count.
+        try breakStore("DROP TABLE history")
+        for _ in 0..<3 { _ = await service.statusSummary() }
+        #expect(await service.statusSummary().store == "ok")
+        try breakStore("DROP TABLE notice_tombstones; DROP TABLE notices; DROP TABLE sources")
+        _ = await service.statusSummary()
+        _ = await service.statusSummary()
+        let failing = await service.statusSummary()
+        #expect(failing.store == "failing")
+        #expect(failing.storeReason?.contains("no such table: sources") == true, "\(failing)")
+        #expect(failing.sources == 3)
         #expect(failing.version == healthy.version)
     }
 }

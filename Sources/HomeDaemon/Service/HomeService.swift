@@ -65,6 +65,9 @@ public actor HomeService {
     var awaitingRefetch: Set<String>?
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
+    /// The configured sources last read for `STATUS=`, and how many were failing
+    /// (``statusSummary()``), shown when the store cannot be read.
+    var lastSourceTally = (sources: 0, failing: 0)
     /// Measured sizes reported by clients, by target and element (`HomeService+Sizes.swift`),
     /// and the text heights computed for the current version (`HomeService+Text.swift`).
     var measurements = MeasurementBook()

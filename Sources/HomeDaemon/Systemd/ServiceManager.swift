@@ -126,15 +126,14 @@ actor ServiceManager {
     /// when it is not ok: `Store failing: SQLITE_BUSY (5): database is locked; serving version 4; …`
     /// or `Serving version 4; store recovered: the file was corrupt (…); …`.
     func statusLine() async -> String {
-        let status = await service.status()
-        let failing = status.sources.filter { $0.failures > 0 }.count
+        let status = await service.statusSummary()
         var line = "version \(status.version)"
         switch status.store {
         case "failing": line = "Store failing: \(status.storeReason ?? "unknown"); serving " + line
         case "recovered": line = "Serving " + line + "; store recovered: \(status.storeReason ?? "")"
         default: line = "Serving " + line
         }
-        line += "; sources: \(status.sources.count - failing) ok, \(failing) failing"
+        line += "; sources: \(status.sources - status.failingSources) ok, \(status.failingSources) failing"
         if let subscribers {
             let count = await subscribers()
             line += "; \(count) subscriber" + (count == 1 ? "" : "s")
