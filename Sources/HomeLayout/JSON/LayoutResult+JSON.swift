@@ -167,8 +167,9 @@ extension JSONWriter {
         var heightMemo = JSONNumberMemo()
         var zIndexMemo = JSONNumberMemo()
         var indexMemo = JSONNumberMemo()
-        // A section with no estimated slot has only fixed items.
-        let allFixed = section.slotEstimatedAxes.allSatisfy { $0.isEmpty }
+        // A section with no estimated slot (the solver then leaves the list empty) has only
+        // fixed items.
+        let allFixed = section.slotEstimatedAxes.isEmpty
         for (index, itemFrame) in section.itemFrames.enumerated() {
             let sizing = allFixed ? .fixed : section.itemSizing(index)
             // Room: 80 bytes of literals, two integers (20 each) and four numbers.

@@ -35,8 +35,6 @@ struct PushBatch {
     private(set) var fds: [Int32] = []
     private(set) var target: Target?
 
-    var isEmpty: Bool { target == nil }
-
     /// Adds `delivery` when it is a push of the batch's reply (any piped push, when empty, that
     /// `splicer` can write) that its connection takes straight. Moved in, and back out when not
     /// taken: a copy would retain and release its connection and reply again for every
