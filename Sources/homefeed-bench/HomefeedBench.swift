@@ -302,12 +302,7 @@ extension Measure {
         }
         // posix_spawn, not Process: the child stays in this process group, so a Ctrl-C (or a
         // `timeout`) stops it with its parent.
-        var pid: pid_t = 0
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
-            fatal("cannot run \(executable)")
-        }
+        let pid = spawn(executable, arguments)
         var status: Int32 = 0
         guard retryingEINTR({ waitpid(pid, &status, 0) }) == pid else { fatal("waitpid failed") }
         // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
@@ -315,6 +310,18 @@ extension Measure {
         guard signal == 0 else { fatal("\(arguments.joined(separator: " ")) was killed by signal \(signal)") }
         let code = (status >> 8) & 0xFF
         guard code == 0 else { fatal("\(arguments.joined(separator: " ")) failed (exit status \(code))") }
+    }
+
+    /// Starts `executable` with `arguments` in this process group, its output going where this
+    /// one's goes; the benchmark ends when it cannot.
+    static func spawn(_ executable: String, _ arguments: [String]) -> pid_t {
+        var pid: pid_t = 0
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
+            fatal("cannot run \(executable)")
+        }
+        return pid
     }
 
     static func fatal(_ message: String) -> Never {

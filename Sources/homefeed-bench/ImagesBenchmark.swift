@@ -159,12 +159,7 @@ enum ImagesBenchmark {
     /// `posix_spawn` runs the child in our address space until `exec`).
     @discardableResult
     private static func shell(_ executable: String, _ arguments: [String]) -> Int {
-        var pid: pid_t = 0
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
-            Measure.fatal("cannot run \(executable)")
-        }
+        let pid = Measure.spawn(executable, arguments)
         var status: Int32 = 0
         var peak = 0
         while true {
