@@ -287,6 +287,34 @@ struct ServerTests {
         return configuration
     }
 
+    /// Replies that continue, carrying `n` and a blob of `size` copies of the `n`th letter
+    /// (round the alphabet), for each `n` of `numbers`.
+    static func blobPushes(_ numbers: ClosedRange<Int>, size: Int) -> [VarlinkEncodedReply] {
+        numbers.map { n in
+            let blob = String(repeating: String(UnicodeScalar(UInt8(97 + (n - 1) % 26))), count: size)
+            return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
+        }
+    }
+
+    /// Sends each push to every sink, each push's sends together, as a hub pushes a version.
+    static func sendTogether(_ pushes: [VarlinkEncodedReply], to sinks: [VarlinkReplySink]) {
+        for push in pushes {
+            VarlinkReplySink.sendingTogether {
+                for sink in sinks { sink.send(push) }
+            }
+        }
+    }
+
+    /// Expects each subscriber to read its first reply (`n` 0), then every push whole and in order.
+    static func expectReceived(_ pushes: [VarlinkEncodedReply], by subscribers: [RawSocket]) async {
+        for subscriber in subscribers {
+            #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
+            for push in pushes {
+                #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
+            }
+        }
+    }
+
     /// Pushes of a page or more are spliced from a pipe once they go to a second connection
     /// (``PipedReply``). Five 100 kB pushes, read only once all are sent, outgrow each socket's
     /// buffer: the later ones are spliced in part or not at all, and finished by `sendmsg`.
@@ -296,19 +324,11 @@ struct ServerTests {
         try await withServer(configuration: Self.lateReaders()) { server, address, hub in
             let subscribers = try await subscribe(20, to: address, hub: hub)
             let sinks = await hub.subscribers
-            let pushes = (1...5).map { n in
-                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 100_000)
-                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
-            }
+            let pushes = Self.blobPushes(1...5, size: 100_000)
             for push in pushes {
                 for sink in sinks { #expect(sink.send(push) == .sent) }
             }
-            for subscriber in subscribers {
-                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
-                for push in pushes {
-                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
-                }
-            }
+            await Self.expectReceived(pushes, by: subscribers)
             let statistics = server.statistics
             // The first push reached empty sockets: whole, spliced to all but the first.
             #expect(statistics.splicedReplies >= subscribers.count - 1)
@@ -326,21 +346,9 @@ struct ServerTests {
             let sinks = await hub.subscribers
             // Gone without a word: the server learns it from EOF, or from the push's EPIPE.
             Glibc.shutdown(subscribers[13].fd, Int32(SHUT_RDWR))
-            let pushes = (1...6).map { n in
-                let blob = String(repeating: String(UnicodeScalar(UInt8(96 + n))), count: 8000)
-                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
-            }
-            for push in pushes {
-                VarlinkReplySink.sendingTogether {
-                    for sink in sinks { sink.send(push) }
-                }
-            }
-            for (index, subscriber) in subscribers.enumerated() where index != 13 {
-                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
-                for push in pushes {
-                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
-                }
-            }
+            let pushes = Self.blobPushes(1...6, size: 8000)
+            Self.sendTogether(pushes, to: sinks)
+            await Self.expectReceived(pushes, by: subscribers.enumerated().filter { $0.offset != 13 }.map(\.element))
             // Each push is copied to its first subscriber and spliced to the others still there.
             #expect(server.statistics.splicedReplies >= pushes.count * (subscribers.count - 2))
             #expect(server.statistics.droppedSlowClients == 0)
@@ -357,21 +365,9 @@ struct ServerTests {
         try await withServer(configuration: configuration) { server, address, hub in
             let subscribers = try await subscribe(20, to: address, hub: hub)
             let sinks = await hub.subscribers
-            let pushes = (1...40).map { n in
-                let blob = String(repeating: String(UnicodeScalar(UInt8(97 + n % 26))), count: 8000)
-                return VarlinkReply(parameters: ["n": .int(n), "blob": .string(blob)], continues: true).framed()
-            }
-            for push in pushes {
-                VarlinkReplySink.sendingTogether {
-                    for sink in sinks { sink.send(push) }
-                }
-            }
-            for subscriber in subscribers {
-                #expect(await subscriber.readReply()?.parameters.object == ["n": 0])
-                for push in pushes {
-                    #expect(await subscriber.readMessage().map { $0 + [0] } == push.framedBytes)
-                }
-            }
+            let pushes = Self.blobPushes(1...40, size: 8000)
+            Self.sendTogether(pushes, to: sinks)
+            await Self.expectReceived(pushes, by: subscribers)
             let statistics = server.statistics
             #expect(statistics.fullSocketWrites > 0)
             #expect(statistics.droppedSlowClients == 0)
