@@ -1,3 +1,4 @@
+import CSystem
 import Foundation
 import Synchronization
 import TestSupport
@@ -50,6 +51,63 @@ struct SplicerTests {
             #expect(source.copies == 13 && source.copies == PipedReply.copies(of: bytes.count))
             #expect(pipeCapacity(source.fd, holding: 0) == pipeSize(holding: source.copies * bytes.count))
         }
+    }
+
+    /// The sizes a ``PipedReply`` asked for, refused above `limit` as the user's pipe limits
+    /// refuse them (they do not apply to root, whom the tests run as).
+    final class LimitedPipes: Sendable {
+        let limit: Int
+        let asked = Mutex<[Int]>([])
+
+        init(limit: Int) {
+            self.limit = limit
+        }
+
+        func size(_ fd: Int32, _ bytes: Int32) -> Int32 {
+            asked.withLock { $0.append(Int(bytes)) }
+            return Int(bytes) > limit ? -1 : csystem_pipe_capacity(fd, bytes)
+        }
+    }
+
+    @Test(
+        "where the user's pipe limits refuse room for the copies, the pipe holds one copy, sized to it, and every socket gets it whole"
+    )
+    func oneCopyPastPipeLimits() async throws {
+        let bytes = payload(10_000, seed: 6)
+        let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
+        let limits = LimitedPipes(limit: bytes.count)
+        let piped = try #require(PipedReply.forPush(byteCount: bytes.count, budget: budget, sizePipe: limits.size))
+        _ = piped.source(holding: bytes, for: 1)
+        let source = try #require(piped.source(holding: bytes, for: 2))
+        // Thirteen copies asked first, refused; then one.
+        #expect(limits.asked.withLock { $0 } == [PipedReply.copies(of: bytes.count) * bytes.count, bytes.count])
+        #expect(source.copies == 1)
+        #expect(pipeCapacity(source.fd, holding: 0) == pipeSize(holding: bytes.count))
+        #expect(budget.livePipes == 1)
+        let received = try await onAdoptedThread { splicer in
+            let pairs = try (0..<5).map { _ in try SocketPair() }
+            let fds = pairs.map(\.writer)
+            let fanOut = fds.withUnsafeBufferPointer { splicer.fanOut(bytes.count, from: source, to: $0) }
+            return (fanOut, pairs.map { $0.readAvailable() })
+        }
+        #expect(received.0 == Splicer.FanOut(written: 5, stop: nil))
+        #expect(received.1.allSatisfy { $0 == bytes })
+        withExtendedLifetime(piped) {}
+    }
+
+    @Test("where the user's pipe limits refuse even one copy's room, no pipe is kept or charged: the push is copied")
+    func copiedPastPipeLimits() throws {
+        let bytes = payload(10_000, seed: 7)
+        let budget = PipeBudget(maximumPipes: 4, maximumBytes: 1 << 20)
+        let limits = LimitedPipes(limit: bytes.count - 1)
+        let piped = try #require(PipedReply.forPush(byteCount: bytes.count, budget: budget, sizePipe: limits.size))
+        _ = piped.source(holding: bytes, for: 1)
+        #expect(piped.source(holding: bytes, for: 2) == nil)
+        #expect(limits.asked.withLock { $0 } == [PipedReply.copies(of: bytes.count) * bytes.count, bytes.count])
+        #expect(budget.livePipes == 0)
+        // Refused once, the reply stays copied without asking again.
+        #expect(piped.source(holding: bytes, for: 3) == nil)
+        #expect(limits.asked.withLock { $0.count } == 2)
     }
 
     @Test("pipes alive at once stay within their budget, in number and in bytes; past it pushes are copied")

@@ -59,16 +59,28 @@ package final class PipedReply: Sendable {
         case unavailable
     }
 
+    /// Asks for a pipe's capacity (`F_SETPIPE_SZ`): the capacity given, or -1 when refused.
+    typealias PipeSizer = @Sendable (_ fd: Int32, _ bytes: Int32) -> Int32
+
     private let state = Mutex(State.unwritten)
     private let budget: PipeBudget
+    private let sizePipe: PipeSizer
 
     /// A piped reply for a push of `byteCount` bytes, or nil when it is too small or too large.
-    static func forPush(byteCount: Int, budget: PipeBudget = .shared) -> PipedReply? {
-        (minimumSize...maximumSize).contains(byteCount) ? PipedReply(budget: budget) : nil
+    ///
+    /// - Parameter sizePipe: `F_SETPIPE_SZ`; tests pass one that refuses as the user's pipe
+    ///   limits would (they do not apply to root, whom the tests run as).
+    static func forPush(
+        byteCount: Int,
+        budget: PipeBudget = .shared,
+        sizePipe: @escaping PipeSizer = { csystem_pipe_capacity($0, $1) }
+    ) -> PipedReply? {
+        (minimumSize...maximumSize).contains(byteCount) ? PipedReply(budget: budget, sizePipe: sizePipe) : nil
     }
 
-    private init(budget: PipeBudget) {
+    private init(budget: PipeBudget, sizePipe: @escaping PipeSizer) {
         self.budget = budget
+        self.sizePipe = sizePipe
     }
 
     deinit {
@@ -122,8 +134,8 @@ package final class PipedReply: Sendable {
         // pipe limits (or `pipe-max-size`): then one copy's size is asked. Past the soft limit a
         // new pipe has two pages and may not grow: ask, and check.
         let wanted = Self.copies(of: bytes.count)
-        let asked = Int(csystem_pipe_capacity(fds[0], Int32(wanted * bytes.count)))
-        let capacity = asked >= bytes.count ? asked : Int(csystem_pipe_capacity(fds[0], Int32(bytes.count)))
+        let asked = Int(sizePipe(fds[0], Int32(wanted * bytes.count)))
+        let capacity = asked >= bytes.count ? asked : Int(sizePipe(fds[0], Int32(bytes.count)))
         guard capacity >= bytes.count, budget.reserve(capacity) else {
             Socket.close(fds[0])
             return nil
