@@ -97,6 +97,13 @@ extension HomeService {
         Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
     }
 
+    /// The store's rows of the sources the configuration lists (not its list document), in the
+    /// store's order: what `GetStatus` reports and `STATUS=` counts.
+    func listedSources() async throws(StoreError) -> [Source] {
+        let listed = Set(configuration.sources.sources.map(\.url))
+        return try await store.sources().filter { listed.contains($0.url) }
+    }
+
     /// History entries a snapshot holds at most: what a section bound to all of the history
     /// shows.
     static let snapshotHistoryLimit = 100
@@ -158,7 +165,8 @@ extension HomeService {
     ///
     /// Counting reads every notice index page into SQLite's page cache (2 MB with 100 000
     /// notices); the memory relief gives it back once the daemon is quiet again, or the idle
-    /// daemon would keep it after each `GetStatus` and each health check's `STATUS=` line.
+    /// daemon would keep it after each `GetStatus`. (`STATUS=` does not count:
+    /// ``statusSummary()``.)
     public func status() async -> DaemonStatus {
         defer { memory.workHappened() }
         var status =
@@ -175,8 +183,7 @@ extension HomeService {
         do {
             let counts = try await store.counts()
             var sources: [SourceHealth] = []
-            for source in try await store.sources()
-            where configuration.sources.sources.contains(where: { $0.url == source.url }) {
+            for source in try await listedSources() {
                 let entries =
                     source.kind == .notices
                     ? try await store.noticeCount(sourceURL: source.url)

@@ -24,8 +24,7 @@ extension HomeService {
     /// and the store state says why.
     func statusSummary() async -> StatusSummary {
         do {
-            let configured = Set(configuration.sources.sources.map(\.url))
-            let sources = try await store.sources().filter { configured.contains($0.url) }
+            let sources = try await listedSources()
             lastSourceTally = (sources.count, sources.count { $0.consecutiveFailures > 0 })
         } catch {
             health.failed(error)
