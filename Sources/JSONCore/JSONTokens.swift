@@ -364,10 +364,11 @@ public struct JSONCursor {
 }
 
 /// Where a ``JSONCursor`` wrote the last two values it formatted with this memo (a copy does not
-/// count as one), for a field whose value repeats from one element to the next: the width and height of a grid's or a list's items,
-/// the y of a row's, the x of a two-column grid's (which alternates between two values). A
-/// repeat is copied from the earlier text, a few instructions, where formatting a number takes
-/// ~70 (callgrind, `homefeed-bench layout`); a new value takes the place of the older one.
+/// count as one), for a field whose value repeats from one element to the next: the width and
+/// height of a grid's or a list's items, the y of a row's, the x of a two-column grid's (which
+/// alternates between two values). A repeat is copied from the earlier text, a few
+/// instructions, where formatting a number takes ~70 (callgrind, `homefeed-bench layout`); a new
+/// value takes the place of the older one.
 ///
 /// The text is read back from the output, not kept aside: bytes written an item or more before
 /// are usually read at full speed, while reading back what was just written, byte by byte,
