@@ -104,7 +104,7 @@ void csystem_close_from(int first) {
 }
 
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
-                  pid_t *pid) {
+                  const char *directory, pid_t *pid) {
     posix_spawnattr_t attributes;
     int status = posix_spawnattr_init(&attributes);
     if (status != 0) return status;
@@ -135,6 +135,7 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
         status = posix_spawn_file_actions_addclosefrom_np(&actions, passed < 0 ? 3 : 4);
 #endif
+        if (status == 0 && directory != NULL) status = posix_spawn_file_actions_addchdir_np(&actions, directory);
         if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
     }
     posix_spawn_file_actions_destroy(&actions);

@@ -15,36 +15,25 @@ struct BashCompletionTests {
         defer { withExtendedLifetime(scratch) {} }  // removed on release
         let file = try scratch.write(script, to: "tool.bash")
         try scratch.write("", to: "spec.json")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.currentDirectoryURL = scratch.url
-        process.arguments =
+        let completion = try ChildProcess.run(
+            "/bin/bash",
             [
                 "-c",
                 #"source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tool; printf '%s\n' "${COMPREPLY[@]}""#,
                 "bash", file,
-            ] + words
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init).sorted()
+            ] + words,
+            directory: scratch.url.path
+        )
+        #expect(completion.status == 0)
+        return completion.stdoutText.split(separator: "\n").map(String.init).sorted()
     }
 
     @Test("bash -n accepts the script")
     func syntax() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-n"]
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        input.fileHandleForWriting.write(Data(script.utf8))
-        try input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let scratch = try TemporaryDirectory(prefix: "hf-completion")
+        defer { withExtendedLifetime(scratch) {} }  // removed on release
+        let file = try scratch.write(script, to: "tool.bash")
+        #expect(try ChildProcess.run("/bin/bash", ["-n"], stdin: .file(file)).status == 0)
     }
 
     @Test("completes commands, subcommands, options, choices and file names")

@@ -85,18 +85,7 @@ enum FetchProbeRun {
         let output: Data = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = executable
-                        process.arguments = arguments
-                        let pipe = Pipe()
-                        process.standardOutput = pipe
-                        process.standardInput = FileHandle.nullDevice
-                        try process.run()
-                        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return data
-                    }
+                    with: Result { Data(try ChildProcess.run(executable.path, arguments).stdout) }
                 )
             }
         }

@@ -36,7 +36,7 @@ import Testing
     func killed(_ testCase: Case) async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crash.sqlite")
-        let outcome = try await ChildProcess.runAndKill(
+        let outcome = try await CrashTestRun.runAndKill(
             arguments: [path, testCase.mode],
             after: testCase.marker,
             delay: testCase.delay
@@ -72,7 +72,7 @@ import Testing
 
 /// Runs `homefeed-store-crashtest` and kills it with SIGKILL once it prints a marker line.
 /// The blocking reads and waits run on a Dispatch queue, never on the cooperative pool.
-enum ChildProcess {
+enum CrashTestRun {
     struct Outcome: Sendable {
         var lines: [String]
         /// The signal that ended the child, `nil` when it exited normally.
@@ -101,18 +101,12 @@ enum ChildProcess {
     }
 
     private static func blockingRun(arguments: [String], after marker: String, delay: Duration) throws -> Outcome {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try TestSupport.ChildProcess(executable.path, arguments, stdout: .pipe)
 
         var lines: [String] = []
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        let descriptor = output.fileHandleForReading.fileDescriptor
+        guard let descriptor = process.output else { return Outcome(lines: [], killedBySignal: nil) }
         var sawMarker = false
         reading: while true {
             let count = read(descriptor, &buffer, buffer.count)
@@ -132,12 +126,11 @@ enum ChildProcess {
         if sawMarker {
             let microseconds = delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000
             if microseconds > 0 { usleep(UInt32(microseconds)) }
-            kill(process.processIdentifier, SIGKILL)
+            process.signal(SIGKILL)
         }
-        process.waitUntilExit()
-        return Outcome(
-            lines: lines,
-            killedBySignal: process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
-        )
+        // 128 + N for signal N (``TestSupport/ChildProcess/wait(seconds:)``); the crash test's own exit
+        // codes are below 128.
+        let status = process.waitForExit()
+        return Outcome(lines: lines, killedBySignal: status > 128 ? status - 128 : nil)
     }
 }

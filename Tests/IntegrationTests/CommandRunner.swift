@@ -1,8 +1,8 @@
 import Foundation
 import TestSupport
 
-/// Runs a built executable of this package (found next to the test bundle) with output captured
-/// in temporary files, so no pipe can fill up and block.
+/// Runs a built executable of this package (found next to the test bundle) from the package
+/// root, its output captured (``ChildProcess/run(_:_:environment:stdin:directory:)``).
 struct CommandRunner {
     struct Outcome {
         var status: Int32
@@ -31,35 +31,19 @@ struct CommandRunner {
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Outcome {
         let scratch = try TemporaryDirectory(prefix: "hf-run")
         defer { withExtendedLifetime(scratch) {} }  // removed on release
-        let out = scratch.url.appendingPathComponent("stdout")
-        let err = scratch.url.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-
-        let process = Process()
-        process.executableURL =
-            executable.hasPrefix("/")
-            ? URL(fileURLWithPath: executable) : Self.productsDirectory.appendingPathComponent(executable)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        }
-        process.currentDirectoryURL = Self.packageRoot
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
+        var input = ChildProcess.Stream.null
         if let stdin {
-            let input = scratch.url.appendingPathComponent("stdin")
-            try stdin.write(to: input)
-            process.standardInput = try FileHandle(forReadingFrom: input)
-        } else {
-            process.standardInput = FileHandle.nullDevice
+            let path = scratch.url.appendingPathComponent("stdin")
+            try stdin.write(to: path)
+            input = .file(path.path)
         }
-        try process.run()
-        process.waitUntilExit()
-        return Outcome(
-            status: process.terminationStatus,
-            stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self)
+        let completion = try ChildProcess.run(
+            executable.hasPrefix("/") ? executable : Self.productsDirectory.appendingPathComponent(executable).path,
+            arguments,
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+            stdin: input,
+            directory: Self.packageRoot.path
         )
+        return Outcome(status: completion.status, stdout: completion.stdoutText, stderr: completion.stderrText)
     }
 }

@@ -14,6 +14,12 @@ import SystemCalls
 /// never noticed, `waitUntilExit()` blocks a test for good, and a fixture server whose stdin
 /// another child still holds never ends. A child started here holds nothing of the test's.
 ///
+/// *Why not `Process` for a short child either:* on Linux `Process.run()` lists
+/// `/proc/self/fd` and copies each entry's whole 256-byte `d_name`, past the end of the record
+/// `readdir` returns; where that record ends a page, the copy faults (swift-corelibs-foundation
+/// PR #5472, not in Swift 6.3.1). Tests that spawn in parallel crashed the test process so,
+/// about once in ten runs. Every test spawns here.
+///
 /// Killed and reaped on deinit if the test did not reap it. `@unchecked Sendable`: owned by one
 /// test; its state is the child's status, read and set by that test.
 public final class ChildProcess: @unchecked Sendable {
@@ -24,7 +30,7 @@ public final class ChildProcess: @unchecked Sendable {
         case null
         /// A pipe whose other end the test keeps (``input`` or ``output``).
         case pipe
-        /// A file, appended to.
+        /// A file: read from as stdin, appended to as stdout or stderr.
         case file(String)
     }
 
@@ -33,6 +39,8 @@ public final class ChildProcess: @unchecked Sendable {
     public private(set) var input: Int32?
     /// The test's end of the child's stdout, when it is a pipe.
     public let output: Int32?
+    /// The test's end of the child's stderr, when it is a pipe.
+    public let errors: Int32?
     private var status: Int32?
     /// What was read from ``output`` past the last line ``readLine(seconds:)`` returned.
     private var buffered: [UInt8] = []
@@ -42,6 +50,7 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - stderrToStdout: stderr goes where stdout goes (`stderr` is then ignored).
     ///   - inheriting: an fd to hand the child as fd 3 (the way a service manager passes a
     ///     listening socket); not 3 itself.
+    ///   - directory: the child's working directory; nil for the test's own.
     public init(
         _ executable: String,
         _ arguments: [String],
@@ -50,7 +59,8 @@ public final class ChildProcess: @unchecked Sendable {
         stdout: Stream = .null,
         stderr: Stream = .inherit,
         stderrToStdout: Bool = false,
-        inheriting: Int32? = nil
+        inheriting: Int32? = nil,
+        directory: String? = nil
     ) throws {
         // Every descriptor opened here is close-on-exec; CSystem's spawn gives the child its
         // copies as 0, 1, 2 (and 3) and closes the rest. The child's ends close here after.
@@ -65,7 +75,9 @@ public final class ChildProcess: @unchecked Sendable {
             case .null:
                 fd = open("/dev/null", O_RDWR | O_CLOEXEC)
             case .file(let path):
-                fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+                fd =
+                    target == 0
+                    ? open(path, O_RDONLY | O_CLOEXEC) : open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             case .pipe:
                 var ends: [Int32] = [0, 0]
                 guard csystem_pipe(&ends) == 0 else { throw FixtureError("pipe2: errno \(errno)") }
@@ -79,11 +91,12 @@ public final class ChildProcess: @unchecked Sendable {
             childEnds.append(fd)
             return (fd, nil)
         }
-        let streams: (in: (child: Int32, test: Int32?), out: (child: Int32, test: Int32?), err: Int32)
+        typealias Ends = (child: Int32, test: Int32?)
+        let streams: (in: Ends, out: Ends, err: Ends)
         do {
             let input = try descriptor(stdin, as: 0)
             let output = try descriptor(stdout, as: 1)
-            streams = (input, output, stderrToStdout ? output.child : try descriptor(stderr, as: 2).child)
+            streams = (input, output, stderrToStdout ? (output.child, nil) : try descriptor(stderr, as: 2))
         } catch {
             for fd in testEnds { close(fd) }
             throw error
@@ -101,8 +114,9 @@ public final class ChildProcess: @unchecked Sendable {
             envp,
             streams.in.child,
             streams.out.child,
-            streams.err,
+            streams.err.child,
             inheriting ?? -1,
+            directory,
             &pid
         )
         guard result == 0 else {
@@ -112,16 +126,73 @@ public final class ChildProcess: @unchecked Sendable {
         self.pid = pid
         input = streams.in.test
         output = streams.out.test
+        errors = streams.err.test
     }
 
     deinit {
         closeInput()
         if let output { close(output) }
+        if let errors { close(errors) }
         if status == nil {
             kill(pid, SIGKILL)
             var raw: Int32 = 0
             waitpid(pid, &raw, 0)
         }
+    }
+
+    /// What a child run to its exit left: its status (as ``wait(seconds:)`` gives it) and all it
+    /// printed on stdout and stderr.
+    public struct Completion: Sendable {
+        public var status: Int32
+        public var stdout: [UInt8]
+        public var stderr: [UInt8]
+
+        public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+        public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    }
+
+    /// Runs `executable` to its exit, its stdout and stderr collected (read together, so a child
+    /// that fills one pipe while the test waits on the other does not stall). Blocks: call it
+    /// off the cooperative pool, or from a test that may block its thread.
+    public static func run(
+        _ executable: String,
+        _ arguments: [String],
+        environment: [String: String]? = nil,
+        stdin: Stream = .null,
+        directory: String? = nil
+    ) throws -> Completion {
+        let child = try ChildProcess(
+            executable,
+            arguments,
+            environment: environment,
+            stdin: stdin,
+            stdout: .pipe,
+            stderr: .pipe,
+            directory: directory
+        )
+        let (stdout, stderr) = child.readToEnd()
+        return Completion(status: child.waitForExit(), stdout: stdout, stderr: stderr)
+    }
+
+    /// Everything the child prints on its stdout and stderr pipes until it closes them.
+    private func readToEnd() -> (stdout: [UInt8], stderr: [UInt8]) {
+        var collected: [[UInt8]] = [buffered, []]
+        buffered = []
+        var open = [output ?? -1, errors ?? -1]
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while open.contains(where: { $0 >= 0 }) {
+            var descriptors = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard retryingEINTR({ poll(&descriptors, 2, -1) }) > 0 else { break }
+            for index in 0..<2 where descriptors[index].revents != 0 {
+                let count = retryingEINTR { read(open[index], &chunk, chunk.count) }
+                if count > 0 {
+                    collected[index] += chunk[..<count]
+                } else {
+                    open[index] = -1  // closed here on deinit
+                }
+            }
+        }
+        return (collected[0], collected[1])
     }
 
     /// The next line the child prints on its stdout pipe (without the newline), or nil after

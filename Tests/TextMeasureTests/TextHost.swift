@@ -38,13 +38,8 @@ enum TextHost {
         if let spacing = style.lineSpacing { arguments.append("--line-spacing=\(spacing)") }
         if let maxLines = style.maxLines { arguments += ["--height=-\(maxLines)", "--ellipsize=end"] }
         if let language = style.language { arguments.append("--language=\(language)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: pangoView)
-        process.arguments = arguments
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw HostError("pango-view exited \(process.terminationStatus)") }
+        let status = try ChildProcess(pangoView, arguments, stderr: .null).waitForExit()
+        guard status == 0 else { throw HostError("pango-view exited \(status)") }
         let header = try Data(contentsOf: output).prefix(32)
         let fields = String(decoding: header, as: UTF8.self).split(whereSeparator: \.isWhitespace)
         guard fields.count >= 3, fields[0] == "P5", let height = Int(fields[2]) else {

@@ -329,38 +329,14 @@ final class RawSocket: @unchecked Sendable {
     }
 }
 
-/// Runs a program to completion without blocking a cooperative thread.
+/// Runs a program (found on `$PATH`) to completion without blocking a cooperative thread.
 func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [executable] + arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    let collected = Mutex<(Data, Data)>((Data(), Data()))
-    output.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        collected.withLock { $0.0.append(data) }
-    }
-    error.fileHandleForReading.readabilityHandler = { handle in
-        let data = handle.availableData
-        collected.withLock { $0.1.append(data) }
-    }
-    let status = await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
-        process.terminationHandler = { process in continuation.resume(returning: process.terminationStatus) }
-        do {
-            try process.run()
-        } catch {
-            process.terminationHandler = nil
-            continuation.resume(returning: 127)
+    let completion = try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try ChildProcess.run("/usr/bin/env", [executable] + arguments) })
         }
     }
-    output.fileHandleForReading.readabilityHandler = nil
-    error.fileHandleForReading.readabilityHandler = nil
-    let rest = (output.fileHandleForReading.readDataToEndOfFile(), error.fileHandleForReading.readDataToEndOfFile())
-    let (out, err) = collected.withLock { ($0.0 + rest.0, $0.1 + rest.1) }
-    return (status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+    return (completion.status, completion.stdoutText, completion.stderrText)
 }
 
 /// A server context with the test service, `configuration`, no privileged peer and no logging: for connections and connection states driven directly, without a server.

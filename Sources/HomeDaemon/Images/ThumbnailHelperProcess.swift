@@ -53,6 +53,7 @@ final class ThumbnailHelperProcess {
                     pair[1],
                     devNull >= 0 ? devNull : pair[1],
                     -1,
+                    nil,
                     &pid
                 )
             }
