@@ -53,18 +53,18 @@ enum DaemonMemoryBenchmark {
             directory + "/cache", "--socket", directory + "/d.sock", "--log-level", "warning",
         ]
 
-        let ingesting = launch(executable, arguments)
+        let ingesting = BenchChild(executable, arguments, stdout: .null)
         waitForNotices(socket: directory + "/d.sock", count: feeds * itemsPerFeed, process: ingesting)
         // Within the relief's 2 s quiet period after GetStatus: the code is still resident.
         let resident = serve(calls: 100, socket: directory + "/d.sock", process: ingesting)
         let afterIngest = idleMemory(of: ingesting, seconds: idleSeconds)
         let serving = serve(calls: 1_000, socket: directory + "/d.sock", process: ingesting)
-        stop(ingesting)
+        ingesting.terminate()
 
-        let restarted = launch(executable, arguments + ["--no-fetch"])
+        let restarted = BenchChild(executable, arguments + ["--no-fetch"], stdout: .null)
         waitForNotices(socket: directory + "/d.sock", count: feeds * itemsPerFeed, process: restarted)
         let floor = idleMemory(of: restarted, seconds: idleSeconds)
-        stop(restarted)
+        restarted.terminate()
 
         Measure.report("serve.idle.daemon_rss_mb", afterIngest.rss, "MB")
         Measure.report("serve.idle.daemon_rss_anon_mb", afterIngest.anon, "MB")
@@ -139,30 +139,12 @@ enum DaemonMemoryBenchmark {
         }
     }
 
-    static func launch(_ executable: String, _ arguments: [String]) -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            ServeBenchmark.fail("homefeedd: \(error)")
-        }
-        return process
-    }
-
-    static func stop(_ process: Process) {
-        process.terminate()
-        process.waitUntilExit()
-    }
-
     /// Polls `GetStatus` until the store holds `count` notices (at most 5 minutes).
-    static func waitForNotices(socket: String, count: Int, process: Process) {
+    static func waitForNotices(socket: String, count: Int, process: BenchChild) {
         let deadline = Date().addingTimeInterval(300)
         var seen = -1
         while Date() < deadline {
-            guard process.isRunning else { ServeBenchmark.fail("homefeedd exited (\(process.terminationStatus))") }
+            guard process.isRunning else { ServeBenchmark.fail("homefeedd \(process.wait())") }
             if let client = try? VarlinkClient(connectingTo: .path(socket)) {
                 seen = (try? client.call("io.homefeed.GetStatus"))?["notices"]?.intValue ?? seen
                 client.close()
@@ -170,13 +152,13 @@ enum DaemonMemoryBenchmark {
             }
             usleep(200_000)
         }
-        stop(process)
+        process.terminate()
         ServeBenchmark.fail("homefeedd stored \(seen) of \(count) notices in 5 minutes")
     }
 
     /// Memory after `seconds` of idleness, and CPU used meanwhile, from /proc/PID.
-    static func idleMemory(of process: Process, seconds: Int) -> Memory {
-        let pid = process.processIdentifier
+    static func idleMemory(of process: BenchChild, seconds: Int) -> Memory {
+        let pid = process.pid
         let before = cpuSeconds(pid)
         sleep(UInt32(max(seconds, 1)))
         let used = cpuSeconds(pid) - before
@@ -208,7 +190,7 @@ enum DaemonMemoryBenchmark {
     static func serve(
         calls: Int,
         socket: String,
-        process: Process
+        process: BenchChild
     ) -> (firstCall: Double, nextCallsP50: Double, memory: Memory) {
         var times: [Double] = []
         do {
@@ -220,10 +202,10 @@ enum DaemonMemoryBenchmark {
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
             }
         } catch {
-            stop(process)
+            process.terminate()
             ServeBenchmark.fail("GetManifest after the idle period: \(error)")
         }
-        return (times[0], ServeBenchmark.median(Array(times.dropFirst())), memory(of: process.processIdentifier))
+        return (times[0], ServeBenchmark.median(Array(times.dropFirst())), memory(of: process.pid))
     }
 
     /// User + system CPU seconds of `pid` (/proc/PID/stat fields 14 and 15).

@@ -158,19 +158,9 @@ enum FetchBenchmark {
         ]
         if revalidate { arguments += ["--header", "If-None-Match: \"v1\""] }
         return Measure.median(runs: runs) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: curl)
-            process.arguments = arguments
             // --parallel draws its progress meter even with --silent.
-            process.standardError = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            do {
-                try process.run()
-            } catch {
-                Measure.fatal("curl: \(error)")
-            }
-            process.waitUntilExit()
-            if process.terminationStatus != 0 { Measure.fatal("curl exited \(process.terminationStatus)") }
+            let termination = BenchChild(curl, arguments, stdout: .null, stderr: .null).wait()
+            if termination != .exited(0) { Measure.fatal("curl \(termination)") }
         } / 1e6
     }
 

@@ -300,28 +300,8 @@ extension Measure {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             fatal("cannot find this executable")
         }
-        // posix_spawn, not Process: the child stays in this process group, so a Ctrl-C (or a
-        // `timeout`) stops it with its parent.
-        let pid = spawn(executable, arguments)
-        var status: Int32 = 0
-        guard retryingEINTR({ waitpid(pid, &status, 0) }) == pid else { fatal("waitpid failed") }
-        // WIFEXITED / WEXITSTATUS / WTERMSIG, which Swift does not import (macros).
-        let signal = status & 0x7F
-        guard signal == 0 else { fatal("\(arguments.joined(separator: " ")) was killed by signal \(signal)") }
-        let code = (status >> 8) & 0xFF
-        guard code == 0 else { fatal("\(arguments.joined(separator: " ")) failed (exit status \(code))") }
-    }
-
-    /// Starts `executable` with `arguments` in this process group, its output going where this
-    /// one's goes; the benchmark ends when it cannot.
-    static func spawn(_ executable: String, _ arguments: [String]) -> pid_t {
-        var pid: pid_t = 0
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        guard posix_spawn(&pid, executable, nil, nil, argv, environ) == 0 else {
-            fatal("cannot run \(executable)")
-        }
-        return pid
+        let termination = BenchChild(executable, arguments).wait()
+        guard termination == .exited(0) else { fatal("\(arguments.joined(separator: " ")) \(termination)") }
     }
 
     static func fatal(_ message: String) -> Never {

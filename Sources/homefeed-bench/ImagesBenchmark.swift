@@ -159,11 +159,10 @@ enum ImagesBenchmark {
     /// `posix_spawn` runs the child in our address space until `exec`).
     @discardableResult
     private static func shell(_ executable: String, _ arguments: [String]) -> Int {
-        let pid = Measure.spawn(executable, arguments)
-        var status: Int32 = 0
+        let child = BenchChild(executable, arguments)
         var peak = 0
         while true {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            if let text = try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8),
                 let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
             {
                 peak = max(
@@ -171,12 +170,13 @@ enum ImagesBenchmark {
                     Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
                 )
             }
-            let result = retryingEINTR { waitpid(pid, &status, WNOHANG) }
-            if result == pid { break }
-            if result < 0 { Measure.fatal("waitpid failed") }
+            guard child.isRunning else { break }
             usleep(10_000)
         }
-        guard status == 0 else { Measure.fatal("\(executable) \(arguments.prefix(3).joined(separator: " ")) failed") }
+        let termination = child.wait()
+        guard termination == .exited(0) else {
+            Measure.fatal("\(executable) \(arguments.prefix(3).joined(separator: " ")) \(termination)")
+        }
         return peak
     }
 

@@ -163,11 +163,7 @@ enum IngestBenchmark {
                 (0..<runs).map { _ in
                     milliseconds(
                         ContinuousClock().measure {
-                            let process = Process()
-                            process.executableURL = URL(fileURLWithPath: curl)
-                            process.arguments = ["--silent", "--fail", "--output", "/dev/null", url]
-                            do { try process.run() } catch { fail("curl: \(error)") }
-                            process.waitUntilExit()
+                            BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url]).wait()
                         }
                     )
                 }

@@ -153,19 +153,13 @@ enum TextBenchmark {
 
     /// Runs `text-probe` in a new process and reads the milliseconds it prints.
     static func probe(_ arguments: [String]) -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        process.arguments = ["text-probe"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        do {
-            try process.run()
-        } catch {
-            Measure.fatal("text-probe: \(error)")
-        }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0,
+        let probe = BenchChild(
+            URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path,
+            ["text-probe"] + arguments,
+            stdout: .pipe
+        )
+        let data = probe.readOutput()
+        guard probe.wait() == .exited(0),
             let value = Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
         else { Measure.fatal("text-probe \(arguments.joined(separator: " ")) failed") }
         return value
