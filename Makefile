@@ -26,7 +26,7 @@ PYTHON_PACKAGES := varlink jsonschema
 BUILD_DIR := .build
 BENCH ?= all
 
-.PHONY: all deps build run layout test bench lint clean check-units check-deb release install deb
+.PHONY: all deps build run layout test bench lint clean check-units check-deb check-spawn release install deb
 
 all: build
 
@@ -91,6 +91,7 @@ test: deps
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS)
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-deb
+	@$(MAKE) --no-print-directory check-spawn
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
@@ -247,6 +248,14 @@ bench: deps
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
+
+## check-spawn: no child is started through Foundation's Process (or read through its Pipe) in
+## Sources/ or Tests/: on Linux its run() can fault reading /proc/self/fd, and did in CI. Tests
+## spawn through Tests/TestSupport/ChildProcess.swift, the bench through BenchChild.
+check-spawn:
+	@if grep -rnE '\bProcess\(\)|\bPipe\(\)|\.executableURL\b' Sources Tests; then \
+	    echo "check-spawn: Foundation's Process above; spawn through ChildProcess or BenchChild" >&2; exit 1; \
+	else echo "check-spawn: no Foundation Process"; fi
 
 clean:
 	rm -rf $(BUILD_DIR)

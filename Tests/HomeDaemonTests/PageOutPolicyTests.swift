@@ -7,7 +7,7 @@ import Testing
 struct PageOutPolicyTests {
     /// A process whose resident file-backed bytes the test sets, and whose page-out drops them
     /// to what it keeps shared with others.
-    final class Process: Sendable {
+    final class SimulatedProcess: Sendable {
         let state = Mutex<(resident: Int, shared: Int, pageOuts: Int)>((0, 0, 0))
 
         func touch(_ bytes: Int) { state.withLock { $0.resident += bytes } }
@@ -30,7 +30,7 @@ struct PageOutPolicyTests {
 
     @Test("start-up leaves more than the threshold resident: paged out once, not again until as much returns")
     func growth() {
-        let process = Process()
+        let process = SimulatedProcess()
         process.state.withLock { $0.shared = 3 << 20 }
         let policy = process.policy(threshold: 4 << 20)
         process.touch(30 << 20)
