@@ -118,7 +118,10 @@ let package = Package(
             dependencies: ["HomeFeeds", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "HomeStoreTests", dependencies: ["HomeStore", "TestSupport", "homefeed-store-crashtest"]),
+        .testTarget(
+            name: "HomeStoreTests",
+            dependencies: ["HomeStore", "SystemCalls", "TestSupport", "homefeed-store-crashtest"]
+        ),
         .testTarget(
             name: "HomeFetchTests",
             dependencies: ["HomeFetch", "HomeFeeds", "HomefeedVersion", "TestSupport", "homefeed-fetch-probe"]

@@ -135,7 +135,13 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
         status = posix_spawn_file_actions_addclosefrom_np(&actions, passed < 0 ? 3 : 4);
 #endif
-        if (status == 0 && directory != NULL) status = posix_spawn_file_actions_addchdir_np(&actions, directory);
+        if (status == 0 && directory != NULL) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+            status = posix_spawn_file_actions_addchdir_np(&actions, directory);
+#else
+            status = ENOSYS;
+#endif
+        }
         if (status == 0) status = posix_spawn(pid, path, &actions, &attributes, argv, envp);
     }
     posix_spawn_file_actions_destroy(&actions);

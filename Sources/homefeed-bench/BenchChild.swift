@@ -10,7 +10,11 @@ import SystemCalls
 /// Never Foundation's `Process`: on Linux `Process.run()` lists `/proc/self/fd` and copies each
 /// entry's whole 256-byte `d_name`, past the end of the record `readdir` returns; where that
 /// record ends a page, the copy faults (swift-corelibs-foundation PR #5472, not in Swift 6.3.1).
-/// It crashed the test process that way, and a bench spawns as often.
+/// It crashed the test process that way. And its `waitUntilExit()` polls its run loop every
+/// 50 ms: a peer timed through it (`curl`) took at least that long, whatever it did.
+///
+/// The bench waits for every child it starts (``wait()`` or ``terminate()``): nothing here
+/// kills or reaps one left behind.
 final class BenchChild {
     /// Where the child's stdout or stderr goes.
     enum Output {
@@ -21,26 +25,14 @@ final class BenchChild {
         case pipe
     }
 
-    /// How the child ended.
-    enum Termination: Equatable, CustomStringConvertible {
-        case exited(Int32)
-        case signalled(Int32)
-
-        var description: String {
-            switch self {
-            case .exited(let code): "exited with status \(code)"
-            case .signalled(let signal): "was killed by signal \(signal)"
-            }
-        }
-    }
-
     let pid: pid_t
     /// The bench's end of the child's stdout pipe.
     private let output: Int32?
-    private var termination: Termination?
+    private var termination: ProcessTermination?
 
     /// Starts `executable`; the bench ends, saying why, when it cannot.
     init(_ executable: String, _ arguments: [String], stdout: Output = .inherit, stderr: Output = .inherit) {
+        precondition(stderr != .pipe, "only stdout is read through a pipe")
         let null = open("/dev/null", O_RDWR | O_CLOEXEC)
         var pipe: [Int32] = [-1, -1]
         if stdout == .pipe, csystem_pipe(&pipe) != 0 { Measure.fatal("pipe: errno \(errno)") }
@@ -53,7 +45,7 @@ final class BenchChild {
             switch output {
             case .inherit: inherited
             case .null: null
-            case .pipe: inherited == 1 ? pipe[1] : null
+            case .pipe: pipe[1]
             }
         }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
@@ -87,7 +79,7 @@ final class BenchChild {
 
     /// Waits for the child to end.
     @discardableResult
-    func wait() -> Termination {
+    func wait() -> ProcessTermination {
         guard let termination = reap(blocking: true) else { Measure.fatal("waitpid \(pid) failed") }
         return termination
     }
@@ -110,7 +102,7 @@ final class BenchChild {
         }
     }
 
-    private func reap(blocking: Bool) -> Termination? {
+    private func reap(blocking: Bool) -> ProcessTermination? {
         if let termination { return termination }
         var status: Int32 = 0
         let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
@@ -118,9 +110,7 @@ final class BenchChild {
             if result < 0 { Measure.fatal("waitpid \(pid): errno \(errno)") }
             return nil
         }
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import (macros).
-        let signal = status & 0x7F
-        termination = signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        termination = ProcessTermination(waitStatus: status)
         return termination
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HomeFetch
+import SystemCalls
 
 /// `homefeed-bench fetch`: 200 HTTP sources on a loopback server, fetched and then revalidated
 /// (all `304`) by `FeedFetcher`, beside the `curl` command-line tool fetching the same 200 URLs

@@ -4,6 +4,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeStore
+import SystemCalls
 
 /// `homefeed-bench ingest`: the 20 000-item RSS feed of the parse benchmark, parsed with
 /// HomeFeeds and stored with `HomeStore`.
@@ -163,7 +164,9 @@ enum IngestBenchmark {
                 (0..<runs).map { _ in
                     milliseconds(
                         ContinuousClock().measure {
-                            BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url]).wait()
+                            let termination = BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url])
+                                .wait()
+                            if termination != .exited(0) { fail("curl \(termination)") }
                         }
                     )
                 }

@@ -2,6 +2,7 @@ import CommandTable
 import Foundation
 import HomeDaemon
 import LogCore
+import SystemCalls
 import TextMeasure
 
 /// `homefeed-bench text`: measuring text with Pango (issue 11).

@@ -15,7 +15,7 @@ struct BashCompletionTests {
         defer { withExtendedLifetime(scratch) {} }  // removed on release
         let file = try scratch.write(script, to: "tool.bash")
         try scratch.write("", to: "spec.json")
-        let completion = try ChildProcess.run(
+        let bash = try ChildProcess.run(
             "/bin/bash",
             [
                 "-c",
@@ -24,8 +24,8 @@ struct BashCompletionTests {
             ] + words,
             directory: scratch.url.path
         )
-        #expect(completion.status == 0)
-        return completion.stdoutText.split(separator: "\n").map(String.init).sorted()
+        #expect(bash.status == 0, "\(bash.stderrText)")
+        return bash.stdoutText.split(separator: "\n").map(String.init).sorted()
     }
 
     @Test("bash -n accepts the script")
@@ -33,7 +33,8 @@ struct BashCompletionTests {
         let scratch = try TemporaryDirectory(prefix: "hf-completion")
         defer { withExtendedLifetime(scratch) {} }  // removed on release
         let file = try scratch.write(script, to: "tool.bash")
-        #expect(try ChildProcess.run("/bin/bash", ["-n"], stdin: .file(file)).status == 0)
+        let bash = try ChildProcess.run("/bin/bash", ["-n"], stdin: .file(file))
+        #expect(bash.status == 0, "\(bash.stderrText)")
     }
 
     @Test("completes commands, subcommands, options, choices and file names")

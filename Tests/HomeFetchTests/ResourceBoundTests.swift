@@ -85,7 +85,13 @@ enum FetchProbeRun {
         let output: Data = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(
-                    with: Result { Data(try ChildProcess.run(executable.path, arguments).stdout) }
+                    with: Result {
+                        let probe = try ChildProcess.run(executable.path, arguments)
+                        guard probe.status == 0 else {
+                            throw FixtureError("homefeed-fetch-probe exited \(probe.status): \(probe.stderrText)")
+                        }
+                        return Data(probe.stdout)
+                    }
                 )
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HomeStore
+import SystemCalls
 import TestSupport
 import Testing
 
@@ -101,12 +102,12 @@ enum CrashTestRun {
     }
 
     private static func blockingRun(arguments: [String], after marker: String, delay: Duration) throws -> Outcome {
-        let process = try TestSupport.ChildProcess(executable.path, arguments, stdout: .pipe)
+        let process = try ChildProcess(executable.path, arguments, stdout: .pipe)
 
         var lines: [String] = []
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        guard let descriptor = process.output else { return Outcome(lines: [], killedBySignal: nil) }
+        guard let descriptor = process.output else { throw FixtureError("no stdout pipe from \(executable.path)") }
         var sawMarker = false
         reading: while true {
             let count = read(descriptor, &buffer, buffer.count)
@@ -128,9 +129,8 @@ enum CrashTestRun {
             if microseconds > 0 { usleep(UInt32(microseconds)) }
             process.signal(SIGKILL)
         }
-        // 128 + N for signal N (``TestSupport/ChildProcess/wait(seconds:)``); the crash test's own exit
-        // codes are below 128.
-        let status = process.waitForExit()
-        return Outcome(lines: lines, killedBySignal: status > 128 ? status - 128 : nil)
+        _ = process.waitForExit()
+        guard case .signalled(let signal)? = process.termination else { return Outcome(lines: lines) }
+        return Outcome(lines: lines, killedBySignal: signal)
     }
 }

@@ -29,10 +29,10 @@ struct CommandRunner {
 
     /// Runs the executable with `environment` added to the test's own.
     func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:]) throws -> Outcome {
-        let scratch = try TemporaryDirectory(prefix: "hf-run")
+        let scratch = try stdin.map { _ in try TemporaryDirectory(prefix: "hf-run") }
         defer { withExtendedLifetime(scratch) {} }  // removed on release
         var input = ChildProcess.Stream.null
-        if let stdin {
+        if let stdin, let scratch {
             let path = scratch.url.appendingPathComponent("stdin")
             try stdin.write(to: path)
             input = .file(path.path)

@@ -1,7 +1,7 @@
 internal import CSystem
 import Foundation
 import Glibc
-import SystemCalls
+public import SystemCalls
 
 /// A child process of a test, started with CSystem's `posix_spawn` wrapper with every
 /// descriptor above 2 closed (but one it may be handed as fd 3), and pipes whose test ends are
@@ -17,8 +17,8 @@ import SystemCalls
 /// *Why not `Process` for a short child either:* on Linux `Process.run()` lists
 /// `/proc/self/fd` and copies each entry's whole 256-byte `d_name`, past the end of the record
 /// `readdir` returns; where that record ends a page, the copy faults (swift-corelibs-foundation
-/// PR #5472, not in Swift 6.3.1). Tests that spawn in parallel crashed the test process so,
-/// about once in ten runs. Every test spawns here.
+/// PR #5472, not in Swift 6.3.1). It crashed the test process in CI, and in one run of six here.
+/// Every test spawns here.
 ///
 /// Killed and reaped on deinit if the test did not reap it. `@unchecked Sendable`: owned by one
 /// test; its state is the child's status, read and set by that test.
@@ -28,7 +28,7 @@ public final class ChildProcess: @unchecked Sendable {
         /// The test's own (stderr for diagnostics).
         case inherit
         case null
-        /// A pipe whose other end the test keeps (``input`` or ``output``).
+        /// A pipe whose other end the test keeps (``input``, ``output`` or ``errors``).
         case pipe
         /// A file: read from as stdin, appended to as stdout or stderr.
         case file(String)
@@ -42,6 +42,8 @@ public final class ChildProcess: @unchecked Sendable {
     /// The test's end of the child's stderr, when it is a pipe.
     public let errors: Int32?
     private var status: Int32?
+    /// How the child ended, once reaped here: nil while it runs, or when it was reaped elsewhere.
+    public private(set) var termination: ProcessTermination?
     /// What was read from ``output`` past the last line ``readLine(seconds:)`` returned.
     private var buffered: [UInt8] = []
 
@@ -121,7 +123,8 @@ public final class ChildProcess: @unchecked Sendable {
         )
         guard result == 0 else {
             for fd in testEnds { close(fd) }
-            throw FixtureError("posix_spawn \(executable): \(String(cString: strerror(result)))")
+            let place = directory.map { " in \($0)" } ?? ""
+            throw FixtureError("posix_spawn \(executable)\(place): \(String(cString: strerror(result)))")
         }
         self.pid = pid
         input = streams.in.test
@@ -152,8 +155,12 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs `executable` to its exit, its stdout and stderr collected (read together, so a child
-    /// that fills one pipe while the test waits on the other does not stall). Blocks: call it
-    /// off the cooperative pool, or from a test that may block its thread.
+    /// that fills one pipe while the test waits on the other does not stall), with no input
+    /// beyond `stdin` (a pipe is closed at once).
+    ///
+    /// Returns once the child has exited and its output pipes are closed: a process it leaves
+    /// running with them open holds the call. Blocks its thread until then: call it from a
+    /// Dispatch queue, or from a synchronous test that runs a short child.
     public static func run(
         _ executable: String,
         _ arguments: [String],
@@ -170,14 +177,14 @@ public final class ChildProcess: @unchecked Sendable {
             stderr: .pipe,
             directory: directory
         )
+        child.closeInput()
         let (stdout, stderr) = child.readToEnd()
         return Completion(status: child.waitForExit(), stdout: stdout, stderr: stderr)
     }
 
     /// Everything the child prints on its stdout and stderr pipes until it closes them.
     private func readToEnd() -> (stdout: [UInt8], stderr: [UInt8]) {
-        var collected: [[UInt8]] = [buffered, []]
-        buffered = []
+        var collected: [[UInt8]] = [[], []]
         var open = [output ?? -1, errors ?? -1]
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while open.contains(where: { $0 >= 0 }) {
@@ -252,8 +259,9 @@ public final class ChildProcess: @unchecked Sendable {
             return status
         }
         guard result == pid else { return nil }
-        let signal = raw & 0x7f
-        status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+        let ended = ProcessTermination(waitStatus: raw)
+        termination = ended
+        status = ended.shellStatus
         return status
     }
 }

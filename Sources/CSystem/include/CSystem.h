@@ -36,9 +36,10 @@ void csystem_close_from(int first);
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
  * input, output and error, `passed` as its fd 3 unless it is negative (how a service manager
  * hands over a listening socket), and no other descriptor of the caller (posix_spawn with dup2
- * file actions and closefrom), in `directory` unless it is NULL, with no signal blocked and every
- * signal at its default action (whatever the calling thread blocks and the caller ignores).
- * Returns 0 and sets *pid, or the error number. */
+ * file actions and closefrom), in `directory` unless it is NULL (a relative `path` is then found
+ * from there; glibc 2.29 and later, ENOSYS before), with no signal blocked and every signal at its
+ * default action (whatever the calling thread blocks and the caller ignores). Returns 0 and sets
+ * *pid, or the error number. */
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
                   const char *directory, pid_t *pid);
 

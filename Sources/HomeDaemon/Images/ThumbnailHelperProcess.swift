@@ -211,15 +211,13 @@ final class ThumbnailHelperProcess {
         return .crashed(exitDescription)
     }
 
-    private var exitStatus: Int32 = 0
+    private var termination = ProcessTermination.exited(0)
     private var exitDescription: String {
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, which Swift does not import (macros).
-        let signal = exitStatus & 0x7F
-        if signal != 0 && signal != 0x7F {
-            let name = signal == SIGXCPU ? " (CPU limit)" : signal == SIGKILL ? " (killed)" : ""
-            return "killed by signal \(signal)\(name)"
+        switch termination {
+        case .signalled(SIGXCPU): "\(termination) (CPU limit)"
+        case .signalled(SIGKILL): "\(termination) (killed)"
+        default: termination.description
         }
-        return "exited with status \((exitStatus >> 8) & 0xFF)"
     }
 
     /// `wait4`; true once the process is gone.
@@ -229,7 +227,7 @@ final class ThumbnailHelperProcess {
             let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
             if result == 0 { return false }
             isReaped = true
-            exitStatus = status
+            termination = ProcessTermination(waitStatus: status)
             return true
         }
     }
