@@ -31,7 +31,10 @@ import Varlink
 ///   the same way), `serve.push_1000.splice_floor_ms` (the same writes by `tee` and `splice`
 ///   from a pipe, one of each per socket) and `serve.push_1000.grouped_floor_ms` (by one `tee`
 ///   per group of sockets and a `splice` each, as the server writes a push of a page or more:
-///   the bare C loop it calls, with no Varlink work around it), and
+///   the bare C loop it calls, with no Varlink work around it), `serve.push_1000.watched_floor_ms`
+///   (the grouped floor with each writing socket watched for `EPOLLIN` by an epoll instance, as
+///   the server watches its connections: a subscriber's read then wakes the writing socket's
+///   wait queue, which runs epoll's callback), and
 ///   `serve.push_1000.caller_reply_ms` (when the `RecordHistory` caller had its reply during
 ///   those rounds: the loop's push lane lets it through after one slice of the fan-out), and
 ///   the push's own floor, `serve.push_1000.version_floor_ms` (`RecordHistory` alone plus the
@@ -488,9 +491,10 @@ enum ServeBenchmark {
     }
 
     /// `RecordHistory` alone, the push to 1 000 subscribers (and the caller's reply within it),
-    /// and the fan-out floors for replies of `replySize` bytes, by `send`, by `splice` and by
-    /// grouped `splice`: measured in that order and reported, in ms. The floor returned is the
-    /// lowest.
+    /// and the fan-out floors for replies of `replySize` bytes, by `send`, by `splice`, by
+    /// grouped `splice`, and by grouped `splice` to sockets an epoll watches: measured in that
+    /// order and reported, in ms. The floor returned is the lowest of the first three, the raw
+    /// ones.
     @discardableResult
     static func measurePush(
         socket: String,
@@ -502,6 +506,7 @@ enum ServeBenchmark {
         let sendFloor = pushFloor(count: 1000, bytes: replySize)
         let spliceFloor = pushFloor(count: 1000, bytes: replySize, splicing: .perSocket)
         let groupedFloor = pushFloor(count: 1000, bytes: replySize, splicing: .grouped)
+        let watchedFloor = pushFloor(count: 1000, bytes: replySize, splicing: .grouped, watched: true)
         Measure.report("serve.push_1000.ms", push, "ms")
         Measure.report("serve.push_1000.caller_reply_ms", callerReply, "ms")
         Measure.report("serve.record_history.ms", recordHistory, "ms")
@@ -509,6 +514,7 @@ enum ServeBenchmark {
         Measure.report("serve.push_1000.floor_ms", sendFloor, "ms")
         Measure.report("serve.push_1000.splice_floor_ms", spliceFloor, "ms")
         Measure.report("serve.push_1000.grouped_floor_ms", groupedFloor, "ms")
+        Measure.report("serve.push_1000.watched_floor_ms", watchedFloor, "ms")
         // Timed from the RecordHistory call, the push's own floor is making the version
         // (RecordHistory alone) plus the cheapest raw fan-out: the goal is read beside it.
         let floor = min(sendFloor, spliceFloor, groupedFloor)
@@ -533,7 +539,16 @@ enum ServeBenchmark {
     ///
     /// - Parameter splicing: write by `tee` and `splice` from a pipe holding the message
     ///   (``SpliceWriter``), rather than by `send`.
-    static func pushFloor(count: Int, bytes: Int, splicing: SpliceWriter.Grouping? = nil) -> Double {
+    /// - Parameter watched: the writing sockets are watched for `EPOLLIN` by an epoll instance
+    ///   (never waited on), as the server's loop watches every connection for the client's next
+    ///   call or its hang-up. A read from a socket whose peer has waiters then runs their
+    ///   callbacks: the cost of the watch that a server cannot do without.
+    static func pushFloor(
+        count: Int,
+        bytes: Int,
+        splicing: SpliceWriter.Grouping? = nil,
+        watched: Bool = false
+    ) -> Double {
         var writers: [Int32] = []
         var readers: [Int32] = []
         for _ in 0..<count {
@@ -545,6 +560,15 @@ enum ServeBenchmark {
             readers.append(pair[1])
         }
         defer { for fd in writers + readers { close(fd) } }
+        let watcher = watched ? csystem_epoll_create() : -1
+        defer { if watcher >= 0 { close(watcher) } }
+        if watched {
+            guard watcher >= 0 else { fail("epoll_create1: errno \(errno)") }
+            for (index, fd) in writers.enumerated()
+            where csystem_epoll_ctl(watcher, csystem_epoll_ctl_add(), fd, csystem_epollin(), UInt64(index)) != 0 {
+                fail("epoll_ctl: errno \(errno)")
+            }
+        }
         let reader = SubscriberReader(readers)
         let message = [UInt8](repeating: UInt8(ascii: "x"), count: max(bytes - 1, 0)) + [0]
         // Made once, outside the timed rounds, as the server's pipe is made once per push.
