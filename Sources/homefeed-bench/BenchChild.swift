@@ -84,6 +84,13 @@ final class BenchChild {
         return termination
     }
 
+    /// Waits for the child to end; the bench ends, saying `what` ran and how it ended, unless it
+    /// exited with status 0.
+    func waitForSuccess(_ what: String) {
+        let termination = wait()
+        guard termination == .exited(0) else { Measure.fatal("\(what) \(termination)") }
+    }
+
     /// Asks the child to end (SIGTERM) and waits for it.
     func terminate() {
         if termination == nil { kill(pid, SIGTERM) }

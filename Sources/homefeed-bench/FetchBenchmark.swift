@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import HomeFetch
-import SystemCalls
 
 /// `homefeed-bench fetch`: 200 HTTP sources on a loopback server, fetched and then revalidated
 /// (all `304`) by `FeedFetcher`, beside the `curl` command-line tool fetching the same 200 URLs
@@ -160,8 +159,7 @@ enum FetchBenchmark {
         if revalidate { arguments += ["--header", "If-None-Match: \"v1\""] }
         return Measure.median(runs: runs) {
             // --parallel draws its progress meter even with --silent.
-            let termination = BenchChild(curl, arguments, stdout: .null, stderr: .null).wait()
-            if termination != .exited(0) { Measure.fatal("curl \(termination)") }
+            BenchChild(curl, arguments, stdout: .null, stderr: .null).waitForSuccess("curl")
         } / 1e6
     }
 

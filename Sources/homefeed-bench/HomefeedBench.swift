@@ -300,8 +300,7 @@ extension Measure {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
             fatal("cannot find this executable")
         }
-        let termination = BenchChild(executable, arguments).wait()
-        guard termination == .exited(0) else { fatal("\(arguments.joined(separator: " ")) \(termination)") }
+        BenchChild(executable, arguments).waitForSuccess(arguments.joined(separator: " "))
     }
 
     static func fatal(_ message: String) -> Never {

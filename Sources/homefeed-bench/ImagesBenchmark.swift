@@ -173,10 +173,7 @@ enum ImagesBenchmark {
             guard child.isRunning else { break }
             usleep(10_000)
         }
-        let termination = child.wait()
-        guard termination == .exited(0) else {
-            Measure.fatal("\(executable) \(arguments.prefix(3).joined(separator: " ")) \(termination)")
-        }
+        child.waitForSuccess("\(executable) \(arguments.prefix(3).joined(separator: " "))")
         return peak
     }
 

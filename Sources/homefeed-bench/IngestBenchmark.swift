@@ -4,7 +4,6 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeStore
-import SystemCalls
 
 /// `homefeed-bench ingest`: the 20 000-item RSS feed of the parse benchmark, parsed with
 /// HomeFeeds and stored with `HomeStore`.
@@ -164,9 +163,8 @@ enum IngestBenchmark {
                 (0..<runs).map { _ in
                     milliseconds(
                         ContinuousClock().measure {
-                            let termination = BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url])
-                                .wait()
-                            if termination != .exited(0) { fail("curl \(termination)") }
+                            BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url])
+                                .waitForSuccess("curl")
                         }
                     )
                 }

@@ -220,16 +220,14 @@ final class ThumbnailHelperProcess {
         }
     }
 
-    /// `wait4`; true once the process is gone.
+    /// `waitpid`; true once the process is gone.
     private func reap(blocking: Bool) -> Bool {
         var status: Int32 = 0
-        while true {
-            let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
-            if result == 0 { return false }
-            isReaped = true
-            termination = ProcessTermination(waitStatus: status)
-            return true
-        }
+        let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
+        if result == 0 { return false }
+        isReaped = true
+        termination = ProcessTermination(waitStatus: status)
+        return true
     }
 
     private static func now() -> Double {
