@@ -45,7 +45,7 @@ enum DaemonMemoryBenchmark {
             print("# serve.idle.daemon_rss_mb: skipped, no homefeedd at \(executable) (make bench builds it)")
             return
         }
-        let directory = ServeBenchmark.temporaryDirectory("/tmp/hfm.XXXXXX")
+        let directory = Measure.temporaryDirectory("/tmp/hfm.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         writeConfiguration(in: directory)
         let arguments = [
@@ -205,7 +205,7 @@ enum DaemonMemoryBenchmark {
             process.terminate()
             ServeBenchmark.fail("GetManifest after the idle period: \(error)")
         }
-        return (times[0], ServeBenchmark.median(Array(times.dropFirst())), memory(of: process.pid))
+        return (times[0], Measure.median(Array(times.dropFirst())), memory(of: process.pid))
     }
 
     /// User + system CPU seconds of `pid` (/proc/PID/stat fields 14 and 15).

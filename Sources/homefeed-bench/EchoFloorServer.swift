@@ -77,10 +77,7 @@ final class EchoFloorServer: @unchecked Sendable {
         }
     }
 
-    fileprivate static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("homefeed-bench: echo floor: \(message)\n".utf8))
-        exit(1)
-    }
+    fileprivate static func fail(_ message: String) -> Never { Measure.fatal("echo floor: \(message)") }
 }
 
 /// The echo floor's client side: writes a request of the floor's size and reads the whole reply.

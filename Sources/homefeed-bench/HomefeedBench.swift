@@ -260,6 +260,27 @@ enum Measure {
         return samples[samples.count / 2]
     }
 
+    /// The middle of `values` (the upper middle of an even count), 0 when there are none.
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+
+    /// `duration` in milliseconds.
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    /// A fresh directory from a `mkdtemp` template (keep it short, straight under /tmp, where
+    /// it holds a socket: `sun_path`); ends the benchmark when none can be made.
+    static func temporaryDirectory(_ template: String) -> String {
+        var bytes = Array(template.utf8CString)
+        guard bytes.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
+            fatal("mkdtemp \(template): errno \(errno)")
+        }
+        return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Prints `figure<TAB>value<TAB>unit`.
     static func report(_ figure: String, _ value: Double, _ unit: String) {
         print("\(figure)\t\(String(format: "%.3f", value))\t\(unit)")

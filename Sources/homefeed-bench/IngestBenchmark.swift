@@ -29,13 +29,13 @@ enum IngestBenchmark {
         FeedParser.prepare()
         var generator = FeedGenerator(seed: 0x00C0_FFEE)
         let body = generator.rss(items: count)
-        let parseTimes = (0..<runs).map { _ in milliseconds(ContinuousClock().measure { _ = parse(body) }) }
+        let parseTimes = (0..<runs).map { _ in Measure.milliseconds(ContinuousClock().measure { _ = parse(body) }) }
         let entries = parse(body)
         let bytes = entries.reduce(0) { $0 + ($1.summary?.utf8.count ?? 0) + ($1.title?.utf8.count ?? 0) }
         let now = Date(timeIntervalSince1970: 1_790_000_000)
 
         let unlimited = measure(body, now: now, configuration: unlimitedConfiguration)
-        let floor = median((0..<runs).map { _ in floorInsert(entries, now: now) })
+        let floor = Measure.median((0..<runs).map { _ in floorInsert(entries, now: now) })
         let retained = measure(body, now: now, configuration: StoreConfiguration())
 
         let fetched = measureUnchangedFetch(body)
@@ -43,14 +43,14 @@ enum IngestBenchmark {
         Measure.report("ingest.unchanged.ms", fetched.unchanged, "ms")
         if let floor = fetched.curlFloor { Measure.report("ingest.unchanged.transfer_floor_ms", floor, "ms") }
         Measure.report("ingest.reparsed_unchanged.ms", unlimited.unchanged, "ms")
-        Measure.report("ingest.parse.ms", median(parseTimes), "ms")
+        Measure.report("ingest.parse.ms", Measure.median(parseTimes), "ms")
         Measure.report("ingest.first.floor_ms", floor, "ms")
         Measure.report("ingest.unchanged_hourly.ms", unlimited.hourly, "ms")
         Measure.report("ingest.first_default_retention.ms", retained.first, "ms")
         Measure.report("ingest.unchanged_default_retention.ms", retained.unchanged, "ms")
         print(
             "# \(count) items (\(body.count / 1_000_000) MB RSS, \(bytes / count) bytes of title+summary each): "
-                + "parse + first ingest \(format(unlimited.first)) ms (parse alone \(format(median(parseTimes))) ms; "
+                + "parse + first ingest \(format(unlimited.first)) ms (parse alone \(format(Measure.median(parseTimes))) ms; "
                 + "raw sqlite3 insert floor \(format(floor)) ms), parse + unchanged \(format(unlimited.unchanged)) ms "
                 + "(\(format(unlimited.hourly)) ms when last_seen moves on); "
                 + "with default retention \(format(retained.first)) / \(format(retained.unchanged)) ms"
@@ -95,7 +95,7 @@ enum IngestBenchmark {
         var unchanged: [Double] = []
         var hourly: [Double] = []
         for _ in 0..<runs {
-            let directory = scratchDirectory()
+            let directory = Measure.temporaryDirectory("/tmp/hf-bench-XXXXXX")
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let path = directory + "/store.sqlite"
             let times = Measure.blocking { () async throws -> [Double] in
@@ -124,13 +124,13 @@ enum IngestBenchmark {
                     )
                     if result.inserted != 0 || result.updated != 0 { note("unchanged re-ingest: \(result)") }
                 }
-                return [milliseconds(a), milliseconds(b), milliseconds(c)]
+                return [Measure.milliseconds(a), Measure.milliseconds(b), Measure.milliseconds(c)]
             }
             first.append(times[0])
             unchanged.append(times[1])
             hourly.append(times[2])
         }
-        return (median(first), median(unchanged), median(hourly))
+        return (Measure.median(first), Measure.median(unchanged), Measure.median(hourly))
     }
 
     /// The body served over loopback without validators, fetched once to learn its digest, then
@@ -149,7 +149,7 @@ enum IngestBenchmark {
         let first = Measure.blocking { try await fetcher.fetch(FetchRequest(url: url, limits: limits)) }
         let request = FetchRequest(url: url, validators: first.response.validators, limits: limits)
         let times = (0..<runs).map { _ in
-            milliseconds(
+            Measure.milliseconds(
                 ContinuousClock().measure {
                     let outcome = Measure.blocking { try await fetcher.fetch(request) }
                     guard case .notModified = outcome else { fail("unchanged body was not recognised: \(outcome)") }
@@ -159,9 +159,9 @@ enum IngestBenchmark {
         Measure.blocking { await fetcher.shutdown() }
         let curl = ["/usr/bin/curl", "/bin/curl"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let floor = curl.map { curl in
-            median(
+            Measure.median(
                 (0..<runs).map { _ in
-                    milliseconds(
+                    Measure.milliseconds(
                         ContinuousClock().measure {
                             BenchChild(curl, ["--silent", "--fail", "--output", "/dev/null", url])
                                 .waitForSuccess("curl")
@@ -170,12 +170,12 @@ enum IngestBenchmark {
                 }
             )
         }
-        return (median(times), floor)
+        return (Measure.median(times), floor)
     }
 
     /// Raw sqlite3: the same rows into the same schema, one statement, one transaction.
     static func floorInsert(_ entries: [NoticeInput], now: Date) -> Double {
-        let directory = scratchDirectory()
+        let directory = Measure.temporaryDirectory("/tmp/hf-bench-XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/floor.sqlite"
         // The schema and the source row come from Store; only the inserts are raw.
@@ -219,7 +219,7 @@ enum IngestBenchmark {
             }
             sqlite3_exec(db, "COMMIT", nil, nil, nil)
         }
-        return milliseconds(elapsed)
+        return Measure.milliseconds(elapsed)
     }
 
     static func bindText(_ statement: OpaquePointer?, _ index: Int32, _ text: String?) {
@@ -233,20 +233,6 @@ enum IngestBenchmark {
             }
         }
     }
-    static func scratchDirectory() -> String {
-        var template = Array("/tmp/hf-bench-XXXXXX".utf8CString)
-        guard let result = mkdtemp(&template) else { fail("cannot create a temporary directory") }
-        return String(cString: result)
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-    }
 
     static func format(_ value: Double) -> String { String(format: "%.1f", value) }
 
@@ -255,9 +241,6 @@ enum IngestBenchmark {
         FileHandle.standardError.write(Data("homefeed-bench ingest: \(message)\n".utf8))
     }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("homefeed-bench: \(message)\n".utf8))
-        exit(1)
-    }
+    static func fail(_ message: String) -> Never { Measure.fatal("ingest: \(message)") }
 
 }

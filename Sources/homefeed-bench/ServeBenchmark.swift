@@ -67,7 +67,7 @@ enum ServeBenchmark {
         onlyPush: Bool = false
     ) {
         raiseFileLimit()
-        let directory = temporaryDirectory("/tmp/hfs.XXXXXX")
+        let directory = Measure.temporaryDirectory("/tmp/hfs.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let socket = directory + "/s.sock"
         let server = start(directory: directory, socket: socket)
@@ -429,7 +429,7 @@ enum ServeBenchmark {
     /// time says the version is work, not waiting.
     static func recordHistory(client: VarlinkClient) -> (wall: Double, cpu: Double) {
         let cpuStart = Measure.processCPUSeconds()
-        let wall = median(
+        let wall = Measure.median(
             (0..<pushRounds).map { _ in
                 milliseconds {
                     do {
@@ -487,7 +487,7 @@ enum ServeBenchmark {
             done.wait()
             rounds.append(Double(finished.withLock { $0[round] } - start) / 1e6)
         }
-        return (median(rounds), median(replies))
+        return (Measure.median(rounds), Measure.median(replies))
     }
 
     /// `RecordHistory` alone, the push to 1 000 subscribers (and the caller's reply within it),
@@ -602,7 +602,7 @@ enum ServeBenchmark {
             done.wait()
             return elapsed
         }
-        return median(rounds)
+        return Measure.median(rounds)
     }
 
     /// Wall time of `body` in ms.
@@ -657,21 +657,7 @@ enum ServeBenchmark {
             reader.waitForOneReply()
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
-        return median(samples)
-    }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
-    }
-
-    /// A fresh directory from a `mkdtemp` template (short, straight under /tmp: `sun_path`).
-    static func temporaryDirectory(_ template: String) -> String {
-        var bytes = Array(template.utf8CString)
-        guard bytes.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
-            fail("mkdtemp: errno \(errno)")
-        }
-        return String(decoding: bytes.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Measure.median(samples)
     }
 
     /// Process CPU (user + system) over wall time while nothing happens, and resident memory.
@@ -702,10 +688,7 @@ enum ServeBenchmark {
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("homefeed-bench serve: \(message)\n".utf8))
-        exit(1)
-    }
+    static func fail(_ message: String) -> Never { Measure.fatal("serve: \(message)") }
 }
 
 /// Subscriber sockets in one epoll set, registered once (outside any timed region), so that

@@ -21,11 +21,7 @@ enum VarlinkBenchmark {
     static let warmup = 2_000
 
     static func run(calls: Int = calls) {
-        var template = Array("/tmp/vlb.XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ $0.baseAddress.flatMap { mkdtemp($0) } }) != nil else {
-            fail("mkdtemp: errno \(errno)")
-        }
-        let directory = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let directory = Measure.temporaryDirectory("/tmp/vlb.XXXXXX")
         defer { try? FileManager.default.removeItem(atPath: directory) }
 
         let call = VarlinkCall(method: "org.example.bench.Echo", parameters: ["text": "hello, homefeed"])
@@ -219,8 +215,5 @@ enum VarlinkBenchmark {
         return (Double(p50) / 1_000, Double(p99) / 1_000)
     }
 
-    private static func fail(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("homefeed-bench varlink: \(message)\n".utf8))
-        exit(1)
-    }
+    private static func fail(_ message: String) -> Never { Measure.fatal("varlink: \(message)") }
 }

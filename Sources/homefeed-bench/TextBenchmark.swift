@@ -21,7 +21,7 @@ enum TextBenchmark {
         var summary: [String] = []
         // Process-cold figures come from fresh processes (`text-probe`): Pango and fontconfig
         // set up once per process, which a daemon pays at every start.
-        let initTime = median((0..<5).map { _ in probe(["init"]) })
+        let initTime = Measure.median((0..<5).map { _ in probe(["init"]) })
         Measure.report("text.init_ms", initTime, "ms")
         summary.append(String(format: "fontconfig + Pango + first font, in a new process: %.1f ms", initTime))
 
@@ -88,7 +88,7 @@ enum TextBenchmark {
             measured.append(probe(["start", measuredConfig.path]))
             plain.append(probe(["start", plainConfig.path]))
         }
-        return (median(measured), median(plain))
+        return (Measure.median(measured), Measure.median(plain))
     }
 
     /// `homefeed-bench text-probe init | start CONFIG [--refresh]`, run in a new process by
@@ -103,7 +103,7 @@ enum TextBenchmark {
                     let elapsed = ContinuousClock().measure {
                         _ = try? TextMeasurer().measure("공지사항", style: style, width: 335)
                     }
-                    print(milliseconds(elapsed))
+                    print(Measure.milliseconds(elapsed))
                     return ExitStatus.ok
                 },
                 Command(
@@ -145,7 +145,7 @@ enum TextBenchmark {
                 logger: Logger(label: "bench", level: .error, sink: { _ in }),
                 textMeasurer: measurer
             )
-            let elapsed = milliseconds(clock.now - begin)
+            let elapsed = Measure.milliseconds(clock.now - begin)
             if refresh { _ = try await service.refresh(url: nil) }
             await service.stop()
             return elapsed
@@ -166,9 +166,4 @@ enum TextBenchmark {
         return value
     }
 
-    static func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
-
-    static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1e3 + Double(duration.components.attoseconds) / 1e15
-    }
 }
