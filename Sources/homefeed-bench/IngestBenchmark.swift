@@ -242,5 +242,4 @@ enum IngestBenchmark {
     }
 
     static func fail(_ message: String) -> Never { Measure.fatal("ingest: \(message)") }
-
 }

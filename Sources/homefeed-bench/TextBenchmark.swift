@@ -165,5 +165,4 @@ enum TextBenchmark {
         else { Measure.fatal("text-probe \(arguments.joined(separator: " ")) failed") }
         return value
     }
-
 }

@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import HomeFetch
 import TestSupport
@@ -60,7 +59,7 @@ struct ResourceBoundTests {
     }
 }
 
-/// Runs `homefeed-fetch-probe` and decodes its report. Blocking waits run on a Dispatch queue,
+/// Runs `homefeed-fetch-probe` and decodes its report. Blocking waits run on a thread of their own,
 /// never on the cooperative pool.
 enum FetchProbeRun {
     struct Report: Decodable, Sendable {
@@ -82,18 +81,12 @@ enum FetchProbeRun {
     }()
 
     static func run(_ arguments: [String]) async throws -> Report {
-        let output: Data = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let probe = try ChildProcess.run(executable.path, arguments)
-                        guard probe.status == 0 else {
-                            throw FixtureError("homefeed-fetch-probe exited \(probe.status): \(probe.stderrText)")
-                        }
-                        return Data(probe.stdout)
-                    }
-                )
+        let output = try await offPool {
+            let probe = try ChildProcess.run(executable.path, arguments)
+            guard probe.status == 0 else {
+                throw FixtureError("homefeed-fetch-probe exited \(probe.status): \(probe.stderrText)")
             }
+            return Data(probe.stdout)
         }
         return try JSONDecoder().decode(Report.self, from: output)
     }

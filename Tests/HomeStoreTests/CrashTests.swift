@@ -72,7 +72,8 @@ import Testing
 }
 
 /// Runs `homefeed-store-crashtest` and kills it with SIGKILL once it prints a marker line.
-/// The blocking reads and waits run on a Dispatch queue, never on the cooperative pool.
+/// The blocking reads and waits run on a thread of their own (``offPool(_:)``), never on the
+/// cooperative pool.
 enum CrashTestRun {
     struct Outcome: Sendable {
         var lines: [String]
@@ -90,15 +91,7 @@ enum CrashTestRun {
     }()
 
     static func runAndKill(arguments: [String], after marker: String, delay: Duration) async throws -> Outcome {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    continuation.resume(returning: try blockingRun(arguments: arguments, after: marker, delay: delay))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        try await offPool { try blockingRun(arguments: arguments, after: marker, delay: delay) }
     }
 
     private static func blockingRun(arguments: [String], after marker: String, delay: Duration) throws -> Outcome {

@@ -14,16 +14,6 @@ enum Host {
     static var canSwitchUser: Bool { isRoot && has(setpriv) }
 }
 
-/// Runs blocking work (a process, socket reads, a wait for a datagram) on a thread of its own
-/// and awaits it, so the test does not hold one of the cooperative pool's two threads while it
-/// waits: other tests' actors need them (swift-on-linux.md §5.3). Expectations stay outside,
-/// on the test's task.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try body() }) }.start()
-    }
-}
-
 /// `homefeedd` started on a ``ScratchRoot`` with a chosen environment (`JOURNAL_STREAM`,
 /// `NOTIFY_SOCKET`, `WATCHDOG_USEC`), so the log keeps its `<N>` prefixes. `@unchecked
 /// Sendable`: owned by one test.

@@ -85,11 +85,7 @@ public final class FixtureServer: @unchecked Sendable {
     /// never goes through the fetcher under test.
     private func plainGET(_ path: String) async throws -> Data {
         let port = self.port
-        return try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try Self.blockingGET(path, port: port) })
-            }
-        }
+        return try await offPool { try Self.blockingGET(path, port: port) }
     }
 
     private static func blockingGET(_ path: String, port: Int) throws -> Data {

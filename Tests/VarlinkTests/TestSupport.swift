@@ -331,11 +331,7 @@ final class RawSocket: @unchecked Sendable {
 
 /// Runs a program (found on `$PATH`) to completion without blocking a cooperative thread.
 func run(_ executable: String, _ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
-    let completion = try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try ChildProcess.run("/usr/bin/env", [executable] + arguments) })
-        }
-    }
+    let completion = try await offPool { try ChildProcess.run("/usr/bin/env", [executable] + arguments) }
     return (completion.status, completion.stdoutText, completion.stderrText)
 }
 
