@@ -14,13 +14,7 @@ struct ThumbnailRendererTests {
     static let testsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let images = testsDirectory.deletingLastPathComponent().appendingPathComponent("TestSupport/Fixtures/images")
 
-    static let helperPath: String = {
-        let test =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        if directory.pathExtension == "xctest" { directory = directory.deletingLastPathComponent() }
-        return directory.appendingPathComponent("homefeed-thumbnail").path
-    }()
+    static let helperPath = BuiltProducts.path("homefeed-thumbnail")
 
     let scratch: TemporaryDirectory
     var directory: URL { scratch.url }

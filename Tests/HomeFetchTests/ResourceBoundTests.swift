@@ -71,18 +71,11 @@ enum FetchProbeRun {
         var fetchThreadCPUMs: Double
     }
 
-    static let executable: URL = {
-        let test =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        // On Linux the tests run from `<products>/homefeedPackageTests.xctest`.
-        if directory.pathExtension == "xctest" { directory = directory.deletingLastPathComponent() }
-        return directory.appendingPathComponent("homefeed-fetch-probe")
-    }()
+    static let executable = BuiltProducts.path("homefeed-fetch-probe")
 
     static func run(_ arguments: [String]) async throws -> Report {
         let output = try await offPool {
-            let probe = try ChildProcess.run(executable.path, arguments)
+            let probe = try ChildProcess.run(executable, arguments)
             guard probe.status == 0 else {
                 throw FixtureError("homefeed-fetch-probe exited \(probe.status): \(probe.stderrText)")
             }

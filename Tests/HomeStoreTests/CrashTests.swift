@@ -81,26 +81,19 @@ enum CrashTestRun {
         var killedBySignal: Int32?
     }
 
-    static let executable: URL = {
-        let test =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        // On Linux the tests run from `<products>/homefeedPackageTests.xctest`.
-        if directory.pathExtension == "xctest" { directory = directory.deletingLastPathComponent() }
-        return directory.appendingPathComponent("homefeed-store-crashtest")
-    }()
+    static let executable = BuiltProducts.path("homefeed-store-crashtest")
 
     static func runAndKill(arguments: [String], after marker: String, delay: Duration) async throws -> Outcome {
         try await offPool { try blockingRun(arguments: arguments, after: marker, delay: delay) }
     }
 
     private static func blockingRun(arguments: [String], after marker: String, delay: Duration) throws -> Outcome {
-        let process = try ChildProcess(executable.path, arguments, stdout: .pipe)
+        let process = try ChildProcess(executable, arguments, stdout: .pipe)
 
         var lines: [String] = []
         var pending: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        guard let descriptor = process.output else { throw FixtureError("no stdout pipe from \(executable.path)") }
+        guard let descriptor = process.output else { throw FixtureError("no stdout pipe from \(executable)") }
         var sawMarker = false
         reading: while true {
             let count = read(descriptor, &buffer, buffer.count)

@@ -14,16 +14,6 @@ struct CommandRunner {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The directory SwiftPM put the test bundle and the executables in.
-    static let productsDirectory: URL = {
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        // On Linux the tests run from `<products>/homefeedPackageTests.xctest`.
-        if url.pathExtension == "xctest" { url = url.deletingLastPathComponent() }
-        return url
-    }()
-
     /// A product of this package, or an absolute path.
     let executable: String
 
@@ -38,7 +28,7 @@ struct CommandRunner {
             input = .file(path.path)
         }
         let completion = try ChildProcess.run(
-            executable.hasPrefix("/") ? executable : Self.productsDirectory.appendingPathComponent(executable).path,
+            executable.hasPrefix("/") ? executable : BuiltProducts.path(executable),
             arguments,
             environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
             stdin: input,

@@ -35,7 +35,7 @@ final class DaemonHarness: @unchecked Sendable {
     /// it answers on its socket.
     func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
         let process = try ChildProcess(
-            CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path,
+            BuiltProducts.path("homefeedd"),
             [
                 "--config", configDirectory.path, "--state-dir", root.appendingPathComponent("state").path,
                 "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,

@@ -29,7 +29,7 @@ struct FetchShutdownTests {
 
     @Test("homefeedd fetches with libcurl and links no FoundationNetworking")
     func linkLine() throws {
-        let daemon = CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path
+        let daemon = BuiltProducts.path("homefeedd")
         let ldd = try CommandRunner(executable: "/usr/bin/ldd").run([daemon])
         #expect(ldd.status == 0)
         #expect(ldd.stdout.contains("libcurl.so.4"))

@@ -23,7 +23,7 @@ struct PeerAuthorizationTests {
 
     /// `homefeedctl` run through `setpriv` with these credentials.
     func homefeedctl(_ credentials: [String], _ arguments: [String]) async throws -> CommandRunner.Outcome {
-        let ctl = CommandRunner.productsDirectory.appendingPathComponent("homefeedctl").path
+        let ctl = BuiltProducts.path("homefeedctl")
         return try await offPool { try CommandRunner(executable: Host.setpriv).run(credentials + [ctl] + arguments) }
     }
 

@@ -59,7 +59,7 @@ struct PerUserDaemonTests {
         #expect(Self.mode(socket)?.uid == 65534)
         #expect(Self.mode(runtime + "/homefeed")?.mode == 0o700)
 
-        let ctl = CommandRunner.productsDirectory.appendingPathComponent("homefeedctl").path
+        let ctl = BuiltProducts.path("homefeedctl")
         func homefeedctl(_ credentials: [String], _ arguments: [String]) async throws -> CommandRunner.Outcome {
             try await offPool {
                 try CommandRunner(executable: Host.setpriv).run(

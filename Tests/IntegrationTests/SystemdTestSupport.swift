@@ -144,7 +144,7 @@ extension ChildProcess {
 
 enum SystemdTools {
     static let socketActivate = "/usr/bin/systemd-socket-activate"
-    static var homefeedd: String { CommandRunner.productsDirectory.appendingPathComponent("homefeedd").path }
+    static var homefeedd: String { BuiltProducts.path("homefeedd") }
 
     /// The test's environment without anything a service manager would set.
     static func cleanEnvironment(_ extra: [String: String] = [:]) -> [String: String] {
