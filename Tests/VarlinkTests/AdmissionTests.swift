@@ -116,7 +116,7 @@ struct AdmissionTests {
             // The slot comes back when the subscriber leaves.
             first = nil  // closes it
             var subscribed = false
-            for _ in 0..<100 where !subscribed {
+            for _ in 0..<500 where !subscribed {
                 let next = try RawSocket(address)
                 next.write(Self.subscribe)
                 subscribed = await next.readReply()?.continues == true

@@ -521,7 +521,7 @@ struct ServerTests {
             second.close()
             // Once the second one is gone, a new client gets in.
             var admitted = false
-            for _ in 0..<100 where !admitted {
+            for _ in 0..<500 where !admitted {
                 let next = try await VarlinkClient.connect(to: address)
                 admitted = (try? await next.call("org.varlink.service.GetInfo")) != nil
                 if !admitted { try await Task.sleep(for: .milliseconds(20)) }

@@ -267,8 +267,9 @@ final class RawSocket: @unchecked Sendable {
             }
         }
         guard result == 0 else { throw SystemError(call: "connect", errno: errno, path: path) }
-        // Reads give up after 10 s, so a broken test fails instead of hanging.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // Reads give up after 30 s, so a broken test fails instead of hanging; a reply from a
+        // server on a machine busy with the whole suite can take seconds.
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
