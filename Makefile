@@ -88,11 +88,14 @@ layout: build
 
 test: deps
 	$(SWIFT) build --build-tests $(SWIFT_FLAGS)
-# The log is long and CI keeps only its tail, so a failed run ends by repeating its issues.
+# The log is long and CI keeps only its tail, so a failed run ends by repeating its issues
+# (expectations, crashes), or its last 40 lines when it names none.
 	@mkdir -p $(BUILD_DIR); set -o pipefail; \
 	$(SWIFT) test --disable-xctest $(SWIFT_FLAGS) 2>&1 | tee $(BUILD_DIR)/test.log || { \
-	    status=$$?; echo "== swift test failed (exit $$status); its issues, from $(BUILD_DIR)/test.log:"; \
-	    grep -a -A3 -E 'recorded an issue|Fatal error|Caught signal' $(BUILD_DIR)/test.log | head -80; exit $$status; }
+	    status=$$?; set +o pipefail; echo "== swift test failed (exit $$status); from $(BUILD_DIR)/test.log:"; \
+	    issues=$$(grep -a -A3 -E 'recorded an issue|Fatal error|Precondition failed|Assertion failed|Program crashed|unexpected signal|^error:' \
+	        $(BUILD_DIR)/test.log | head -80); \
+	    if [ -n "$$issues" ]; then echo "$$issues"; else tail -n 40 $(BUILD_DIR)/test.log; fi; exit $$status; }
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-deb
 	@$(MAKE) --no-print-directory check-spawn
