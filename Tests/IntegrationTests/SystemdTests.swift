@@ -159,7 +159,7 @@ struct SystemdTests {
         // The tool execs homefeedd only when this connection arrives: it is queued, not lost.
         // The path exists from bind(2) on, a moment before listen(2): refused until then.
         var connected: VarlinkClient?
-        for _ in 0..<200 where connected == nil {
+        for _ in 0..<1_000 where connected == nil {
             connected = try? VarlinkClient(connectingTo: "unix:" + socket)
             if connected == nil { usleep(10_000) }
         }

@@ -621,7 +621,7 @@ struct ServerTests {
                 )
             }
             // The socket is closed; the note arrives anyway.
-            for _ in 0..<500 where await hub.notes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            for _ in 0..<1_000 where await hub.notes.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             #expect(await hub.notes == ["bye"])
         }
     }
