@@ -1,14 +1,14 @@
 public import Foundation
 
-/// The directory this build put the package's executables in, found from the running test
-/// bundle (on Linux `<products>/homefeedPackageTests.xctest`), so a test runs the `homefeedd`,
-/// helper or probe of the same build as itself.
+/// The package's executables of the same build as the running tests, so a test runs the
+/// `homefeedd`, helper or probe its own code was built with.
 public enum BuiltProducts {
+    /// The directory SwiftPM built into: on Linux the test bundle is the file
+    /// `<products>/homefeedPackageTests.xctest`, so it is the bundle's directory.
     public static let directory: URL = {
         let test =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let directory = URL(fileURLWithPath: test).deletingLastPathComponent()
-        return directory.pathExtension == "xctest" ? directory.deletingLastPathComponent() : directory
+        return URL(fileURLWithPath: test).deletingLastPathComponent()
     }()
 
     /// The path of the executable product `name`.
