@@ -253,11 +253,9 @@ enum Measure {
         var samples: [Double] = []
         samples.reserveCapacity(runs)
         for _ in 0..<runs {
-            let elapsed = clock.measure(body)
-            samples.append(Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9)
+            samples.append(milliseconds(clock.measure(body)) * 1e6)
         }
-        samples.sort()
-        return samples[samples.count / 2]
+        return median(samples)
     }
 
     /// The middle of `values` (the upper middle of an even count), 0 when there are none.
