@@ -76,7 +76,7 @@ struct ConnectionLimitTests {
         let daemon = FaultDaemon(root: root)
         try await daemon.start()
         let socket = daemon.socket
-        var (held, seen) = try await offPool { () -> ([Client], [FirstReply: Int]) in
+        var (held, seen) = await offPool { () -> ([Client], [FirstReply: Int]) in
             var held: [Client] = []
             var seen: [FirstReply: Int] = [:]
             for _ in 0..<500 {
@@ -183,7 +183,7 @@ struct ConnectionLimitTests {
                 daemon.socket,
             ]
         )
-        let report = try #require(try await offPool { crowd.readLine() }, "the crowd printed nothing: \(root.log())")
+        let report = try #require(await offPool { crowd.readLine() }, "the crowd printed nothing: \(root.log())")
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
         let seen = parsed["seen"] as? [String: Int] ?? [:]
         #expect(seen["subscribed"] == 9, "\(report)")
@@ -199,8 +199,8 @@ struct ConnectionLimitTests {
             #expect(outcome.status == 0, "\(command): \(outcome.stderr)")
         }
         crowd.write("probe\n")
-        #expect(try await offPool { crowd.readLine() } == "closed")
-        #expect(try await offPool { crowd.finish() } == 0)
+        #expect(await offPool { crowd.readLine() } == "closed")
+        #expect(await offPool { crowd.finish() } == 0)
         #expect(await daemon.stop() == 0)
     }
 }

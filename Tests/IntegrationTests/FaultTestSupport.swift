@@ -85,7 +85,7 @@ final class FaultDaemon: @unchecked Sendable {
         guard let process else { return nil }
         process.signal(SIGTERM)
         self.process = nil
-        return try? await offPool { process.wait() }
+        return await offPool { process.wait() }
     }
 
     /// Log lines at `priority` (`<2>`, `<3>` …).

@@ -49,7 +49,7 @@ struct StoreFaultTests {
         // Offline (--no-fetch): the salvaged manifests are all there is to serve.
         let receiver = try NotifyReceiver(path: root.path("n.sock"))
         try await daemon.start(["--no-fetch"], environment: ["NOTIFY_SOCKET": receiver.socketValue])
-        let ready = try #require(try await offPool { receiver.await("READY=1") }, "no READY=1: \(root.log())")
+        let ready = try #require(await offPool { receiver.await("READY=1") }, "no READY=1: \(root.log())")
         #expect(NotifyReceiver.value("STATUS", in: ready)?.contains("store recovered") == true, "\(ready)")
         let aside = files(in: root, prefix: "homefeed.sqlite.corrupt-")
         #expect(aside.contains { !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }, "\(aside)")
@@ -125,7 +125,7 @@ struct StoreFaultTests {
         let errors = daemon.logLines(3)
         #expect(errors.contains { $0.contains("RecordHistory") && $0.contains("SQLITE_BUSY") }, "\(root.log())")
         #expect(errors.contains { $0.contains("Refresh") && $0.contains("SQLITE_BUSY") }, "\(root.log())")
-        try await offPool { lock.release() }
+        await offPool { lock.release() }
 
         let recorded = try await daemon.call("io.homefeed.RecordHistory", ["title": "풀림"])
         #expect((recorded["version"]?.intValue ?? 0) > version)
@@ -148,13 +148,13 @@ struct StoreFaultTests {
             ["--no-fetch"],
             environment: ["NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "200000"]
         )
-        #expect(try await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
-        #expect(try await offPool { receiver.await("WATCHDOG=1") } != nil)
+        #expect(await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
+        #expect(await offPool { receiver.await("WATCHDOG=1") } != nil)
 
         let lock = try await offPool { try StoreLock(root.storePath) }
         // Every watchdog tick first takes the store's write lock; three failures in a row make
         // the store failing (each waits the 1 s busy timeout).
-        let failing = try await offPool { () -> String? in
+        let failing = await offPool { () -> String? in
             while let message = receiver.receive() {
                 if let line = NotifyReceiver.value("STATUS", in: message), line.contains("Store failing") {
                     return line
@@ -166,7 +166,7 @@ struct StoreFaultTests {
         #expect(line.contains("SQLITE_BUSY"))
         #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "failing")
         // The next two ticks (each ≥ 1 s: the busy timeout) send no ping.
-        let pings = try await offPool { () -> Int in
+        let pings = await offPool { () -> Int in
             var pings = 0
             for _ in 0..<2 {
                 if let message = receiver.receive(timeout: 1_500), NotifyReceiver.lines(message).contains("WATCHDOG=1")
@@ -178,8 +178,8 @@ struct StoreFaultTests {
         }
         #expect(pings == 0)
 
-        try await offPool { lock.release() }
-        let resumed = try #require(try await offPool { receiver.await("WATCHDOG=1") }, "no pings: \(root.log())")
+        await offPool { lock.release() }
+        let resumed = try #require(await offPool { receiver.await("WATCHDOG=1") }, "no pings: \(root.log())")
         #expect(NotifyReceiver.value("STATUS", in: resumed).map { $0.hasPrefix("Serving version") } ?? true)
         #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "ok")
         #expect(await daemon.stop() == 0)

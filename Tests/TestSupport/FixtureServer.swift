@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import Glibc
 import SystemCalls
@@ -36,10 +35,8 @@ public final class FixtureServer: @unchecked Sendable {
             stdin: .pipe,
             stdout: .pipe
         )
-        // Reading a pipe blocks: do it on a dispatch queue, never on the cooperative pool.
-        let line = await withCheckedContinuation { (continuation: CheckedContinuation<String, Never>) in
-            DispatchQueue.global().async { continuation.resume(returning: process.readLine(seconds: 60) ?? "") }
-        }
+        // Reading a pipe blocks: never on the cooperative pool.
+        let line = await offPool { process.readLine(seconds: 60) ?? "" }
         let ports = line.split(whereSeparator: { $0 == " " || $0 == "\n" }).compactMap { Int($0) }
         guard ports.count == count else { throw FixtureError("fixture server did not print \(count) ports: \(line)") }
         return FixtureServer(ports: ports, process: process)

@@ -682,23 +682,16 @@ struct ServerTests {
     func blockingClient() async throws {
         try await withServer { _, address, hub in
             // Blocking calls belong on their own thread, not on the cooperative pool.
-            let result: Result<[Int], VarlinkClientError> = await withCheckedContinuation { continuation in
-                Thread {
-                    do throws(VarlinkClientError) {
-                        let client = try VarlinkClient(connectingTo: address)
-                        try client.callOneway("org.example.test.Note", parameters: ["text": "one way"])
-                        var seen: [Int] = []
-                        try client.callMore("org.example.test.Count", parameters: ["n": 3], timeout: .seconds(10)) {
-                            seen.append($0.parameters.object?["i"]?.intValue ?? -1)
-                            return true
-                        }
-                        continuation.resume(returning: .success(seen))
-                    } catch {
-                        continuation.resume(returning: .failure(error))
-                    }
-                }.start()
+            let seen = try await offPool { () throws(VarlinkClientError) -> [Int] in
+                let client = try VarlinkClient(connectingTo: address)
+                try client.callOneway("org.example.test.Note", parameters: ["text": "one way"])
+                var seen: [Int] = []
+                try client.callMore("org.example.test.Count", parameters: ["n": 3], timeout: .seconds(10)) {
+                    seen.append($0.parameters.object?["i"]?.intValue ?? -1)
+                    return true
+                }
+                return seen
             }
-            let seen = try result.get()
             #expect(seen == [1, 2, 3])
             #expect(await hub.notes == ["one way"])
         }

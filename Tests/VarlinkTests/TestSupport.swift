@@ -292,7 +292,7 @@ final class RawSocket: @unchecked Sendable {
 
     /// The next message, or nil at EOF (or error / timeout).
     func readMessage() async -> [UInt8]? {
-        await onOwnThread { self.blockingReadMessage() }
+        await offPool { self.blockingReadMessage() }
     }
 
     func readReply() async -> VarlinkReply? {
@@ -301,13 +301,7 @@ final class RawSocket: @unchecked Sendable {
 
     /// True when the server has closed the connection (EOF or reset), draining any messages.
     func readUntilClosed() async -> Bool {
-        await onOwnThread { self.blockingReadUntilClosed() }
-    }
-
-    private func onOwnThread<T: Sendable>(_ read: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: read()) }.start()
-        }
+        await offPool { self.blockingReadUntilClosed() }
     }
 
     private func blockingReadMessage() -> [UInt8]? {
