@@ -38,7 +38,10 @@ import Varlink
 ///   `serve.push_1000.caller_reply_ms` (when the `RecordHistory` caller had its reply during
 ///   those rounds: the loop's push lane lets it through after one slice of the fan-out), and
 ///   the push's own floor, `serve.push_1000.version_floor_ms` (`RecordHistory` alone plus the
-///   lowest raw fan-out), with `serve.push_1000.ratio`, the push over it;
+///   lowest raw fan-out), with `serve.push_1000.ratio`, the push over it; then
+///   `serve.push_1000.paused_ms` and `serve.push_1000.paused_watched_floor_ms`, the push and the
+///   watched floor again with the cores left idle for ``roundPause`` after each round, as between
+///   versions on a device;
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
 ///   subscribers holding the re-solved manifest;
 /// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.
@@ -51,6 +54,12 @@ enum ServeBenchmark {
     /// since one round of a few milliseconds can meet a scheduling delay of as many (a median
     /// of 5 moved by a millisecond from run to run).
     static let pushRounds = 15
+
+    /// The pause after each round of the paused push and its floor (µs): as versions come
+    /// apart on a device, the cores go idle between them. With rounds back to back the bench
+    /// keeps them warm, and the push's absolute time follows that warmth as its floors do
+    /// (docs/varlink.md, stop 52).
+    static let roundPause: UInt32 = 20_000
 
     /// - Parameters:
     ///   - onlyCalls: measure the small call (quiet) and nothing else, for a profiler.
@@ -454,8 +463,14 @@ enum ServeBenchmark {
     /// thread is made once and waits for the next round's push as soon as it has read one, as a
     /// subscriber process waits: a thread started per round was still starting while the
     /// version was being made, on a core the daemon needed. The floor's reader reads while its
-    /// writer writes, the same way (``pushFloor(count:bytes:splicing:)``).
-    static func pushToSubscribers(count: Int, socket: String, client: VarlinkClient) -> (all: Double, reply: Double) {
+    /// writer writes, the same way (``pushFloor(count:bytes:splicing:watched:pausing:)``). With
+    /// `pausing`, each round is followed by ``roundPause``.
+    static func pushToSubscribers(
+        count: Int,
+        socket: String,
+        client: VarlinkClient,
+        pausing: Bool = false
+    ) -> (all: Double, reply: Double) {
         let fds = subscribePhone(count: count, socket: socket)
         defer { for fd in fds { close(fd) } }
         let reader = SubscriberReader(fds)
@@ -486,6 +501,7 @@ enum ServeBenchmark {
             replies.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             done.wait()
             rounds.append(Double(finished.withLock { $0[round] } - start) / 1e6)
+            if pausing { usleep(roundPause) }
         }
         return (Measure.median(rounds), Measure.median(replies))
     }
@@ -515,6 +531,12 @@ enum ServeBenchmark {
         Measure.report("serve.push_1000.splice_floor_ms", spliceFloor, "ms")
         Measure.report("serve.push_1000.grouped_floor_ms", groupedFloor, "ms")
         Measure.report("serve.push_1000.watched_floor_ms", watchedFloor, "ms")
+        // Last, so that the figures above are taken as before: the push and the watched floor
+        // again with the cores left idle between rounds (``roundPause``).
+        let paused = pushToSubscribers(count: 1000, socket: socket, client: client, pausing: true).all
+        let pausedFloor = pushFloor(count: 1000, bytes: replySize, splicing: .grouped, watched: true, pausing: true)
+        Measure.report("serve.push_1000.paused_ms", paused, "ms")
+        Measure.report("serve.push_1000.paused_watched_floor_ms", pausedFloor, "ms")
         // Timed from the RecordHistory call, the push's own floor is making the version
         // (RecordHistory alone) plus the cheapest raw fan-out: the goal is read beside it.
         let floor = min(sendFloor, spliceFloor, groupedFloor)
@@ -543,11 +565,13 @@ enum ServeBenchmark {
     ///   (never waited on), as the server's loop watches every connection for the client's next
     ///   call or its hang-up. A read from a socket whose peer has waiters then runs their
     ///   callbacks: the cost of the watch that a server cannot do without.
+    /// - Parameter pausing: wait ``roundPause`` after each round.
     static func pushFloor(
         count: Int,
         bytes: Int,
         splicing: SpliceWriter.Grouping? = nil,
-        watched: Bool = false
+        watched: Bool = false,
+        pausing: Bool = false
     ) -> Double {
         var writers: [Int32] = []
         var readers: [Int32] = []
@@ -600,12 +624,12 @@ enum ServeBenchmark {
                 reader.waitForOneReply()
             }
             done.wait()
+            if pausing { usleep(roundPause) }
             return elapsed
         }
         return Measure.median(rounds)
     }
 
-    /// Wall time of `body` in ms.
     /// Opens `count` raw sockets, each subscribed to the phone manifest (not yet read).
     static func subscribePhone(count: Int, socket: String) -> [Int32] {
         let subscribe = VarlinkCall(method: "io.homefeed.GetManifest", parameters: ["profile": "phone"], more: true)
@@ -622,6 +646,7 @@ enum ServeBenchmark {
         return fds
     }
 
+    /// Wall time of `body` in ms.
     static func milliseconds(_ body: () -> Void) -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         body()
@@ -755,8 +780,8 @@ final class BusyLoop {
 }
 
 /// Writes one message to many sockets by splicing, for the splice floors of the fan-out
-/// (``ServeBenchmark/pushFloor(count:bytes:splicing:)``): `tee` from a pipe holding the message
-/// into a scratch pipe, then `splice` into the socket.
+/// (``ServeBenchmark/pushFloor(count:bytes:splicing:watched:pausing:)``): `tee` from a pipe
+/// holding the message into a scratch pipe, then `splice` into the socket.
 ///
 /// Sendable: its fields never change once made, and the timed rounds use it one after another
 /// (`tee` leaves the source pipe as it is; the scratch pipe is empty between writes).
