@@ -1,10 +1,7 @@
 import Foundation
+import TestSupport
 import Testing
 import TextMeasure
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Text no title should hold still measures, within bounds, without a crash: the input is
 /// capped at ``TextMeasurer/Limits/maxTextBytes`` (TextInput.swift) before Pango sees it.
@@ -23,14 +20,6 @@ struct HostileTextTests {
         ),
     ]
 
-    /// CPU time this thread has used, in seconds. The synchronous measure runs on the calling
-    /// thread; the process's own total would count every test running beside it.
-    static func threadCPUSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-    }
-
     @Test("hostile text measures without a crash", arguments: cases.map(\.0))
     func hostile(_ name: String) throws {
         let text = try #require(Self.cases.first { $0.0 == name }?.1)
@@ -47,10 +36,11 @@ struct HostileTextTests {
         let text = String(repeating: "가나다라 abc ", count: 10_000)
         #expect(text.utf8.count == 170_000)
         // 333 points: a width no other test measures this text at, so the shared measurer's
-        // cache cannot answer and the CPU bound sees a real layout.
-        let before = Self.threadCPUSeconds()
+        // cache cannot answer and the CPU bound sees a real layout. The synchronous measure runs
+        // on this thread, so its CPU time is this thread's.
+        let before = threadCPUSeconds()
         let metrics = try TextHost.measurer.measure(text, style: Self.style, width: 333)
-        let spent = Self.threadCPUSeconds() - before
+        let spent = threadCPUSeconds() - before
         #expect(metrics.isTruncated)
         // "가나다라 abc " is 4 × 3 + 5 = 17 bytes: 4 096 bytes hold 240 repetitions (and a part),
         // some tens of lines at 333 points, never the hundreds of all 10 000 repetitions.
