@@ -147,19 +147,19 @@ struct Timing {
     mutating func parse(_ body: [UInt8], url: String, contentType: String?, name: String) -> FeedDocument? {
         documents += 1
         var document: FeedDocument?
-        let start = Self.threadCPUMilliseconds()
+        let start = Measure.threadCPUSeconds()
         do {
             document = try FeedParser.parse(body, url: url, contentType: contentType)
         } catch {
             errors += 1
         }
-        let elapsed = Self.threadCPUMilliseconds() - start
+        let elapsed = (Measure.threadCPUSeconds() - start) * 1000
         total += elapsed
         if elapsed > slowest.milliseconds { slowest = (name, elapsed) }
         if elapsed > 50 { overBudget += 1 }
-        let floorStart = Self.threadCPUMilliseconds()
+        let floorStart = Measure.threadCPUSeconds()
         if body.count >= 4 { RawSAXParse.parse(body) }
-        floorTotal += Self.threadCPUMilliseconds() - floorStart
+        floorTotal += (Measure.threadCPUSeconds() - floorStart) * 1000
         return document
     }
 
@@ -171,11 +171,5 @@ struct Timing {
         Measure.report("corpus.slowest_cpu_ms", slowest.milliseconds, "ms")
         Measure.report("corpus.over_50ms", Double(overBudget), "files")
         print("slowest document: \(slowest.name)")
-    }
-
-    static func threadCPUMilliseconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
     }
 }

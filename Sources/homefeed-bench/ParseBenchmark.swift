@@ -87,23 +87,17 @@ enum ParseBenchmark {
             floorTimes.append(time(floor))
         }
         func median(_ times: [(wall: Double, cpu: Double)]) -> (wall: Double, cpu: Double) {
-            (times.map(\.wall).sorted()[runs / 2], times.map(\.cpu).sorted()[runs / 2])
+            (Measure.median(times.map(\.wall)), Measure.median(times.map(\.cpu)))
         }
-        let ratios = zip(bodyTimes, floorTimes).map { $0.wall / $1.wall }.sorted()
-        return (median(bodyTimes), median(floorTimes), ratios[runs / 2])
+        let ratios = zip(bodyTimes, floorTimes).map { $0.wall / $1.wall }
+        return (median(bodyTimes), median(floorTimes), Measure.median(ratios))
     }
 
     private static func time(_ body: () -> Void) -> (wall: Double, cpu: Double) {
-        let cpuStart = threadCPUMilliseconds()
+        let cpuStart = Measure.threadCPUSeconds()
         let elapsed = ContinuousClock().measure(body)
-        let cpu = threadCPUMilliseconds() - cpuStart
-        return (Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15, cpu)
-    }
-
-    private static func threadCPUMilliseconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
+        let cpu = (Measure.threadCPUSeconds() - cpuStart) * 1000
+        return (Measure.milliseconds(elapsed), cpu)
     }
 
     /// Two decimals: a ratio next to its goal must not round across it (2.03 is not 2.0).
