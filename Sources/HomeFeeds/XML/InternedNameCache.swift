@@ -8,10 +8,18 @@
 /// classified once each instead of by `strlen` and byte comparisons on every element.
 ///
 /// Looked up twice per element (the recorder's container test and the builder's start), so the
-/// hit is inlined and the rest is not. Noncopyable: it owns the tables' memory.
+/// hit is inlined and the rest is not. Noncopyable: it owns the tables' memory, and frees it
+/// itself. A generic noncopyable table with a `deinit` of its own was destroyed by a witness
+/// that called itself forever in the `make fuzz` build (`-sanitize=fuzzer,address`, this
+/// toolchain), hanging every XML parse at its end: the tables are plain values.
 struct InternedNameCache: ~Copyable {
     private var names = AddressTable<XMLName>()
     private var namespaces = AddressTable<XMLNamespace>()
+
+    deinit {
+        names.deallocate()
+        namespaces.deallocate()
+    }
 
     /// `XMLName.classify(name)`, for a name interned by the parser.
     @inline(__always)
@@ -33,7 +41,9 @@ struct InternedNameCache: ~Copyable {
 /// 20 000-item document, a third of the lookups' cost; issue 17). A name whose probes find
 /// neither it nor a free slot takes its first slot: a document of many names costs their
 /// classification again, never a wrong answer, since the value depends on the address alone.
-private struct AddressTable<Value: BitwiseCopyable>: ~Copyable {
+///
+/// Copyable, so it does not free its slots: its owner calls `deallocate()` once.
+private struct AddressTable<Value: BitwiseCopyable> {
     private struct Slot {
         var address: UnsafePointer<UInt8>
         var value: Value
@@ -51,7 +61,7 @@ private struct AddressTable<Value: BitwiseCopyable>: ~Copyable {
         slots.initialize(repeating: nil, count: count)
     }
 
-    deinit { slots.deallocate() }
+    func deallocate() { slots.deallocate() }
 
     @inline(__always)
     func cachedValue(for address: UnsafePointer<UInt8>) -> Value? {
