@@ -267,21 +267,49 @@ check-spawn:
 clean:
 	rm -rf $(BUILD_DIR)
 
-## fuzz: libFuzzer over the HomeFeeds entry point for FUZZ_SECONDS (not part of swift build/test).
-## The corpus grows in fuzz-artifacts/corpus (gitignored, survives a clean build); crashers land in
-## fuzz-artifacts/ and each one goes into Tests/HomeFeedsTests/Fixtures/fuzz/, replayed by FuzzRegressionTests.
+## fuzz: libFuzzer for FUZZ_SECONDS over FUZZ_TARGET (not part of swift build/test):
+##   homefeeds (default)  the feed parser: every format, encoding and chunking (Fuzz/FuzzEntry.swift);
+##   layout               a spec's and measurements' JSON, the solver in ordinary, extreme and invalid
+##                        containers, and the result's JSON (Fuzz/LayoutFuzzEntry.swift).
+## Each corpus grows in fuzz-artifacts/ (gitignored, survives a clean build: corpus/ for homefeeds,
+## layout-corpus/ for layout); crashers land in fuzz-artifacts/ and each one goes into the target's
+## Fixtures/fuzz/ (Tests/HomeFeedsTests, Tests/HomeLayoutTests), replayed by its FuzzRegressionTests.
+## JSONCore, which both import, is built first as a module of its own, instrumented the same way,
+## and so is CSystem's C for the feed parser. Two targets at once: `make fuzz-build`, then
+## `make -o fuzz-build fuzz FUZZ_TARGET=…` for each, so that neither rebuilds under the other.
 FUZZ_SECONDS ?= 60
+FUZZ_TARGET ?= homefeeds
 FUZZ_DIR := $(BUILD_DIR)/fuzz
+FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name homefeed \
+    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
+    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
+    -I $(FUZZ_DIR)
+FUZZ_CORPUS_homefeeds := fuzz-artifacts/corpus
+FUZZ_CORPUS_layout := fuzz-artifacts/layout-corpus
 .PHONY: fuzz fuzz-build
 fuzz-build:
 	mkdir -p $(FUZZ_DIR) fuzz-artifacts
-	swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -module-name HomeFeedsFuzz -package-name homefeed \
-	    -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
-	    -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
+	$(FUZZ_SWIFTC) -module-name JSONCore -emit-module -emit-module-path $(FUZZ_DIR)/JSONCore.swiftmodule \
+	    -emit-library -static -o $(FUZZ_DIR)/libJSONCore.a $$(find Sources/JSONCore -name '*.swift' | sort)
+	mkdir -p $(FUZZ_DIR)/CSystem
+	printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/Sources/CSystem/include/CSystem.h" \
+	    > $(FUZZ_DIR)/CSystem/module.modulemap
+	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \
+	    -o $(FUZZ_DIR)/CSystem.o
+	$(FUZZ_SWIFTC) -module-name HomeFeedsFuzz -L $(FUZZ_DIR) -lJSONCore -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
 	    $$(find Sources/HomeFeeds -name '*.swift' | sort) Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/homefeeds-fuzz
+	$(FUZZ_SWIFTC) -module-name HomeLayoutFuzz -L $(FUZZ_DIR) -lJSONCore -lm \
+	    $$(find Sources/HomeLayout -name '*.swift' | sort) Fuzz/LayoutFuzzEntry.swift -o $(FUZZ_DIR)/layout-fuzz
 fuzz: fuzz-build
-	mkdir -p fuzz-artifacts/corpus
-	cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* fuzz-artifacts/corpus/ 2>/dev/null || true
-	$(FUZZ_DIR)/homefeeds-fuzz fuzz-artifacts/corpus -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/ -print_final_stats=1
+	@case "$(FUZZ_TARGET)" in homefeeds|layout) ;; \
+	    *) echo "FUZZ_TARGET must be homefeeds or layout, not '$(FUZZ_TARGET)'" >&2; exit 2;; esac
+	mkdir -p $(FUZZ_CORPUS_$(FUZZ_TARGET))
+	if [ "$(FUZZ_TARGET)" = homefeeds ]; then \
+	    cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_CORPUS_homefeeds)/ 2>/dev/null || true; \
+	else \
+	    cp -n Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
+	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout; \
+	fi
+	$(FUZZ_DIR)/$(FUZZ_TARGET)-fuzz $(FUZZ_CORPUS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1

@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "CommandTableTests", dependencies: ["CommandTable", "TestSupport"]),
-        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"]),
+        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HomeFeedsTests",
             dependencies: ["HomeFeeds", "TestSupport"],
