@@ -4,6 +4,7 @@
 #   make layout  solve feeds/layout.json at 375x812@2x offline and write its SVG wireframe
 #   make test    install missing Debian packages (as root), build clean of warnings, swift test
 #   make bench   release benchmarks (homefeed-bench)
+#   make fuzz    libFuzzer over the feed parser, or the layout engine with FUZZ_TARGET=layout
 #   make install install homefeedd, homefeedctl, units, default config and man pages under
 #                $(DESTDIR)$(PREFIX) (see "Running under systemd" in README.md)
 
