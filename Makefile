@@ -281,7 +281,8 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= homefeeds
 FUZZ_DIR := $(BUILD_DIR)/fuzz
-FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6 -package-name homefeed \
+FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-library -O -g -swift-version 6 \
+    -package-name homefeed \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
     -I $(FUZZ_DIR)

@@ -113,9 +113,13 @@ struct XMLAttributes {
 
     /// Undoes libxml2's attribute escaping: without entity substitution (we never set NOENT) it
     /// hands `&` in attribute values over as the character reference `&#38;`.
+    ///
+    /// The bytes are checked (invalid ones read as U+FFFD) although `UTF8Sanitizer` feeds
+    /// libxml2 only valid UTF-8: recovering from an unterminated entity reference followed by a
+    /// named one, libxml2 2.9.14 handed over a value ending in a NUL and a lone lead byte
+    /// (`make fuzz`), and a String made from it unchecked trapped at its first use.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
-        // Attribute values come out of libxml2, which `UTF8Sanitizer` feeds only valid UTF-8.
-        withDecoded(bytes) { String(validUTF8: $0) }
+        withDecoded(bytes) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Calls `body` with `bytes` with each `&#38;` read as `&`: the bytes themselves when there
