@@ -4,7 +4,7 @@
 #   make layout  solve feeds/layout.json at 375x812@2x offline and write its SVG wireframe
 #   make test    install missing Debian packages (as root), build clean of warnings, swift test
 #   make bench   release benchmarks (homefeed-bench)
-#   make fuzz    libFuzzer over the feed parser, or the layout engine with FUZZ_TARGET=layout
+#   make fuzz    libFuzzer over the feed parser (FUZZ_TARGET=layout, varlink: the others)
 #   make install install homefeedd, homefeedctl, units, default config and man pages under
 #                $(DESTDIR)$(PREFIX) (see "Running under systemd" in README.md)
 
@@ -271,12 +271,14 @@ clean:
 ## fuzz: libFuzzer for FUZZ_SECONDS over FUZZ_TARGET (not part of swift build/test):
 ##   homefeeds (default)  the feed parser: every format, encoding and chunking (Fuzz/FuzzEntry.swift);
 ##   layout               a spec's and measurements' JSON, the solver in ordinary, extreme and invalid
-##                        containers, and the result's JSON (Fuzz/LayoutFuzzEntry.swift).
+##                        containers, and the result's JSON (Fuzz/LayoutFuzzEntry.swift);
+##   varlink              a connection's byte stream: its messages decoded as the server decodes them,
+##                        which must agree with the general decoding, and as replies (Fuzz/VarlinkFuzzEntry.swift).
 ## Each corpus grows in fuzz-artifacts/ (gitignored, survives a clean build: corpus/ for homefeeds,
-## layout-corpus/ for layout); crashers land in fuzz-artifacts/ and each one goes into the target's
-## Fixtures/fuzz/ (Tests/HomeFeedsTests, Tests/HomeLayoutTests), replayed by its FuzzRegressionTests.
-## JSONCore, which both import, is built first as a module of its own, instrumented the same way,
-## and so is CSystem's C for the feed parser. Two targets at once: `make fuzz-build`, then
+## <target>-corpus/ for the others); findings land in fuzz-artifacts/ and each one goes into the
+## target's Tests/…/Fixtures/fuzz/, replayed by its FuzzRegressionTests. The modules a target imports
+## are built first, instrumented the same way (CSystem's C too), with HOMEFEED_FUZZING, under which
+## String(validUTF8:) checks its bytes. Two targets at once: `make fuzz-build`, then
 ## `make -o fuzz-build fuzz FUZZ_TARGET=…` for each, so that neither rebuilds under the other.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGET ?= homefeeds
@@ -285,33 +287,40 @@ FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-lib
     -package-name homefeed \
     -enable-upcoming-feature ExistentialAny -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault -enable-upcoming-feature NonisolatedNonsendingByDefault \
-    -I $(FUZZ_DIR)
+    -I $(FUZZ_DIR) -L $(FUZZ_DIR)
 FUZZ_CORPUS_homefeeds := fuzz-artifacts/corpus
 FUZZ_CORPUS_layout := fuzz-artifacts/layout-corpus
+FUZZ_CORPUS_varlink := fuzz-artifacts/varlink-corpus
+# $(call fuzz_module,Name): Sources/Name as an instrumented static library and module.
+fuzz_module = $(FUZZ_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule \
+    -emit-library -static -o $(FUZZ_DIR)/lib$(1).a $$(find Sources/$(1) -name '*.swift' | sort)
+# $(call fuzz_target,name,Sources dir,entry,flags): the libFuzzer executable $(FUZZ_DIR)/name-fuzz.
+fuzz_target = $(FUZZ_SWIFTC) -module-name $(2)Fuzz $(4) $$(find Sources/$(2) -name '*.swift' | sort) Fuzz/$(3) \
+    -o $(FUZZ_DIR)/$(1)-fuzz
 .PHONY: fuzz fuzz-build
 fuzz-build:
-	mkdir -p $(FUZZ_DIR) fuzz-artifacts
-	$(FUZZ_SWIFTC) -module-name JSONCore -emit-module -emit-module-path $(FUZZ_DIR)/JSONCore.swiftmodule \
-	    -emit-library -static -o $(FUZZ_DIR)/libJSONCore.a $$(find Sources/JSONCore -name '*.swift' | sort)
-	mkdir -p $(FUZZ_DIR)/CSystem
+	mkdir -p $(FUZZ_DIR)/CSystem fuzz-artifacts
+	$(call fuzz_module,JSONCore)
+	$(call fuzz_module,LogCore)
+	$(call fuzz_module,SystemCalls)
 	printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/Sources/CSystem/include/CSystem.h" \
 	    > $(FUZZ_DIR)/CSystem/module.modulemap
 	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \
 	    -o $(FUZZ_DIR)/CSystem.o
-	$(FUZZ_SWIFTC) -module-name HomeFeedsFuzz -L $(FUZZ_DIR) -lJSONCore -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
-	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2 \
-	    $$(find Sources/HomeFeeds -name '*.swift' | sort) Fuzz/FuzzEntry.swift -o $(FUZZ_DIR)/homefeeds-fuzz
-	$(FUZZ_SWIFTC) -module-name HomeLayoutFuzz -L $(FUZZ_DIR) -lJSONCore -lm \
-	    $$(find Sources/HomeLayout -name '*.swift' | sort) Fuzz/LayoutFuzzEntry.swift -o $(FUZZ_DIR)/layout-fuzz
+	$(call fuzz_target,homefeeds,HomeFeeds,FuzzEntry.swift,-lJSONCore -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
+	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2)
+	$(call fuzz_target,layout,HomeLayout,LayoutFuzzEntry.swift,-lJSONCore -lm)
+	$(call fuzz_target,varlink,Varlink,VarlinkFuzzEntry.swift,-lJSONCore -lLogCore -lSystemCalls \
+	    -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o)
 fuzz: fuzz-build
-	@case "$(FUZZ_TARGET)" in homefeeds|layout) ;; \
-	    *) echo "FUZZ_TARGET must be homefeeds or layout, not '$(FUZZ_TARGET)'" >&2; exit 2;; esac
+	@case "$(FUZZ_TARGET)" in homefeeds|layout|varlink) ;; \
+	    *) echo "FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)'" >&2; exit 2;; esac
 	mkdir -p $(FUZZ_CORPUS_$(FUZZ_TARGET))
-	if [ "$(FUZZ_TARGET)" = homefeeds ]; then \
-	    cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_CORPUS_homefeeds)/ 2>/dev/null || true; \
-	else \
-	    cp -n Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
-	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout; \
-	fi
+	case "$(FUZZ_TARGET)" in \
+	homefeeds) cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_CORPUS_homefeeds)/ 2>/dev/null || true;; \
+	layout) cp -n Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
+	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout;; \
+	varlink) cp -n Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
+	esac
 	$(FUZZ_DIR)/$(FUZZ_TARGET)-fuzz $(FUZZ_CORPUS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1

@@ -134,7 +134,7 @@ let package = Package(
             ],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "LogCore", "TestSupport"]),
+        .testTarget(name: "VarlinkTests", dependencies: ["Varlink", "LogCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TextMeasureTests", dependencies: ["TextMeasure", "TestSupport"]),
         // Runs the built executables as a user would.
         .testTarget(
