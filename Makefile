@@ -298,6 +298,12 @@ fuzz_module = $(FUZZ_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(
 fuzz_target = $(FUZZ_SWIFTC) -module-name $(2)Fuzz $(4) $$(find Sources/$(2) -name '*.swift' | sort) Fuzz/$(3) \
     -o $(FUZZ_DIR)/$(1)-fuzz
 .PHONY: fuzz fuzz-build
+# Checked as make reads the file, so that a mistyped target fails before the build.
+ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
+  ifeq ($(filter $(FUZZ_TARGET),homefeeds layout varlink),)
+    $(error FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)')
+  endif
+endif
 fuzz-build:
 	mkdir -p $(FUZZ_DIR)/CSystem fuzz-artifacts
 	$(call fuzz_module,JSONCore)
@@ -313,14 +319,13 @@ fuzz-build:
 	$(call fuzz_target,varlink,Varlink,VarlinkFuzzEntry.swift,-lJSONCore -lLogCore -lSystemCalls \
 	    -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o)
 fuzz: fuzz-build
-	@case "$(FUZZ_TARGET)" in homefeeds|layout|varlink) ;; \
-	    *) echo "FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)'" >&2; exit 2;; esac
 	mkdir -p $(FUZZ_CORPUS_$(FUZZ_TARGET))
 	case "$(FUZZ_TARGET)" in \
-	homefeeds) cp -n Tests/HomeFeedsTests/Fixtures/*.* Fuzz/seeds/* $(FUZZ_CORPUS_homefeeds)/ 2>/dev/null || true;; \
-	layout) cp -n Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
+	homefeeds) cp Tests/HomeFeedsTests/Fixtures/*.* Tests/HomeFeedsTests/Fixtures/fuzz/* Fuzz/seeds/* \
+	    $(FUZZ_CORPUS_homefeeds)/;; \
+	layout) cp Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
 	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout;; \
-	varlink) cp -n Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
+	varlink) cp Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
 	esac
 	$(FUZZ_DIR)/$(FUZZ_TARGET)-fuzz $(FUZZ_CORPUS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1

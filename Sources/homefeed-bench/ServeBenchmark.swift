@@ -41,7 +41,9 @@ import Varlink
 ///   lowest raw fan-out), with `serve.push_1000.ratio`, the push over it; then
 ///   `serve.push_1000.paused_ms` and `serve.push_1000.paused_watched_floor_ms`, the push and the
 ///   watched floor again with the cores left idle for ``roundPause`` after each round, as between
-///   versions on a device;
+///   versions on a device; then `serve.push_1000.sequenced_floor_ms`, the push's own order of
+///   work with the grouped fan-out in place of the daemon's (``sequencedFloor(count:bytes:client:)``),
+///   its versions alone (`sequenced_version_ms`) and the push over it (`sequenced_ratio`);
 /// - `serve.report_to_push.ms` (issue 10): from a `ReportSizes` that moves frames to 100
 ///   subscribers holding the re-solved manifest;
 /// - `serve.idle.*`: CPU and RSS of this process while idle, then the separate daemon's.

@@ -6,16 +6,6 @@ import Testing
 /// hands `&` over as `&#38;`, which is undone before the link is resolved, and MIME types lose
 /// their white space and NBSP, whichever path (clean join or full RFC 3986) resolves them.
 @Suite struct AttributeLinkTests {
-    @Test("an attribute value libxml2 hands over as invalid UTF-8 is repaired, not trusted")
-    func invalidValueRepaired() {
-        // What libxml2 2.9.14 handed over for the `version` of Fixtures/fuzz/crash-attribute-invalid-utf8:
-        // text, a NUL and a lone lead byte.
-        let value: [UInt8] = Array("2till ".utf8) + [0x00, 0xC3]
-        let decoded = value.withUnsafeBufferPointer { XMLAttributes.decode($0) }
-        #expect(Array(decoded.utf8) == Array("2till ".utf8) + [0x00, 0xEF, 0xBF, 0xBD])
-        #expect(URIReference.trimASCIIAndNBSP(decoded) == "2till \u{0}\u{FFFD}")
-    }
-
     @Test("Atom links: each &amp; read as &, relative links joined to the document URL")
     func atomLinks() throws {
         let feed = try parseFeed(

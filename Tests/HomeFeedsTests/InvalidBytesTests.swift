@@ -7,6 +7,16 @@ import Testing
 /// forbids become U+FFFD in place, a legacy document labelled UTF-8 is read as windows-1252,
 /// and every substitution is a warning with its position.
 @Suite struct InvalidBytesTests {
+    @Test("an attribute value libxml2 hands over as invalid UTF-8 is repaired, not trusted")
+    func invalidValueRepaired() {
+        // What libxml2 2.9.14 handed over for the `version` of Fixtures/fuzz/crash-attribute-invalid-utf8:
+        // text, a NUL and a lone lead byte.
+        let value: [UInt8] = Array("2till ".utf8) + [0x00, 0xC3]
+        let decoded = value.withUnsafeBufferPointer { XMLAttributes.decode($0) }
+        #expect(Array(decoded.utf8) == Array("2till ".utf8) + [0x00, 0xEF, 0xBF, 0xBD])
+        #expect(URIReference.trimASCIIAndNBSP(decoded) == "2till \u{0}\u{FFFD}")
+    }
+
     @Test("an invalid byte inside CDATA becomes U+FFFD and every later item survives")
     func invalidByteInCDATA() throws {
         let body =

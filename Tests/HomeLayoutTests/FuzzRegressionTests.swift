@@ -18,12 +18,11 @@ import Testing
     func replay(_ name: String) throws {
         let data = try Data(contentsOf: Self.directory.appendingPathComponent(name))
         let outcome = data.withUnsafeBytes { LayoutFuzzInput.run($0) }
+        // Any other input passes by not trapping: it solves or is refused with a message.
         let described = try #require(outcome, "\(name) is empty")
         // A seed is a layout that solves: the fuzzer starts from its branches, not an error's.
         if name.hasPrefix("seed-") {
             #expect(described.hasPrefix("{\"container\""), "\(name): \(described.prefix(200))")
-        } else {
-            #expect(!described.isEmpty)
         }
     }
 

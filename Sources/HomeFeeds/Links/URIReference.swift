@@ -21,7 +21,9 @@ enum URIReference {
     }
 
     /// `resolve(_:against:)` for the bytes of a reference (a decoded attribute value, captured
-    /// text, valid UTF-8), making a String only for the result in the two common cases.
+    /// text), making a String only for the result in the two common cases: those accept
+    /// printable ASCII alone, and anything else is read by `String(decoding:as:)`, which
+    /// repairs invalid UTF-8.
     static func resolve(_ reference: UnsafeBufferPointer<UInt8>, against base: String?) -> String? {
         // Both cases check every byte is printable ASCII.
         if let clean = cleanAbsolute(reference) { return clean }

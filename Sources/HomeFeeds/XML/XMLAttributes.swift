@@ -1,5 +1,3 @@
-import JSONCore
-
 /// The attribute array of libxml2's SAX2 `startElementNs`: five pointers per attribute
 /// (localname, prefix, URI, value start, value end), values not NUL-terminated.
 struct XMLAttributes {

@@ -4,11 +4,12 @@
 ///
 /// Specs come from an admin's `layout.json` and measurements from any local client
 /// (`ReportSizes`), containers from a client's `GetManifest`: none of them may trap. The first
-/// byte picks the container (ordinary, extreme and invalid ones), the item counts and the
-/// direction; the rest is the spec's JSON, then, after a NUL byte if there is one, the
-/// measurements' JSON. The spec is decoded, solved and its result encoded.
+/// byte picks the container (bits 0–2: ordinary, extreme and invalid ones), the item counts
+/// (bits 3–4), safe-area insets (bit 5) and right-to-left (bit 6); the rest is the spec's JSON,
+/// then, after a NUL byte if there is one, the measurements' JSON. The spec is decoded, solved
+/// and its result encoded.
 package enum LayoutFuzzInput {
-    /// Widths and heights, with the values a client may send that no screen has.
+    /// Width, height and scale, with values a client may send that no screen has.
     static let containers: [(width: Double, height: Double, scale: Double)] = [
         (375, 812, 3), (744, 1133, 2), (1, 1, 1), (0, 812, 3),
         (320.5, 0.25, 0), (1e9, 1e9, 3), (-375, 812, 2), (.nan, .infinity, 3),

@@ -3,18 +3,20 @@
 /// replay (VarlinkTests' `FuzzRegressionTests`), so a finding replays exactly as it was found.
 ///
 /// Every local client reaches this code. The first byte picks how the rest arrives (the chunk
-/// size); the rest is a connection's byte stream, split into messages as the server splits it.
-/// Each message is decoded as the server decodes it (the one-pass form, with routes, reusing
-/// the previous call's parameter storage and the connection's recent strings) and again the
-/// general way: the two must agree (``VarlinkCall/decodingUsualForm(_:)`` promises it). A
-/// decoded call must come back equal from its own encoding, and a client decodes the message
-/// as a reply, which must not trap either.
+/// size); the rest is a connection's byte stream, split into messages as the server splits it
+/// (with a 4 KiB limit, so that an overlong message is reached too). Each message is decoded as
+/// the server decodes it (the one-pass form, with routes, reusing the previous call's parameter
+/// storage and the connection's recent strings) and again the general way: the two must agree
+/// (``VarlinkCall/decodingUsualForm(_:)`` promises it). A decoded call must come back equal
+/// from its own encoding, and a client decodes the message as a reply, which must not trap
+/// either. Unlike the server, it decodes a repeated call again (the server answers it from its
+/// memo) and goes on after a refused message (the server drops the connection).
 package enum VarlinkFuzzInput {
     /// What one input did.
     package struct Outcome: Sendable {
         /// Messages decoded as calls.
         package var calls = 0
-        /// Messages refused, or the stream's framing error that would drop the connection.
+        /// Messages refused, and an overlong one, which ends the stream.
         package var errors = 0
         /// The first way the decodings disagreed: a bug, never an answer to bad input.
         package var disagreement: String?
@@ -22,10 +24,12 @@ package enum VarlinkFuzzInput {
 
     static let chunkSizes = [1, 2, 7, 64, 4096, 1 << 16]
 
-    /// The daemon's methods and parameter names, and a short pair, as the server routes them.
+    /// Routes as the server builds them: four of the daemon's method names and a short one,
+    /// each declaring the same names (some of the daemon's parameters, and short ones), so that
+    /// declared and undeclared parameters are both decoded.
     static let routes: MethodRoutes = {
         let method = VarlinkMethod { _ throws(VarlinkError) in .reply(VarlinkReply()) }
-        let names = ["profile", "ifNoneMatch", "title", "sizes", "changes", "container", "a", "b"]
+        let names = ["profile", "ifNoneMatch", "title", "sizes", "changes", "width", "a", "b"]
         let methods = [
             "io.homefeed.GetManifest", "io.homefeed.RecordHistory", "io.homefeed.ReportSizes",
             "org.varlink.service.GetInfo", "a.B",
@@ -41,7 +45,7 @@ package enum VarlinkFuzzInput {
         guard let selector = data.first else { return nil }
         let stream = UnsafeRawBufferPointer(rebasing: data[1...])
         let chunk = chunkSizes[Int(selector) % chunkSizes.count]
-        var splitter = VarlinkFrameSplitter(maxMessageSize: 64 << 10)
+        var splitter = VarlinkFrameSplitter(maxMessageSize: 1 << 12)
         var connection = Connection()
         var offset = 0
         while offset < stream.count {
