@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HomeFeedsTests",
-            dependencies: ["HomeFeeds", "TestSupport"],
+            dependencies: ["HomeFeeds", "CLibXML2", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

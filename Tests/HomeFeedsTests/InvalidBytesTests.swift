@@ -1,3 +1,4 @@
+import CLibXML2
 import TestSupport
 import Testing
 
@@ -15,6 +16,40 @@ import Testing
         let decoded = value.withUnsafeBufferPointer { XMLAttributes.decode($0) }
         #expect(Array(decoded.utf8) == Array("2till ".utf8) + [0x00, 0xEF, 0xBF, 0xBD])
         #expect(URIReference.trimASCIIAndNBSP(decoded) == "2till \u{0}\u{FFFD}")
+    }
+
+    @Test("text is trusted as UTF-8 only while libxml2 has met no error; after one it is checked")
+    func textCheckedOnceLibXML2Recovered() throws {
+        let context = try #require(xmlCreatePushParserCtxt(nil, nil, nil, 0, nil))
+        defer {
+            if let document = context.pointee.myDoc { xmlFreeDoc(document) }
+            xmlFreeParserCtxt(context)
+        }
+        var builder = XMLFeedBuilder(
+            documentURL: "https://example.test/feed.xml",
+            limits: FeedParseLimits(),
+            deadline: .now + .seconds(60)
+        )
+        let trustedWithoutContext = builder.isTextTrusted
+        #expect(!trustedWithoutContext, "no parser context: nothing vouches for the text")
+        builder.context = context
+        _ = xmlParseChunk(context, "<a>fine", 7, 0)
+        let trustedWellFormed = builder.isTextTrusted
+        #expect(trustedWellFormed)
+        _ = xmlParseChunk(context, "<b>&</b></a>", 12, 1)
+        let trustedAfterError = builder.isTextTrusted
+        #expect(!trustedAfterError, "a bare & is an error libxml2 recovers from")
+
+        // As libxml2 handed over the attribute value of Fixtures/fuzz/crash-attribute-invalid-utf8.
+        let broken: [UInt8] = Array(" café ".utf8) + [0x00, 0xC3]
+        for mode in [TextMode.html, .literal] {
+            builder.text.removeAll()
+            broken.withUnsafeBufferPointer { builder.text.append($0) }
+            let plain = builder.capturedPlainText(mode)
+            #expect(plain?.hasPrefix("café") == true && plain?.hasSuffix("\u{FFFD}") == true, "\(mode)")
+        }
+        let trimmed = builder.capturedTrimmed()
+        #expect(trimmed == "café \u{0}\u{FFFD}")
     }
 
     @Test("an invalid byte inside CDATA becomes U+FFFD and every later item survives")

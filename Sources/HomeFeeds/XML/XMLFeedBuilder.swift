@@ -328,10 +328,26 @@ struct XMLFeedBuilder: ~Copyable {
         return .field
     }
 
-    /// The captured text as plain text per `mode`. Text out of libxml2 is valid UTF-8
-    /// (`UTF8Sanitizer` feeds it nothing else), so its Strings are made without checking again.
+    /// Whether the captured text may become Strings without checking it as UTF-8 again.
+    ///
+    /// `UTF8Sanitizer` feeds libxml2 only valid UTF-8, and a well-formed parse hands back the
+    /// input's own bytes and the replacement text of entities (the HTML5 ones are ours, the
+    /// document's own were parsed as input). Recovering from an error, libxml2 has been seen to
+    /// break that (an attribute value ending in a lone lead byte, `XMLAttributes.decode`), so
+    /// once it has met one, text is checked (`String(decoding:as:)`, invalid bytes read as
+    /// U+FFFD). libxml2 clears `wellFormed` at every error it recovers from and never sets it
+    /// again, and events are replayed after the chunk that made them, so a parse still
+    /// well-formed at the replay was well-formed when the text was made. A well-formed
+    /// document, nearly every feed, pays one load a field.
+    var isTextTrusted: Bool {
+        guard let context else { return false }
+        return context.pointee.wellFormed != 0
+    }
+
+    /// The captured text as plain text per `mode`, checked as UTF-8 unless `isTextTrusted`.
     mutating func capturedPlainText(_ mode: TextMode) -> String? {
-        text.withUnsafeBufferPointer { plain.normalize($0, mode: mode, isValidUTF8: true) }
+        let isValidUTF8 = isTextTrusted
+        return text.withUnsafeBufferPointer { plain.normalize($0, mode: mode, isValidUTF8: isValidUTF8) }
     }
 
     /// The captured text trimmed (`trimmingASCIIAndNBSP`) but otherwise verbatim (ids), or nil
@@ -343,7 +359,8 @@ struct XMLFeedBuilder: ~Copyable {
     mutating func capturedTrimmed() -> String? {
         text.withUnsafeBufferPointer { text in
             let trimmed = text.trimmingASCIIAndNBSP()
-            return trimmed.isEmpty ? nil : String(validUTF8: trimmed)
+            guard !trimmed.isEmpty else { return nil }
+            return isTextTrusted ? String(validUTF8: trimmed) : String(decoding: trimmed, as: UTF8.self)
         }
     }
 
