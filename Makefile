@@ -321,8 +321,8 @@ fuzz-build:
 fuzz: fuzz-build
 	mkdir -p $(FUZZ_CORPUS_$(FUZZ_TARGET))
 	case "$(FUZZ_TARGET)" in \
-	homefeeds) cp Tests/HomeFeedsTests/Fixtures/*.* Tests/HomeFeedsTests/Fixtures/fuzz/* Fuzz/seeds/* \
-	    $(FUZZ_CORPUS_homefeeds)/;; \
+	homefeeds) cp Tests/HomeFeedsTests/Fixtures/*.* Tests/HomeFeedsTests/Fixtures/fuzz/* $(FUZZ_CORPUS_homefeeds)/ && \
+	    for seed in Fuzz/seeds/*; do cp "$$seed" $(FUZZ_CORPUS_homefeeds)/seed-$${seed##*/} || exit 1; done;; \
 	layout) cp Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
 	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout;; \
 	varlink) cp Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
