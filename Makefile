@@ -269,7 +269,8 @@ clean:
 	rm -rf $(BUILD_DIR)
 
 ## fuzz: libFuzzer for FUZZ_SECONDS over FUZZ_TARGET (not part of swift build/test):
-##   homefeeds (default)  the feed parser: every format, encoding and chunking (Fuzz/FuzzEntry.swift);
+##   homefeeds (default)  the feed parser: every format, encoding and chunking, and the page-icon
+##                        readers (a web page's head, a web app manifest) (Fuzz/FuzzEntry.swift);
 ##   layout               a spec's and measurements' JSON, the solver in ordinary, extreme and invalid
 ##                        containers, and the result's JSON (Fuzz/LayoutFuzzEntry.swift);
 ##   varlink              a connection's byte stream: its messages decoded as the server decodes them,

@@ -4,7 +4,9 @@
 ///
 /// The first byte picks the chunk size and the HTTP charset, so the streaming paths (carries
 /// across chunks, encoding decisions) are fuzzed too; the rest is the body. The document (or
-/// the error) is encoded as JSON, and the text-level readers run on the body as a string.
+/// the error) is encoded as JSON, and the text-level readers run on the body as a string. The
+/// other readers of fetched bytes take the same body: a web page's head for its icons
+/// (`HTMLHeadParser`, libxml2's HTML parser, in the same chunks) and a web app manifest.
 package enum FuzzInput {
     static let charsets: [String?] = [nil, nil, "utf-8", "iso-8859-1", "windows-1252", "euc-kr", "utf-16", "x-bogus"]
     static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
@@ -45,6 +47,15 @@ package enum FuzzInput {
             _ = error.jsonString()
             result = error.description
         }
+        let head = HTMLHeadParser(url: "https://example.test/dir/page.html")
+        var offset = 0
+        while offset < body.count, !head.isFinished {
+            let end = min(offset + chunk, body.count)
+            head.append(UnsafeRawBufferPointer(rebasing: body[offset..<end]))
+            offset = end
+        }
+        _ = head.finish()
+        _ = try? WebAppManifest.icons(Array(body), manifestURL: "https://example.test/app.webmanifest")
         let text = String(decoding: body, as: UTF8.self)
         _ = FeedTimestamp(parsing: text)
         var plain = PlainText()
