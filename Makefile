@@ -100,6 +100,7 @@ test: deps
 	@$(MAKE) --no-print-directory check-units
 	@$(MAKE) --no-print-directory check-deb
 	@$(MAKE) --no-print-directory check-spawn
+	@$(MAKE) --no-print-directory check-fuzz
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 ## check-units: systemd-analyze verify (any warning fails: verify itself exits 0 on unknown keys)
@@ -281,7 +282,9 @@ clean:
 ## are built first, instrumented the same way (CSystem's C too), with HOMEFEED_FUZZING, under which
 ## String(validUTF8:) checks its bytes. Two targets at once: `make fuzz-build`, then
 ## `make -o fuzz-build fuzz FUZZ_TARGET=…` for each, so that neither rebuilds under the other.
+## FUZZ_RUNS=0 replays the corpus once, mutating nothing (check-fuzz).
 FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?=
 FUZZ_TARGET ?= homefeeds
 FUZZ_DIR := $(BUILD_DIR)/fuzz
 FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-library -O -g -swift-version 6 \
@@ -298,25 +301,31 @@ fuzz_module = $(FUZZ_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(
 # $(call fuzz_target,name,Sources dir,entry,flags): the libFuzzer executable $(FUZZ_DIR)/name-fuzz.
 fuzz_target = $(FUZZ_SWIFTC) -module-name $(2)Fuzz $(4) $$(find Sources/$(2) -name '*.swift' | sort) Fuzz/$(3) \
     -o $(FUZZ_DIR)/$(1)-fuzz
-.PHONY: fuzz fuzz-build
+.PHONY: fuzz fuzz-build check-fuzz
 # Checked as make reads the file, so that a mistyped target fails before the build.
 ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
   ifeq ($(filter $(FUZZ_TARGET),homefeeds layout varlink),)
     $(error FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)')
   endif
 endif
+# Every part is remade on each fuzz-build (-B: the sources' changes are not tracked), two at a time.
 fuzz-build:
 	mkdir -p $(FUZZ_DIR)/CSystem fuzz-artifacts
-	$(call fuzz_module,JSONCore)
-	$(call fuzz_module,LogCore)
-	$(call fuzz_module,SystemCalls)
+	$(MAKE) --no-print-directory -B -j2 $(FUZZ_DIR)/homefeeds-fuzz $(FUZZ_DIR)/layout-fuzz $(FUZZ_DIR)/varlink-fuzz
+$(FUZZ_DIR)/lib%.a:
+	$(call fuzz_module,$*)
+$(FUZZ_DIR)/CSystem.o:
 	printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/Sources/CSystem/include/CSystem.h" \
 	    > $(FUZZ_DIR)/CSystem/module.modulemap
 	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \
 	    -o $(FUZZ_DIR)/CSystem.o
+$(FUZZ_DIR)/homefeeds-fuzz: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/CSystem.o
 	$(call fuzz_target,homefeeds,HomeFeeds,FuzzEntry.swift,-lJSONCore -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
 	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2)
+$(FUZZ_DIR)/layout-fuzz: $(FUZZ_DIR)/libJSONCore.a
 	$(call fuzz_target,layout,HomeLayout,LayoutFuzzEntry.swift,-lJSONCore -lm)
+$(FUZZ_DIR)/varlink-fuzz: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/libLogCore.a $(FUZZ_DIR)/libSystemCalls.a \
+    $(FUZZ_DIR)/CSystem.o
 	$(call fuzz_target,varlink,Varlink,VarlinkFuzzEntry.swift,-lJSONCore -lLogCore -lSystemCalls \
 	    -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o)
 fuzz: fuzz-build
@@ -329,4 +338,20 @@ fuzz: fuzz-build
 	varlink) cp Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
 	esac
 	$(FUZZ_DIR)/$(FUZZ_TARGET)-fuzz $(FUZZ_CORPUS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1
+	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1 \
+	    $(if $(FUZZ_RUNS),-runs=$(FUZZ_RUNS))
+
+## check-fuzz: every fuzz target builds and replays its corpus (its seeds and regression inputs on a
+## fresh clone) without a crash, leak or timeout, mutating nothing: `make fuzz` is no part of swift
+## build, and it had stopped building, hung on every parse and failed to seed its corpus, each
+## unseen for days. A finding is a regression input in Fixtures/fuzz/ and so already fails swift test.
+check-fuzz:
+	@mkdir -p $(BUILD_DIR); \
+	$(MAKE) --no-print-directory fuzz-build >$(BUILD_DIR)/fuzz-build.log 2>&1 \
+	    || { tail -n 40 $(BUILD_DIR)/fuzz-build.log; echo "check-fuzz: the fuzz targets do not build" >&2; exit 1; }; \
+	for target in homefeeds layout varlink; do \
+	    $(MAKE) --no-print-directory -o fuzz-build fuzz FUZZ_TARGET=$$target FUZZ_RUNS=0 \
+	        >$(BUILD_DIR)/fuzz-$$target.log 2>&1 \
+	        || { tail -n 40 $(BUILD_DIR)/fuzz-$$target.log; echo "check-fuzz: $$target failed its corpus" >&2; exit 1; }; \
+	done; \
+	echo "check-fuzz: homefeeds, layout and varlink build and replay their corpora"
