@@ -41,6 +41,32 @@ import Testing
         #expect(!feed.isWellFormed)
     }
 
+    @Test("an HTML5 entity in an attribute value decodes whole, as in text; an undefined one is dropped")
+    func entitiesInAttributes() throws {
+        // libxml2 copies one byte of a predefined-type entity into an attribute value: `&eacute;`
+        // had become a lone 0xC3 (read as U+FFFD) and `&nosuch;` a NUL.
+        let body =
+            "<opml version=\"2.0\"><body><outline text=\"Caf&eacute; &amp; Bar &hellip;&nosuch; &nGt;\" "
+            + "title=\"&#233;t&eacute; &amp;eacute;\" xmlUrl=\"https://example.test/f?a=1&amp;b=&Uuml;\"/></body></opml>"
+        guard case .opml(let opml) = try FeedParser.parse(Array(body.utf8), url: feedURL) else {
+            Issue.record("not OPML")
+            return
+        }
+        let outline = try #require(opml.outlines.first)
+        #expect(outline.text == "Café & Bar … \u{226B}\u{20D2}")
+        // A reference written as text (`&amp;eacute;`) stays text: decoded once.
+        #expect(outline.title == "été &eacute;")
+        #expect(outline.xmlURL == "https://example.test/f?a=1&b=%C3%9C")
+        #expect(opml.warnings.map(\.message) == ["recovered: undefined entity &nosuch; dropped"])
+
+        let feed = try parseFeed(
+            rss(
+                #"<item><guid>1</guid><enclosure url="https://example.test/a.mp3" type="audio/mpeg&amp;x&eacute;" length="1"/></item>"#
+            )
+        )
+        #expect(feed.entries.first?.enclosures.first?.type == "audio/mpeg&xé")
+    }
+
     @Test("libxml2's recoveries are listed with their positions")
     func brokenXML() throws {
         let feed = try parseFeed(try Fixture.bytes("malformed-recoverable.xml"))

@@ -26,6 +26,7 @@ struct SAXRecorder: ~Copyable {
     /// not recorded. Between an RSS item's fields that is 8 of its 19 text events.
     private var depth = 0
     private var containerDepth = 0
+    private var attributeEntities = AttributeEntities()
 
     init(builder: UnsafeMutablePointer<XMLFeedBuilder>) {
         self.builder = builder
@@ -126,9 +127,23 @@ struct SAXRecorder: ~Copyable {
     /// How many events are recorded and not yet read (for tests).
     var pendingEvents: Int { tape.events.count }
 
-    /// The HTML5 entity `name` names (the builder's cache), or nil.
-    mutating func htmlEntity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
-        builder.pointee.htmlEntity(named: name)
+    /// What `getEntity` answers for `&name;`: its HTML5 entity (the builder's cache), whose
+    /// UTF-8 libxml2 hands to `characters()`; `&` for `AmpersandRepair`'s marker of a bare `&`;
+    /// for any other name the empty entity, which drops the reference as libxml2's recovery
+    /// would, recorded so that the builder warns about it. Inside an attribute value, a general
+    /// entity instead (``AttributeEntities``), which libxml2 writes as the reference itself.
+    mutating func entity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
+        let isInAttribute = context?.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
+        if let entity = builder.pointee.htmlEntity(named: name) {
+            return isInAttribute ? attributeEntities.entity(named: name, isHTML5: true) : entity
+        }
+        if AmpersandRepair.isBareAmpersandMarker(name) {
+            record(.bareAmpersand, name: nil)
+            // Predefined-type `&`: libxml2 writes `&#38;` for it in an attribute value.
+            return EntityCache.shared.ampersand
+        }
+        record(.unknownEntity, name: name)
+        return isInAttribute ? attributeEntities.entity(named: name, isHTML5: false) : EntityCache.shared.empty
     }
 
     /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0
@@ -265,20 +280,12 @@ private let onEntityDecl: entityDeclSAXFunc = { context, name, _, _, _, _ in
     withRecorder(context) { $0.record(.entityDecl, name: name) }
 }
 
-/// HTML5 names decode (§5.2); `AmpersandRepair`'s marker for a bare `&` and unknown names
-/// are recorded for the builder, which warns about them (the empty entity drops the unknown
-/// reference, as libxml2's recovery would).
+/// HTML5 names decode (§5.2), never NULL (`SAXRecorder.entity(named:)`).
 private let onGetEntity: getEntitySAXFunc = { context, name in
     guard let name else { return EntityCache.shared.empty }
-    var found: UnsafeMutablePointer<xmlEntity>?
-    withRecorder(context) { found = $0.htmlEntity(named: name) }
-    if let found { return found }
-    if AmpersandRepair.isBareAmpersandMarker(name) {
-        withRecorder(context) { $0.record(.bareAmpersand, name: nil) }
-        return EntityCache.shared.ampersand
-    }
-    withRecorder(context) { $0.record(.unknownEntity, name: name) }
-    return EntityCache.shared.empty
+    var found = EntityCache.shared.empty
+    withRecorder(context) { found = $0.entity(named: name) }
+    return found
 }
 
 private let onError: xmlStructuredErrorFunc = { context, error in

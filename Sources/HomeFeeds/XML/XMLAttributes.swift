@@ -110,18 +110,21 @@ struct XMLAttributes {
     }
 
     /// Undoes libxml2's attribute escaping: without entity substitution (we never set NOENT) it
-    /// hands `&` in attribute values over as the character reference `&#38;`.
+    /// hands `&` in attribute values over as the character reference `&#38;`, and a reference
+    /// to an HTML5 name as the reference itself (`AttributeEntities`), read here with the HTML5
+    /// table; `AttributeEntities.unknownName` is dropped, as an unknown name is in text.
     ///
     /// The bytes are checked (invalid ones read as U+FFFD) although `UTF8Sanitizer` feeds
-    /// libxml2 only valid UTF-8: recovering from an unterminated entity reference followed by a
-    /// named one, libxml2 2.9.14 handed over a value ending in a NUL and a lone lead byte
+    /// libxml2 only valid UTF-8, as a last guard: libxml2 copies a single byte of any
+    /// predefined-type entity into a value, which is how `&eacute;` once became a lone lead byte
     /// (`make fuzz`), and a String made from it unchecked trapped at its first use.
     static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
         withDecoded(bytes) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Calls `body` with `bytes` with each `&#38;` read as `&`: the bytes themselves when there
-    /// is no `&`, else a decoded copy in temporary memory, written a run between `&`s at a time.
+    /// Calls `body` with `bytes` with each `&#38;` read as `&` and each `&name;` as the HTML5
+    /// character(s) it names: the bytes themselves when there is no `&`, else a decoded copy in
+    /// temporary memory, written a run between `&`s at a time. Any other `&` stays as it is.
     static func withDecoded<Result>(
         _ bytes: UnsafeBufferPointer<UInt8>,
         _ body: (UnsafeBufferPointer<UInt8>) -> Result
@@ -129,7 +132,10 @@ struct XMLAttributes {
         guard var ampersand = bytes.index(of: UInt8(ascii: "&"), from: 0), let source = bytes.baseAddress else {
             return body(bytes)
         }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count) { out in
+        // What a reference stands for is at most 6/5 of its length (`&nGt;` and `&nLt;`, five
+        // bytes for six), and `&#38;` shrinks: twice the input is room enough.
+        let capacity = bytes.count * 2
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { out in
             guard let target = out.baseAddress else { return body(bytes) }
             var index = 0
             var written = 0
@@ -137,13 +143,20 @@ struct XMLAttributes {
                 (target + written).initialize(from: source + index, count: ampersand - index)
                 written += ampersand - index
                 index = ampersand
-                let isReference =
-                    index + 5 <= bytes.count && bytes[index + 1] == UInt8(ascii: "#")
-                    && bytes[index + 2] == UInt8(ascii: "3") && bytes[index + 3] == UInt8(ascii: "8")
-                    && bytes[index + 4] == UInt8(ascii: ";")
-                target[written] = UInt8(ascii: "&")
-                written += 1
-                index += isReference ? 5 : 1
+                if let (replacement, length) = reference(in: bytes, at: index) {
+                    replacement.withUnsafeBufferPointer { replacement in
+                        guard let from = replacement.baseAddress, written + replacement.count <= capacity else {
+                            return
+                        }
+                        (target + written).initialize(from: from, count: replacement.count)
+                        written += replacement.count
+                    }
+                    index += length
+                } else {
+                    target[written] = UInt8(ascii: "&")
+                    written += 1
+                    index += 1
+                }
                 guard let next = bytes.index(of: UInt8(ascii: "&"), from: index) else { break }
                 ampersand = next
             }
@@ -151,5 +164,27 @@ struct XMLAttributes {
             written += bytes.count - index
             return body(UnsafeBufferPointer(rebasing: out[..<written]))
         }
+    }
+
+    private static let ampersand: [UInt8] = [UInt8(ascii: "&")]
+
+    /// The replacement of the reference at `start` (an `&`) and its length: `&#38;` is `&`,
+    /// `&name;` is the HTML5 character(s) `name` names, or nothing for
+    /// `AttributeEntities.unknownName`; nil when none starts there.
+    private static func reference(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> ([UInt8], Int)? {
+        if start + 5 <= bytes.count && bytes[start..<(start + 5)].elementsEqual("&#38;".utf8) {
+            return (ampersand, 5)
+        }
+        // HTML5 names are ASCII letters and digits, 2 to 31 of them; the unknown marker has a `-`.
+        var end = start + 1
+        while end < bytes.count, end - start <= 32,
+            bytes[end].isASCIILetter || bytes[end].isASCIIDigit || bytes[end] == UInt8(ascii: "-")
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > start + 1 else { return nil }
+        let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
+        if name.elementsEqual(AttributeEntities.unknownName.utf8) { return ([], end + 1 - start) }
+        return HTMLEntities.lookup(name).map { ($0, end + 1 - start) }
     }
 }
