@@ -115,7 +115,7 @@ let package = Package(
         .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HomeFeedsTests",
-            dependencies: ["HomeFeeds", "CLibXML2", "TestSupport"],
+            dependencies: ["HomeFeeds", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

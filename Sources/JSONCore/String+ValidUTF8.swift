@@ -3,8 +3,8 @@ extension String {
     /// them again: `String(decoding:as:)` checks every byte, about 6 instructions a byte of
     /// Hangul (issue 17). Package-wide, for two kinds of bytes only: those `JSONScanner` has
     /// checked as it scanned them (or decoded from checked escapes), and the text out of
-    /// HomeFeeds' XML parse while libxml2 has met no error (`UTF8Sanitizer` is the last step
-    /// before libxml2, and the feed builder only cuts text at ASCII bytes; see
+    /// HomeFeeds' XML parse while it has recovered from nothing (`UTF8Sanitizer` is the last
+    /// step before libxml2, and the feed builder only cuts text at ASCII bytes; see
     /// `XMLFeedBuilder.isTextTrusted`; attribute values are always checked, see
     /// `XMLAttributes.decode`). Debug builds (and so the tests) still validate, to catch a caller
     /// that breaks the rule, and so does `make fuzz` (`HOMEFEED_FUZZING`), whose optimised build

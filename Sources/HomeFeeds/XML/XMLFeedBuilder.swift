@@ -328,21 +328,19 @@ struct XMLFeedBuilder: ~Copyable {
         return .field
     }
 
-    /// Whether the captured text may become Strings without checking it as UTF-8 again.
+    /// Whether the captured text may become Strings without checking it as UTF-8 again: while
+    /// the document has been read without a recovery (``isWellFormed``).
     ///
-    /// `UTF8Sanitizer` feeds libxml2 only valid UTF-8, and a well-formed parse hands back the
-    /// input's own bytes and the replacement text of entities (the HTML5 ones are ours, the
-    /// document's own were parsed as input). Recovering from an error, libxml2 has been seen to
-    /// break that (an attribute value ending in a lone lead byte, `XMLAttributes.decode`), so
-    /// once it has met one, text is checked (`String(decoding:as:)`, invalid bytes read as
-    /// U+FFFD). libxml2 clears `wellFormed` at every error it recovers from and never sets it
-    /// again, and events are replayed after the chunk that made them, so a parse still
-    /// well-formed at the replay was well-formed when the text was made. A well-formed
-    /// document, nearly every feed, pays one load a field.
-    var isTextTrusted: Bool {
-        guard let context else { return false }
-        return context.pointee.wellFormed != 0
-    }
+    /// `UTF8Sanitizer` feeds libxml2 only valid UTF-8, and libxml2 hands text back whole: the
+    /// input's own bytes, re-encoded characters, and the full UTF-8 of the HTML5 entities. (Into
+    /// attribute values it copies one byte of such an entity, which `AttributeEntities` now
+    /// avoids, and those values are always checked.) Text is checked anyway once the parse has
+    /// recovered from anything, a backstop for a libxml2 recovery no one has seen yet, at no
+    /// cost to a well-formed document. ``isWellFormed`` is cleared as the replay reads an error,
+    /// which libxml2 reports while it parses the broken part, before the event that ends the
+    /// field; libxml2's own `wellFormed` would not do, since `SAXRecorder` sets it back at every
+    /// element.
+    var isTextTrusted: Bool { isWellFormed }
 
     /// The captured text as plain text per `mode`, checked as UTF-8 unless `isTextTrusted`.
     mutating func capturedPlainText(_ mode: TextMode) -> String? {

@@ -17,7 +17,8 @@ internal import CLibXML2
 ///
 /// Not Sendable: a parser context must not be shared between threads (§5.1).
 final class XMLPushParser {
-    private let builder: UnsafeMutablePointer<XMLFeedBuilder>
+    /// Not private: tests read the builder's state between chunks.
+    let builder: UnsafeMutablePointer<XMLFeedBuilder>
     private let recorder: UnsafeMutablePointer<SAXRecorder>
     private var context: xmlParserCtxtPtr?
     private var decoder: InputDecoder
