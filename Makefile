@@ -315,6 +315,7 @@ fuzz-build:
 $(FUZZ_DIR)/lib%.a:
 	$(call fuzz_module,$*)
 $(FUZZ_DIR)/CSystem.o:
+	mkdir -p $(FUZZ_DIR)/CSystem
 	printf 'module CSystem {\n    header "%s"\n    export *\n}\n' "$(CURDIR)/Sources/CSystem/include/CSystem.h" \
 	    > $(FUZZ_DIR)/CSystem/module.modulemap
 	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \

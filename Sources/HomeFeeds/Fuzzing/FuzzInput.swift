@@ -6,7 +6,8 @@
 /// across chunks, encoding decisions) are fuzzed too; the rest is the body. The document (or
 /// the error) is encoded as JSON, and the text-level readers run on the body as a string. The
 /// other readers of fetched bytes take the same body: a web page's head for its icons
-/// (`HTMLHeadParser`, libxml2's HTML parser, in the same chunks) and a web app manifest.
+/// (`HTMLHeadParser`, libxml2's HTML parser, appended in the same chunks, which it cuts again
+/// after a `>`) and a web app manifest.
 package enum FuzzInput {
     static let charsets: [String?] = [nil, nil, "utf-8", "iso-8859-1", "windows-1252", "euc-kr", "utf-16", "x-bogus"]
     static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
