@@ -313,6 +313,7 @@ fuzz-build:
 	mkdir -p $(FUZZ_DIR)/CSystem fuzz-artifacts
 	$(MAKE) --no-print-directory -B -j2 $(FUZZ_DIR)/homefeeds-fuzz $(FUZZ_DIR)/layout-fuzz $(FUZZ_DIR)/varlink-fuzz
 $(FUZZ_DIR)/lib%.a:
+	mkdir -p $(FUZZ_DIR)
 	$(call fuzz_module,$*)
 $(FUZZ_DIR)/CSystem.o:
 	mkdir -p $(FUZZ_DIR)/CSystem

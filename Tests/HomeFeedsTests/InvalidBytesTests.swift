@@ -27,7 +27,7 @@ import Testing
         try Array("<rss version=\"2.0\"><channel><item><title>café</title>".utf8).withUnsafeBytes {
             try clean.append($0)
         }
-        let cleanIsTrusted = clean.builder.pointee.isTextTrusted
+        let cleanIsTrusted = clean._builder.pointee.isTextTrusted
         #expect(cleanIsTrusted)
         // `&#0;` is an error libxml2 recovers from inside the field; its end tag, in the same
         // chunk, sets libxml2's own `wellFormed` back (`SAXRecorder`), which must not matter.
@@ -35,19 +35,19 @@ import Testing
         try Array("<rss version=\"2.0\"><channel><item><title>a &#0; b</title>".utf8).withUnsafeBytes {
             try recovered.append($0)
         }
-        let recoveredIsTrusted = recovered.builder.pointee.isTextTrusted
+        let recoveredIsTrusted = recovered._builder.pointee.isTextTrusted
         #expect(!recoveredIsTrusted)
 
         // Untrusted, invalid bytes are repaired: what libxml2 handed over for the attribute
         // value of Fixtures/fuzz/crash-attribute-invalid-utf8, as if it were a field's text.
         let broken: [UInt8] = Array(" café ".utf8) + [0x00, 0xC3]
         for mode in [TextMode.html, .literal] {
-            recovered.builder.pointee.text.removeAll()
-            broken.withUnsafeBufferPointer { recovered.builder.pointee.text.append($0) }
-            let plain = recovered.builder.pointee.capturedPlainText(mode)
+            recovered._builder.pointee.text.removeAll()
+            broken.withUnsafeBufferPointer { recovered._builder.pointee.text.append($0) }
+            let plain = recovered._builder.pointee.capturedPlainText(mode)
             #expect(plain?.hasPrefix("café") == true && plain?.hasSuffix("\u{FFFD}") == true, "\(mode)")
         }
-        let trimmed = recovered.builder.pointee.capturedTrimmed()
+        let trimmed = recovered._builder.pointee.capturedTrimmed()
         #expect(trimmed == "café \u{0}\u{FFFD}")
     }
 

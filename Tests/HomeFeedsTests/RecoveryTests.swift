@@ -65,6 +65,13 @@ import Testing
             )
         )
         #expect(feed.entries.first?.enclosures.first?.type == "audio/mpeg&xé")
+        // Trimmed once decoded: an `&nbsp;` at either end is NBSP, which trimming removes.
+        let spaced = try parseFeed(
+            rss(
+                #"<item><guid>1</guid><enclosure url="https://example.test/a.mp3" type="&nbsp;audio/mpeg &nbsp;" length="1"/></item>"#
+            )
+        )
+        #expect(spaced.entries.first?.enclosures.first?.type == "audio/mpeg")
     }
 
     @Test("libxml2's recoveries are listed with their positions")

@@ -31,6 +31,7 @@ private let denyAllLoader: xmlExternalEntityLoader = { _, _, _ in nil }
 
 /// One `xmlEntity` per HTML5 name, of type `XML_INTERNAL_PREDEFINED_ENTITY`, so libxml2 passes its
 /// UTF-8 straight to `characters()` and never re-parses it (`feed-parsing.md` §5.2, §5.5 item 6).
+/// Not inside attribute values, where libxml2 would copy one byte of them: `AttributeEntities`.
 ///
 /// `@unchecked Sendable`: filled once in `init` and never mutated; libxml2 only reads
 /// predefined-type entities (its own predefined `&amp;` entities are shared statics in the same way).
@@ -64,7 +65,7 @@ final class EntityCache: @unchecked Sendable {
             if let entity { entities[name] = entity }
         }
         self.entities = entities
-        empty = Self.make(name: "homefeed-unknown", content: [0], type: type)
+        empty = Self.make(name: AttributeEntities.unknownName, content: [0], type: type)
         ampersand = Self.make(name: "homefeed-amp", content: [UInt8(ascii: "&"), 0], type: type)
     }
 

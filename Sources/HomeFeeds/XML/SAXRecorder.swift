@@ -5,7 +5,8 @@ internal import CLibXML2
 /// tape is full).
 ///
 /// What must happen while libxml2 waits stays in the callbacks: `getEntity`'s answer (the
-/// builder's HTML5 entity lookup, a cache whose order does not matter) and the reset of
+/// builder's HTML5 entity lookup, a cache whose order does not matter, or inside an attribute
+/// value the parse's `AttributeEntities`) and the reset of
 /// libxml2's `wellFormed` flag at each element (`resetRecoveredError`); text that no one reads,
 /// directly inside the document and entry containers, is not recorded at all. Everything the builder
 /// decides, warns about or stops on happens in `replay`, at the position libxml2 was at when it
@@ -149,8 +150,9 @@ struct SAXRecorder: ~Copyable {
     /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0
     /// (`xmlParseReference` returns early), so one stray tag would silently eat later
     /// ampersands in RECOVER mode. The error is already recorded by `serror`; reset the flag so
-    /// references keep decoding. Safe because `getEntity` only ever returns predefined-type
-    /// entities, which libxml2 never parses.
+    /// references keep decoding. Safe because `getEntity` returns no entity libxml2 parses:
+    /// predefined-type ones, and inside attribute values `AttributeEntities`' general ones,
+    /// marked checked, which libxml2 writes as references.
     @inline(__always)
     private func resetRecoveredError() {
         if let context, context.pointee.wellFormed == 0 { context.pointee.wellFormed = 1 }

@@ -20,12 +20,15 @@ struct XMLAttributeValue {
     }
 
     /// The value decoded, without the leading and trailing white space and NBSP
-    /// `URIReference.trimASCIIAndNBSP` removes; nil when absent or empty. Trims the bytes before
-    /// making the String (MIME types, once per enclosure).
+    /// `URIReference.trimASCIIAndNBSP` removes; nil when absent or empty. Trims the decoded
+    /// bytes (an `&nbsp;` at either end is NBSP only then) before making the String (MIME
+    /// types, once per enclosure).
     var trimmedValue: String? {
         guard let raw else { return nil }
-        let bytes = raw.trimmingASCIIAndNBSP()
-        return bytes.isEmpty ? nil : XMLAttributes.decode(bytes)
+        return XMLAttributes.withDecoded(raw) { decoded in
+            let bytes = decoded.trimmingASCIIAndNBSP()
+            return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+        }
     }
 
     /// Calls `body` with the decoded bytes, valid for the call only; nil when absent. For values

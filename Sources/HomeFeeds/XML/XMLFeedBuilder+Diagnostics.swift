@@ -11,8 +11,9 @@ extension XMLFeedBuilder {
         var message = error.message
         while message.last == "\n" || message.last == " " { message.removeLast() }
         if firstError == nil { firstError = (error.code, error.line, error.column, message) }
-        if let endTag { closeOpenElements(named: endTag) }
+        // Before the elements it closes: their fields' text is no longer trusted (`isTextTrusted`).
         if error.isError { isWellFormed = false }
+        if let endTag { closeOpenElements(named: endTag) }
         warnings.add(
             line: error.line > 0 ? error.line : nil,
             column: error.column > 0 ? error.column : nil,

@@ -339,7 +339,8 @@ struct XMLFeedBuilder: ~Copyable {
     /// cost to a well-formed document. ``isWellFormed`` is cleared as the replay reads an error,
     /// which libxml2 reports while it parses the broken part, before the event that ends the
     /// field; libxml2's own `wellFormed` would not do, since `SAXRecorder` sets it back at every
-    /// element.
+    /// element. (The decoder's repairs clear it too, later, after the piece is replayed: they
+    /// need no check, its output being valid UTF-8 whatever it repaired.)
     var isTextTrusted: Bool { isWellFormed }
 
     /// The captured text as plain text per `mode`, checked as UTF-8 unless `isTextTrusted`.

@@ -17,8 +17,9 @@ internal import CLibXML2
 ///
 /// Not Sendable: a parser context must not be shared between threads (§5.1).
 final class XMLPushParser {
-    /// Not private: tests read the builder's state between chunks.
-    let builder: UnsafeMutablePointer<XMLFeedBuilder>
+    private let builder: UnsafeMutablePointer<XMLFeedBuilder>
+    /// For tests, which read the builder's state between chunks.
+    var _builder: UnsafeMutablePointer<XMLFeedBuilder> { builder }
     private let recorder: UnsafeMutablePointer<SAXRecorder>
     private var context: xmlParserCtxtPtr?
     private var decoder: InputDecoder
