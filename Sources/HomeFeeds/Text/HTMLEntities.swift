@@ -28,6 +28,18 @@ enum HTMLEntities {
         table[String(decoding: name, as: UTF8.self)]
     }
 
+    /// The index of the `;` that ends a reference name starting at `start` (just after the `&`):
+    /// 1 to 32 ASCII letters and digits, then `;`; nil when none ends there. HTML5's names are 2
+    /// to 31 such characters.
+    @inline(__always)
+    static func nameEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var index = start
+        while index < bytes.count, index - start < 32, bytes[index].isASCIILetter || bytes[index].isASCIIDigit {
+            index += 1
+        }
+        return index > start && index < bytes.count && bytes[index] == UInt8(ascii: ";") ? index : nil
+    }
+
     /// The scalar for `&#n;` under HTML5 rules: NUL, surrogates and values past U+10FFFF become
     /// U+FFFD, and 0x80–0x9F are read as windows-1252 as browsers do.
     static func numericScalar(_ value: UInt32) -> Unicode.Scalar {

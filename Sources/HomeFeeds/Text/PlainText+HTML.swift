@@ -158,24 +158,20 @@ extension PlainText {
             appendScalarValue(HTMLEntities.numericScalar(value))
             return index + 1
         }
-        let nameStart = index
-        while index < count, index - nameStart < 32, input[index].isASCIILetter || input[index].isASCIIDigit {
-            index += 1
-        }
-        if index > nameStart, index < count, input[index] == UInt8(ascii: ";") {
-            let name = UnsafeBufferPointer(rebasing: input[nameStart..<index])
+        if let end = HTMLEntities.nameEnd(in: input, from: index) {
+            let name = UnsafeBufferPointer(rebasing: input[index..<end])
             // The references feeds use most, without a String or a table lookup.
             if let byte = Self.commonASCIIReference(name) {
                 appendVisible(byte)
-                return index + 1
+                return end + 1
             }
             if Self.equals(name, "nbsp") {
                 pendingSpace = true
-                return index + 1
+                return end + 1
             }
             if let replacement = HTMLEntities.lookup(name) {
                 appendDecoded(replacement)
-                return index + 1
+                return end + 1
             }
         }
         appendVisible(UInt8(ascii: "&"))

@@ -9,45 +9,39 @@ internal import CLibXML2
 /// kin): `&eacute;` became a lone lead byte and the empty entity for an unknown name a NUL. For
 /// a general entity, and without entity substitution (we never set NOENT), it writes `&name;`
 /// into the value as it wrote `&#38;` for `&amp;`; `XMLAttributes.decode` then reads the name
-/// with the HTML5 table, and drops ``unknownName``, which stands for every name HTML5 does not
-/// know. libxml2 never reads their content (`checked` is set, so it neither parses it again nor
-/// writes to the entity); it is their own name, text with no `<` nor `&`.
+/// with the HTML5 table, and drops ``unknownName``, the name of `EntityCache`'s empty entity,
+/// which stands for every name HTML5 does not know.
 ///
-/// One per parse, each name made on its first reference in an attribute: HTML5's 2 125 names
-/// at most, and few in any document. Not Sendable: owned by the parse's `SAXRecorder`.
+/// Each is the twin of one of `EntityCache`'s entities, which live as long as the process: it
+/// borrows that entity's name, and the name serves as its content too, which libxml2 never reads
+/// (`checked` is set, so it neither parses it again nor writes to the entity). One per parse,
+/// each made on its first reference in an attribute: HTML5's 2 125 names at most, and few in any
+/// document. Not Sendable: owned by the parse's `SAXRecorder`.
 struct AttributeEntities: ~Copyable {
-    /// The name written for a name HTML5 does not know: not one of HTML5's (no `-` in them).
-    static let unknownName = "homefeed-unknown"
+    /// The name of the entity that stands for a name HTML5 does not know (HTML5 has no such name).
+    static let unknownName = "homefeedUnknown"
 
-    private var entities: [String: UnsafeMutablePointer<xmlEntity>] = [:]
+    /// Twins by the `EntityCache` entity they stand for.
+    private var twins: [UnsafeMutablePointer<xmlEntity>: UnsafeMutablePointer<xmlEntity>] = [:]
 
     init() {}
 
     deinit {
-        for entity in entities.values {
-            entity.pointee.name.map { UnsafeMutablePointer(mutating: $0).deallocate() }
-            entity.deallocate()
-        }
+        for twin in twins.values { twin.deallocate() }
     }
 
-    /// The entity for `&name;` in an attribute value: one of that name when HTML5 knows it
-    /// (`isHTML5`), else the one named ``unknownName``.
-    mutating func entity(named name: UnsafePointer<UInt8>, isHTML5: Bool) -> UnsafeMutablePointer<xmlEntity> {
-        let key = isHTML5 ? String(cString: name) : Self.unknownName
-        if let entity = entities[key] { return entity }
-        let utf8 = Array(key.utf8)
-        let copy = UnsafeMutablePointer<xmlChar>.allocate(capacity: utf8.count + 1)
-        copy.initialize(from: utf8, count: utf8.count)
-        copy[utf8.count] = 0
-        let entity = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
-        entity.initialize(to: xmlEntity())
-        entity.pointee.type = XML_ENTITY_DECL
-        entity.pointee.name = UnsafePointer(copy)
-        entity.pointee.etype = XML_INTERNAL_GENERAL_ENTITY
-        entity.pointee.content = copy
-        entity.pointee.length = Int32(utf8.count)
-        entity.pointee.checked = 2
-        entities[key] = entity
-        return entity
+    /// The general-type twin of `entity`, one of `EntityCache`'s.
+    mutating func twin(of entity: UnsafeMutablePointer<xmlEntity>) -> UnsafeMutablePointer<xmlEntity> {
+        if let twin = twins[entity] { return twin }
+        let twin = UnsafeMutablePointer<xmlEntity>.allocate(capacity: 1)
+        twin.initialize(to: xmlEntity())
+        twin.pointee.type = XML_ENTITY_DECL
+        twin.pointee.name = entity.pointee.name
+        twin.pointee.etype = XML_INTERNAL_GENERAL_ENTITY
+        twin.pointee.content = entity.pointee.name.map { UnsafeMutablePointer(mutating: $0) }
+        twin.pointee.length = xmlStrlen(entity.pointee.name)
+        twin.pointee.checked = 2
+        twins[entity] = twin
+        return twin
     }
 }

@@ -136,7 +136,7 @@ struct SAXRecorder: ~Copyable {
     mutating func entity(named name: UnsafePointer<UInt8>) -> UnsafeMutablePointer<xmlEntity>? {
         let isInAttribute = context?.pointee.instate == XML_PARSER_ATTRIBUTE_VALUE
         if let entity = builder.pointee.htmlEntity(named: name) {
-            return isInAttribute ? attributeEntities.entity(named: name, isHTML5: true) : entity
+            return isInAttribute ? attributeEntities.twin(of: entity) : entity
         }
         if AmpersandRepair.isBareAmpersandMarker(name) {
             record(.bareAmpersand, name: nil)
@@ -144,7 +144,8 @@ struct SAXRecorder: ~Copyable {
             return EntityCache.shared.ampersand
         }
         record(.unknownEntity, name: name)
-        return isInAttribute ? attributeEntities.entity(named: name, isHTML5: false) : EntityCache.shared.empty
+        guard isInAttribute, let empty = EntityCache.shared.empty else { return EntityCache.shared.empty }
+        return attributeEntities.twin(of: empty)
     }
 
     /// libxml2 2.9.14 drops every entity reference, even `&amp;`, once `wellFormed` is 0

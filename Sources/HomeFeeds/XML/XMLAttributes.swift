@@ -175,14 +175,7 @@ struct XMLAttributes {
         if start + 5 <= bytes.count && bytes[start..<(start + 5)].elementsEqual("&#38;".utf8) {
             return (ampersand, 5)
         }
-        // HTML5 names are ASCII letters and digits, 2 to 31 of them; the unknown marker has a `-`.
-        var end = start + 1
-        while end < bytes.count, end - start <= 32,
-            bytes[end].isASCIILetter || bytes[end].isASCIIDigit || bytes[end] == UInt8(ascii: "-")
-        {
-            end += 1
-        }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: ";"), end > start + 1 else { return nil }
+        guard let end = HTMLEntities.nameEnd(in: bytes, from: start + 1) else { return nil }
         let name = UnsafeBufferPointer(rebasing: bytes[(start + 1)..<end])
         if name.elementsEqual(AttributeEntities.unknownName.utf8) { return ([], end + 1 - start) }
         return HTMLEntities.lookup(name).map { ($0, end + 1 - start) }
