@@ -286,6 +286,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGET ?= homefeeds
+FUZZ_TARGETS := homefeeds layout varlink
 FUZZ_DIR := $(BUILD_DIR)/fuzz
 FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-library -O -g -swift-version 6 \
     -package-name homefeed \
@@ -304,14 +305,14 @@ fuzz_target = $(FUZZ_SWIFTC) -module-name $(2)Fuzz $(4) $$(find Sources/$(2) -na
 .PHONY: fuzz fuzz-build check-fuzz
 # Checked as make reads the file, so that a mistyped target fails before the build.
 ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
-  ifeq ($(filter $(FUZZ_TARGET),homefeeds layout varlink),)
+  ifeq ($(filter $(FUZZ_TARGET),$(FUZZ_TARGETS)),)
     $(error FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)')
   endif
 endif
 # Every part is remade on each fuzz-build (-B: the sources' changes are not tracked), two at a time.
 fuzz-build:
 	mkdir -p $(FUZZ_DIR)/CSystem fuzz-artifacts
-	$(MAKE) --no-print-directory -B -j2 $(FUZZ_DIR)/homefeeds-fuzz $(FUZZ_DIR)/layout-fuzz $(FUZZ_DIR)/varlink-fuzz
+	$(MAKE) --no-print-directory -B -j2 $(FUZZ_TARGETS:%=$(FUZZ_DIR)/%-fuzz)
 $(FUZZ_DIR)/lib%.a:
 	mkdir -p $(FUZZ_DIR)
 	$(call fuzz_module,$*)
@@ -351,9 +352,9 @@ check-fuzz:
 	@mkdir -p $(BUILD_DIR); \
 	$(MAKE) --no-print-directory fuzz-build >$(BUILD_DIR)/fuzz-build.log 2>&1 \
 	    || { tail -n 40 $(BUILD_DIR)/fuzz-build.log; echo "check-fuzz: the fuzz targets do not build" >&2; exit 1; }; \
-	for target in homefeeds layout varlink; do \
+	for target in $(FUZZ_TARGETS); do \
 	    $(MAKE) --no-print-directory -o fuzz-build fuzz FUZZ_TARGET=$$target FUZZ_RUNS=0 \
 	        >$(BUILD_DIR)/fuzz-$$target.log 2>&1 \
 	        || { tail -n 40 $(BUILD_DIR)/fuzz-$$target.log; echo "check-fuzz: $$target failed its corpus" >&2; exit 1; }; \
 	done; \
-	echo "check-fuzz: homefeeds, layout and varlink build and replay their corpora"
+	echo "check-fuzz: $(FUZZ_TARGETS) build and replay their corpora"

@@ -21,6 +21,10 @@ package enum FuzzInput {
         let selector = Int(first)
         let body = UnsafeRawBufferPointer(rebasing: data[1...])
         let chunk = chunkSizes[selector % chunkSizes.count]
+        // The body as a download hands it over, to every reader of fetched bytes alike.
+        let pieces = stride(from: 0, to: body.count, by: chunk).map {
+            UnsafeRawBufferPointer(rebasing: body[$0..<min($0 + chunk, body.count)])
+        }
         var limits = FeedParseLimits(
             maxBodyBytes: 1 << 20,
             maxDepth: 64,
@@ -37,24 +41,14 @@ package enum FuzzInput {
         )
         var result: String
         do throws(FeedParseError) {
-            var offset = 0
-            while offset < body.count {
-                let end = min(offset + chunk, body.count)
-                try parser.append(UnsafeRawBufferPointer(rebasing: body[offset..<end]))
-                offset = end
-            }
+            for piece in pieces { try parser.append(piece) }
             result = try parser.finish().jsonString(pretty: selector & 1 == 0)
         } catch {
             _ = error.jsonString()
             result = error.description
         }
         let head = HTMLHeadParser(url: "https://example.test/dir/page.html")
-        var offset = 0
-        while offset < body.count, !head.isFinished {
-            let end = min(offset + chunk, body.count)
-            head.append(UnsafeRawBufferPointer(rebasing: body[offset..<end]))
-            offset = end
-        }
+        for piece in pieces where !head.isFinished { head.append(piece) }
         _ = head.finish()
         _ = try? WebAppManifest.icons(Array(body), manifestURL: "https://example.test/app.webmanifest")
         let text = String(decoding: body, as: UTF8.self)
