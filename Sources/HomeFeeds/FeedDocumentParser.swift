@@ -111,12 +111,13 @@ public final class FeedDocumentParser {
         case xml, json
     }
 
-    /// Looks at the first non-whitespace byte after an optional UTF-8 BOM. UTF-16 and other
-    /// NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
+    /// Looks at the first non-whitespace byte after an optional UTF-8 BOM, within the first
+    /// ``sniffWindow`` bytes (whitespace to there is XML, however the bytes arrived). UTF-16
+    /// and other NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
     private static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Syntax? {
         var index = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        while index < bytes.count {
+        while index < min(bytes.count, sniffWindow) {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D:
                 index += 1
@@ -126,9 +127,12 @@ public final class FeedDocumentParser {
                 return .xml
             }
         }
-        if bytes.count >= 4096 { return .xml }
+        if bytes.count >= sniffWindow { return .xml }
         return nil
     }
+
+    /// Bytes the syntax is sniffed in: a body whose first 4 KiB are whitespace is XML.
+    private static let sniffWindow = 4096
 
     /// Starts on what sniffing held back.
     private func startBuffered(_ syntax: Syntax) throws(FeedParseError) {

@@ -105,8 +105,8 @@ import Testing
 }
 
 @Suite struct StreamingTests {
-    /// Feeding a document in pieces of any size gives the same result as one piece: the
-    /// ampersand repair and libxml2 both carry state across chunks.
+    /// Parsing a document in chunks of any size gives the same result as one chunk: the
+    /// decoder, the ampersand repair and libxml2 all carry state across chunks.
     @Test(
         "chunking does not change the result",
         arguments: [
@@ -118,7 +118,7 @@ import Testing
         let body = try Fixture.bytes(name)
         let whole = try FeedParser.parse(body, url: feedURL)
         for size in [1, 2, 3, 5, 8, 13, 64, 1000] {
-            let got = try parseInPieces(body, size: size)
+            let got = try parseInPieces(body, size: size, chunkSize: size)
             #expect(got == whole, "chunk size \(size) \(got.warnings) vs \(whole.warnings)")
         }
     }
@@ -132,7 +132,8 @@ import Testing
         let whole = FeedDocument.feed(feed)
         #expect(feed.entries.first?.title == "A&B & é x&y ]]> &")
         for split in 1..<body.count {
-            let parser = FeedDocumentParser(url: feedURL)
+            // The parser's chunks end where the first piece does (and at multiples of it).
+            let parser = FeedDocumentParser(url: feedURL, limits: FeedParseLimits(chunkSize: split))
             try parser.append(Array(body[..<split]))
             try parser.append(Array(body[split...]))
             #expect(try parser.finish() == whole, "split at \(split)")
@@ -163,6 +164,25 @@ import Testing
         #expect(feed.entries[59].link == "https://example.test/a?b=1&c=59")
         let sizes = [AmpersandRepair.joinedLength - 1, AmpersandRepair.joinedLength + 1, 5_003, 9_001, 20_011]
         for size in sizes + (2..<9).map({ AmpersandRepair.joinedLength * 2 + $0 }) {
+            #expect(try parseInPieces(body, size: size, chunkSize: size) == whole, "piece size \(size)")
+        }
+    }
+
+    /// The encoding fallback looks at the chunk at hand (docs/feeds.md): a chunk of the body's
+    /// own making, not the network's. Here an invalid byte comes before valid Hangul, which
+    /// keeps the document UTF-8; a piece holding only the invalid byte had switched it to
+    /// windows-1252, and the Hangul to mojibake (found by HomeFetch's fuzz target).
+    @Test("a document parses the same however its body was cut into pieces")
+    func piecesDoNotMatter() throws {
+        let parts = rss("<item><guid>1</guid><title>|| 한국어 뉴스 한국어 뉴스</title></item>").split(separator: "||")
+        let body = Array(parts[0].utf8) + [0xFF] + Array(parts[1].utf8)
+        let whole = try FeedParser.parse(body, url: feedURL)
+        guard case .feed(let feed) = whole else {
+            Issue.record("not a feed")
+            return
+        }
+        #expect(feed.entries.first?.title == "\u{FFFD} 한국어 뉴스 한국어 뉴스")
+        for size in [1, 2, 3, 7, 64] {
             #expect(try parseInPieces(body, size: size) == whole, "piece size \(size)")
         }
     }

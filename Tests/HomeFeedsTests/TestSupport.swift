@@ -36,9 +36,13 @@ func parseFeed(
 }
 
 /// Parses `body` handed to one `FeedDocumentParser` in pieces of `size` bytes (the last one
-/// shorter), as a download arrives.
-func parseInPieces(_ body: [UInt8], size: Int, url: String = feedURL) throws -> FeedDocument {
-    let parser = FeedDocumentParser(url: url)
+/// shorter), as a download arrives. The parser decodes in chunks of its own `chunkSize` at fixed
+/// offsets whatever the pieces: `chunkSize` (at most 64 KiB) puts its chunk boundaries where
+/// the pieces end.
+func parseInPieces(_ body: [UInt8], size: Int, chunkSize: Int = 64 << 10, url: String = feedURL) throws
+    -> FeedDocument
+{
+    let parser = FeedDocumentParser(url: url, limits: FeedParseLimits(chunkSize: chunkSize))
     var offset = 0
     while offset < body.count {
         let end = min(offset + size, body.count)

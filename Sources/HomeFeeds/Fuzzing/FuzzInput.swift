@@ -2,10 +2,10 @@
 /// (`Fuzz/FuzzEntry.swift`) and the regression replay (`FuzzRegressionTests`), so a crasher
 /// replays exactly as it was found.
 ///
-/// The first byte picks the chunk size and the HTTP charset, so the streaming paths (carries
-/// across chunks, encoding decisions) are fuzzed too; the rest is the body. The document (or
-/// the error) is encoded as JSON, and the text-level readers run on the body as a string. The
-/// other readers of fetched bytes take the same body: a web page's head for its icons
+/// The first byte picks the chunk size (of the pieces and of the parser's own chunks) and the
+/// HTTP charset, so the streaming paths (carries across chunks, encoding decisions) are fuzzed
+/// too; the rest is the body. The document (or the error) is encoded as JSON, and the
+/// text-level readers run on the body as a string. The other readers of fetched bytes take the same body: a web page's head for its icons
 /// (`HTMLHeadParser`, libxml2's HTML parser, appended in the same chunks, which it cuts again
 /// after a `>`) and a web app manifest.
 package enum FuzzInput {
@@ -32,7 +32,9 @@ package enum FuzzInput {
             maxTotalTextBytes: 256 << 10,
             maxEntries: 200
         )
-        limits.chunkSize = 65_536
+        // The parser cuts the body at multiples of its chunk size whatever the pieces: the
+        // same size makes the decoder's and libxml2's carries across chunks reachable.
+        limits.chunkSize = chunk
         let charset = charsets[(selector >> 3) % charsets.count]
         let parser = FeedDocumentParser(
             url: "https://example.test/dir/feed.xml",

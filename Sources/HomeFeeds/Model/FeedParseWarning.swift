@@ -33,11 +33,16 @@ struct WarningLog {
 
     private(set) var kept: [FeedParseWarning] = []
     private(set) var count = 0
+    /// The warning added last, kept or only counted.
+    private var last: FeedParseWarning?
 
     mutating func add(_ warning: FeedParseWarning) {
         // libxml2 re-parses a start tag whose buffer moved, so the same event can be reported
-        // twice in a row; a repeat of the last warning is not a new one.
-        if kept.last == warning { return }
+        // twice in a row; a repeat of the last warning is not a new one, listed or not (else
+        // the count past the limit would depend on where a chunk ends). Past the limit the
+        // decoder's warnings have no column: those are each a byte of their own.
+        if warning.column != nil, last == warning { return }
+        last = warning
         count += 1
         if kept.count < Self.limit { kept.append(warning) }
     }
