@@ -187,6 +187,22 @@ import Testing
         }
     }
 
+    @Test("a body whose first 4 KiB are whitespace is XML, read whole or in pieces")
+    func sniffWindow() {
+        let json = #"{"version":"https://jsonfeed.org/version/1.1"}"#
+        let body = Array((String(repeating: " ", count: 5000) + json).utf8)
+        func outcome(_ parse: () throws -> FeedDocument) -> String {
+            do {
+                return try parse().jsonString(pretty: false)
+            } catch {
+                return "\(error)"
+            }
+        }
+        let whole = outcome { try FeedParser.parse(body, url: feedURL) }
+        #expect(whole.contains("libxml2"), "\(whole)")
+        #expect(outcome { try parseInPieces(body, size: 1000) } == whole)
+    }
+
     @Test("a small chunk size is honoured")
     func smallChunkSize() throws {
         let body = try Fixture.bytes("rss2-korean.xml")
