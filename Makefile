@@ -4,7 +4,7 @@
 #   make layout  solve feeds/layout.json at 375x812@2x offline and write its SVG wireframe
 #   make test    install missing Debian packages (as root), build clean of warnings, swift test
 #   make bench   release benchmarks (homefeed-bench)
-#   make fuzz    libFuzzer over the feed parser (FUZZ_TARGET=layout, varlink: the others)
+#   make fuzz    libFuzzer over the feed parser (FUZZ_TARGET=layout, varlink, fetch: the others)
 #   make install install homefeedd, homefeedctl, units, default config and man pages under
 #                $(DESTDIR)$(PREFIX) (see "Running under systemd" in README.md)
 
@@ -275,7 +275,10 @@ clean:
 ##   layout               a spec's and measurements' JSON, the solver in ordinary, extreme and invalid
 ##                        containers, and the result's JSON (Fuzz/LayoutFuzzEntry.swift);
 ##   varlink              a connection's byte stream: its messages decoded as the server decodes them,
-##                        which must agree with the general decoding, and as replies (Fuzz/VarlinkFuzzEntry.swift).
+##                        which must agree with the general decoding, and as replies (Fuzz/VarlinkFuzzEntry.swift);
+##   fetch                a server's response: its head read as a fetch reads it, its body through the
+##                        feed fetch's consumer knowing no digest, its own and another: the body must be
+##                        unchanged with its own and parse the same with the other (Fuzz/FetchFuzzEntry.swift).
 ## Each corpus grows in fuzz-artifacts/ (gitignored, survives a clean build: corpus/ for homefeeds,
 ## <target>-corpus/ for the others); findings land in fuzz-artifacts/ and each one goes into the
 ## target's Tests/…/Fixtures/fuzz/, replayed by its FuzzRegressionTests. The modules a target imports
@@ -286,7 +289,7 @@ clean:
 FUZZ_SECONDS ?= 60
 FUZZ_RUNS ?=
 FUZZ_TARGET ?= homefeeds
-FUZZ_TARGETS := homefeeds layout varlink
+FUZZ_TARGETS := homefeeds layout varlink fetch
 FUZZ_DIR := $(BUILD_DIR)/fuzz
 FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-library -O -g -swift-version 6 \
     -package-name homefeed \
@@ -296,6 +299,7 @@ FUZZ_SWIFTC := swiftc -sanitize=fuzzer,address -D HOMEFEED_FUZZING -parse-as-lib
 FUZZ_CORPUS_homefeeds := fuzz-artifacts/corpus
 FUZZ_CORPUS_layout := fuzz-artifacts/layout-corpus
 FUZZ_CORPUS_varlink := fuzz-artifacts/varlink-corpus
+FUZZ_CORPUS_fetch := fuzz-artifacts/fetch-corpus
 # $(call fuzz_module,Name): Sources/Name as an instrumented static library and module.
 fuzz_module = $(FUZZ_SWIFTC) -module-name $(1) -emit-module -emit-module-path $(FUZZ_DIR)/$(1).swiftmodule \
     -emit-library -static -o $(FUZZ_DIR)/lib$(1).a $$(find Sources/$(1) -name '*.swift' | sort)
@@ -306,7 +310,7 @@ fuzz_target = $(FUZZ_SWIFTC) -module-name $(2)Fuzz $(4) $$(find Sources/$(2) -na
 # Checked as make reads the file, so that a mistyped target fails before the build.
 ifneq ($(filter fuzz,$(MAKECMDGOALS)),)
   ifeq ($(filter $(FUZZ_TARGET),$(FUZZ_TARGETS)),)
-    $(error FUZZ_TARGET must be homefeeds, layout or varlink, not '$(FUZZ_TARGET)')
+    $(error FUZZ_TARGET must be one of $(FUZZ_TARGETS), not '$(FUZZ_TARGET)')
   endif
 endif
 # Every part is remade on each fuzz-build (-B: the sources' changes are not tracked), two at a time.
@@ -322,9 +326,22 @@ $(FUZZ_DIR)/CSystem.o:
 	    > $(FUZZ_DIR)/CSystem/module.modulemap
 	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \
 	    -o $(FUZZ_DIR)/CSystem.o
-$(FUZZ_DIR)/homefeeds-fuzz: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/CSystem.o
-	$(call fuzz_target,homefeeds,HomeFeeds,FuzzEntry.swift,-lJSONCore -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
-	    -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g') -lxml2)
+# HomeFeeds needs libxml2's headers, and CSystem's module map, wherever it is compiled.
+FUZZ_LIBXML2 = -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g')
+# HomeFeeds is built once, as a module of its own (its own rule, for those flags), for its entry
+# and for the fetch target, which imports it. A static library does not bring the libraries its
+# module imports: the entry, which imports HomeFeeds alone, names them.
+$(FUZZ_DIR)/libHomeFeeds.a: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/CSystem.o
+	$(call fuzz_module,HomeFeeds) -I $(FUZZ_DIR)/CSystem $(FUZZ_LIBXML2)
+$(FUZZ_DIR)/homefeeds-fuzz: $(FUZZ_DIR)/libHomeFeeds.a
+	$(FUZZ_SWIFTC) -module-name HomeFeedsFuzz Fuzz/FuzzEntry.swift -lHomeFeeds -lJSONCore \
+	    -lFoundationEssentials -lswiftGlibc -lswiftSynchronization -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
+	    $(FUZZ_LIBXML2) -lxml2 -o $@
+$(FUZZ_DIR)/fetch-fuzz: $(FUZZ_DIR)/libHomeFeeds.a $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/libLogCore.a \
+    $(FUZZ_DIR)/libSystemCalls.a $(FUZZ_DIR)/libHomefeedVersion.a $(FUZZ_DIR)/CSystem.o
+	$(call fuzz_target,fetch,HomeFetch,FetchFuzzEntry.swift,-lHomeFeeds -lJSONCore -lLogCore -lSystemCalls \
+	    -lHomefeedVersion -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o $(FUZZ_LIBXML2) -lxml2 \
+	    -I Sources/CCurl $$(pkg-config --cflags-only-I libcurl | sed 's/-I/-Xcc -I/g') -lcurl)
 $(FUZZ_DIR)/layout-fuzz: $(FUZZ_DIR)/libJSONCore.a
 	$(call fuzz_target,layout,HomeLayout,LayoutFuzzEntry.swift,-lJSONCore -lm)
 $(FUZZ_DIR)/varlink-fuzz: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/libLogCore.a $(FUZZ_DIR)/libSystemCalls.a \
@@ -339,6 +356,7 @@ fuzz: fuzz-build
 	layout) cp Tests/HomeLayoutTests/Fixtures/fuzz/* $(FUZZ_CORPUS_layout)/; \
 	    { printf 'A'; cat feeds/layout.json; } > $(FUZZ_CORPUS_layout)/seed-sample-layout;; \
 	varlink) cp Tests/VarlinkTests/Fixtures/fuzz/* $(FUZZ_CORPUS_varlink)/;; \
+	fetch) cp Tests/HomeFetchTests/Fixtures/fuzz/* $(FUZZ_CORPUS_fetch)/;; \
 	esac
 	$(FUZZ_DIR)/$(FUZZ_TARGET)-fuzz $(FUZZ_CORPUS_$(FUZZ_TARGET)) -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -rss_limit_mb=2048 -max_len=65536 -artifact_prefix=fuzz-artifacts/$(FUZZ_TARGET)- -print_final_stats=1 \

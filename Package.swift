@@ -124,7 +124,8 @@ let package = Package(
         ),
         .testTarget(
             name: "HomeFetchTests",
-            dependencies: ["HomeFetch", "HomeFeeds", "HomefeedVersion", "TestSupport", "homefeed-fetch-probe"]
+            dependencies: ["HomeFetch", "HomeFeeds", "HomefeedVersion", "TestSupport", "homefeed-fetch-probe"],
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "HomeDaemonTests",

@@ -1,0 +1,217 @@
+import HomeFeeds
+
+/// One fuzz input run through what a fetch does with a server's response, as
+/// `make fuzz FUZZ_TARGET=fetch` runs it, shared by the libFuzzer entry
+/// (`Fuzz/FetchFuzzEntry.swift`) and the regression replay (HomeFetchTests'
+/// `FuzzRegressionTests`), so a finding replays exactly as it was found.
+///
+/// Every server a source names reaches this code, with no libcurl in between but the
+/// splitting into header lines and body chunks, which this does as libcurl would. After the
+/// first byte (which picks the body's chunk size and which other digest to try), the input is a
+/// response: header lines up to the end of a final (non-1xx) head, as `HTTPTransfer` reads them
+/// within `FetchLimits.maxHeaderBytes`, then the body. The head's values are read as a fetch
+/// reads them (`Cache-Control`, `Retry-After`, the `Content-Type` the parser is made with), and
+/// the body goes through `FeedBody` three times:
+///
+/// - with no digest known: the document (or error) and the channel `ttl`;
+/// - knowing this body's own digest: it must be `unchanged`, and the digest made chunk by chunk
+///   must be the digest of the whole body;
+/// - knowing another body's digest (shorter, longer, the same length but one byte off, or a
+///   short unrelated one), so that the body is held back and released at a different point:
+///   the result must be the first one's. A parse that depends on where the body was cut is a
+///   bug, as is a held body that is lost.
+package enum FetchFuzzInput {
+    /// What one input did.
+    package struct Outcome: Sendable {
+        /// The final head's status (0 when no status line arrived).
+        package var status = 0
+        /// `Cache-Control`'s `max-age`, as the scheduler would read it.
+        package var maxAge: Double?
+        /// `Retry-After`, as the scheduler would read it.
+        package var retryAfter: RetryAfter?
+        /// Whether the body parsed into a document.
+        package var parsed = false
+        /// The channel `ttl` a fetch would report, in seconds.
+        package var ttl: Double?
+        /// The first way the runs disagreed: a bug, never an answer to bad input.
+        package var disagreement: String?
+    }
+
+    static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
+    static let url = "https://example.test/dir/feed.xml"
+    /// The instant `Retry-After` delays are counted from (2026-12-01T00:00:00Z).
+    static let now = 1_796_083_200.0
+
+    /// Runs one input; nil for an empty one.
+    package static func run(_ data: UnsafeRawBufferPointer) -> Outcome? {
+        guard let selector = data.first else { return nil }
+        let response = UnsafeRawBufferPointer(rebasing: data[1...])
+        var outcome = Outcome()
+        let (head, bodyStart) = readHead(response)
+        outcome.status = head.status
+        let info = HTTPExchange(
+            requestedURL: url,
+            finalURL: url,
+            redirects: 0,
+            head: head,
+            bodyBytes: response.count - bodyStart
+        ).responseInfo(head: head)
+        outcome.maxAge = info.maxAge
+        outcome.retryAfter = HTTPHeaderValues.retryAfter(head.header("Retry-After"))
+        if let retryAfter = outcome.retryAfter {
+            _ = retryAfter.delay(fromSecondsSince1970: now)
+            _ = FetchError(url: url, kind: .httpStatus(503), retryAfter: retryAfter).description
+        }
+        let body = UnsafeRawBufferPointer(rebasing: response[bodyStart...])
+        let chunk = chunkSizes[Int(selector) % chunkSizes.count]
+        outcome.disagreement = checkBody(body, head: head, chunk: chunk, other: Int(selector >> 3) % 4, &outcome)
+        return outcome
+    }
+
+    /// The head as `HTTPTransfer.receiveHeader` reads it, line by line, and where the body starts
+    /// (the end of the input when the head never ends or outgrows the limit).
+    private static func readHead(_ response: UnsafeRawBufferPointer) -> (HTTPResponseHead, Int) {
+        var head = HTTPResponseHead()
+        let limit = FetchLimits().maxHeaderBytes
+        var start = 0
+        while start < response.count {
+            var end = start
+            while end < response.count, response[end] != UInt8(ascii: "\n") { end += 1 }
+            end = min(end + 1, response.count)
+            guard end <= limit else { break }
+            let ended = head.read(line: UnsafeRawBufferPointer(rebasing: response[start..<end]))
+            start = end
+            if ended, !head.isInterim { return (head, start) }
+        }
+        return (head, response.count)
+    }
+
+    /// The three runs of `body` through `FeedBody`; the first disagreement, or nil.
+    private static func checkBody(
+        _ body: UnsafeRawBufferPointer,
+        head: HTTPResponseHead,
+        chunk: Int,
+        other: Int,
+        _ outcome: inout Outcome
+    ) -> String? {
+        let (plain, streamed) = consume(body, head: head, chunk: chunk, knownDigest: nil)
+        let digest = plain.digest.value
+        var whole = ContentDigest()
+        whole.append(body)
+        // A transfer ended early has digested only what came before its end.
+        if !streamed.isRefused {
+            guard whole.value == digest else { return "the body's digest is \(whole.value) whole, \(digest) in chunks" }
+            guard ContentDigest.length(of: digest) == body.count else { return "\(digest) does not end in its length" }
+        }
+        if case .parsed(let parsed) = streamed {
+            outcome.parsed = true
+            outcome.ttl = LocalFileReader.ttl(parsed, plain.sniffer)
+            var sniffer = ChannelTTLSniffer()
+            sniffer.append(body)
+            if sniffer.ttlSeconds != plain.sniffer.ttlSeconds {
+                return "the ttl is \(String(describing: sniffer.ttlSeconds)) whole, "
+                    + "\(String(describing: plain.sniffer.ttlSeconds)) in chunks"
+            }
+        }
+        let (_, same) = consume(body, head: head, chunk: chunk, knownDigest: whole.value)
+        guard same == .unchanged else { return "a body with its own digest \(whole.value) gave \(same)" }
+        let otherDigest = otherBodyDigest(body, kind: other)
+        let (_, held) = consume(body, head: head, chunk: chunk, knownDigest: otherDigest)
+        guard held == streamed else { return "knowing \(otherDigest), the body gave \(held), knowing none \(streamed)" }
+        return nil
+    }
+
+    /// A `FeedBody` begun with `head` that was handed `body` in chunks of `chunk` bytes, and what
+    /// the fetch made of it: the failure that ended the transfer early, as `HTTPTransfer` ends it
+    /// at the first, or else the finished body.
+    private static func consume(
+        _ body: UnsafeRawBufferPointer,
+        head: HTTPResponseHead,
+        chunk: Int,
+        knownDigest: String?
+    ) -> (FeedBody, Document) {
+        var limits = FeedParseLimits(
+            maxBodyBytes: 1 << 20,
+            maxDepth: 64,
+            maxFieldBytes: 64 << 10,
+            maxTotalTextBytes: 256 << 10,
+            maxEntries: 200
+        )
+        limits.chunkSize = 65_536
+        let consumer = FeedBody(limits: limits, knownDigest: knownDigest)
+        if let refusal = consumer.begin(head, url: url) { return (consumer, .refused(refusal)) }
+        var offset = 0
+        while offset < body.count {
+            let end = min(offset + chunk, body.count)
+            if let failure = consumer.consume(UnsafeRawBufferPointer(rebasing: body[offset..<end])) {
+                return (consumer, .refused(failure))
+            }
+            offset = end
+        }
+        return (consumer, Document(consumer.finish()))
+    }
+
+    /// The digest of a body other than `body`: one byte shorter, one longer, the same length
+    /// with its last byte changed, or a short unrelated one (so holding stops early).
+    private static func otherBodyDigest(_ body: UnsafeRawBufferPointer, kind: Int) -> String {
+        var bytes = Array(body)
+        switch kind {
+        case 0 where !bytes.isEmpty: bytes.removeLast()
+        case 1: bytes.append(UInt8(ascii: "\n"))
+        case 2 where !bytes.isEmpty: bytes[bytes.count - 1] ^= 1
+        default: bytes = Array("<rss>".utf8)
+        }
+        // Never the body itself (an empty one, or one that is the unrelated body).
+        if bytes.elementsEqual(body) { bytes.append(0) }
+        var digest = ContentDigest()
+        bytes.withUnsafeBytes { digest.append($0) }
+        return digest.value
+    }
+
+    /// What a body came to, comparable: `FeedBody.Result` with `unchanged` as a value of its
+    /// own, or the failure that ended the transfer before the body did (a parse error as a
+    /// failed parse: a fetch reports either the same way).
+    private enum Document: Equatable, CustomStringConvertible {
+        case parsed(FeedDocument)
+        case unchanged
+        case failed(FeedParseError)
+        case refused(FetchError.Kind)
+
+        init(_ result: FeedBody.Result) {
+            switch result {
+            case .parsed(let document): self = .parsed(document)
+            case .unchanged: self = .unchanged
+            case .failed(let error): self = .failed(error)
+            }
+        }
+
+        static func == (lhs: Document, rhs: Document) -> Bool {
+            switch (lhs.normalised, rhs.normalised) {
+            case (.parsed(let a), .parsed(let b)): return a == b
+            case (.unchanged, .unchanged): return true
+            case (.failed(let a), .failed(let b)): return a == b
+            case (.refused(let a), .refused(let b)): return a == b
+            default: return false
+            }
+        }
+
+        var isRefused: Bool {
+            if case .refused = self { return true }
+            return false
+        }
+
+        private var normalised: Document {
+            if case .refused(.parse(let error)) = self { return .failed(error) }
+            return self
+        }
+
+        var description: String {
+            switch self {
+            case .parsed(let document): return document.jsonString(pretty: false)
+            case .unchanged: return "unchanged"
+            case .failed(let error): return error.description
+            case .refused(let kind): return "refused: \(kind)"
+            }
+        }
+    }
+}
