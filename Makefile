@@ -327,13 +327,14 @@ $(FUZZ_DIR)/CSystem.o:
 	clang -c -O2 -g -fsanitize=address,fuzzer-no-link -I Sources/CSystem/include Sources/CSystem/CSystem.c \
 	    -o $(FUZZ_DIR)/CSystem.o
 # HomeFeeds needs libxml2's headers, and CSystem's module map, wherever it is compiled.
+# Recursive (=), not :=: the $$ must survive until the recipe, where the shell runs pkg-config.
 FUZZ_LIBXML2 = -I Sources/CLibXML2 $$(pkg-config --cflags-only-I libxml-2.0 | sed 's/-I/-Xcc -I/g')
 # HomeFeeds is built once, as a module of its own (its own rule, for those flags), for its entry
 # and for the fetch target, which imports it. A static library does not bring the libraries its
 # module imports: the entry, which imports HomeFeeds alone, names them.
 $(FUZZ_DIR)/libHomeFeeds.a: $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/CSystem.o
 	$(call fuzz_module,HomeFeeds) -I $(FUZZ_DIR)/CSystem $(FUZZ_LIBXML2)
-$(FUZZ_DIR)/homefeeds-fuzz: $(FUZZ_DIR)/libHomeFeeds.a
+$(FUZZ_DIR)/homefeeds-fuzz: $(FUZZ_DIR)/libHomeFeeds.a $(FUZZ_DIR)/libJSONCore.a $(FUZZ_DIR)/CSystem.o
 	$(FUZZ_SWIFTC) -module-name HomeFeedsFuzz Fuzz/FuzzEntry.swift -lHomeFeeds -lJSONCore \
 	    -lFoundationEssentials -lswiftGlibc -lswiftSynchronization -I $(FUZZ_DIR)/CSystem $(FUZZ_DIR)/CSystem.o \
 	    $(FUZZ_LIBXML2) -lxml2 -o $@

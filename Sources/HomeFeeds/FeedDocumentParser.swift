@@ -36,8 +36,11 @@ public final class FeedDocumentParser {
 
     /// Feeds the next bytes of the body.
     ///
-    /// - Throws: `FeedParseError` as soon as a limit is exceeded or the root element shows the
-    ///   document is no feed; the parser is unusable afterwards.
+    /// - Throws: `FeedParseError` once a limit is exceeded or the root element shows the
+    ///   document is no feed: the body cap and the parse time at once, the rest when the chunk
+    ///   that shows it is parsed (XML is parsed in whole chunks of `FeedParseLimits.chunkSize`
+    ///   at fixed offsets, so up to a chunk later; otherwise at ``finish()``). The parser is
+    ///   unusable afterwards.
     public func append(_ bytes: [UInt8]) throws(FeedParseError) {
         var failure: FeedParseError?
         bytes.withUnsafeBytes { raw in
@@ -115,6 +118,8 @@ public final class FeedDocumentParser {
     /// ``sniffWindow`` bytes (whitespace to there is XML, however the bytes arrived). UTF-16
     /// and other NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
     private static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Syntax? {
+        // The start of a byte-order mark waits for the rest of it, however the body was cut.
+        if !isFinal, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
         var index = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
         while index < min(bytes.count, sniffWindow) {

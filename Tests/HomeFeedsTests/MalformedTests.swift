@@ -203,6 +203,36 @@ import Testing
         #expect(outcome { try parseInPieces(body, size: 1000) } == whole)
     }
 
+    /// The parser stages pieces into whole chunks: none is lost or parsed twice, however the
+    /// pieces fall against the chunks.
+    @Test(
+        "pieces that do not fill the parser's chunks give what whole chunks give",
+        arguments: ["rss2-korean.xml", "malformed-recoverable.xml", "euc-kr.xml"]
+    )
+    func staging(_ name: String) throws {
+        let body = try Fixture.bytes(name)
+        for chunkSize in [5, 64] {
+            let whole = try parseInPieces(body, size: body.count, chunkSize: chunkSize)
+            for size in [1, 3, 7, 64, 1000] {
+                #expect(try parseInPieces(body, size: size, chunkSize: chunkSize) == whole, "\(size) in \(chunkSize)")
+            }
+        }
+    }
+
+    @Test("a JSON Feed behind a byte-order mark is JSON however the mark was cut")
+    func byteOrderMarkInPieces() throws {
+        let body = [0xEF, 0xBB, 0xBF] + Array(try Fixture.bytes("jsonfeed11.json"))
+        let whole = try FeedParser.parse(body, url: feedURL)
+        guard case .feed(let feed) = whole else {
+            Issue.record("not a feed: \(whole)")
+            return
+        }
+        #expect(feed.format == .jsonFeed11)
+        for size in [1, 2] {
+            #expect(try parseInPieces(body, size: size) == whole, "piece size \(size)")
+        }
+    }
+
     @Test("a small chunk size is honoured")
     func smallChunkSize() throws {
         let body = try Fixture.bytes("rss2-korean.xml")

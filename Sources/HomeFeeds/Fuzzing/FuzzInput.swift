@@ -2,12 +2,13 @@
 /// (`Fuzz/FuzzEntry.swift`) and the regression replay (`FuzzRegressionTests`), so a crasher
 /// replays exactly as it was found.
 ///
-/// The first byte picks the chunk size (of the pieces and of the parser's own chunks) and the
-/// HTTP charset, so the streaming paths (carries across chunks, encoding decisions) are fuzzed
-/// too; the rest is the body. The document (or the error) is encoded as JSON, and the
-/// text-level readers run on the body as a string. The other readers of fetched bytes take the same body: a web page's head for its icons
-/// (`HTMLHeadParser`, libxml2's HTML parser, appended in the same chunks, which it cuts again
-/// after a `>`) and a web app manifest.
+/// The first byte picks the size of the pieces, the parser's own chunk size (mostly the same,
+/// so that every carry across chunks is reached; sometimes not, so that pieces are staged
+/// into chunks) and the HTTP charset, so the streaming paths (carries, encoding decisions) are
+/// fuzzed too; the rest is the body. The document (or the error) is encoded as JSON, and the
+/// text-level readers run on the body as a string. The other readers of fetched bytes take the
+/// same body: a web page's head for its icons (`HTMLHeadParser`, libxml2's HTML parser,
+/// appended in the same pieces, which it cuts again after a `>`) and a web app manifest.
 package enum FuzzInput {
     static let charsets: [String?] = [nil, nil, "utf-8", "iso-8859-1", "windows-1252", "euc-kr", "utf-16", "x-bogus"]
     static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
@@ -32,9 +33,8 @@ package enum FuzzInput {
             maxTotalTextBytes: 256 << 10,
             maxEntries: 200
         )
-        // The parser cuts the body at multiples of its chunk size whatever the pieces: the
-        // same size makes the decoder's and libxml2's carries across chunks reachable.
-        limits.chunkSize = chunk
+        // The parser cuts the body at multiples of its chunk size whatever the pieces.
+        limits.chunkSize = [chunk, chunk, 5, 4096][selector >> 6]
         let charset = charsets[(selector >> 3) % charsets.count]
         let parser = FeedDocumentParser(
             url: "https://example.test/dir/feed.xml",

@@ -18,7 +18,9 @@ public struct FeedParseLimits: Sendable, Equatable {
     public var maxEntries: Int
     /// Wall time of one parse, checked after each chunk and every few hundred elements.
     public var maxParseDuration: Duration
-    /// Bytes handed to `xmlParseChunk` at once; one call above 10 000 000 bytes fails in libxml2.
+    /// Bytes decoded and handed to `xmlParseChunk` at once, at fixed offsets of the body (bytes
+    /// appended in smaller pieces wait for a whole chunk, so a parse does not depend on how the
+    /// body was cut); one call above 10 000 000 bytes fails in libxml2.
     public var chunkSize: Int
 
     public init(

@@ -39,8 +39,9 @@ struct WarningLog {
     mutating func add(_ warning: FeedParseWarning) {
         // libxml2 re-parses a start tag whose buffer moved, so the same event can be reported
         // twice in a row; a repeat of the last warning is not a new one, listed or not (else
-        // the count past the limit would depend on where a chunk ends). Past the limit the
-        // decoder's warnings have no column: those are each a byte of their own.
+        // the count past the limit would depend on where a chunk ends). Warnings without a
+        // column are never taken for repeats: past the limit the decoder's have none, and each
+        // is a byte of its own (as are JSON Feed's and libxml2's without one).
         if warning.column != nil, last == warning { return }
         last = warning
         count += 1

@@ -6,12 +6,13 @@ import HomeFeeds
 /// `FuzzRegressionTests`), so a finding replays exactly as it was found.
 ///
 /// Every server a source names reaches this code, with no libcurl in between but the
-/// splitting into header lines and body chunks, which this does as libcurl would. After the
-/// first byte (which picks the body's chunk size and which other digest to try), the input is a
-/// response: header lines up to the end of a final (non-1xx) head, as `HTTPTransfer` reads them
+/// splitting into header lines and body pieces, which this does as libcurl would. After the
+/// first byte (which picks the size of the body's pieces, which other digest to try and the
+/// parser's chunk size), the input is a response: header lines up to the end of a final (non-1xx) head, as `HTTPTransfer` reads them
 /// within `FetchLimits.maxHeaderBytes`, then the body. The head's values are read as a fetch
 /// reads them (`Cache-Control`, `Retry-After`, the `Content-Type` the parser is made with), and
-/// the body goes through `FeedBody` three times:
+/// the body goes through `FeedBody` three times (whatever the status, where a fetch hands it
+/// only a 2xx's body: the body is what is fuzzed):
 ///
 /// - with no digest known: the document (or error) and the channel `ttl`;
 /// - knowing this body's own digest: it must be `unchanged`, and the digest made chunk by chunk
@@ -37,7 +38,12 @@ package enum FetchFuzzInput {
         package var disagreement: String?
     }
 
-    static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
+    /// Sizes of the pieces the body arrives in (libcurl hands over up to 16 KiB at once).
+    static let pieceSizes = [1, 3, 7, 64, 4096, 65_536]
+    /// The parser's chunk sizes: a body longer than a chunk is parsed while it streams in, and
+    /// pieces that do not fill one are staged.
+    static let parserChunkSizes = [5, 64, 4096, 65_536]
+    /// The URL the response came from, the base of the document's relative links.
     static let url = "https://example.test/dir/feed.xml"
     /// The instant `Retry-After` delays are counted from (2026-12-01T00:00:00Z).
     static let now = 1_796_083_200.0
@@ -63,8 +69,17 @@ package enum FetchFuzzInput {
             _ = FetchError(url: url, kind: .httpStatus(503), retryAfter: retryAfter).description
         }
         let body = UnsafeRawBufferPointer(rebasing: response[bodyStart...])
-        let chunk = chunkSizes[Int(selector) % chunkSizes.count]
-        outcome.disagreement = checkBody(body, head: head, chunk: chunk, other: Int(selector >> 3) % 4, &outcome)
+        var limits = FeedParseLimits(
+            maxBodyBytes: 1 << 20,
+            maxDepth: 64,
+            maxFieldBytes: 64 << 10,
+            maxTotalTextBytes: 256 << 10,
+            maxEntries: 200
+        )
+        limits.chunkSize = parserChunkSizes[Int(selector >> 5) % parserChunkSizes.count]
+        let pieceSize = pieceSizes[Int(selector) % pieceSizes.count]
+        let run = BodyRun(body: body, head: head, pieceSize: pieceSize, limits: limits)
+        outcome.disagreement = check(run, other: Int(selector >> 3) % 4, &outcome)
         return outcome
     }
 
@@ -86,69 +101,62 @@ package enum FetchFuzzInput {
         return (head, response.count)
     }
 
-    /// The three runs of `body` through `FeedBody`; the first disagreement, or nil.
-    private static func checkBody(
-        _ body: UnsafeRawBufferPointer,
-        head: HTTPResponseHead,
-        chunk: Int,
-        other: Int,
-        _ outcome: inout Outcome
-    ) -> String? {
-        let (plain, streamed) = consume(body, head: head, chunk: chunk, knownDigest: nil)
+    /// A body as one response hands it to a fetch's consumer.
+    private struct BodyRun {
+        var body: UnsafeRawBufferPointer
+        var head: HTTPResponseHead
+        var pieceSize: Int
+        var limits: FeedParseLimits
+
+        /// A `FeedBody` begun with `head` that was handed `body` in pieces, and what the fetch
+        /// made of it: the failure that ended the transfer early, as `HTTPTransfer` ends it at
+        /// the first, or else the finished body.
+        func consume(knownDigest: String?) -> (FeedBody, Document) {
+            let consumer = FeedBody(limits: limits, knownDigest: knownDigest)
+            if let refusal = consumer.begin(head, url: url) { return (consumer, .refused(refusal)) }
+            var offset = 0
+            while offset < body.count {
+                let end = min(offset + pieceSize, body.count)
+                if let failure = consumer.consume(UnsafeRawBufferPointer(rebasing: body[offset..<end])) {
+                    return (consumer, .refused(failure))
+                }
+                offset = end
+            }
+            return (consumer, Document(consumer.finish()))
+        }
+    }
+
+    /// The three runs of the body through `FeedBody`; the first disagreement, or nil.
+    private static func check(_ run: BodyRun, other: Int, _ outcome: inout Outcome) -> String? {
+        let (plain, streamed) = run.consume(knownDigest: nil)
         let digest = plain.digest.value
         var whole = ContentDigest()
-        whole.append(body)
+        whole.append(run.body)
         // A transfer ended early has digested only what came before its end.
         if !streamed.isRefused {
-            guard whole.value == digest else { return "the body's digest is \(whole.value) whole, \(digest) in chunks" }
-            guard ContentDigest.length(of: digest) == body.count else { return "\(digest) does not end in its length" }
+            guard whole.value == digest else { return "the body's digest is \(whole.value) whole, \(digest) in pieces" }
+            guard ContentDigest.length(of: digest) == run.body.count else {
+                return "\(digest) does not end in its length"
+            }
         }
         if case .parsed(let parsed) = streamed {
             outcome.parsed = true
             outcome.ttl = LocalFileReader.ttl(parsed, plain.sniffer)
             var sniffer = ChannelTTLSniffer()
-            sniffer.append(body)
+            sniffer.append(run.body)
             if sniffer.ttlSeconds != plain.sniffer.ttlSeconds {
                 return "the ttl is \(String(describing: sniffer.ttlSeconds)) whole, "
-                    + "\(String(describing: plain.sniffer.ttlSeconds)) in chunks"
+                    + "\(String(describing: plain.sniffer.ttlSeconds)) in pieces"
             }
         }
-        let (_, same) = consume(body, head: head, chunk: chunk, knownDigest: whole.value)
+        // A body refused at `begin` never reaches the digest (FeedBody refuses none today).
+        if case .refused = streamed, plain.digest.length == 0, !run.body.isEmpty { return nil }
+        let (_, same) = run.consume(knownDigest: whole.value)
         guard same == .unchanged else { return "a body with its own digest \(whole.value) gave \(same)" }
-        let otherDigest = otherBodyDigest(body, kind: other)
-        let (_, held) = consume(body, head: head, chunk: chunk, knownDigest: otherDigest)
+        let otherDigest = otherBodyDigest(run.body, kind: other)
+        let (_, held) = run.consume(knownDigest: otherDigest)
         guard held == streamed else { return "knowing \(otherDigest), the body gave \(held), knowing none \(streamed)" }
         return nil
-    }
-
-    /// A `FeedBody` begun with `head` that was handed `body` in chunks of `chunk` bytes, and what
-    /// the fetch made of it: the failure that ended the transfer early, as `HTTPTransfer` ends it
-    /// at the first, or else the finished body.
-    private static func consume(
-        _ body: UnsafeRawBufferPointer,
-        head: HTTPResponseHead,
-        chunk: Int,
-        knownDigest: String?
-    ) -> (FeedBody, Document) {
-        var limits = FeedParseLimits(
-            maxBodyBytes: 1 << 20,
-            maxDepth: 64,
-            maxFieldBytes: 64 << 10,
-            maxTotalTextBytes: 256 << 10,
-            maxEntries: 200
-        )
-        limits.chunkSize = 65_536
-        let consumer = FeedBody(limits: limits, knownDigest: knownDigest)
-        if let refusal = consumer.begin(head, url: url) { return (consumer, .refused(refusal)) }
-        var offset = 0
-        while offset < body.count {
-            let end = min(offset + chunk, body.count)
-            if let failure = consumer.consume(UnsafeRawBufferPointer(rebasing: body[offset..<end])) {
-                return (consumer, .refused(failure))
-            }
-            offset = end
-        }
-        return (consumer, Document(consumer.finish()))
     }
 
     /// The digest of a body other than `body`: one byte shorter, one longer, the same length
