@@ -12,6 +12,15 @@
 package enum FuzzInput {
     static let charsets: [String?] = [nil, nil, "utf-8", "iso-8859-1", "windows-1252", "euc-kr", "utf-16", "x-bogus"]
     static let chunkSizes = [1, 3, 7, 64, 4096, 65_536]
+    /// The parse limits of every fuzzed parse (HomeFetch's target too), lower than the
+    /// defaults so that the fuzzer reaches them; each input picks the chunk size.
+    package static let limits = FeedParseLimits(
+        maxBodyBytes: 1 << 20,
+        maxDepth: 64,
+        maxFieldBytes: 64 << 10,
+        maxTotalTextBytes: 256 << 10,
+        maxEntries: 200
+    )
 
     /// Runs one input.
     ///
@@ -26,13 +35,7 @@ package enum FuzzInput {
         let pieces = stride(from: 0, to: body.count, by: chunk).map {
             UnsafeRawBufferPointer(rebasing: body[$0..<min($0 + chunk, body.count)])
         }
-        var limits = FeedParseLimits(
-            maxBodyBytes: 1 << 20,
-            maxDepth: 64,
-            maxFieldBytes: 64 << 10,
-            maxTotalTextBytes: 256 << 10,
-            maxEntries: 200
-        )
+        var limits = Self.limits
         // The parser cuts the body at multiples of its chunk size whatever the pieces.
         limits.chunkSize = [chunk, chunk, 5, 4096][selector >> 6]
         let charset = charsets[(selector >> 3) % charsets.count]

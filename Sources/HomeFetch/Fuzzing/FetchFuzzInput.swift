@@ -69,13 +69,7 @@ package enum FetchFuzzInput {
             _ = FetchError(url: url, kind: .httpStatus(503), retryAfter: retryAfter).description
         }
         let body = UnsafeRawBufferPointer(rebasing: response[bodyStart...])
-        var limits = FeedParseLimits(
-            maxBodyBytes: 1 << 20,
-            maxDepth: 64,
-            maxFieldBytes: 64 << 10,
-            maxTotalTextBytes: 256 << 10,
-            maxEntries: 200
-        )
+        var limits = FuzzInput.limits
         limits.chunkSize = parserChunkSizes[Int(selector >> 5) % parserChunkSizes.count]
         let pieceSize = pieceSizes[Int(selector) % pieceSizes.count]
         let run = BodyRun(body: body, head: head, pieceSize: pieceSize, limits: limits)
