@@ -33,17 +33,11 @@ struct WarningLog {
 
     private(set) var kept: [FeedParseWarning] = []
     private(set) var count = 0
-    /// The warning added last, kept or only counted.
-    private var last: FeedParseWarning?
 
     mutating func add(_ warning: FeedParseWarning) {
         // libxml2 re-parses a start tag whose buffer moved, so the same event can be reported
-        // twice in a row; a repeat of the last warning is not a new one, listed or not (else
-        // the count past the limit would depend on where a chunk ends). Warnings without a
-        // column are never taken for repeats: past the limit the decoder's have none, and each
-        // is a byte of its own (as are JSON Feed's and libxml2's without one).
-        if warning.column != nil, last == warning { return }
-        last = warning
+        // twice in a row; a repeat of the last warning is not a new one.
+        if kept.last == warning { return }
         count += 1
         if kept.count < Self.limit { kept.append(warning) }
     }
