@@ -84,14 +84,9 @@ final class XMLPushParser {
 
     /// Decodes the staged bytes as one chunk and empties the stage, keeping its memory.
     private func decodeStaged() throws(FeedParseError) {
-        var chunk: [UInt8] = []
-        swap(&chunk, &staged)
-        defer {
-            chunk.removeAll(keepingCapacity: true)
-            swap(&chunk, &staged)
-        }
+        defer { staged.removeAll(keepingCapacity: true) }
         var failure: FeedParseError?
-        chunk.withUnsafeBytes { bytes in
+        staged.withUnsafeBytes { bytes in
             do throws(FeedParseError) { try decode(bytes, isFinal: false) } catch { failure = error }
         }
         if let failure { throw failure }
