@@ -103,31 +103,31 @@ package enum FetchFuzzInput {
         var limits: FeedParseLimits
 
         /// A `FeedBody` begun with `head` that was handed `body` in pieces, and what the fetch
-        /// made of it: the failure that ended the transfer early, as `HTTPTransfer` ends it at
-        /// the first, or else the finished body.
-        func consume(knownDigest: String?) -> (FeedBody, Document) {
+        /// made of it: the failure that ended the transfer early (`endedEarly`), as
+        /// `HTTPTransfer` ends it at the first, or else the finished body.
+        func consume(knownDigest: String?) -> (consumer: FeedBody, document: Document, endedEarly: Bool) {
             let consumer = FeedBody(limits: limits, knownDigest: knownDigest)
-            if let refusal = consumer.begin(head, url: url) { return (consumer, .refused(refusal)) }
+            if let refusal = consumer.begin(head, url: url) { return (consumer, .failed(refusal), true) }
             var offset = 0
             while offset < body.count {
                 let end = min(offset + pieceSize, body.count)
                 if let failure = consumer.consume(UnsafeRawBufferPointer(rebasing: body[offset..<end])) {
-                    return (consumer, .refused(failure))
+                    return (consumer, .failed(failure), true)
                 }
                 offset = end
             }
-            return (consumer, Document(consumer.finish()))
+            return (consumer, Document(consumer.finish()), false)
         }
     }
 
     /// The three runs of the body through `FeedBody`; the first disagreement, or nil.
     private static func check(_ run: BodyRun, other: Int, _ outcome: inout Outcome) -> String? {
-        let (plain, streamed) = run.consume(knownDigest: nil)
+        let (plain, streamed, endedEarly) = run.consume(knownDigest: nil)
         let digest = plain.digest.value
         var whole = ContentDigest()
         whole.append(run.body)
         // A transfer ended early has digested only what came before its end.
-        if !streamed.isRefused {
+        if !endedEarly {
             guard whole.value == digest else { return "the body's digest is \(whole.value) whole, \(digest) in pieces" }
             guard ContentDigest.length(of: digest) == run.body.count else {
                 return "\(digest) does not end in its length"
@@ -144,11 +144,11 @@ package enum FetchFuzzInput {
             }
         }
         // A body refused at `begin` never reaches the digest (FeedBody refuses none today).
-        if case .refused = streamed, plain.digest.length == 0, !run.body.isEmpty { return nil }
-        let (_, same) = run.consume(knownDigest: whole.value)
+        if endedEarly, plain.digest.length == 0, !run.body.isEmpty { return nil }
+        let same = run.consume(knownDigest: whole.value).document
         guard same == .unchanged else { return "a body with its own digest \(whole.value) gave \(same)" }
         let otherDigest = otherBodyDigest(run.body, kind: other)
-        let (_, held) = run.consume(knownDigest: otherDigest)
+        let held = run.consume(knownDigest: otherDigest).document
         guard held == streamed else { return "knowing \(otherDigest), the body gave \(held), knowing none \(streamed)" }
         return nil
     }
@@ -170,49 +170,28 @@ package enum FetchFuzzInput {
         return digest.value
     }
 
-    /// What a body came to, comparable: `FeedBody.Result` with `unchanged` as a value of its
-    /// own, or the failure that ended the transfer before the body did (a parse error as a
-    /// failed parse: a fetch reports either the same way).
+    /// What a body came to, comparable: `FeedBody.Result`, with `unchanged` as a value of its
+    /// own and a parse that failed as the fetch reports it, whether the consumer ended the
+    /// transfer early with it or `finish()` returned it.
     private enum Document: Equatable, CustomStringConvertible {
         case parsed(FeedDocument)
         case unchanged
-        case failed(FeedParseError)
-        case refused(FetchError.Kind)
+        case failed(FetchError.Kind)
 
         init(_ result: FeedBody.Result) {
             switch result {
             case .parsed(let document): self = .parsed(document)
             case .unchanged: self = .unchanged
-            case .failed(let error): self = .failed(error)
+            case .failed(let error): self = .failed(.parse(error))
             }
-        }
-
-        static func == (lhs: Document, rhs: Document) -> Bool {
-            switch (lhs.normalised, rhs.normalised) {
-            case (.parsed(let a), .parsed(let b)): return a == b
-            case (.unchanged, .unchanged): return true
-            case (.failed(let a), .failed(let b)): return a == b
-            case (.refused(let a), .refused(let b)): return a == b
-            default: return false
-            }
-        }
-
-        var isRefused: Bool {
-            if case .refused = self { return true }
-            return false
-        }
-
-        private var normalised: Document {
-            if case .refused(.parse(let error)) = self { return .failed(error) }
-            return self
         }
 
         var description: String {
             switch self {
             case .parsed(let document): return document.jsonString(pretty: false)
             case .unchanged: return "unchanged"
-            case .failed(let error): return error.description
-            case .refused(let kind): return "refused: \(kind)"
+            case .failed(.parse(let error)): return error.description
+            case .failed(let kind): return "\(kind)"
             }
         }
     }
