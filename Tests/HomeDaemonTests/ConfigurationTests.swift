@@ -6,13 +6,14 @@ import Testing
 import ThumbnailProtocol
 
 @Suite struct ConfigurationTests {
+    static let sample = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("feeds/homefeedd.conf")
+
     @Test("the sample homefeedd.conf reads into four profiles and four bindings")
     func sampleFile() throws {
-        let url = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("feeds/homefeedd.conf")
         let settings = try DaemonSettings(
-            ConfigFile(path: "homefeedd.conf", text: String(decoding: try Data(contentsOf: url), as: UTF8.self))
+            ConfigFile(path: "homefeedd.conf", bytes: [UInt8](try Data(contentsOf: Self.sample)))
         )
         #expect(settings.refreshInterval == 900)
         #expect(settings.user == UserProfile(name: "김홈피드", subtitle: "컴퓨터공학과 · 최근 활동"))
@@ -79,6 +80,17 @@ import ThumbnailProtocol
             ),
             BadConfig(text: "[daemon]\nmax-connections = 3\n", message: "c.conf:2: max-connections: expected a whole"),
             BadConfig(text: "[daemon]\nstore-busy-timeout = 2m\n", message: "c.conf:2: store-busy-timeout: expected"),
+            // A second block would start from the defaults again, undoing the first.
+            BadConfig(
+                text: "[fetch]\nmax-body-size = 64M\n[fetch]\nconcurrency = 8\n",
+                message: "c.conf:3: [fetch] declared twice"
+            ),
+            BadConfig(text: "[daemon]\n[images]\n[daemon]\n", message: "c.conf:3: [daemon] declared twice"),
+            BadConfig(text: "[images]\n[images]\n", message: "c.conf:2: [images] declared twice"),
+            BadConfig(
+                text: "[profile p]\nwidth = 10\nheight = 10\nsafe-area = 2000000,0,0,0\n",
+                message: "c.conf:4: safe-area: expected four numbers from 0 to 1000000"
+            ),
         ]
     )
     func errors(_ c: BadConfig) {
@@ -155,6 +167,34 @@ import ThumbnailProtocol
                         + "unsupported URL scheme; expected http:, https: or file:"
                 )
             )
+        }
+    }
+
+    @Test("a file saved on Windows (CRLF, a byte-order mark) reads as the same file saved on Linux")
+    func windowsLineEndings() throws {
+        let unix = try String(contentsOf: Self.sample, encoding: .utf8)
+        let windows = [0xEF, 0xBB, 0xBF] + Array(unix.replacingOccurrences(of: "\n", with: "\r\n").utf8)
+        let fromWindows = try DaemonSettings(ConfigFile(path: "c.conf", bytes: windows))
+        #expect(fromWindows == (try DaemonSettings(ConfigFile(path: "c.conf", text: unix))))
+        // Not read as one line (one comment): the sample's values are there.
+        #expect(fromWindows.user.name != DaemonSettings().user.name)
+        // Mixed endings keep their lines apart too.
+        let mixed = try DaemonSettings(
+            ConfigFile(path: "c.conf", text: "[daemon]\r\nuser-name = x\r\nhistory-limit = 5\n")
+        )
+        #expect(mixed.user.name == "x")
+        #expect(mixed.historyLimit == 5)
+    }
+
+    @Test("a line that is not UTF-8 is refused naming it, not read as U+FFFD")
+    func invalidUTF8() {
+        // "관리자" in EUC-KR.
+        let bytes =
+            Array("[daemon]\nuser-subtitle = ok\nuser-name = ".utf8) + [0xB0, 0xFC, 0xB8, 0xAE, 0xC0, 0xDA, 0x0A]
+        #expect {
+            _ = try DaemonSettings(ConfigFile(path: "c.conf", bytes: bytes))
+        } throws: { error in
+            (error as? ConfigError)?.description == "c.conf:3: not valid UTF-8"
         }
     }
 

@@ -81,16 +81,18 @@ struct BlockReader {
         return value * unit
     }
 
-    /// `T,L,B,R` insets.
+    /// `T,L,B,R` insets, each at most the layout's largest magnitude (as a width is).
     mutating func insets(_ key: String) throws(ConfigError) -> EdgeInsets {
         guard let entry = entry(key) else { return .zero }
         let parts = entry.value.split(separator: ",").map { Double($0.trimmingWhitespace()) }
+        let limit = LayoutLimits.maxMagnitude
         guard parts.count == 4, let t = parts[0], let l = parts[1], let b = parts[2], let r = parts[3],
-            [t, l, b, r].allSatisfy({ $0.isFinite && $0 >= 0 })
+            [t, l, b, r].allSatisfy({ $0 >= 0 && $0 <= limit })
         else {
             throw error(
                 entry,
-                reason: "expected four non-negative numbers top,leading,bottom,trailing, got \"\(entry.value)\""
+                reason:
+                    "expected four numbers from 0 to \(Int(limit)) top,leading,bottom,trailing, got \"\(entry.value)\""
             )
         }
         return EdgeInsets(top: t, leading: l, bottom: b, trailing: r)

@@ -28,14 +28,28 @@ public struct ConfigFile: Sendable, Equatable {
     public static let maxBytes = 1 << 20
 
     public init(path: String, text: String) throws(ConfigError) {
+        try self.init(path: path, bytes: Array(text.utf8))
+    }
+
+    /// Reads the file's bytes: UTF-8, with or without a byte-order mark, lines ended by LF or
+    /// CRLF (a file saved on Windows reads as it does on Linux). A line that is not valid UTF-8
+    /// is an error naming it: a value in another encoding would otherwise become U+FFFD unseen.
+    public init(path: String, bytes: [UInt8]) throws(ConfigError) {
         self.path = path
-        guard text.utf8.count <= Self.maxBytes else {
+        guard bytes.count <= Self.maxBytes else {
             throw ConfigError(file: path, reason: "larger than \(Self.maxBytes) bytes")
         }
+        var text = bytes[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         var blocks: [Block] = []
-        for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        for (offset, bytes) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        {
             let number = offset + 1
             guard number <= 10_000 else { throw ConfigError(file: path, line: number, reason: "more than 10000 lines") }
+            let ending = bytes.last == UInt8(ascii: "\r") ? 1 : 0
+            guard let rawLine = String(validating: bytes.dropLast(ending), as: UTF8.self) else {
+                throw ConfigError(file: path, line: number, reason: "not valid UTF-8")
+            }
             let line = rawLine.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") || line.hasPrefix(";") { continue }
             if line.hasPrefix("[") {

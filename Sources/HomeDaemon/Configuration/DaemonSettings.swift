@@ -50,8 +50,13 @@ public struct DaemonSettings: Sendable, Equatable {
     public init(_ file: ConfigFile) throws(ConfigError) {
         var profiles: [Profile] = []
         var bindings: [SectionBinding] = []
+        // [daemon], [fetch] and [images] come once: a second one would reset what the first set.
+        var singles: Set<String> = []
         for block in file.blocks {
             var reader = BlockReader(file: file.path, block: block)
+            if ["daemon", "fetch", "images"].contains(block.kind), !singles.insert(block.kind).inserted {
+                throw reader.error(reason: "[\(block.kind)] declared twice")
+            }
             switch block.kind {
             case "daemon":
                 guard block.name == nil else { throw reader.error(reason: "[daemon] takes no name") }

@@ -38,7 +38,7 @@ public struct LoadedConfiguration: Sendable {
         if FileManager.default.fileExists(atPath: settingsURL.path) {
             let text = try read(settingsURL, limit: ConfigFile.maxBytes)
             settings = try DaemonSettings(
-                ConfigFile(path: settingsURL.path, text: String(decoding: text, as: UTF8.self))
+                ConfigFile(path: settingsURL.path, bytes: text)
             )
         }
         if scope == .user { settings.clientGroup = nil }

@@ -128,7 +128,7 @@ extension DaemonSettings {
     public static func textStyles(in directory: URL) -> [TextStyle] {
         let url = directory.appendingPathComponent(LoadedConfiguration.settingsFile)
         guard let data = FileManager.default.contents(atPath: url.path), data.count <= ConfigFile.maxBytes,
-            let settings = try? DaemonSettings(ConfigFile(path: url.path, text: String(decoding: data, as: UTF8.self))),
+            let settings = try? DaemonSettings(ConfigFile(path: url.path, bytes: [UInt8](data))),
             !settings.textSlots.isEmpty
         else { return [] }
         return settings.textStyles.map(\.style)
