@@ -128,13 +128,50 @@ import Testing
         #expect(options.socketPath == "/run/homefeed/homefeed.sock")
     }
 
-    @Test("per user without $HOME or the XDG variables: a usage error, not a guess")
+    @Test("per user without $HOME or the XDG variables: a usage error naming the flag, not a guess")
     func perUserWithoutHome() {
         #expect {
             _ = try DaemonOptions(arguments: [], environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
         } throws: { error in
             (error as? UsageError)?.description
-                == "$XDG_CONFIG_HOME and $HOME are unset: give the per-user directories with flags"
+                == "--config: needed, since its per-user default is under $HOME, which is unset"
+        }
+        #expect {
+            _ = try DaemonOptions(
+                arguments: ["--config", "/tmp/c"],
+                environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "XDG_CACHE_HOME": "/tmp/xdg-cache"],
+                userID: 1000
+            )
+        } throws: { error in
+            (error as? UsageError)?.description
+                == "--state-dir: needed, since its per-user default is under $HOME, which is unset"
+        }
+    }
+
+    @Test("per user without $HOME, every directory given by a flag: it starts")
+    func perUserWithoutHomeGivenFlags() throws {
+        let options = try DaemonOptions(
+            arguments: ["--config", "/tmp/c", "--state-dir", "/tmp/s", "--cache-dir", "/tmp/k"],
+            environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
+            userID: 1000
+        )
+        #expect(options.scope == .user)
+        #expect(options.configDirectory.path == "/tmp/c")
+        #expect(options.stateDirectory.path == "/tmp/s")
+        #expect(options.cacheDirectory.path == "/tmp/k")
+        #expect(options.socketPath == "/run/user/1000/homefeed/homefeed.sock")
+    }
+
+    @Test("a socket path too long from systemd's $RUNTIME_DIRECTORY names the variable, not --socket")
+    func socketTooLongFromEnvironment() {
+        #expect {
+            _ = try DaemonOptions(
+                arguments: [],
+                environment: ["RUNTIME_DIRECTORY": "/" + String(repeating: "r", count: 100)]
+            )
+        } throws: { error in
+            (error as? UsageError)?.description
+                == "$RUNTIME_DIRECTORY/homefeed.sock: longer than the 107 bytes a Unix socket path may have"
         }
     }
 }

@@ -102,7 +102,7 @@ public struct DaemonOptions: Sendable, Equatable {
     /// Resolves parsed options against the environment and the user running the daemon.
     ///
     /// - Throws: a usage error for a socket path too long for `sun_path`, or for a per-user
-    ///   daemon whose XDG directories cannot be found (no `$HOME`).
+    ///   daemon given no flag for a directory whose XDG default cannot be found (no `$HOME`).
     public init(_ arguments: ParsedArguments, environment: [String: String], userID: uid_t = getuid())
         throws(UsageError)
     {
@@ -112,17 +112,29 @@ public struct DaemonOptions: Sendable, Equatable {
             return value.split(separator: ":").first.map(String.init)
         }
         let scope = DaemonScope(environment: environment, userID: userID)
-        let defaults = try scope.defaults(environment: environment)
-        let config = arguments.string("--config") ?? defaults.config
-        let state = arguments.string("--state-dir") ?? firstPath("STATE_DIRECTORY") ?? defaults.state
-        let cache = arguments.string("--cache-dir") ?? firstPath("CACHE_DIRECTORY") ?? defaults.cache
-        let socket =
-            arguments.string("--socket") ?? firstPath("RUNTIME_DIRECTORY").map { $0 + "/homefeed.sock" }
-            ?? defaults.socket
+        let defaults = scope.defaults(environment: environment)
+        /// The flag's value, else systemd's variable's, else the default, which a per-user
+        /// daemon lacks when `$HOME` is unset: an error only then.
+        func directory(_ flag: String, _ variable: String?, _ fallback: String?) throws(UsageError) -> String {
+            if let value = arguments.string(flag) ?? variable.flatMap(firstPath) ?? fallback { return value }
+            throw UsageError("\(flag): needed, since its per-user default is under $HOME, which is unset")
+        }
+        let config = try directory("--config", nil, defaults.config)
+        let state = try directory("--state-dir", "STATE_DIRECTORY", defaults.state)
+        let cache = try directory("--cache-dir", "CACHE_DIRECTORY", defaults.cache)
+        let socket: String
+        let socketOrigin: String
+        if let flag = arguments.string("--socket") {
+            (socket, socketOrigin) = (flag, "--socket")
+        } else if let runtime = firstPath("RUNTIME_DIRECTORY") {
+            (socket, socketOrigin) = (runtime + "/homefeed.sock", "$RUNTIME_DIRECTORY/homefeed.sock")
+        } else {
+            (socket, socketOrigin) = (defaults.socket, "the socket path \(defaults.socket)")
+        }
         // A choice of ``levelNames``, checked while parsing.
         let level = arguments.string("--log-level").flatMap(Logger.threshold(named:)) ?? .info
         guard socket.utf8.count <= 107 else {
-            throw UsageError("--socket: longer than the 107 bytes a Unix socket path may have")
+            throw UsageError("\(socketOrigin): longer than the 107 bytes a Unix socket path may have")
         }
         self.scope = scope
         configDirectory = URL(fileURLWithPath: config, isDirectory: true)

@@ -19,11 +19,13 @@ public enum DaemonScope: Sendable, Equatable {
         self = userID != 0 && runtime.hasPrefix("/") ? .user : .system
     }
 
-    /// Where the daemon's files go when neither flags nor systemd say.
+    /// Where the daemon's files go when neither flags nor systemd say. A per-user directory
+    /// whose XDG variable and `$HOME` are both unset has none (nil): only a daemon that needs
+    /// it, given no flag for it, fails.
     struct Defaults: Equatable {
-        var config: String
-        var state: String
-        var cache: String
+        var config: String?
+        var state: String?
+        var cache: String?
         var socket: String
     }
 
@@ -32,12 +34,10 @@ public enum DaemonScope: Sendable, Equatable {
     /// under `$HOME`). The user's configuration is `$XDG_CONFIG_HOME/homefeed` when that
     /// directory exists, else the system's `/etc/homefeed`, so a user starts with the shipped
     /// sample and copies it to make their own.
-    ///
-    /// - Throws: a usage error when a per-user default needs `$HOME` and it is not set.
     func defaults(
         environment: [String: String],
         directoryExists: (String) -> Bool = DaemonScope.directoryExists
-    ) throws(UsageError) -> Defaults {
+    ) -> Defaults {
         let system = Defaults(
             config: Self.systemConfig,
             state: "/var/lib/homefeed",
@@ -45,18 +45,16 @@ public enum DaemonScope: Sendable, Equatable {
             socket: Self.systemSocket
         )
         guard self == .user else { return system }
-        func base(_ variable: String, _ fallback: String) throws(UsageError) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            guard let home = environment["HOME"], home.hasPrefix("/") else {
-                throw UsageError("$\(variable) and $HOME are unset: give the per-user directories with flags")
-            }
-            return home + "/" + fallback
+        func base(_ variable: String, _ fallback: String) -> String? {
+            if let value = environment[variable], value.hasPrefix("/") { return value + "/homefeed" }
+            guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
+            return home + "/" + fallback + "/homefeed"
         }
-        let config = try base("XDG_CONFIG_HOME", ".config") + "/homefeed"
+        let config = base("XDG_CONFIG_HOME", ".config")
         return Defaults(
-            config: directoryExists(config) ? config : Self.systemConfig,
-            state: try base("XDG_STATE_HOME", ".local/state") + "/homefeed",
-            cache: try base("XDG_CACHE_HOME", ".cache") + "/homefeed",
+            config: config.map { directoryExists($0) ? $0 : Self.systemConfig },
+            state: base("XDG_STATE_HOME", ".local/state"),
+            cache: base("XDG_CACHE_HOME", ".cache"),
             socket: Self.userSocket(runtimeDirectory: environment["XDG_RUNTIME_DIR"] ?? "")
         )
     }
