@@ -55,17 +55,21 @@ enum FeedParseCommand {
         let path = arguments.positionals[0]
         var url = arguments.string("--url")
         let pretty = !arguments.has("--compact")
-        let body: Data
         if path == "-" {
             guard url != nil else { throw UsageError("--url is required when reading standard input") }
-            body = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let data = FileManager.default.contents(atPath: path) else {
-                Console.error("homefeedctl: cannot read \(path)")
-                return ExitStatus.failure
-            }
-            body = data
-            if url == nil { url = URL(fileURLWithPath: path).absoluteString }
+        } else if url == nil {
+            url = URL(fileURLWithPath: path).absoluteString
+        }
+        // One byte past the parser's body limit, no more: the parse then fails on the limit, as a
+        // fetch would, instead of this reading /dev/zero until memory runs out.
+        let body: Data
+        do {
+            let handle =
+                path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            body = try handle.read(upToCount: FeedParseLimits.default.maxBodyBytes + 1) ?? Data()
+        } catch {
+            Console.error("homefeedctl: \(path): cannot read: \(error.localizedDescription)")
+            return ExitStatus.failure
         }
         let documentURL = url ?? ""
         do {

@@ -44,7 +44,13 @@ enum HistoryCommand {
     static func runAdd(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
         var parameters: [String: JSONValue] = ["title": .string(arguments.positionals[0])]
         if let link = arguments.string("--link") { parameters["link"] = .string(link) }
-        if let kind = arguments.string("--kind") { parameters["kind"] = .string(kind) }
+        if let kind = arguments.string("--kind") {
+            // Checked before connecting, as every malformed value is (exit 64).
+            guard (1...64).contains(kind.utf8.count) else {
+                throw CommandFailure(status: ExitStatus.usage, message: "--kind: expected a word of 1 to 64 bytes")
+            }
+            parameters["kind"] = .string(kind)
+        }
         let reply = try client.call("RecordHistory", parameters)
         Console.out(
             arguments.has("--json")

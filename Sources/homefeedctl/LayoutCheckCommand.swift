@@ -11,7 +11,7 @@ enum LayoutCheckCommand {
         abstract: "validate a layout spec at common widths",
         discussion: """
             Validates SPEC: decodes it (errors name the JSON path), then solves it at the widths \
-            \(widths.map { String(Int($0)) }.joined(separator: ", ")) and prints every error and warning. \
+            \(widths.map(pointsText).joined(separator: ", ")) and prints every error and warning. \
             The widths are fixed, so it takes no --width; layout solve and layout sweep choose theirs.
             """,
         arguments: [LayoutCommand.specArgument],
@@ -38,7 +38,8 @@ enum LayoutCheckCommand {
         var errors: [String] = []
         var warnings: [String] = []
         for environment in environments {
-            let at = "at \(Int(environment.width))×\(Int(environment.height))@\(fmtScale(environment.scale))"
+            let at =
+                "at \(pointsText(environment.width))×\(pointsText(environment.height))@\(pointsText(environment.scale))x"
             do throws(LayoutSolveError) {
                 let result = try LayoutSolver.solve(spec, in: environment, itemCounts: counts)
                 for diagnostic in result.diagnostics where !warnings.contains(diagnostic.description) {
@@ -55,9 +56,5 @@ enum LayoutCheckCommand {
             return ExitStatus.ok
         }
         return ExitStatus.failure
-    }
-
-    static func fmtScale(_ scale: Double) -> String {
-        scale == scale.rounded() ? "\(Int(scale))x" : "\(scale)x"
     }
 }

@@ -67,15 +67,16 @@ enum LayoutSweepCommand {
         let from = arguments.requiredDouble("--from")
         let to = arguments.requiredDouble("--to")
         let step = arguments.double("--step") ?? 1
-        guard from > 0, to >= from, step > 0, (to - from) / step < 100_000 else {
+        // Counted before any is made, and made by index: a step too small to move a width
+        // (--step 1e-300) makes one width, not an endless loop.
+        let steps = ((to - from) / step + 1e-9).rounded(.down)
+        guard from > 0, to >= from, step > 0, steps < 100_000 else {
             throw UsageError("need 0 < --from ≤ --to, --step > 0 and at most 100 000 widths")
         }
         let counts = try LayoutCommand.itemCounts(arguments)
         var environments: [LayoutEnvironment] = []
-        var width = from
-        while width <= to + 1e-9 {
-            environments.append(try LayoutCommand.environment(arguments, width: width))
-            width = from + Double(environments.count) * step
+        for index in 0...Int(steps) {
+            environments.append(try LayoutCommand.environment(arguments, width: from + Double(index) * step))
         }
         guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.failure }
 
@@ -150,7 +151,7 @@ enum LayoutSweepCommand {
 
     static func text(_ report: Report, spec: LayoutSpec) -> String {
         var lines = [
-            "widths \(fmt(report.from))–\(fmt(report.to)) step \(fmt(report.step)): \(report.solves) solves, \(report.failedSolves) failed"
+            "widths \(pointsText(report.from))–\(pointsText(report.to)) step \(pointsText(report.step)): \(report.solves) solves, \(report.failedSolves) failed"
         ]
         for (index, section) in spec.sections.enumerated() {
             let findings = report.findings.filter { $0.section == index }
@@ -159,14 +160,16 @@ enum LayoutSweepCommand {
                 continue
             }
             for f in findings {
-                let widths = f.widths.map { $0[0] == $0[1] ? fmt($0[0]) : "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(
+                let widths = f.widths.map {
+                    $0[0] == $0[1] ? pointsText($0[0]) : "\(pointsText($0[0]))–\(pointsText($0[1]))"
+                }.joined(
                     separator: ", "
                 )
                 lines.append("section \(index) \(section.id): \(f.severity) at \(widths): \(f.path): \(f.message)")
             }
         }
         for f in report.findings where f.section == nil {
-            let widths = f.widths.map { "\(fmt($0[0]))–\(fmt($0[1]))" }.joined(separator: ", ")
+            let widths = f.widths.map { "\(pointsText($0[0]))–\(pointsText($0[1]))" }.joined(separator: ", ")
             lines.append("layout: \(f.severity) at \(widths): \(f.path): \(f.message)")
         }
         return lines.joined(separator: "\n")
@@ -215,6 +218,4 @@ enum LayoutSweepCommand {
         }
         return String(decoding: bytes, as: UTF8.self)
     }
-
-    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 }

@@ -8,7 +8,7 @@ enum NoticesCommand {
         abstract: "the newest notices",
         discussion: "The newest notices, newest first.",
         options: [
-            .value("--limit", "N", .integer(Int.min...Int.max), help: "how many notices, 1 to 1000 (default 20)"),
+            .value("--limit", "N", .integer(1...1000), help: "how many notices, 1 to 1000 (default 20)"),
             .value("--source", "URL", help: "only the notices of this source"),
         ] + DaemonCommand.options,
         examples: ["homefeedctl notices --limit 5"],

@@ -216,8 +216,9 @@ enum PreviewCommand {
     static func terminalColumns() -> Int {
         var size = winsize()
         if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
+        // The range --columns takes: a huge $COLUMNS would size the canvas past memory.
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 {
-            return columns
+            return min(columns, 1000)
         }
         return 80
     }

@@ -105,7 +105,7 @@ struct WireframeSVG {
 
     private func n(_ v: Double) -> String {
         let rounded = (v * 1000).rounded() / 1000
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+        return pointsText(rounded)
     }
 
     private func escape(_ text: String) -> String {

@@ -34,6 +34,10 @@ import Testing
         #expect(try ctl.run(["feed", "parse", "-"], stdin: Data()).status == ExitStatus.usage)
         #expect(try ctl.run(["feed", "parse", "a.xml", "--bogus"]).status == ExitStatus.usage)
         #expect(try ctl.run(["feed", "frobnicate"]).status == ExitStatus.usage)
+        // Read up to the parser's body limit and one byte more, then refused as a fetch is.
+        let endless = try ctl.run(["feed", "parse", "/dev/zero", "--url", "https://example.test/x", "--compact"])
+        #expect(endless.status == 1)
+        #expect(endless.stdout.contains("body exceeds 15728640 bytes"), "\(endless.stdout)")
         let help = try ctl.run(["feed", "parse", "--help"])
         #expect(help.status == 0)
         #expect(help.stdout.contains("\nexamples:\n  homefeedctl feed parse"))

@@ -85,7 +85,15 @@ import Testing
             ),
             Mistake(
                 words: ["notices", "--limit", "many"],
-                message: #"homefeedctl notices: --limit: expected a whole number, got "many""#
+                message: #"homefeedctl notices: --limit: expected a whole number from 1 to 1000, got "many""#
+            ),
+            Mistake(
+                words: ["notices", "--limit", "0"],
+                message: #"homefeedctl notices: --limit: expected a whole number from 1 to 1000, got "0""#
+            ),
+            Mistake(
+                words: ["history", "add", "x", "--kind", String(repeating: "k", count: 65)],
+                message: "homefeedctl history add: --kind: expected a word of 1 to 64 bytes"
             ),
             Mistake(words: ["status", "--socket"], message: "homefeedctl status: --socket needs a value (PATH)"),
             Mistake(

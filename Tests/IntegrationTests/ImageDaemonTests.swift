@@ -53,6 +53,14 @@ struct ImageDaemonTests {
             "preview", "--profile", "phone", "--svg", svg, "--socket", daemon.socketPath,
         ])
         #expect(preview.status == 0)
+        // Drawn as text at most 1 000 columns wide, as --columns allows, whatever $COLUMNS says.
+        let text = try CommandRunner(executable: "homefeedctl").run(
+            ["preview", "--profile", "phone", "--socket", daemon.socketPath],
+            environment: ["COLUMNS": "9223372036854775807"]
+        )
+        #expect(text.status == 0)
+        #expect(text.stdout.split(separator: "\n").allSatisfy { $0.count <= 1000 })
+        #expect(text.stdout.split(separator: "\n").contains { $0.count == 1000 })
         let drawn = try String(contentsOfFile: svg, encoding: .utf8)
         // 4 items with images fit the phone's first screen and beyond: every one is drawn.
         #expect(drawn.components(separatedBy: "<image ").count - 1 == 15)

@@ -240,6 +240,26 @@ import Testing
         #expect(text.stdout.contains("section 3 appService: ok"))
     }
 
+    @Test("widths and scales too large for an Int are reported, not a trap; a step too small to move ends")
+    func extremeNumbers() throws {
+        // Int(1e19) traps: the labels print such numbers as Swift does.
+        let check = try ctl.run(["layout", "check", "feeds/layout.json", "--height", "1e19", "--scale", "1e19"])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("error at 320×1e+19@1e+19x"), "\(check.stdout)")
+        let sweep = try ctl.run(["layout", "sweep", "feeds/layout.json", "--from", "1e19", "--to", "1e19"])
+        #expect(sweep.status == 1)
+        #expect(sweep.stdout.hasPrefix("widths 1e+19–1e+19 step 1: 1 solves, 1 failed"), "\(sweep.stdout)")
+        // 375 + 1e-300 is 375: one width, not a loop that never ends.
+        let tiny = try ctl.run([
+            "layout", "sweep", "feeds/layout.json", "--from", "375", "--to", "375", "--step", "1e-300", "--json",
+        ])
+        #expect(tiny.status == 0)
+        #expect(try json(tiny.stdout)["solves"] as? Int == 1)
+        // More widths than the limit are refused before any is made.
+        let many = try ctl.run(["layout", "sweep", "feeds/layout.json", "--from", "1", "--to", "2", "--step", "1e-15"])
+        #expect(many.status == ExitStatus.usage)
+    }
+
     @Test("check passes the product layout and fails a broken one")
     func check() throws {
         let ok = try ctl.run(["layout", "check", "feeds/layout.json"])
