@@ -169,6 +169,22 @@ struct ImagePipelineTests {
         #expect(try await files(xHash).paths.allSatisfy(exists))
     }
 
+    @Test("files deleted from the cache while the rows remain are fetched and made again at once")
+    func deletedFiles() async throws {
+        let server = try await FixtureServer.shared.value
+        let x = (url: server.url("/img/\(key)-x?name=icon.png"), source: "s")
+        await pass([x])
+        let hash = try #require(try await store.images(urls: [x.url])[x.url]?.contentHash)
+        let made = try await files(hash)
+        #expect(made.paths.count == 2 && made.paths.allSatisfy(exists))
+        // images/ emptied while the daemon was stopped (docs/storage.md says that is safe).
+        for path in made.paths { try FileManager.default.removeItem(atPath: cache.path(path)) }
+        // Shown again: fetched without validators, not left for its revalidation 7 days away.
+        await pass([x])
+        #expect(try await seen(server, ["x"]) == [2])
+        #expect(try await files(hash).paths.allSatisfy(exists))
+    }
+
     /// The original's and the renditions' files (relative to the cache directory) and bytes as
     /// the store records them.
     func files(_ hash: String) async throws -> (paths: [String], bytes: Int) {

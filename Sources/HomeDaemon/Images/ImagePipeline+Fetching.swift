@@ -104,7 +104,9 @@ extension ImagePipeline {
             if let hash = record?.contentHash, record?.lastError == nil {
                 let original = lookup.originals[hash]
                 let isMissing = original.map { !cache.exists($0.file) } ?? true
-                let made = Set((lookup.renditions[hash] ?? []).map(\.boxKey))
+                // Renditions whose files are gone (images/ deleted while the daemon was stopped,
+                // docs/storage.md) are made again, so their original must be there.
+                let made = Set((lookup.renditions[hash] ?? []).filter { cache.exists($0.file) }.map(\.boxKey))
                 let needsNew = !(wanted[subject] ?? []).isSubset(of: made)
                 if isMissing && needsNew && original?.decodeError == nil {
                     force = true
