@@ -123,13 +123,17 @@ extension ThumbnailResponse {
                     writer.endObject()
                 }
                 writer.endArray()
-            case .failed(let id, let reason):
+            case .failed(let id, let reason), .interrupted(let id, let reason):
                 writer.key("id")
                 writer.int(id)
                 writer.key("ok")
                 writer.bool(false)
                 writer.key("error")
                 writer.string(reason)
+                if case .interrupted = self {
+                    writer.key("retry")
+                    writer.bool(true)
+                }
             }
         }
     }
@@ -138,7 +142,9 @@ extension ThumbnailResponse {
         let object = try ProtocolObject(line: line)
         let id = try object.int("id")
         guard try object.bool("ok") else {
-            self = .failed(id: id, reason: try object.string("error"))
+            let reason = try object.string("error")
+            let retry = object.has("retry") ? try object.bool("retry") : false
+            self = retry ? .interrupted(id: id, reason: reason) : .failed(id: id, reason: reason)
             return
         }
         var renditions: [RenditionResult] = []
@@ -259,6 +265,9 @@ struct ProtocolObject {
         }
         return value
     }
+
+    /// Whether the object has `key` (an optional member).
+    func has(_ key: String) -> Bool { members[key] != nil }
 
     func array(_ key: String) throws(ThumbnailProtocolError) -> [ProtocolValue] {
         guard case .array(let value)? = members[key] else {

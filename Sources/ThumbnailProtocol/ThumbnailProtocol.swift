@@ -115,10 +115,14 @@ public enum ThumbnailResponse: Sendable, Hashable {
     case made(id: Int, format: String, width: Int, height: Int, averageColor: String, renditions: [RenditionResult])
     /// The image was refused or could not be decoded; `reason` is one line for `GetStatus`.
     case failed(id: Int, reason: String)
+    /// The original could not be read or a rendition not written (a full disk, an I/O error):
+    /// nothing is known to be wrong with the image, so the daemon tries it again later rather
+    /// than remember it as undecodable.
+    case interrupted(id: Int, reason: String)
 
     public var id: Int {
         switch self {
-        case .made(let id, _, _, _, _, _), .failed(let id, _): id
+        case .made(let id, _, _, _, _, _), .failed(let id, _), .interrupted(let id, _): id
         }
     }
 }

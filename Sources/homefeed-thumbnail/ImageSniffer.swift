@@ -26,6 +26,9 @@ struct SniffedImage {
 
 struct SniffError: Error {
     var reason: String
+    /// The helper's surroundings failed, not the image: the original could not be read or a
+    /// rendition not written (``ThumbnailResponse/interrupted(id:reason:)``).
+    var isEnvironment = false
 }
 
 enum ImageSniffer {

@@ -37,7 +37,8 @@ final class VipsRenderer {
         do throws(SniffError) {
             return try make(request)
         } catch {
-            return .failed(id: request.id, reason: error.reason)
+            return error.isEnvironment
+                ? .interrupted(id: request.id, reason: error.reason) : .failed(id: request.id, reason: error.reason)
         }
     }
 
@@ -164,7 +165,11 @@ final class VipsRenderer {
         let status =
             format == .png
             ? cvips_pngsave(image, request.output) : cvips_webpsave(image, request.output, Self.webpQuality)
-        guard status == 0 else { throw Self.vipsError("\(format.rawValue) save") }
+        guard status == 0 else {
+            var error = Self.vipsError("\(format.rawValue) save")
+            error.isEnvironment = !Self.canWrite(near: request.output)
+            throw error
+        }
         var info = stat()
         let size = stat(request.output, &info) == 0 ? Int(info.st_size) : 0
         return RenditionResult(
@@ -246,6 +251,28 @@ final class VipsRenderer {
         return output
     }
 
+    /// Whether the directory of `path` takes a file the size of a large rendition (a probe,
+    /// removed at once) with room to spare: a save that failed where it does not failed on the
+    /// disk (full, read-only, an I/O error), not on the image, whose bytes libvips' error
+    /// message does not tell apart.
+    static func canWrite(near path: String) -> Bool {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        var volume = statvfs()
+        guard statvfs(directory.isEmpty ? "/" : directory, &volume) == 0 else { return false }
+        let free = UInt64(volume.f_bavail).multipliedReportingOverflow(by: UInt64(volume.f_frsize))
+        guard free.overflow || free.partialValue >= 64 << 20 else { return false }
+        let probe = "\(directory)/.probe-\(getpid())"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return false }
+        defer {
+            close(fd)
+            unlink(probe)
+        }
+        let block = [UInt8](repeating: 0, count: 64 << 10)
+        let written = block.withUnsafeBytes { raw in retryingEINTR { Glibc.write(fd, raw.baseAddress, raw.count) } }
+        return written == block.count
+    }
+
     /// libvips' error buffer as one short line, then cleared.
     static func vipsError(_ what: String) -> SniffError {
         var message = vips_error_buffer().map { String(cString: $0) } ?? ""
@@ -264,7 +291,12 @@ final class InputFile {
 
     init(path: String, maxBytes: Int) throws(SniffError) {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { throw SniffError(reason: "cannot open the original: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw SniffError(
+                reason: "cannot open the original: \(String(cString: strerror(errno)))",
+                isEnvironment: true
+            )
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
@@ -278,6 +310,11 @@ final class InputFile {
         var total = 0
         while total < size {
             let count = retryingEINTR { read(fd, buffer + total, size - total) }
+            if count < 0 {
+                let reason = "cannot read the original: \(String(cString: strerror(errno)))"
+                buffer.deallocate()
+                throw SniffError(reason: reason, isEnvironment: true)
+            }
             guard count > 0 else { break }
             total += count
         }

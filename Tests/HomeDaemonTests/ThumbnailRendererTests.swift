@@ -203,6 +203,53 @@ struct ThumbnailRendererTests {
         #expect(outcome.helpersStarted == 4)
     }
 
+    @Test("a helper stopped from outside (SIGTERM) fails its image as transient, and no fresh helper takes the rest")
+    func stoppedHelper() async throws {
+        let fake = Self.testsDirectory.appendingPathComponent("Fixtures/fake_thumbnail_helper.py").path
+        let names = ["ok-1", "term", "ok-2"]
+        let outcome = await renderer(fake, timeout: 5).render(
+            names.enumerated().map { request($0.offset, "/x/\($0.element)") }
+        )
+        guard case .success(.made)? = outcome.results[0] else {
+            Issue.record("ok-1: \(String(describing: outcome.results[0]))")
+            return
+        }
+        guard case .failure(let failure)? = outcome.results[1] else {
+            Issue.record("term: \(String(describing: outcome.results[1]))")
+            return
+        }
+        // Not remembered as the image's fault: the pipeline tries it again in a later pass.
+        #expect(failure.isTransient)
+        #expect(failure.reason == "the helper was killed by signal 15 before it answered")
+        #expect(outcome.results[2] == nil)
+        #expect(outcome.helpersStarted == 1)
+    }
+
+    @Test("a rendition that cannot be written is interrupted, not a refused image")
+    func unwritableRendition() async throws {
+        let icon = try file("icon.png", try Self.fixture("icon.png"))
+        let unwritable = RenditionRequest(
+            width: 16,
+            height: 16,
+            mode: .fit,
+            format: .png,
+            output: "/proc/hf-none/out.png"
+        )
+        let outcome = await renderer().render([ThumbnailRequest(id: 1, input: icon, renditions: [unwritable])])
+        guard case .success(.interrupted(1, let reason))? = outcome.results[1] else {
+            Issue.record("expected interrupted: \(String(describing: outcome.results[1]))")
+            return
+        }
+        #expect(reason.hasPrefix("png save failed"))
+        // An original the helper cannot open is the same: the file, not the image.
+        let gone = await renderer().render([request(2, directory.appendingPathComponent("gone.png").path)])
+        guard case .success(.interrupted(2, let missing))? = gone.results[2] else {
+            Issue.record("expected interrupted: \(String(describing: gone.results[2]))")
+            return
+        }
+        #expect(missing.hasPrefix("cannot open the original"))
+    }
+
     @Test("a helper that cannot start fails the batch as transient")
     func missingHelper() async {
         let outcome = await renderer("/nonexistent/homefeed-thumbnail").render([request(1, "/x")])

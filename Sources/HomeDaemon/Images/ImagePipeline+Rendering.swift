@@ -83,6 +83,9 @@ extension ImagePipeline {
                     }
                 case .success(.failed(_, let reason))?:
                     await refuse(job.original, reason: reason)
+                case .success(.interrupted(_, let reason))?:
+                    // The disk, not the image: kept, and tried again in a later pass.
+                    logger.error("images: \(job.original.contentHash.prefix(12)): \(reason); trying again later")
                 case .failure(let failure)?:
                     if failure.isTransient {
                         logger.error("images: \(failure.reason)")

@@ -17,6 +17,10 @@ final class ThumbnailHelperProcess {
         case cannotStart(String)
         /// The helper died; the payload says how (`killed by signal 9`, `exited with status 1`).
         case crashed(String)
+        /// The helper was ended by a signal that neither its limits nor the daemon send
+        /// (``stopSignals``): the service is stopping (systemd signals every process of the
+        /// unit) or someone stopped it. Nothing is known about the image it was decoding.
+        case stopped(String)
         case timedOut
         case protocolError(String)
     }
@@ -208,8 +212,15 @@ final class ThumbnailHelperProcess {
     /// How the helper ended, once its output closed.
     private func death() -> Failure {
         if !isReaped { _ = reap(blocking: true) }
+        if case .signalled(let signal) = termination, Self.stopSignals.contains(signal) {
+            return .stopped(exitDescription)
+        }
         return .crashed(exitDescription)
     }
+
+    /// Signals that stop a process from outside: a decoder's fault ends it with `SIGSEGV`,
+    /// `SIGABRT` or `SIGBUS`, its limits with `SIGXCPU` or `SIGKILL`.
+    static let stopSignals: Set<Int32> = [SIGTERM, SIGINT, SIGHUP, SIGQUIT]
 
     private var termination = ProcessTermination.exited(0)
     private var exitDescription: String {

@@ -133,7 +133,7 @@ public struct ThumbnailRenderer: Sendable {
             process.finish(timeout: 5)
             outcome.helperPeakResidentKiB = max(outcome.helperPeakResidentKiB, process.peakResidentKiB)
         }
-        for request in requests {
+        rendering: for request in requests {
             if cancellation.isCancelled { break }
             if helper == nil {
                 switch ThumbnailHelperProcess.start(
@@ -162,6 +162,16 @@ public struct ThumbnailRenderer: Sendable {
                 outcome.results[request.id] = .success(response)
             case .failure where cancellation.isCancelled:
                 break
+            case .failure(.stopped(let how)):
+                // Not the image's fault, and no fresh helper for the rest: the service is most
+                // likely stopping. This image and the rest are tried again in a later pass.
+                outcome.results[request.id] = .failure(
+                    ImageFailure(reason: "the helper was \(how) before it answered", isTransient: true)
+                )
+                _ = cancellation.running(nil)
+                retire(running)
+                helper = nil
+                break rendering
             case .failure(let failure):
                 let reason =
                     failure == .timedOut
@@ -184,7 +194,7 @@ public struct ThumbnailRenderer: Sendable {
     private static func describe(_ failure: ThumbnailHelperProcess.Failure) -> String {
         switch failure {
         case .cannotStart(let reason): reason
-        case .crashed(let how): "the helper \(how)"
+        case .crashed(let how), .stopped(let how): "the helper \(how)"
         case .timedOut: "timed out"
         case .protocolError(let reason): reason
         }

@@ -2,7 +2,8 @@
 """A stand-in for homefeed-thumbnail in ThumbnailRendererTests: speaks the line protocol and
 misbehaves on request. An input path containing "crash" kills the helper with SIGSEGV, one
 containing "hang" makes it sleep for a minute, "garbage" makes it answer a line that is not
-JSON; any other input is answered as a 10 x 10 PNG with no renditions."""
+JSON, "term" ends it with SIGTERM (as systemd stops a unit); any other input is answered as a
+10 x 10 PNG with no renditions."""
 import json
 import os
 import signal
@@ -15,6 +16,8 @@ for line in sys.stdin:
     path = request["input"]
     if "crash" in path:
         os.kill(os.getpid(), signal.SIGSEGV)
+    if "term" in path:
+        os.kill(os.getpid(), signal.SIGTERM)
     if "hang" in path:
         time.sleep(60)
     if "garbage" in path:
