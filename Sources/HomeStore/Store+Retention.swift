@@ -85,11 +85,40 @@ extension Store {
         return removed
     }
 
+    /// Forgets the tombstones of `source` last seen before `cutoff` and before the feed's last
+    /// document: when it was last parsed, every entry in it had its notice or tombstone seen,
+    /// within ``lastSeenResolution``, so the latest sighting of any tells that time.
+    ///
+    /// - Returns: tombstones removed.
+    private func expireTombstones(of source: Int64, before cutoff: Int64) throws(StoreError) -> Int {
+        let lastRead = try database.fetchOne(
+            """
+            SELECT max(seen) FROM (
+                SELECT max(last_seen_at) AS seen FROM notices WHERE source_id = ?1
+                UNION ALL SELECT max(last_seen_at) FROM notice_tombstones WHERE source_id = ?1)
+            """,
+            [source]
+        ) { $0.column(0, as: Int64.self) }
+        guard let lastRead = lastRead ?? nil else { return 0 }
+        try database.execute(
+            "DELETE FROM notice_tombstones WHERE source_id = ? AND last_seen_at < ?",
+            [source, min(cutoff, lastRead - Self.lastSeenResolution)]
+        )
+        return database.changes
+    }
+
     /// Applies retention everywhere, in one transaction: every notice source's limits
     /// (removed notices become tombstones), forgets tombstones whose entries have not been
-    /// seen for ``StoreConfiguration/tombstoneGrace``, and trims history to
-    /// ``StoreConfiguration/historyLimit``. An ingest already prunes its own source; run this
-    /// periodically (e.g. hourly) so age limits apply to sources that stopped updating.
+    /// seen for ``StoreConfiguration/tombstoneGrace`` of reading their feed, and trims history
+    /// to ``StoreConfiguration/historyLimit``. An ingest already prunes its own source; run this
+    /// periodically (the daemon does, hourly) so age limits apply to sources that stopped
+    /// updating.
+    ///
+    /// The grace is counted while the feed is read: a tombstone goes once its entry was
+    /// missing from the feed's documents for that long. A feed that has not changed since
+    /// (answered `304`, or the same bytes, so not parsed) still holds every entry it held then,
+    /// so tombstones seen in its last document stay, however old: forgotten, an undated entry
+    /// of it would come back as new when the feed next changes.
     ///
     /// - Returns: what was removed.
     @discardableResult
@@ -103,11 +132,14 @@ extension Store {
             for source in sources {
                 report.prunedNotices += try prune(source, now: nowSeconds)
             }
-            try database.execute(
-                "DELETE FROM notice_tombstones WHERE last_seen_at < ?",
-                [nowSeconds - Self.seconds(configuration.tombstoneGrace)]
-            )
-            report.expiredTombstones = database.changes
+            let graceCutoff = nowSeconds - Self.seconds(configuration.tombstoneGrace)
+            let withTombstones = try database.fetchAll(
+                "SELECT DISTINCT source_id FROM notice_tombstones WHERE last_seen_at < ?",
+                [graceCutoff]
+            ) { $0.column(0, or: Int64(0)) }
+            for source in withTombstones {
+                report.expiredTombstones += try expireTombstones(of: source, before: graceCutoff)
+            }
             report.trimmedHistory = try trimHistory()
             return report
         }

@@ -1,5 +1,6 @@
 import Foundation
 import HomeLayout
+import HomeStore
 import LogCore
 import TestSupport
 import Testing
@@ -253,6 +254,25 @@ struct HomeServiceTests {
         #expect(notices.allSatisfy { $0.sourceTitle == "Announcements" })
         let headline = items(try sections(await service.manifest(profile: "phone"))[1]).first
         #expect((headline?["content"] as? [String: Any])?["source"] as? String == "Announcements")
+    }
+
+    @Test("the retention pass prunes notices of feeds that stopped changing, and a version leaves them out")
+    func retentionPass() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        #expect(await service.status().notices == 5)
+        // Nothing is over the limits today.
+        #expect(await service.applyRetention() == RetentionReport())
+        let before = await service.version
+        // 200 days on, unchanged (no ingest since): every notice is past the 90-day limit.
+        let report = try #require(await service.applyRetention(now: Date().addingTimeInterval(200 * 86_400)))
+        #expect(report.prunedNotices == 5)
+        #expect(await service.awaitPublished() == nil)
+        #expect(await service.version > before)
+        #expect(await service.status().notices == 0)
+        let sections = try sections(await service.manifest(profile: "phone"))
+        #expect(!items(sections[1]).contains { $0["kind"] as? String == "notice" })
     }
 
     @Test("history events dated in the future are refused")

@@ -76,9 +76,36 @@ import Testing
         // Still in the feed on day 9: the tombstone is refreshed, so day 15 keeps it.
         try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 2), now: Clock.at(9 * Clock.day))
         #expect(try await test.store.applyRetention(now: Clock.at(15 * Clock.day)).expiredTombstones == 0)
-        // Gone from the feed since day 9: forgotten after day 19.
+        // Gone from the feed's document of day 12 (e-0 is the tombstone): forgotten after day 19.
+        try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: entries(count: 1, start: 1),
+            now: Clock.at(12 * Clock.day)
+        )
+        #expect(try await test.store.applyRetention(now: Clock.at(19 * Clock.day)).expiredTombstones == 0)
         #expect(try await test.store.applyRetention(now: Clock.at(20 * Clock.day)).expiredTombstones == 1)
         #expect(try await test.store.counts().tombstones == 0)
+    }
+
+    @Test("a feed that stopped changing keeps its tombstones: its entries are still in it")
+    func tombstonesOfUnchangedFeed() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.tombstoneGrace = .seconds(10 * 86_400)
+        let test = try await TestStore(configuration).withSources(maxEntries: 1)
+        // Undated entries: a tombstone is all that keeps one from coming back as new.
+        let undated = [NoticeInput(entryID: "old"), NoticeInput(entryID: "new")]
+        try await test.store.ingestNotices(sourceURL: feed, entries: [undated[0]], now: Clock.t0)
+        try await test.store.ingestNotices(sourceURL: feed, entries: undated, now: Clock.at(60))
+        #expect(try await test.store.counts().tombstones == 1)
+        // 304s, or the same bytes, for 40 days: nothing parsed, the tombstone stays.
+        for day in [11.0, 20, 40] {
+            #expect(try await test.store.applyRetention(now: Clock.at(day * Clock.day)).expiredTombstones == 0)
+        }
+        // The feed changes on day 41, "old" still in it: not new again.
+        let changed = undated + [NoticeInput(entryID: "newer")]
+        let later = try await test.store.ingestNotices(sourceURL: feed, entries: changed, now: Clock.at(41 * Clock.day))
+        #expect(later.inserted == 1)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["newer"])
     }
 
     @Test("history is capped on every insert, oldest first")

@@ -127,6 +127,15 @@ public struct DaemonRunner: Sendable {
             )
         }
 
+        // The store's retention pass (docs/storage.md): a minute after the start, then hourly.
+        let retention = Task {
+            var wait = Self.firstRetentionDelay
+            while (try? await Task.sleep(for: wait)) != nil {
+                await service.applyRetention()
+                wait = Self.retentionInterval
+            }
+        }
+
         for await signal in signals {
             if signal == SIGHUP {
                 logger.notice("SIGHUP: reloading the configuration")
@@ -139,6 +148,8 @@ public struct DaemonRunner: Sendable {
         }
         watchdog.cancel()
         await watchdog.value
+        retention.cancel()
+        await retention.value
         await interface.finishSubscriptions()
         await server.shutdown()
         await service.stop()
@@ -175,6 +186,8 @@ public struct DaemonRunner: Sendable {
 
     /// How often the store is checked when no watchdog asks for pings.
     static let healthCheckInterval: Duration = .seconds(30)
+    static let firstRetentionDelay: Duration = .seconds(60)
+    static let retentionInterval: Duration = .seconds(3_600)
 
     /// Listens on the socket systemd passed (validated by ``SocketActivation``) when there is one
     /// for this process, else binds `--socket` itself (the Varlink library removes a stale

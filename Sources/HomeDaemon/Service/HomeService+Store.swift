@@ -23,6 +23,32 @@ extension HomeService {
         }
     }
 
+    /// The store's full retention pass (`docs/storage.md`, "Retention"): the age limit of
+    /// sources that stopped changing (an ingest prunes only the source it reads), tombstones past
+    /// their grace, the history cap. The daemon runs it hourly (``DaemonRunner``). A pass that
+    /// removed notices or history events asks for a version: they may be on screen.
+    ///
+    /// - Returns: what it removed; nil when the store failed (logged, and counted in the health).
+    @discardableResult
+    func applyRetention(now: Date = Date()) async -> RetentionReport? {
+        do {
+            let report = try await store.applyRetention(now: now)
+            health.succeeded()
+            if report != RetentionReport() {
+                logger.info(
+                    "retention: removed \(report.prunedNotices) notices, \(report.expiredTombstones) tombstones, "
+                        + "\(report.trimmedHistory) history events"
+                )
+            }
+            if report.prunedNotices > 0 || report.trimmedHistory > 0 { requestPublish() }
+            return report
+        } catch {
+            health.failed(error)
+            logger.warning("retention: \(error)")
+            return nil
+        }
+    }
+
     /// The watchdog's probe: takes the store's write lock (``Store/checkWritable()``) and
     /// records the outcome.
     ///
