@@ -69,14 +69,16 @@ extension Store {
         )
 
         var result = IngestResult()
-        var seen = Set<String>(minimumCapacity: entries.count)
+        // By bytes, as the table's UNIQUE (source_id, entry_id) and the parser compare ids:
+        // Swift's String equality would merge `café` spelled with U+00E9 and with e + U+0301.
+        var seen = Set<EntryKey>(minimumCapacity: entries.count)
         for (index, entry) in entries.enumerated() {
             if index > 0 && index % 1_000 == 0, let hook = ingestProgressHook { hook(index) }
             guard !entry.entryID.isEmpty else {
                 result.skipped += 1
                 continue
             }
-            guard seen.insert(entry.entryID).inserted else {
+            guard seen.insert(EntryKey(entry.entryID)).inserted else {
                 result.duplicates += 1
                 continue
             }
@@ -298,5 +300,21 @@ extension Store {
             sortDate: row.column(12, or: Date(timeIntervalSince1970: 0)),
             imageURL: row.column(13)
         )
+    }
+}
+
+/// An entry id compared and hashed by its UTF-8 bytes.
+private struct EntryKey: Hashable {
+    let id: String
+
+    init(_ id: String) { self.id = id }
+
+    static func == (lhs: EntryKey, rhs: EntryKey) -> Bool { lhs.id.utf8.elementsEqual(rhs.id.utf8) }
+
+    func hash(into hasher: inout Hasher) {
+        let hashed: Void? = id.utf8.withContiguousStorageIfAvailable {
+            hasher.combine(bytes: UnsafeRawBufferPointer($0))
+        }
+        if hashed == nil { for byte in id.utf8 { hasher.combine(byte) } }
     }
 }

@@ -74,6 +74,21 @@ import Testing
         #expect(try await test.store.counts().notices == 3)
     }
 
+    @Test("ids that differ in their bytes are two notices, even when Swift's String calls them equal")
+    func idsByBytes() async throws {
+        let test = try await TestStore().withSources()
+        // "café" precomposed (U+00E9) and decomposed (e + U+0301): equal as Strings, not as bytes.
+        let precomposed = "caf\u{E9}"
+        let decomposed = "cafe\u{301}"
+        #expect(precomposed == decomposed)
+        let document = [
+            NoticeInput(entryID: precomposed, title: "하나"), NoticeInput(entryID: decomposed, title: "둘"),
+        ]
+        let result = try await test.store.ingestNotices(sourceURL: feed, entries: document, now: Clock.t0)
+        #expect(result.inserted == 2 && result.duplicates == 0)
+        #expect(try await test.store.counts().notices == 2)
+    }
+
     @Test("the same entry ID in two sources is two notices")
     func keyedBySource() async throws {
         let test = try await TestStore().withSources()
