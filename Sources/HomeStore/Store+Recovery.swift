@@ -67,8 +67,8 @@ enum StoreOpening {
         } catch  where recoverIfCorrupt && error.isCorruption {
             damage = error.summary
         }
-        let manifests = (try? db.fetchAll(salvageManifests, [], Store.manifest)) ?? []
-        let history = (try? db.fetchAll(salvageHistory, [], historyInput)) ?? []
+        let manifests = salvage(salvageManifests, from: db, Store.manifest)
+        let history = salvage(salvageHistory, from: db) { row throws(StoreError) in historyInput(row) }
         db.closeWithoutCheckpoint()
         let movedTo = try moveAside(path, at: now)
 
@@ -97,6 +97,22 @@ enum StoreOpening {
             salvagedHistory: history.count
         )
         return (fresh, recovery)
+    }
+
+    /// The rows of `sql` that can still be read: a damaged page ends the scan, and the rows
+    /// read before it are kept (the history cannot be fetched again).
+    static func salvage<T>(
+        _ sql: String,
+        from db: Database,
+        _ row: (Statement) throws(StoreError) -> T
+    ) -> [T] {
+        guard let statement = try? db.statement(sql) else { return [] }
+        defer { statement.reset() }
+        var rows: [T] = []
+        while (try? statement.step()) == true {
+            if let value = try? row(statement) { rows.append(value) }
+        }
+        return rows
     }
 
     static let salvageManifests = "SELECT profile, version, etag, bytes, generated_at FROM manifests ORDER BY profile"

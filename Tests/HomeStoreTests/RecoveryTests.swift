@@ -95,6 +95,38 @@ struct RecoveryTests {
         #expect(try await store.quickCheck() == ["ok"])
     }
 
+    @Test("a damaged page in the middle of the history keeps the events read before it")
+    func partlyReadableHistory() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let total = 400
+        do {
+            let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0)
+            for index in 0..<total {
+                let title = "\(index) " + String(repeating: "기록", count: 40)
+                try await store.recordHistory(HistoryInput(time: Clock.at(Double(index)), title: title, kind: "open"))
+            }
+        }
+        let leaves: [Int]
+        do {
+            let db = try Database(path: path)
+            try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+            // 400 events of ~250 bytes fill some thirty leaf pages (SQLite's dbstat table says
+            // which): the middle one goes.
+            leaves = try db.fetchAll(
+                "SELECT pageno FROM dbstat WHERE name = 'history' AND pagetype = 'leaf' ORDER BY pageno"
+            ) { Int($0.column(0, or: Int64(0))) }
+        }
+        #expect(leaves.count > 10)
+        try Self.overwrite(page: leaves[leaves.count / 2], of: path)
+
+        let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0, recoverIfCorrupt: true)
+        let recovery = try #require(store.recovery)
+        #expect(recovery.salvagedHistory > 0 && recovery.salvagedHistory < total, "\(recovery.salvagedHistory)")
+        let oldest = try await store.recentHistory(limit: total).last
+        #expect(oldest?.title.hasPrefix("0 ") == true)
+    }
+
     @Test("a damaged header (SQLITE_NOTADB) is recovered too; a second recovery in the same second gets its own name")
     func damagedHeader() async throws {
         let directory = try TemporaryDirectory()
