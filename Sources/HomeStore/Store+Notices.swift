@@ -312,9 +312,8 @@ private struct EntryKey: Hashable {
     static func == (lhs: EntryKey, rhs: EntryKey) -> Bool { lhs.id.utf8.elementsEqual(rhs.id.utf8) }
 
     func hash(into hasher: inout Hasher) {
-        let hashed: Void? = id.utf8.withContiguousStorageIfAvailable {
-            hasher.combine(bytes: UnsafeRawBufferPointer($0))
-        }
-        if hashed == nil { for byte in id.utf8 { hasher.combine(byte) } }
+        // A copy to make contiguous if it is not (a native String already is: no copy made).
+        var bytes = id
+        bytes.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
     }
 }
