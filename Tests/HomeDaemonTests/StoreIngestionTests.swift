@@ -136,4 +136,44 @@ struct StoreIngestionTests {
         #expect(polled.validators.etag == "\"v1\"")
         #expect(try await store.noticeCount(sourceURL: httpFeed) == 2)
     }
+
+    @Test("an rss outline whose URL serves an OPML list fails as that source, not as the store")
+    func documentOfTheOtherKind() async throws {
+        _ = try writeConfiguration(httpFeed: "https://example.test/unused.xml")
+        let sources = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>sources</title></head><body>
+            <outline type="rss" text="Not a feed" xmlUrl="services.opml"/>
+            </body></opml>
+            """
+        let path = directory.appendingPathComponent("wrong.opml").path
+        try Data(sources.utf8).write(to: URL(fileURLWithPath: path))
+        let list = try await SourceList.load(path: path)
+        let store = try await Store(path: directory.appendingPathComponent("homefeed.sqlite").path)
+        let ingestion = StoreIngestion(store: store)
+        let health = StoreHealth(recovery: nil)
+        let sink = PublishingSink(
+            ingestion: ingestion,
+            changed: ServiceSignal<Void>(),
+            health: health,
+            warnings: ParseWarningCounts()
+        )
+        let scheduler = FetchScheduler(
+            sources: list.sources,
+            states: try await ingestion.register(list),
+            fetcher: Self.fetcher,
+            sink: sink,
+            persistence: ingestion,
+            clock: ManualClock(),
+            configuration: FetchSchedulerConfiguration(limits: FetchLimits(maxBodyBytes: 1 << 20, totalTimeout: 10)),
+            jitterSeed: 1
+        )
+        let summary = try await scheduler.refresh()
+        #expect(summary.failed == 1)
+        #expect(health.totalFailures == 0)
+        let source = try #require(try await store.source(url: list.sources[0].url))
+        #expect(
+            source.lastError?.contains("names a feed (type=\"rss\") here, but the document is an OPML list") == true
+        )
+    }
 }

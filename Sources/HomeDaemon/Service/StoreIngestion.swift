@@ -46,9 +46,13 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
         return try await replaceLinks(sourceURL: list.documentURL, list.serviceLinks)
     }
 
+    /// - Throws: ``DocumentKindMismatch`` for a feed where the sources list names a list of
+    ///   links, or the reverse: the source's failure, not the store's (nothing is written).
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
-        switch document.document {
-        case .feed(let feed):
+        switch (document.document, source.kind) {
+        case (.feed, .services), (.opml, .notices):
+            throw DocumentKindMismatch(expected: source.kind)
+        case (.feed(let feed), .notices):
             let entries = feed.entries.map {
                 NoticeInput(
                     entryID: $0.id,
@@ -61,7 +65,7 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
             }
             let result = try await store.ingestNotices(sourceURL: source.url, entries: entries)
             return result.inserted + result.updated + result.pruned > 0
-        case .opml(let opml):
+        case (.opml(let opml), .services):
             return try await replaceLinks(sourceURL: source.url, SourceList(opml: opml).serviceLinks)
         }
     }
@@ -147,4 +151,18 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
 extension HomeSection {
     /// The section key stored with service links: the category without its slash (`main-service`).
     var key: String { String(rawValue.drop { $0 == "/" }) }
+}
+
+/// A fetched document of the other kind than its outline says (an `rss` outline whose URL
+/// serves an OPML list, a `link` outline's list that turned into a feed): shown as the
+/// source's error, and not counted against the store, which is fine.
+struct DocumentKindMismatch: Error, CustomStringConvertible {
+    var expected: FeedSource.Kind
+
+    var description: String {
+        switch expected {
+        case .notices: "the sources list names a feed (type=\"rss\") here, but the document is an OPML list"
+        case .services: "the sources list names an OPML list of links (type=\"link\") here, but the document is a feed"
+        }
+    }
 }
