@@ -195,9 +195,10 @@ extension Store {
                 [at, message, id]
             )
         }
-        if let redirect = record.permanentRedirect {
-            try database.execute("UPDATE sources SET redirect_url = ? WHERE id = ?", [redirect, id])
-        }
+        try database.execute(
+            "UPDATE sources SET redirect_url = ? WHERE id = ? AND redirect_url IS NOT ?",
+            [record.permanentRedirect, id, record.permanentRedirect]
+        )
     }
 
     func sourceID(url: String) throws(StoreError) -> Int64 {

@@ -144,6 +144,24 @@ import Testing
         #expect(try await test.store.source(url: feed)?.fetchURL == feed)
     }
 
+    @Test("an attempt after which the source is fetched from its own URL again clears a stored redirect")
+    func redirectCleared() async throws {
+        let test = try await TestStore().withSources()
+        let moved = FetchRecord(
+            outcome: .fetched(Validators()),
+            attemptedAt: Clock.t0,
+            nextAttempt: nil,
+            permanentRedirect: "https://example.org/new-feed.xml"
+        )
+        try await test.store.recordFetch(sourceURL: feed, moved)
+        // The new URL answered 301 back to the configured one: the scheduler's state has no
+        // redirect, and neither has the store, so a restart fetches the configured URL.
+        let back = FetchRecord(outcome: .fetched(Validators()), attemptedAt: Clock.at(60), nextAttempt: nil)
+        let source = try await test.store.recordFetch(sourceURL: feed, back)
+        #expect(source.permanentRedirect == nil)
+        #expect(try await test.store.source(url: feed)?.fetchURL == feed)
+    }
+
     @Test("due sources: never fetched first, then by next attempt; later ones wait")
     func due() async throws {
         let test = try await TestStore().withSources()

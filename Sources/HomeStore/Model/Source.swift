@@ -106,8 +106,8 @@ public struct Source: Sendable, Hashable, Identifiable {
     public var fetchURL: String { permanentRedirect ?? url }
 }
 
-/// One fetch attempt to record: the outcome, when it happened, when to try next, and a
-/// permanent redirect seen on the way.
+/// One fetch attempt to record: the outcome, when it happened, when to try next, and the
+/// permanent redirect in effect after it.
 public struct FetchRecord: Sendable, Hashable {
     /// What happened.
     public var outcome: FetchRecord.Outcome
@@ -115,7 +115,9 @@ public struct FetchRecord: Sendable, Hashable {
     public var attemptedAt: Date
     /// When to try next; `nil` for as soon as possible.
     public var nextAttempt: Date?
-    /// Set when a `301`/`308` was followed; `nil` leaves a stored redirect as it is.
+    /// Where the source is fetched from after this attempt, when a chain of `301`/`308` moved
+    /// it; `nil` when it is fetched from its configured URL again (a redirect back to it
+    /// clears a stored one).
     public var permanentRedirect: String?
 
     /// Creates a value; see the properties.
