@@ -24,6 +24,25 @@ import Varlink
         #expect(health.totalFailures == 3)
     }
 
+    @Test("the watchdog's probe ends failures of contention, not of a damaged file; a real write ends both")
+    func probe() {
+        let health = StoreHealth(recovery: nil)
+        for _ in 1...3 { health.failed(Self.busy) }
+        health.probeSucceeded()
+        #expect(health.report.state == .ok)
+        let corrupt = StoreError(kind: .sqlite(.corrupt), message: "database disk image is malformed", sql: "SELECT 1")
+        #expect(corrupt.isCorruption)
+        for _ in 1...3 { health.failed(corrupt) }
+        // The probe takes the write lock and writes no table: it works on a file whose
+        // notices pages are damaged, and the store must stay failing for the watchdog.
+        health.probeSucceeded()
+        #expect(
+            health.report == .init(state: .failing, reason: "SQLITE_CORRUPT (11): database disk image is malformed")
+        )
+        health.succeeded()
+        #expect(health.report.state == .ok)
+    }
+
     @Test("a recovered store says so until it fails, and again once it works")
     func recovered() {
         let recovery = StoreRecovery(

@@ -8,8 +8,11 @@ import Synchronization
 ///   (``StoreRecovery``). Stays until the next start, as the reason says what happened.
 /// * `failing`: ``failureThreshold`` store operations in a row failed with no successful write
 ///   in between. Successful reads do not count: while another process holds the write lock,
-///   reads in WAL mode still work and every write fails. The next successful write (or the
-///   watchdog's write probe, ``Store/checkWritable()``) ends it.
+///   reads in WAL mode still work and every write fails. The next successful write ends it,
+///   and so does the watchdog's write probe (``Store/checkWritable()``, ``probeSucceeded()``)
+///   unless the failures were corruption: the probe writes no table, so it succeeds on a file
+///   whose notices pages are damaged, and the watchdog must go on seeing that store as failing
+///   (the restart that follows recovers the file).
 ///
 /// Sendable: the counters sit behind a `Mutex`; the service, the fetch scheduler's sink and the
 /// watchdog record into it from their own contexts.
@@ -48,9 +51,17 @@ final class StoreHealth: Sendable {
             + "\(recovery.salvagedManifests) manifests and \(recovery.salvagedHistory) history events salvaged"
     }
 
-    /// A write (or the write probe) succeeded.
+    /// A write succeeded.
     func succeeded() {
         counters.withLock { $0.consecutiveFailures = 0 }
+    }
+
+    /// The watchdog's write probe succeeded: the write lock can be taken, which ends failures
+    /// of contention or I/O, but not of a damaged file (see the type's description).
+    func probeSucceeded() {
+        counters.withLock { counters in
+            if counters.lastError?.isCorruption != true { counters.consecutiveFailures = 0 }
+        }
     }
 
     /// A store operation failed.
