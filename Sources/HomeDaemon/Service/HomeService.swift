@@ -214,7 +214,9 @@ public actor HomeService {
         await images?.stop()
         await fetcher.shutdown()
         do throws(StoreError) {
-            try await store.checkpoint()
+            if try await !store.checkpoint() {
+                logger.warning("stop: another reader kept part of the write-ahead log beside \(store.path)")
+            }
         } catch {
             logger.warning("stop: the store's write-ahead log stays beside \(store.path): \(error)")
         }
