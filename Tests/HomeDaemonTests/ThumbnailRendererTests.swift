@@ -250,6 +250,19 @@ struct ThumbnailRendererTests {
         #expect(missing.hasPrefix("cannot open the original"))
     }
 
+    @Test("the helper's whole CPU budget covers every image of its batch, however large the batch")
+    func cpuBudgetFollowsBatch() throws {
+        func maxCPU(batch: Int) throws -> String? {
+            let arguments = ThumbnailRenderer.Configuration(helperPath: "h", cpuSecondsPerImage: 20, batchSize: batch)
+                .arguments
+            let index = try #require(arguments.firstIndex(of: "--max-cpu"))
+            return arguments[index + 1]
+        }
+        #expect(try maxCPU(batch: 16) == "380")
+        // 200 images at 20 s each: a limit of 64 images' worth would kill the helper mid-batch.
+        #expect(try maxCPU(batch: 200) == "4060")
+    }
+
     @Test("a helper that cannot start fails the batch as transient")
     func missingHelper() async {
         let outcome = await renderer("/nonexistent/homefeed-thumbnail").render([request(1, "/x")])

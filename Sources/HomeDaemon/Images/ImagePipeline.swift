@@ -55,7 +55,8 @@ actor ImagePipeline {
                 maxInputBytes: settings.maxImageBytes,
                 maxMemoryBytes: settings.helperMemoryBytes,
                 cpuSecondsPerImage: settings.helperCPUSeconds,
-                timeout: settings.helperTimeout
+                timeout: settings.helperTimeout,
+                batchSize: settings.batchSize
             )
         )
     }

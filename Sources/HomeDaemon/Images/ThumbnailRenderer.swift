@@ -24,6 +24,8 @@ public struct ThumbnailRenderer: Sendable {
         public var timeout: Double
         /// libvips worker threads (0: libvips' default, one per core).
         public var threads: Int
+        /// Images per helper (`batch-size`): the helper's whole CPU budget covers them all.
+        public var batchSize: Int
 
         public init(
             helperPath: String,
@@ -32,7 +34,8 @@ public struct ThumbnailRenderer: Sendable {
             maxMemoryBytes: Int = 1 << 30,
             cpuSecondsPerImage: Int = 20,
             timeout: Double = 30,
-            threads: Int = 0
+            threads: Int = 0,
+            batchSize: Int = 16
         ) {
             self.helperPath = helperPath
             self.maxPixels = maxPixels
@@ -41,14 +44,16 @@ public struct ThumbnailRenderer: Sendable {
             self.cpuSecondsPerImage = cpuSecondsPerImage
             self.timeout = timeout
             self.threads = threads
+            self.batchSize = batchSize
         }
 
         var arguments: [String] {
             [
                 "--max-pixels", String(maxPixels), "--max-input-bytes", String(maxInputBytes), "--max-memory",
                 String(maxMemoryBytes), "--cpu-per-image", String(cpuSecondsPerImage),
-                // The whole helper: every image of a batch at its full budget, and some.
-                "--max-cpu", String(cpuSecondsPerImage * 64 + 60), "--threads", String(threads),
+                // The whole helper: every image of a batch at its full budget, and some (the
+                // settings' ranges keep this far from overflowing: 3 600 s × 1 000 images).
+                "--max-cpu", String(cpuSecondsPerImage * max(batchSize, 1) + 60), "--threads", String(threads),
             ]
         }
     }
