@@ -185,6 +185,28 @@ struct ImagePipelineTests {
         #expect(try await files(hash).paths.allSatisfy(exists))
     }
 
+    @Test("bytes refused once are not kept when a server without validators sends them again")
+    func refusedNotKept() async throws {
+        let server = try await FixtureServer.shared.value
+        // A JPEG cut short: its signature passes, decoding fails, the original is refused.
+        let t = (url: server.url("/img/\(key)-t?name=photo.jpg&cut=400"), source: "s")
+        await pass([t])
+        let hash = try #require(try await store.images(urls: [t.url])[t.url]?.contentHash)
+        let refused = try #require(try await store.imageOriginals(hashes: [hash])[hash])
+        #expect(refused.decodeError != nil && refused.bytes == 0)
+        #expect(!exists(refused.file))
+        // Due again, with no validators to send: the same bytes come back with a 200.
+        var record = try #require(try await store.images(urls: [t.url])[t.url])
+        record.validators = Validators()
+        record.nextAttempt = Date.distantPast
+        try await store.saveImage(record)
+        await pass([t])
+        #expect(try await seen(server, ["t"]) == [2])
+        // Not kept: its record counts no bytes, so the file would escape max-cache-size.
+        #expect(!exists(refused.file))
+        #expect(try await store.imageCacheBytes() == 0)
+    }
+
     /// The original's and the renditions' files (relative to the cache directory) and bytes as
     /// the store records them.
     func files(_ hash: String) async throws -> (paths: [String], bytes: Int) {

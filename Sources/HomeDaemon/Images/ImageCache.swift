@@ -59,6 +59,9 @@ public struct ImageCache: Sendable {
         return relative
     }
 
+    /// Removes a fetched file that is not kept.
+    func discard(_ file: DownloadedFile) { unlink(file.path) }
+
     /// A fresh path in `incoming/` for the helper to write a rendition to.
     func incomingPath() -> String {
         "\(incoming)/r-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"

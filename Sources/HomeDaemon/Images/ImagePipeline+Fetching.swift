@@ -148,23 +148,30 @@ extension ImagePipeline {
                 into: cache.incoming
             ) {
             case .fetched(let file, let response):
-                let relative: String
-                do {
-                    relative = try cache.adoptOriginal(file)
-                } catch {
-                    logger.error("images: \(error)")
-                    return (false, false, "\(error)")
-                }
-                if (try? await store.imageOriginals(hashes: [file.sha256]))?[file.sha256] == nil {
-                    await save(
-                        ImageOriginal(
-                            contentHash: file.sha256,
-                            file: relative,
-                            bytes: file.bytes,
-                            created: now,
-                            lastUsed: now
+                let known = (try? await store.imageOriginals(hashes: [file.sha256]))?[file.sha256]
+                if known?.decodeError != nil {
+                    // Bytes refused before fail the same way: not kept again (its record counts
+                    // no bytes, so a file kept here would escape max-cache-size).
+                    cache.discard(file)
+                } else {
+                    let relative: String
+                    do {
+                        relative = try cache.adoptOriginal(file)
+                    } catch {
+                        logger.error("images: \(error)")
+                        return (false, false, "\(error)")
+                    }
+                    if known == nil {
+                        await save(
+                            ImageOriginal(
+                                contentHash: file.sha256,
+                                file: relative,
+                                bytes: file.bytes,
+                                created: now,
+                                lastUsed: now
+                            )
                         )
-                    )
+                    }
                 }
                 changed = record.contentHash != file.sha256
                 record.contentHash = file.sha256
