@@ -80,6 +80,10 @@ import ThumbnailProtocol
             ),
             BadConfig(text: "[daemon]\nmax-connections = 3\n", message: "c.conf:2: max-connections: expected a whole"),
             BadConfig(text: "[daemon]\nstore-busy-timeout = 2m\n", message: "c.conf:2: store-busy-timeout: expected"),
+            BadConfig(
+                text: "[daemon]\nstore-busy-timeout = 0.5s\n",
+                message: "c.conf:2: store-busy-timeout: expected a duration from 1s to 60s"
+            ),
             // A second block would start from the defaults again, undoing the first.
             BadConfig(
                 text: "[fetch]\nmax-body-size = 64M\n[fetch]\nconcurrency = 8\n",
@@ -166,6 +170,39 @@ import ThumbnailProtocol
                     "sources.opml:4: outline \"Links\": ftp://example.test/links.opml: "
                         + "unsupported URL scheme; expected http:, https: or file:"
                 )
+            )
+        }
+    }
+
+    @Test("notices@URL must name a feed of the sources list; a port read as a limit is read back as the URL")
+    func noticeRunURLs() async throws {
+        let sample = try SampleConfiguration(prefix: "hf-cfg")
+        let directory = sample.configDirectory
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>t</title></head><body>
+              <outline type="rss" text="Intranet" xmlUrl="http://intra.example:8080"/>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
+        let settings = directory.appendingPathComponent("homefeedd.conf")
+        try Data("[section mainService]\nitems = notices@http://intra.example:8080\n".utf8).write(to: settings)
+        let loaded = try await LoadedConfiguration.load(directory: directory)
+        let main = try #require(loaded.settings.bindings.first { $0.sectionID == "mainService" })
+        #expect(main.sources == [.init(.notices(sourceURL: "http://intra.example:8080"))])
+
+        // A URL no outline has would leave the run empty for good: refused, naming the line.
+        try Data("[daemon]\nuser-name = x\n[section mainService]\nitems = notices@https://typo.example/f.xml:3\n".utf8)
+            .write(to: settings)
+        do {
+            _ = try await LoadedConfiguration.load(directory: directory)
+            Issue.record("accepted a notices@URL of no source")
+        } catch {
+            #expect(
+                error.description.hasSuffix(
+                    "homefeedd.conf:4: items: notices@https://typo.example/f.xml: no rss outline of the sources list has this URL"
+                ),
+                "\(error.description)"
             )
         }
     }

@@ -43,6 +43,8 @@ public struct DaemonSettings: Sendable, Equatable {
     /// which section (`text` in `[section ID]`); none by default.
     public var textStyles: [TextSlotStyle] = []
     public var textSlots: [String: SectionTextSlots] = [:]
+    /// The line of each declared section's `items`, for errors found once the sources are read.
+    var itemsLines: [String: Int] = [:]
 
     public init() {}
 
@@ -71,7 +73,8 @@ public struct DaemonSettings: Sendable, Equatable {
                 if let v = try reader.duration("idle-timeout") { idleTimeout = v }
                 if let v = try reader.integer("history-limit", in: 1...100_000) { historyLimit = v }
                 if let entry = reader.entry("store-busy-timeout") {
-                    guard let v = try reader.duration("store-busy-timeout"), v <= 60 else {
+                    // Its own range in the message, not the 1 s to 30 days of other durations.
+                    guard let v = try? reader.duration("store-busy-timeout"), v <= 60 else {
                         throw reader.error(entry, reason: "expected a duration from 1s to 60s, got \"\(entry.value)\"")
                     }
                     storeBusyTimeout = v
@@ -94,6 +97,7 @@ public struct DaemonSettings: Sendable, Equatable {
                     throw reader.error(reason: "section \(name) declared twice")
                 }
                 bindings.append(try reader.binding(name))
+                if let entry = block.value("items") { itemsLines[name] = entry.line }
                 if let slots = try reader.textSlots() { textSlots[name] = slots }
             case "text":
                 guard let name = block.name else { throw reader.error(reason: "expected [text NAME]") }
@@ -154,6 +158,33 @@ extension DaemonSettings {
                 reason: "max-subscriptions-per-uid (\(maxSubscriptionsPerUID)) must be below max-connections-per-uid "
                     + "(\(maxConnectionsPerUID)), so that a peer's subscriptions leave it a connection for calls"
             )
+        }
+    }
+}
+
+extension DaemonSettings {
+    /// Checks every `notices@URL` run against the feeds of the sources list: a URL no `rss`
+    /// outline has would leave its run empty for good, unseen. A port read as the run's limit
+    /// (`notices@http://intra.example:8080` is the URL `http://intra.example` with a limit of
+    /// 8080 to the parser) is read back as the URL when that is a feed and the other is not.
+    ///
+    /// - Parameter feeds: the URLs of the list's `rss` outlines.
+    mutating func resolveNoticeRuns(feeds: Set<String>, file: String) throws(ConfigError) {
+        for (index, binding) in bindings.enumerated() {
+            for (run, source) in binding.sources.enumerated() {
+                guard case .notices(let url?) = source.content, !feeds.contains(url) else { continue }
+                let line = itemsLines[binding.sectionID]
+                if let limit = source.limit, feeds.contains("\(url):\(limit)"), !source.isExact {
+                    bindings[index].sources[run] = .init(.notices(sourceURL: "\(url):\(limit)"))
+                    continue
+                }
+                throw ConfigError(
+                    file: file,
+                    line: line,
+                    key: "items",
+                    reason: "notices@\(url): no rss outline of the sources list has this URL"
+                )
+            }
         }
     }
 }

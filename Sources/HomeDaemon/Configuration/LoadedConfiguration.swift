@@ -71,6 +71,10 @@ public struct LoadedConfiguration: Sendable {
         } catch {
             throw ConfigError(file: sourcesURL.path, reason: error.description)
         }
+        try settings.resolveNoticeRuns(
+            feeds: Set(sources.sources.filter { $0.kind == .notices }.map(\.url)),
+            file: settingsURL.path
+        )
         // A source nothing can fetch would never be polled: refuse it rather than drop it.
         if let unsupported = sources.unsupported.first {
             throw ConfigError(file: sourcesURL.path, line: unsupported.line, reason: unsupported.description)
