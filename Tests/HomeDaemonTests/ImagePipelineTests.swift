@@ -207,6 +207,38 @@ struct ImagePipelineTests {
         #expect(try await store.imageCacheBytes() == 0)
     }
 
+    @Test("a page's icon that the helper refuses is looked past: the next candidate is taken in the next pass")
+    func refusedIconFallsBack() async throws {
+        let server = try await FixtureServer.shared.value
+        let page = server.url("/page/\(key)?variant=broken")
+        let subject = ImageSubject(kind: .page, url: page, source: "s")
+        let pipeline = ImagePipeline(
+            settings: { () -> ImageSettings in
+                var settings = ImageSettings()
+                settings.helperPath = ThumbnailRendererTests.helperPath
+                return settings
+            }(),
+            fetchLimits: FetchLimits(),
+            cache: cache,
+            store: store,
+            fetcher: Self.fetcher,
+            logger: Logger(label: "test", level: .error, sink: { _ in }),
+            onChange: {}
+        )
+        // First pass: the apple-touch-icon ranks first, fetches as a JPEG, and is refused.
+        await pipeline.needs([ImageRequirement(subject: subject, key: Self.box)])
+        await pipeline.waitUntilIdle()
+        let broken = server.url("/img/\(key)-broken?name=photo.jpg&cut=400")
+        #expect(try await store.pageIcons(pageURLs: [page])[page]?.iconURL == broken)
+        // Second pass: the refused icon is passed over for the next candidate, which renders.
+        await pipeline.needs([ImageRequirement(subject: subject, key: Self.box)])
+        await pipeline.waitUntilIdle()
+        let good = server.url("/img/\(key)-good?name=icon.png")
+        #expect(try await store.pageIcons(pageURLs: [page])[page]?.iconURL == good)
+        let hash = try #require(try await store.images(urls: [good])[good]?.contentHash)
+        #expect(try await files(hash).paths.allSatisfy(exists))
+    }
+
     /// The original's and the renditions' files (relative to the cache directory) and bytes as
     /// the store records them.
     func files(_ hash: String) async throws -> (paths: [String], bytes: Int) {

@@ -19,12 +19,17 @@ extension ImagePipeline {
         let pages = subjects.filter { $0.kind == .page }
         guard !pages.isEmpty else { return false }
         let records = try await store.pageIcons(pageURLs: pages.map(\.url))
+        // An icon the helper refused (a BMP-only ICO, a damaged file) is looked past at once.
+        let refused = try await decodeErrors(of: records.values.compactMap(\.iconURL))
         var due: [ImageSubject] = []
         for page in pages {
             let record = records[page.url]
             let isDue: Bool
-            if let record, record.iconURL != nil {
+            if let record, let icon = record.iconURL, refused[icon] == nil {
                 isDue = (record.checkedAt ?? .distantPast) < now.addingTimeInterval(-settings.revalidateInterval)
+            } else if let record, record.iconURL != nil {
+                // Refused: not again until its backoff when the page offers nothing better.
+                isDue = (record.nextAttempt ?? .distantPast) <= now
             } else {
                 isDue = (record?.nextAttempt ?? .distantPast) <= now
             }
@@ -35,7 +40,17 @@ extension ImagePipeline {
         }
     }
 
-    /// Reads a page's head and takes the first candidate that fetches as an image.
+    /// Why the helper refused the content of each of `urls` that it refused (the same bytes fail
+    /// the same way).
+    func decodeErrors(of urls: [String]) async throws -> [String: String] {
+        guard !urls.isEmpty else { return [:] }
+        let images = try await store.images(urls: urls)
+        let originals = try await store.imageOriginals(hashes: images.values.compactMap(\.contentHash))
+        return images.compactMapValues { record in record.contentHash.flatMap { originals[$0]?.decodeError } }
+    }
+
+    /// Reads a page's head and takes the first candidate that fetches as an image and was not
+    /// refused by the helper.
     private func discover(page url: String, record: PageIconRecord?, now: Date) async -> Bool {
         var pageLimits = fetchLimits
         pageLimits.maxBodyBytes = Self.pageBytes
@@ -62,6 +77,10 @@ extension ImagePipeline {
                 }
                 tried += 1
                 let (stored, _, error) = await fetchImage(url: candidate, force: false, now: now)
+                if stored, let refused = try? await decodeErrors(of: [candidate])[candidate] {
+                    lastError = "\(candidate): \(refused)"
+                    continue
+                }
                 if stored {
                     let changed = next.iconURL != candidate
                     next.iconURL = candidate
@@ -78,6 +97,8 @@ extension ImagePipeline {
             lastError = error.description
         }
         next.failures += 1
+        // A refused icon is no icon: the page is tried again after its backoff.
+        if let icon = next.iconURL, (try? await decodeErrors(of: [icon]))?[icon] != nil { next.iconURL = nil }
         next.lastError = "no icon found on \(url)\(note): \(lastError)"
         next.nextAttempt = now.addingTimeInterval(Self.backoff(failures: next.failures))
         logger.info("images: \(next.lastError ?? "")")

@@ -46,7 +46,8 @@ Image and page cases (HomeFetchTests' image fetches, the daemon's image pipeline
   frames     a GIF of 10 000 frames of 1 x 1 pixel.
   page       variant=icons (default): a head with an apple-touch-icon, sized icons and a
              manifest, all under this key; variant=manifest: only a manifest link;
-             variant=none: a head without icons (then /favicon.ico counts); variant=endless: a
+             variant=none: a head without icons (then /favicon.ico counts); variant=broken: an
+             apple-touch-icon that is a truncated JPEG, then a good 32 x 32 icon; variant=endless: a
              head that never ends; variant=links: 10 000 <link rel=icon> tags; variant=redirect:
              an apple-touch-icon that redirects to file:///etc/passwd.
   manifest   a web app manifest whose icons point at img under this key.
@@ -428,6 +429,9 @@ class Handler(BaseHTTPRequestHandler):
                      b'<link rel="manifest" href="/manifest/%s">' % (key.encode(), key.encode(), key.encode()))
         elif variant == "manifest":
             head += b'<link rel="manifest" href="/manifest/%s">' % key.encode()
+        elif variant == "broken":
+            head += (b'<link rel="apple-touch-icon" href="/img/%s-broken?name=photo.jpg&amp;cut=400">'
+                     b'<link rel="icon" href="/img/%s-good?name=icon.png" sizes="32x32">' % (key.encode(), key.encode()))
         elif variant == "redirect":
             head += (b'<link rel="apple-touch-icon" href="/redirect/%s?code=302&to=file:///etc/passwd">' % key.encode())
         elif variant == "links":
