@@ -256,6 +256,28 @@ struct HomeServiceTests {
         #expect((headline?["content"] as? [String: Any])?["source"] as? String == "Announcements")
     }
 
+    @Test("a source whose outline changes kind shows nothing it held as the other kind")
+    func sourceChangesKind() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        #expect(items(try sections(await service.manifest(profile: "phone"))[2]).count == 5)
+        // The services list named as a feed: its links are not a feed's, and it has no notices.
+        let list = configDirectory.appendingPathComponent("sources.opml")
+        let text = try String(contentsOf: list, encoding: .utf8).replacingOccurrences(
+            of: #"<outline type="link" text="Services" url="samples/services.opml"/>"#,
+            with: #"<outline type="rss" text="Services" xmlUrl="samples/services.opml"/>"#
+        )
+        try Data(text.utf8).write(to: list)
+        _ = try await service.reload()
+        _ = try? await service.refresh(url: nil)
+        #expect(items(try sections(await service.manifest(profile: "phone"))[2]).isEmpty)
+        let servicesURL = try #require(
+            await service.status().sources.first { $0.url.hasSuffix("samples/services.opml") }?.url
+        )
+        #expect(try await service.notices(limit: 10, sourceURL: servicesURL).isEmpty)
+    }
+
     @Test("the retention pass prunes notices of feeds that stopped changing, and a version leaves them out")
     func retentionPass() async throws {
         let service = try await start()

@@ -97,6 +97,20 @@ extension HomeService {
         Set(configuration.sources.sources.map(\.url)).union([configuration.sources.documentURL])
     }
 
+    /// The configured sources whose notices are shown and listed: the `rss` outlines. A URL
+    /// whose outline changed kind keeps its old notices in the store (as a removed source
+    /// does), unseen.
+    static func noticeSourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
+        Set(configuration.sources.sources.filter { $0.kind == .notices }.map(\.url))
+    }
+
+    /// The configured sources whose service links are shown: the `link` outlines that are
+    /// lists, and the list document itself.
+    static func serviceSourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
+        Set(configuration.sources.sources.filter { $0.kind == .services }.map(\.url))
+            .union([configuration.sources.documentURL])
+    }
+
     /// The store's rows of the sources the configuration lists (not its list document), in the
     /// store's order: what `GetStatus` reports and `STATUS=` counts.
     func listedSources() async throws(StoreError) -> [Source] {
@@ -117,14 +131,15 @@ extension HomeService {
     /// (``HomeAssembler/historyShown(sectionIDs:bindings:)``, ``HomeAssembler/noticesShown(sectionIDs:bindings:)``).
     func snapshot(of configuration: LoadedConfiguration) async throws -> HomeContent {
         let settings = configuration.settings
-        let configured = Self.sourceURLs(of: configuration)
+        let noticeSources = Self.noticeSourceURLs(of: configuration)
+        let serviceSources = Self.serviceSourceURLs(of: configuration)
         let sectionIDs = configuration.spec.sections.map(\.id)
         let historyShown = HomeAssembler.historyShown(sectionIDs: sectionIDs, bindings: settings.bindings)
         let noticesShown = HomeAssembler.noticesShown(sectionIDs: sectionIDs, bindings: settings.bindings)
         let rows = try await store.homeRows(
             historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
             noticeLimit: min(noticesShown ?? Self.snapshotNoticeLimit, Self.snapshotNoticeLimit),
-            noticeSources: configured.sorted()
+            noticeSources: noticeSources.sorted()
         )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
@@ -143,7 +158,7 @@ extension HomeService {
         }
         var services: [String: [ServiceLink]] = [:]
         let configuredSources = Dictionary(
-            rows.sources.filter { configured.contains($0.url) }.map { ($0.id, $0.url) },
+            rows.sources.filter { serviceSources.contains($0.url) }.map { ($0.id, $0.url) },
             uniquingKeysWith: { first, _ in first }
         )
         for link in rows.serviceLinks where configuredSources[link.sourceID] != nil {
@@ -290,11 +305,14 @@ extension HomeService {
         if let sourceURL, !configured.contains(sourceURL) {
             throw .sourceNotFound(sourceURL)
         }
+        let noticeSources = Self.noticeSourceURLs(of: configuration)
         let notices: [StoredNotice] = try await withStore("cannot read notices", isWrite: false) {
             if let sourceURL {
+                // A list of links has no notices, whatever it held as a feed before.
+                guard noticeSources.contains(sourceURL) else { return [] }
                 return try await store.newestNotices(sourceURL: sourceURL, limit: limit)
             }
-            return try await store.newestNotices(of: configured.sorted(), limit: limit)
+            return try await store.newestNotices(of: noticeSources.sorted(), limit: limit)
         }
         return notices.map {
             NoticeSummary(
