@@ -263,6 +263,22 @@ struct ThumbnailRendererTests {
         #expect(try maxCPU(batch: 200) == "4060")
     }
 
+    @Test("a helper's pid is forgotten before it is reaped, while the number still names the dead helper")
+    func pidForgottenBeforeReap() throws {
+        let fake = Self.testsDirectory.appendingPathComponent("Fixtures/fake_thumbnail_helper.py").path
+        guard case .success(let helper) = ThumbnailHelperProcess.start(path: fake, arguments: [], timeout: 5) else {
+            Issue.record("the fake helper did not start")
+            return
+        }
+        let pid = helper.pid
+        var stillOurs: [Bool] = []
+        // Until waitpid, the dead helper is a zombie that kill(pid, 0) finds: no other process
+        // can have the number yet, so a cancel that read it before this ran killed nothing else.
+        helper.beforeReap = { stillOurs.append(kill(pid, 0) == 0) }
+        _ = helper.render(request(1, "/x/crash"), timeout: 5)
+        #expect(stillOurs == [true])
+    }
+
     @Test("a helper that cannot start fails the batch as transient")
     func missingHelper() async {
         let outcome = await renderer("/nonexistent/homefeed-thumbnail").render([request(1, "/x")])

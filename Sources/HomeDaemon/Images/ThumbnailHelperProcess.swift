@@ -35,6 +35,10 @@ final class ThumbnailHelperProcess {
     /// child's.)
     private(set) var peakResidentKiB = 0
     private(set) var hello = ThumbnailHello(vipsVersion: "", limitsApplied: false)
+    /// Runs before each `waitpid`, while ``pid`` still names this process (a zombie at worst):
+    /// whoever may signal the pid from another thread forgets it here, before the number can
+    /// be given to another process.
+    var beforeReap: () -> Void = {}
 
     /// Starts the helper and reads its hello line.
     static func start(path: String, arguments: [String], timeout: Double) -> Result<ThumbnailHelperProcess, Failure> {
@@ -233,6 +237,7 @@ final class ThumbnailHelperProcess {
 
     /// `waitpid`; true once the process is gone.
     private func reap(blocking: Bool) -> Bool {
+        beforeReap()
         var status: Int32 = 0
         let result = retryingEINTR { waitpid(pid, &status, blocking ? 0 : WNOHANG) }
         if result == 0 { return false }

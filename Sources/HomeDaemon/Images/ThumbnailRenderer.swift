@@ -109,12 +109,13 @@ public struct ThumbnailRenderer: Sendable {
 
         var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
+        /// Kills under the lock: the helper's reap forgets the pid under it first
+        /// (``ThumbnailHelperProcess/beforeReap``), so the pid is still this batch's child.
         func cancel() {
-            let pid = state.withLock { state -> pid_t? in
+            state.withLock { state in
                 state.isCancelled = true
-                return state.pid
+                if let pid = state.pid { kill(pid, SIGKILL) }
             }
-            if let pid { kill(pid, SIGKILL) }
         }
 
         /// Records the running helper; false when already cancelled (the caller stops).
@@ -149,6 +150,8 @@ public struct ThumbnailRenderer: Sendable {
                 case .success(let started):
                     helper = started
                     outcome.helpersStarted += 1
+                    // Forgotten before each reap, so a cancel never kills a reused pid.
+                    started.beforeReap = { _ = cancellation.running(nil) }
                     guard cancellation.running(started.pid) else { break }
                     outcome.limitsApplied = outcome.limitsApplied && started.hello.limitsApplied
                 case .failure(let failure):
@@ -173,7 +176,6 @@ public struct ThumbnailRenderer: Sendable {
                 outcome.results[request.id] = .failure(
                     ImageFailure(reason: "the helper was \(how) before it answered", isTransient: true)
                 )
-                _ = cancellation.running(nil)
                 retire(running)
                 helper = nil
                 break rendering
@@ -183,15 +185,11 @@ public struct ThumbnailRenderer: Sendable {
                     ? "decoding took longer than \(Int(configuration.timeout)) s; the helper was killed"
                     : "the decoder failed on this image: \(describe(failure))"
                 outcome.results[request.id] = .failure(ImageFailure(reason: reason, isTransient: false))
-                // Forget the pid before the process is reaped: a later cancel must not kill
-                // whatever process gets the number next.
-                _ = cancellation.running(nil)
                 running.kill()
                 retire(running)
                 helper = nil
             }
         }
-        _ = cancellation.running(nil)
         retire(helper)
         return outcome
     }
