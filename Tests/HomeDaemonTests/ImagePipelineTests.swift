@@ -33,10 +33,19 @@ struct ImagePipelineTests {
     /// Runs one pass of a fresh pipeline over `urls` (each shown in a 16-pixel box) and waits for
     /// it to end.
     func pass(_ urls: [(url: String, source: String)], _ configure: (inout ImageSettings) -> Void = { _ in }) async {
+        let pipeline = pipeline(configure)
+        await pipeline.needs(
+            urls.map { ImageRequirement(subject: .image(url: $0.url, source: $0.source), key: Self.box) }
+        )
+        await pipeline.waitUntilIdle()
+    }
+
+    /// A pipeline on this test's store and cache, with the built helper.
+    func pipeline(_ configure: (inout ImageSettings) -> Void = { _ in }) -> ImagePipeline {
         var settings = ImageSettings()
         settings.helperPath = ThumbnailRendererTests.helperPath
         configure(&settings)
-        let pipeline = ImagePipeline(
+        return ImagePipeline(
             settings: settings,
             fetchLimits: FetchLimits(),
             cache: cache,
@@ -45,10 +54,6 @@ struct ImagePipelineTests {
             logger: Logger(label: "test", level: .error, sink: { _ in }),
             onChange: {}
         )
-        await pipeline.needs(
-            urls.map { ImageRequirement(subject: .image(url: $0.url, source: $0.source), key: Self.box) }
-        )
-        await pipeline.waitUntilIdle()
     }
 
     /// How many requests the server saw for each of `names`.
@@ -212,19 +217,7 @@ struct ImagePipelineTests {
         let server = try await FixtureServer.shared.value
         let page = server.url("/page/\(key)?variant=broken")
         let subject = ImageSubject(kind: .page, url: page, source: "s")
-        let pipeline = ImagePipeline(
-            settings: { () -> ImageSettings in
-                var settings = ImageSettings()
-                settings.helperPath = ThumbnailRendererTests.helperPath
-                return settings
-            }(),
-            fetchLimits: FetchLimits(),
-            cache: cache,
-            store: store,
-            fetcher: Self.fetcher,
-            logger: Logger(label: "test", level: .error, sink: { _ in }),
-            onChange: {}
-        )
+        let pipeline = pipeline()
         // First pass: the apple-touch-icon ranks first, fetches as a JPEG, and is refused.
         await pipeline.needs([ImageRequirement(subject: subject, key: Self.box)])
         await pipeline.waitUntilIdle()
