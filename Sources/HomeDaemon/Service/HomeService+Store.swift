@@ -56,7 +56,7 @@ extension HomeService {
     func probeStore() async -> StoreHealth.Report {
         do {
             try await store.checkWritable()
-            health.probeSucceeded()
+            health.succeeded()
         } catch {
             health.failed(error)
             logger.warning("store probe: \(error)")

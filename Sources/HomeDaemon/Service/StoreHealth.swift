@@ -8,11 +8,11 @@ import Synchronization
 ///   (``StoreRecovery``). Stays until the next start, as the reason says what happened.
 /// * `failing`: ``failureThreshold`` store operations in a row failed with no successful write
 ///   in between. Successful reads do not count: while another process holds the write lock,
-///   reads in WAL mode still work and every write fails. The next successful write ends it,
-///   and so does the watchdog's write probe (``Store/checkWritable()``, ``probeSucceeded()``)
-///   unless the failures were corruption: the probe writes no table, so it succeeds on a file
-///   whose notices pages are damaged, and the watchdog must go on seeing that store as failing
-///   (the restart that follows recovers the file).
+///   reads in WAL mode still work and every write fails. The next successful write (or the
+///   watchdog's write probe, ``Store/checkWritable()``) ends it. A corruption error
+///   (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) makes the store failing at once and until the daemon
+///   restarts: the file is damaged, whatever still works in it (the probe writes no table, a
+///   source's fetch state lives in another), and only the restart's recovery mends it.
 ///
 /// Sendable: the counters sit behind a `Mutex`; the service, the fetch scheduler's sink and the
 /// watchdog record into it from their own contexts.
@@ -36,6 +36,8 @@ final class StoreHealth: Sendable {
         var consecutiveFailures = 0
         var lastError: StoreError?
         var totalFailures = 0
+        /// The first corruption error met since start.
+        var corruption: StoreError?
     }
 
     private let counters: Mutex<Counters>
@@ -51,17 +53,10 @@ final class StoreHealth: Sendable {
             + "\(recovery.salvagedManifests) manifests and \(recovery.salvagedHistory) history events salvaged"
     }
 
-    /// A write succeeded.
+    /// A write (or the write probe) succeeded: it ends failures of contention or I/O, not a
+    /// damaged file (see the type's description).
     func succeeded() {
         counters.withLock { $0.consecutiveFailures = 0 }
-    }
-
-    /// The watchdog's write probe succeeded: the write lock can be taken, which ends failures
-    /// of contention or I/O, but not of a damaged file (see the type's description).
-    func probeSucceeded() {
-        counters.withLock { counters in
-            if counters.lastError?.isCorruption != true { counters.consecutiveFailures = 0 }
-        }
     }
 
     /// A store operation failed.
@@ -70,11 +65,13 @@ final class StoreHealth: Sendable {
             $0.consecutiveFailures += 1
             $0.totalFailures += 1
             $0.lastError = error
+            if error.isCorruption, $0.corruption == nil { $0.corruption = error }
         }
     }
 
     var report: Report {
         counters.withLock { counters in
+            if let corruption = counters.corruption { return Report(state: .failing, reason: corruption.summary) }
             if counters.consecutiveFailures >= Self.failureThreshold, let error = counters.lastError {
                 return Report(state: .failing, reason: error.summary)
             }
