@@ -1,5 +1,6 @@
 import Foundation
 import HomeDaemon
+import HomeFetch
 import HomeLayout
 import TestSupport
 import Testing
@@ -182,14 +183,26 @@ import ThumbnailProtocol
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0"><head><title>t</title></head><body>
               <outline type="rss" text="Intranet" xmlUrl="http://intra.example:8080"/>
+              <outline type="rss" text="Other port" xmlUrl="http://intra.example:18080"/>
+              <outline type="rss" text="Local" xmlUrl="samples/notices-ko.xml"/>
             </body></opml>
             """
         try Data(opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
         let settings = directory.appendingPathComponent("homefeedd.conf")
-        try Data("[section mainService]\nitems = notices@http://intra.example:8080\n".utf8).write(to: settings)
+        let items =
+            "notices@http://intra.example:8080 notices@http://intra.example:18080 notices@samples/notices-ko.xml:2"
+        try Data("[section mainService]\nitems = \(items)\n".utf8).write(to: settings)
         let loaded = try await LoadedConfiguration.load(directory: directory)
         let main = try #require(loaded.settings.bindings.first { $0.sectionID == "mainService" })
-        #expect(main.sources == [.init(.notices(sourceURL: "http://intra.example:8080"))])
+        // As the list resolved it: the run shows that feed's notices.
+        let local = try #require(loaded.sources.sources.first { $0.url.hasSuffix("samples/notices-ko.xml") }?.url)
+        #expect(
+            main.sources == [
+                .init(.notices(sourceURL: "http://intra.example:8080")),
+                .init(.notices(sourceURL: "http://intra.example:18080")),
+                .init(.notices(sourceURL: local), limit: 2),
+            ]
+        )
 
         // A URL no outline has would leave the run empty for good: refused, naming the line.
         try Data("[daemon]\nuser-name = x\n[section mainService]\nitems = notices@https://typo.example/f.xml:3\n".utf8)

@@ -134,29 +134,30 @@ import Testing
             _ = try DaemonOptions(arguments: [], environment: ["XDG_RUNTIME_DIR": "/run/user/1000"], userID: 1000)
         } throws: { error in
             (error as? UsageError)?.description
-                == "--config: needed, since its per-user default is under $HOME, which is unset"
+                == "--state-dir: needed, since its per-user default is under $HOME, which is unset"
         }
         #expect {
             _ = try DaemonOptions(
-                arguments: ["--config", "/tmp/c"],
-                environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "XDG_CACHE_HOME": "/tmp/xdg-cache"],
+                arguments: ["--state-dir", "/tmp/s"],
+                environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/tmp/xdg-state"],
                 userID: 1000
             )
         } throws: { error in
             (error as? UsageError)?.description
-                == "--state-dir: needed, since its per-user default is under $HOME, which is unset"
+                == "--cache-dir: needed, since its per-user default is under $HOME, which is unset"
         }
     }
 
-    @Test("per user without $HOME, every directory given by a flag: it starts")
+    @Test("per user without $HOME, the directories given by flags or systemd: it starts, on the system's configuration")
     func perUserWithoutHomeGivenFlags() throws {
         let options = try DaemonOptions(
-            arguments: ["--config", "/tmp/c", "--state-dir", "/tmp/s", "--cache-dir", "/tmp/k"],
-            environment: ["XDG_RUNTIME_DIR": "/run/user/1000"],
+            arguments: ["--state-dir", "/tmp/s"],
+            environment: ["XDG_RUNTIME_DIR": "/run/user/1000", "CACHE_DIRECTORY": "/tmp/k"],
             userID: 1000
         )
         #expect(options.scope == .user)
-        #expect(options.configDirectory.path == "/tmp/c")
+        // No user configuration directory to look for: the system's, as when it does not exist.
+        #expect(options.configDirectory.path == "/etc/homefeed")
         #expect(options.stateDirectory.path == "/tmp/s")
         #expect(options.cacheDirectory.path == "/tmp/k")
         #expect(options.socketPath == "/run/user/1000/homefeed/homefeed.sock")

@@ -203,7 +203,11 @@ struct BlockReader {
         let isExact = text.hasSuffix("!")
         if isExact { text = text.dropLast() }
         var limit: Int?
-        if let colon = text.lastIndex(of: ":"), let value = Int(text[text.index(after: colon)...]) {
+        if let colon = text.lastIndex(of: ":"), let value = Int(text[text.index(after: colon)...]),
+            // Past the limit's range, a notices@URL's last number is its port (checked against
+            // the sources list later, DaemonSettings.resolveNoticeRuns).
+            (1...10_000).contains(value) || !text.hasPrefix("notices@")
+        {
             guard value >= 1, value <= 10_000 else { throw error(entry, reason: "\(word): limit must be 1 to 10000") }
             limit = value
             text = text[..<colon]

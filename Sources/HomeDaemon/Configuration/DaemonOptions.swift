@@ -119,7 +119,7 @@ public struct DaemonOptions: Sendable, Equatable {
             if let value = arguments.string(flag) ?? variable.flatMap(firstPath) ?? fallback { return value }
             throw UsageError("\(flag): needed, since its per-user default is under $HOME, which is unset")
         }
-        let config = try directory("--config", nil, defaults.config)
+        let config = arguments.string("--config") ?? defaults.config
         let state = try directory("--state-dir", "STATE_DIRECTORY", defaults.state)
         let cache = try directory("--cache-dir", "CACHE_DIRECTORY", defaults.cache)
         let socket: String

@@ -23,7 +23,7 @@ public enum DaemonScope: Sendable, Equatable {
     /// whose XDG variable and `$HOME` are both unset has none (nil): only a daemon that needs
     /// it, given no flag for it, fails.
     struct Defaults: Equatable {
-        var config: String?
+        var config: String
         var state: String?
         var cache: String?
         var socket: String
@@ -52,7 +52,8 @@ public enum DaemonScope: Sendable, Equatable {
         }
         let config = base("XDG_CONFIG_HOME", ".config")
         return Defaults(
-            config: config.map { directoryExists($0) ? $0 : Self.systemConfig },
+            // No user directory to look for: the system's, as when it does not exist.
+            config: config.map { directoryExists($0) ? $0 : Self.systemConfig } ?? Self.systemConfig,
             state: base("XDG_STATE_HOME", ".local/state"),
             cache: base("XDG_CACHE_HOME", ".cache"),
             socket: Self.userSocket(runtimeDirectory: environment["XDG_RUNTIME_DIR"] ?? "")

@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// The daemon's settings file (`homefeedd.conf` in the configuration directory), typed.
 ///
 /// Every field has its default next to it; `docs/configuration.md` documents each key.
@@ -163,27 +165,37 @@ extension DaemonSettings {
 }
 
 extension DaemonSettings {
-    /// Checks every `notices@URL` run against the feeds of the sources list: a URL no `rss`
-    /// outline has would leave its run empty for good, unseen. A port read as the run's limit
+    /// Checks every `notices@URL` run against the feeds of the sources list, and gives it the
+    /// feed's URL as the list resolved it: a URL no `rss` outline has would leave its run empty
+    /// for good, unseen. The URL may be written as in the list (`samples/notices-en.xml`,
+    /// relative to it) or as resolved (as `GetStatus` lists it). A port read as the run's limit
     /// (`notices@http://intra.example:8080` is the URL `http://intra.example` with a limit of
     /// 8080 to the parser) is read back as the URL when that is a feed and the other is not.
     ///
-    /// - Parameter feeds: the URLs of the list's `rss` outlines.
-    mutating func resolveNoticeRuns(feeds: Set<String>, file: String) throws(ConfigError) {
+    /// - Parameters:
+    ///   - feeds: the URLs of the list's `rss` outlines, resolved against the list.
+    ///   - list: the list's own URL, which relative URLs resolve against.
+    mutating func resolveNoticeRuns(feeds: Set<String>, list: String, file: String) throws(ConfigError) {
+        func feed(_ written: String) -> String? {
+            if feeds.contains(written) { return written }
+            let resolved = URL(string: written, relativeTo: URL(string: list))?.absoluteString
+            return resolved.flatMap { feeds.contains($0) ? $0 : nil }
+        }
         for (index, binding) in bindings.enumerated() {
             for (run, source) in binding.sources.enumerated() {
-                guard case .notices(let url?) = source.content, !feeds.contains(url) else { continue }
-                let line = itemsLines[binding.sectionID]
-                if let limit = source.limit, feeds.contains("\(url):\(limit)"), !source.isExact {
-                    bindings[index].sources[run] = .init(.notices(sourceURL: "\(url):\(limit)"))
-                    continue
+                guard case .notices(let url?) = source.content else { continue }
+                if let found = feed(url) {
+                    bindings[index].sources[run].content = .notices(sourceURL: found)
+                } else if let limit = source.limit, !source.isExact, let found = feed("\(url):\(limit)") {
+                    bindings[index].sources[run] = .init(.notices(sourceURL: found))
+                } else {
+                    throw ConfigError(
+                        file: file,
+                        line: itemsLines[binding.sectionID],
+                        key: "items",
+                        reason: "notices@\(url): no rss outline of the sources list has this URL"
+                    )
                 }
-                throw ConfigError(
-                    file: file,
-                    line: line,
-                    key: "items",
-                    reason: "notices@\(url): no rss outline of the sources list has this URL"
-                )
             }
         }
     }

@@ -73,6 +73,7 @@ public struct LoadedConfiguration: Sendable {
         }
         try settings.resolveNoticeRuns(
             feeds: Set(sources.sources.filter { $0.kind == .notices }.map(\.url)),
+            list: sources.documentURL,
             file: settingsURL.path
         )
         // A source nothing can fetch would never be polled: refuse it rather than drop it.
