@@ -232,6 +232,35 @@ struct ImagePipelineTests {
         #expect(try await files(hash).paths.allSatisfy(exists))
     }
 
+    @Test("an image whose content changes keeps its old files through that pass: the served version links to them")
+    func replacedContentOutlivesItsPass() async throws {
+        let file = URL(fileURLWithPath: scratch.file("icon"))
+        let images = ThumbnailRendererTests.images
+        try Data(contentsOf: images.appendingPathComponent("icon.png")).write(to: file)
+        let x = (url: file.absoluteString, source: "s")
+        await pass([x])
+        let old = try #require(try await store.images(urls: [x.url])[x.url]?.contentHash)
+        let oldFiles = try await files(old).paths
+        #expect(oldFiles.count == 2 && oldFiles.allSatisfy(exists))
+        // New bytes behind the same URL, due now; a cache bound that keeps only what is needed.
+        try Data(contentsOf: images.appendingPathComponent("photo.jpg")).write(to: file)
+        var record = try #require(try await store.images(urls: [x.url])[x.url])
+        record.nextAttempt = Date.distantPast
+        try await store.saveImage(record)
+        await pass([x]) { $0.maxCacheBytes = 1 }
+        let new = try #require(try await store.images(urls: [x.url])[x.url]?.contentHash)
+        #expect(new != old)
+        // The version served during that pass still showed the old files: they stayed.
+        #expect(oldFiles.allSatisfy(exists))
+        #expect(try await files(old).paths.count == 2)
+        // Once the next version shows the new content, the old files may go.
+        await pass([x]) { $0.maxCacheBytes = 1 }
+        #expect(try await files(old).paths.isEmpty)
+        #expect(!oldFiles.contains(where: exists))
+        let newFiles = try await files(new).paths
+        #expect(newFiles.count == 2 && newFiles.allSatisfy(exists))
+    }
+
     /// The original's and the renditions' files (relative to the cache directory) and bytes as
     /// the store records them.
     func files(_ hash: String) async throws -> (paths: [String], bytes: Int) {

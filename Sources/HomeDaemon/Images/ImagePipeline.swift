@@ -108,16 +108,20 @@ actor ImagePipeline {
         var budget = FetchBudget(perSource: settings.maxImagesPerSource, total: settings.maxImages)
         var changed = try await discoverIcons(subjects, budget: &budget, now: now)
         var lookup = try await ImageLookup(subjects, store: store)
+        // What the served version links to until the next one: kept through this pass's eviction
+        // even when a fetch below replaces the content behind a URL.
+        let served = Set(subjects.compactMap { lookup.contentHash(of: $0) })
         changed = try await fetchImages(subjects, wanted: wanted, lookup: lookup, budget: &budget, now: now) || changed
         lookup = try await ImageLookup(subjects, store: store)
         changed = try await render(subjects, wanted: wanted, lookup: lookup, now: now) || changed
-        try await keepCacheBounded(subjects: subjects, now: now)
+        try await keepCacheBounded(subjects: subjects, served: served, now: now)
         return changed
     }
 
     /// Marks what is shown as used and evicts the least recently used files beyond the cache
-    /// size; forgets records unused for 30 days, once a day.
-    private func keepCacheBounded(subjects: [ImageSubject], now: Date) async throws {
+    /// size, keeping what is shown and what the served version links to (`served`); forgets
+    /// records unused for 30 days, once a day.
+    private func keepCacheBounded(subjects: [ImageSubject], served: Set<String>, now: Date) async throws {
         let lookup = try await ImageLookup(subjects, store: store)
         let urls = subjects.compactMap { lookup.imageURL(of: $0) }
         let hashes = subjects.compactMap { lookup.contentHash(of: $0) }
@@ -127,7 +131,7 @@ actor ImagePipeline {
             hashes: hashes,
             now: now
         )
-        let evicted = try await store.evictImages(maxBytes: settings.maxCacheBytes, keeping: Set(hashes))
+        let evicted = try await store.evictImages(maxBytes: settings.maxCacheBytes, keeping: served.union(hashes))
         for file in evicted { cache.remove(file.file) }
         if !evicted.isEmpty {
             logger.info("image cache: evicted \(evicted.count) files (\(evicted.reduce(0) { $0 + $1.bytes }) bytes)")
