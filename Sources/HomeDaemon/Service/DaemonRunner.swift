@@ -127,7 +127,8 @@ public struct DaemonRunner: Sendable {
             )
         }
 
-        // The store's retention pass (docs/storage.md): a minute after the start, then hourly.
+        // The store's retention pass (docs/storage.md): at the start (a daemon that was off for
+        // long prunes at once), then hourly.
         let retention = Task {
             var wait = Self.firstRetentionDelay
             while (try? await Task.sleep(for: wait)) != nil {
@@ -186,7 +187,7 @@ public struct DaemonRunner: Sendable {
 
     /// How often the store is checked when no watchdog asks for pings.
     static let healthCheckInterval: Duration = .seconds(30)
-    static let firstRetentionDelay: Duration = .seconds(60)
+    static let firstRetentionDelay: Duration = .zero
     static let retentionInterval: Duration = .seconds(3_600)
 
     /// Listens on the socket systemd passed (validated by ``SocketActivation``) when there is one

@@ -25,12 +25,16 @@ extension HomeService {
 
     /// The store's full retention pass (`docs/storage.md`, "Retention"): the age limit of
     /// sources that stopped changing (an ingest prunes only the source it reads), tombstones past
-    /// their grace, the history cap. The daemon runs it hourly (``DaemonRunner``). A pass that
+    /// their grace, the history cap. The daemon runs it at the start and then hourly
+    /// (``DaemonRunner``). A pass that
     /// removed notices or history events asks for a version: they may be on screen.
     ///
     /// - Returns: what it removed; nil when the store failed (logged, and counted in the health).
     @discardableResult
     func applyRetention(now: Date = Date()) async -> RetentionReport? {
+        // It reads every notice source's index ranges: the store's page cache and the heap are
+        // given back once the daemon is quiet again (MemoryRelief), as after a fetch.
+        defer { memory.workHappened() }
         do {
             let report = try await store.applyRetention(now: now)
             health.succeeded()
