@@ -27,6 +27,11 @@ public struct SourceList: Sendable, Equatable {
     /// ``sources``. A configuration with any is invalid; the daemon names the first one.
     public var unsupported: [UnsupportedSource]
 
+    /// The URLs of the sources of `kind`, as the list resolved them.
+    public func urls(of kind: FeedSource.Kind) -> Set<String> {
+        Set(sources.filter { $0.kind == kind }.map(\.url))
+    }
+
     public init(
         documentURL: String,
         title: String?,

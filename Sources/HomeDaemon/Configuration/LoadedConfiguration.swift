@@ -72,7 +72,7 @@ public struct LoadedConfiguration: Sendable {
             throw ConfigError(file: sourcesURL.path, reason: error.description)
         }
         try settings.resolveNoticeRuns(
-            feeds: Set(sources.sources.filter { $0.kind == .notices }.map(\.url)),
+            feeds: sources.urls(of: .notices),
             list: sources.documentURL,
             file: settingsURL.path
         )

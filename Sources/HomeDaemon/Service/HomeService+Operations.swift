@@ -101,14 +101,13 @@ extension HomeService {
     /// whose outline changed kind keeps its old notices in the store (as a removed source
     /// does), unseen.
     static func noticeSourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
-        Set(configuration.sources.sources.filter { $0.kind == .notices }.map(\.url))
+        configuration.sources.urls(of: .notices)
     }
 
     /// The configured sources whose service links are shown: the `link` outlines that are
     /// lists, and the list document itself.
     static func serviceSourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
-        Set(configuration.sources.sources.filter { $0.kind == .services }.map(\.url))
-            .union([configuration.sources.documentURL])
+        configuration.sources.urls(of: .services).union([configuration.sources.documentURL])
     }
 
     /// The store's rows of the sources the configuration lists (not its list document), in the
