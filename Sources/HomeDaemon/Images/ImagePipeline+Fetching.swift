@@ -22,21 +22,21 @@ extension ImagePipeline {
         // An icon the helper refused (a BMP-only ICO, a damaged file) is looked past at once.
         let refused = try await decodeErrors(of: records.values.compactMap(\.iconURL))
         var due: [ImageSubject] = []
+        var refusedIcons: Set<String> = []
         for page in pages {
             let record = records[page.url]
             let isDue: Bool
-            if let record, let icon = record.iconURL, refused[icon] == nil {
+            if let icon = record?.iconURL, refused[icon] != nil { refusedIcons.insert(page.url) }
+            if let record, record.iconURL != nil, !refusedIcons.contains(page.url) {
                 isDue = (record.checkedAt ?? .distantPast) < now.addingTimeInterval(-settings.revalidateInterval)
-            } else if let record, record.iconURL != nil {
-                // Refused: not again until its backoff when the page offers nothing better.
-                isDue = (record.nextAttempt ?? .distantPast) <= now
             } else {
+                // No icon, or a refused one: again after the page's backoff.
                 isDue = (record?.nextAttempt ?? .distantPast) <= now
             }
             if isDue, budget.take(for: page.source) { due.append(page) }
         }
-        return await forEachHost(due.map(\.url)) { url in
-            await self.discover(page: url, record: records[url], now: now)
+        return await forEachHost(due.map(\.url)) { [refusedIcons] url in
+            await self.discover(page: url, record: records[url], iconRefused: refusedIcons.contains(url), now: now)
         }
     }
 
@@ -51,7 +51,9 @@ extension ImagePipeline {
 
     /// Reads a page's head and takes the first candidate that fetches as an image and was not
     /// refused by the helper.
-    private func discover(page url: String, record: PageIconRecord?, now: Date) async -> Bool {
+    ///
+    /// - Parameter iconRefused: the helper refused the record's icon (``decodeErrors(of:)``).
+    private func discover(page url: String, record: PageIconRecord?, iconRefused: Bool, now: Date) async -> Bool {
         var pageLimits = fetchLimits
         pageLimits.maxBodyBytes = Self.pageBytes
         var next = record ?? PageIconRecord(pageURL: url, lastUsed: now)
@@ -98,7 +100,7 @@ extension ImagePipeline {
         }
         next.failures += 1
         // A refused icon is no icon: the page is tried again after its backoff.
-        if let icon = next.iconURL, (try? await decodeErrors(of: [icon]))?[icon] != nil { next.iconURL = nil }
+        if iconRefused { next.iconURL = nil }
         next.lastError = "no icon found on \(url)\(note): \(lastError)"
         next.nextAttempt = now.addingTimeInterval(Self.backoff(failures: next.failures))
         logger.info("images: \(next.lastError ?? "")")
