@@ -42,12 +42,13 @@ public struct ConfigFile: Sendable, Equatable {
         var text = bytes[...]
         if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
         var blocks: [Block] = []
-        for (offset, bytes) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated()
+        for (offset, lineBytes) in text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            .enumerated()
         {
             let number = offset + 1
             guard number <= 10_000 else { throw ConfigError(file: path, line: number, reason: "more than 10000 lines") }
-            let ending = bytes.last == UInt8(ascii: "\r") ? 1 : 0
-            guard let rawLine = String(validating: bytes.dropLast(ending), as: UTF8.self) else {
+            let ending = lineBytes.last == UInt8(ascii: "\r") ? 1 : 0
+            guard let rawLine = String(validating: lineBytes.dropLast(ending), as: UTF8.self) else {
                 throw ConfigError(file: path, line: number, reason: "not valid UTF-8")
             }
             let line = rawLine.trimmingWhitespace()
