@@ -212,7 +212,8 @@ import Testing
         let record = FetchRecord(
             outcome: .fetched(Validators(etag: "\"abc\"", lastModified: nil)),
             attemptedAt: Clock.t0,
-            nextAttempt: Clock.at(900)
+            nextAttempt: Clock.at(900),
+            permanentRedirect: nil
         )
         try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 2), now: Clock.t0, fetch: record)
         let source = try #require(try await test.store.source(url: feed))

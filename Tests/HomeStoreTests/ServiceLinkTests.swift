@@ -65,7 +65,12 @@ import Testing
         try await test.store.replaceServiceLinks(
             sourceURL: links,
             links: Self.main,
-            fetch: FetchRecord(outcome: .fetched(Validators(etag: "\"s1\"")), attemptedAt: Clock.t0, nextAttempt: nil)
+            fetch: FetchRecord(
+                outcome: .fetched(Validators(etag: "\"s1\"")),
+                attemptedAt: Clock.t0,
+                nextAttempt: nil,
+                permanentRedirect: nil
+            )
         )
         #expect(try await test.store.source(url: links)?.validators.etag == "\"s1\"")
     }

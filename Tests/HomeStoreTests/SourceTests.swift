@@ -14,7 +14,8 @@ import Testing
             FetchRecord(
                 outcome: .fetched(Validators(etag: "\"1\"", lastModified: "Sun, 20 Sep 2026 12:00:00 GMT")),
                 attemptedAt: Clock.t0,
-                nextAttempt: Clock.at(600)
+                nextAttempt: Clock.at(600),
+                permanentRedirect: nil
             )
         )
         let updated = try await test.store.upsertSource(
@@ -51,7 +52,7 @@ import Testing
         let error = try await #require(throws: StoreError.self) {
             try await test.store.recordFetch(
                 sourceURL: "c",
-                FetchRecord(outcome: .notModified, attemptedAt: Clock.t0, nextAttempt: nil)
+                FetchRecord(outcome: .notModified, attemptedAt: Clock.t0, nextAttempt: nil, permanentRedirect: nil)
             )
         }
         #expect(error.kind == .unknownSource(url: "c"))
@@ -65,7 +66,8 @@ import Testing
             FetchRecord(
                 outcome: .fetched(Validators(etag: "\"1\"", lastModified: "Sun, 20 Sep 2026 12:00:00 GMT")),
                 attemptedAt: Clock.t0,
-                nextAttempt: Clock.at(600)
+                nextAttempt: Clock.at(600),
+                permanentRedirect: nil
             )
         )
         #expect(source.validators == Validators(etag: "\"1\"", lastModified: "Sun, 20 Sep 2026 12:00:00 GMT"))
@@ -76,7 +78,8 @@ import Testing
             FetchRecord(
                 outcome: .fetched(Validators(etag: "\"2\"")),
                 attemptedAt: Clock.at(600),
-                nextAttempt: Clock.at(1_200)
+                nextAttempt: Clock.at(1_200),
+                permanentRedirect: nil
             )
         )
         #expect(source.validators == Validators(etag: "\"2\"", lastModified: nil))
@@ -87,7 +90,8 @@ import Testing
                 FetchRecord(
                     outcome: .failed(error: "HTTP 503"),
                     attemptedAt: Clock.at(1_200 * Double(attempt + 1)),
-                    nextAttempt: Clock.at(9_999)
+                    nextAttempt: Clock.at(9_999),
+                    permanentRedirect: nil
                 )
             )
         }
@@ -99,7 +103,12 @@ import Testing
 
         source = try await test.store.recordFetch(
             sourceURL: feed,
-            FetchRecord(outcome: .notModified, attemptedAt: Clock.at(10_000), nextAttempt: Clock.at(10_600))
+            FetchRecord(
+                outcome: .notModified,
+                attemptedAt: Clock.at(10_000),
+                nextAttempt: Clock.at(10_600),
+                permanentRedirect: nil
+            )
         )
         #expect(source.consecutiveFailures == 0)
         #expect(source.lastError == nil)
@@ -112,7 +121,12 @@ import Testing
         let test = try await TestStore().withSources()
         let source = try await test.store.recordFetch(
             sourceURL: feed,
-            FetchRecord(outcome: .gone(message: "HTTP 410 Gone"), attemptedAt: Clock.t0, nextAttempt: Clock.at(60))
+            FetchRecord(
+                outcome: .gone(message: "HTTP 410 Gone"),
+                attemptedAt: Clock.t0,
+                nextAttempt: Clock.at(60),
+                permanentRedirect: nil
+            )
         )
         #expect(source.isGone)
         #expect(source.nextAttempt == nil)
@@ -156,7 +170,12 @@ import Testing
         try await test.store.recordFetch(sourceURL: feed, moved)
         // The new URL answered 301 back to the configured one: the scheduler's state has no
         // redirect, and neither has the store, so a restart fetches the configured URL.
-        let back = FetchRecord(outcome: .fetched(Validators()), attemptedAt: Clock.at(60), nextAttempt: nil)
+        let back = FetchRecord(
+            outcome: .fetched(Validators()),
+            attemptedAt: Clock.at(60),
+            nextAttempt: nil,
+            permanentRedirect: nil
+        )
         let source = try await test.store.recordFetch(sourceURL: feed, back)
         #expect(source.permanentRedirect == nil)
         #expect(try await test.store.source(url: feed)?.fetchURL == feed)
@@ -167,7 +186,12 @@ import Testing
         let test = try await TestStore().withSources()
         try await test.store.recordFetch(
             sourceURL: feed,
-            FetchRecord(outcome: .notModified, attemptedAt: Clock.t0, nextAttempt: Clock.at(600))
+            FetchRecord(
+                outcome: .notModified,
+                attemptedAt: Clock.t0,
+                nextAttempt: Clock.at(600),
+                permanentRedirect: nil
+            )
         )
         #expect(try await test.store.dueSources(now: Clock.at(599)).map(\.url) == [TestStore.linksURL])
         #expect(try await test.store.dueSources(now: Clock.at(600)).map(\.url) == [TestStore.linksURL, feed])

@@ -71,27 +71,27 @@ struct StoreIngestion: FetchedDocumentSink, FetchStatePersisting {
     }
 
     func persist(_ state: SourceFetchState, of source: FeedSource) async throws {
-        let attempted = state.lastAttempt ?? Date()
-        let record: FetchRecord
+        let outcome: FetchRecord.Outcome
         if state.isGone {
-            record = FetchRecord(
-                outcome: .gone(message: state.lastError ?? "gone"),
-                attemptedAt: attempted,
-                nextAttempt: nil
-            )
+            outcome = .gone(message: state.lastError ?? "gone")
         } else if let error = state.lastError {
-            record = FetchRecord(outcome: .failed(error: error), attemptedAt: attempted, nextAttempt: state.nextAttempt)
+            outcome = .failed(error: error)
         } else {
-            let validators = Validators(
-                etag: state.validators.etag,
-                lastModified: state.validators.lastModified,
-                contentDigest: state.validators.contentDigest
+            outcome = .fetched(
+                Validators(
+                    etag: state.validators.etag,
+                    lastModified: state.validators.lastModified,
+                    contentDigest: state.validators.contentDigest
+                )
             )
-            record = FetchRecord(outcome: .fetched(validators), attemptedAt: attempted, nextAttempt: state.nextAttempt)
         }
-        var withRedirect = record
-        withRedirect.permanentRedirect = state.permanentRedirectURL
-        _ = try await store.recordFetch(sourceURL: source.url, withRedirect)
+        let record = FetchRecord(
+            outcome: outcome,
+            attemptedAt: state.lastAttempt ?? Date(),
+            nextAttempt: state.isGone ? nil : state.nextAttempt,
+            permanentRedirect: state.permanentRedirectURL
+        )
+        _ = try await store.recordFetch(sourceURL: source.url, record)
     }
 
     /// The first image that fits the limits by what the document declares: ``FeedImage``'s

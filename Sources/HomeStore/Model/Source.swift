@@ -121,7 +121,7 @@ public struct FetchRecord: Sendable, Hashable {
     public var permanentRedirect: String?
 
     /// Creates a value; see the properties.
-    public init(outcome: FetchRecord.Outcome, attemptedAt: Date, nextAttempt: Date?, permanentRedirect: String? = nil) {
+    public init(outcome: FetchRecord.Outcome, attemptedAt: Date, nextAttempt: Date?, permanentRedirect: String?) {
         self.outcome = outcome
         self.attemptedAt = attemptedAt
         self.nextAttempt = nextAttempt
