@@ -27,6 +27,11 @@ public enum LayoutLimits {
     /// ``maxElementsPerLayout``). Only pathological nesting (chains of estimated groups that
     /// each re-solve their spacing) or a section near the element limit comes near it.
     public static let maxSolveWorkPerSection = 2_000_000
+    /// Work in one solve, all sections together (each counted as for
+    /// ``maxSolveWorkPerSection``, measured repetitions included): twice the element limit, so
+    /// any layout within the element limit fits, while a thousand sections each near their own
+    /// budget do not add up to minutes of solving.
+    public static let maxSolveWorkPerLayout = 4_000_000
     /// Supplementary items (badges) of one item: each item gets its own copy of each, so
     /// they multiply the output.
     public static let maxSupplementariesPerItem = 8

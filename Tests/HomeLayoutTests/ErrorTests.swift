@@ -115,37 +115,109 @@ import Testing
         #expect(solveError(tiny, width: 200_000)?.kind == limit)
     }
 
+    /// Each level: a count-2 group with spacing whose first subitem is the next level (review
+    /// finding: 2^depth solves before fixed-size groups were solved lazily); `depth + 1` leaves,
+    /// the deepest first.
+    static func chain(
+        _ depth: Int,
+        estimated: Bool,
+        bottom: Int = 1,
+        leafHeight: Dimension = .absolute(10)
+    ) -> LayoutGroup {
+        let height: Dimension = estimated ? .estimated(10) : .absolute(10)
+        var group = hgroup(.fractionalWidth(1), height, [item(.absolute(1), leafHeight)], count: bottom)
+        for _ in 0..<depth {
+            group = hgroup(
+                .fractionalWidth(1),
+                height,
+                [.group(group), item(.absolute(1), .absolute(10))],
+                spacing: .fixed(0.001),
+                count: 2
+            )
+        }
+        return group
+    }
+
     @Test("chains of nested groups that each re-solve their spacing stay linear, or bounded when estimated")
     func nestedResolveChain() throws {
-        // Each level: a count-2 group with spacing whose first subitem is the next level (review
-        // finding: 2^depth solves before fixed-size groups were solved lazily).
-        func chain(_ depth: Int, estimated: Bool, bottom: Int = 1) -> LayoutGroup {
-            let height: Dimension = estimated ? .estimated(10) : .absolute(10)
-            var group = hgroup(.fractionalWidth(1), height, [item(.absolute(1), .absolute(10))], count: bottom)
-            for _ in 0..<depth {
-                group = hgroup(
-                    .fractionalWidth(1),
-                    height,
-                    [.group(group), item(.absolute(1), .absolute(10))],
-                    spacing: .fixed(0.001),
-                    count: 2
-                )
-            }
-            return group
-        }
-        let linear = try solve(chain(30, estimated: false), count: 1, width: 1000, scale: 0)
+        let linear = try solve(Self.chain(30, estimated: false), count: 1, width: 1000, scale: 0)
         #expect(linear.sections[0].slotsPerGroup == 31)
         // With estimated heights every level solves its child in both passes: the work budget
         // turns 2^30 solves into an error instead of hours.
-        let error = solveError(chain(30, estimated: true), width: 1000)
+        let error = solveError(Self.chain(30, estimated: true), width: 1000)
         let limit = LayoutSolveError.Kind.limitExceeded(
             what: "solver work (group solves and placed items) in one section",
             limit: LayoutLimits.maxSolveWorkPerSection
         )
         #expect(error?.kind == limit)
         // The same with 1 000 items at the bottom of the chain: bounded by the items placed too.
-        #expect(solveError(chain(12, estimated: true), width: 1000) == nil)
-        #expect(solveError(chain(14, estimated: true, bottom: 1000), width: 1000)?.kind == limit)
+        #expect(solveError(Self.chain(12, estimated: true), width: 1000) == nil)
+        #expect(solveError(Self.chain(14, estimated: true, bottom: 1000), width: 1000)?.kind == limit)
+    }
+
+    @Test("measured repetitions are solved again on the section's one work budget, not a fresh one each")
+    func measuredRepetitionsShareTheBudget() throws {
+        // Review finding: each repetition solved again with its measurements started a budget
+        // of its own, so 100 000 measurements (a client's ReportSizes) multiplied the section's.
+        let section = LayoutSection(
+            id: "s",
+            itemCount: 44,
+            group: Self.chain(10, estimated: true, leafHeight: .estimated(10))
+        )
+        let solver = SectionSolver(
+            environment: LayoutEnvironment(width: 1000, height: 800, scale: 2),
+            grid: PixelGrid(scale: 2),
+            platform: .ios17
+        )
+        let plain = try solver.solve(section, index: 0, itemCount: 44, y0: 0, group: GroupOrigin(section: 0))
+        // 11 leaves a repetition, 4 repetitions; the first leaf of each is estimated.
+        var measured = LayoutMeasurements.Section()
+        for repetition in 0..<4 { measured.items[repetition * 11] = MeasuredSize(height: 12) }
+        let output = try solver.solve(
+            section,
+            index: 0,
+            itemCount: 44,
+            y0: 0,
+            group: GroupOrigin(section: 0),
+            measurements: measured
+        )
+        // The same elements, and four more solves of the root group, each at least as dear as
+        // the first (measured leaves re-fit their groups).
+        let solve = plain.work - plain.layout.elementCount.total
+        #expect(solve > 6_000)
+        #expect(output.layout.elementCount == plain.layout.elementCount)
+        #expect(output.work >= plain.work + 4 * solve)
+    }
+
+    @Test("the sections of one solve share a work budget of their own")
+    func solveWorkBudget() throws {
+        // 100 000 leaves (10 rows of 10 000), of which the section shows one: 110 003 work
+        // (110 000 leaves and row placements, 2 group solves, 1 element) in about a twentieth
+        // of the per-section budget. 36 such sections spend 3 960 108; the 37th passes 4 000 000.
+        let row = hgroup(.fractionalWidth(1), .absolute(10), [item(.absolute(1), .absolute(10))], count: 10_000)
+        let block = LayoutSection(
+            id: "b",
+            itemCount: 1,
+            group: vgroup(.fractionalWidth(1), .absolute(100), [.group(row)], count: 10)
+        )
+        let environment = LayoutEnvironment(width: 1000, height: 800, scale: 2)
+        let fits = try LayoutSolver.solve(LayoutSpec(sections: Array(repeating: block, count: 36)), in: environment)
+        #expect(fits.sections.count == 36)
+        do {
+            _ = try LayoutSolver.solve(LayoutSpec(sections: Array(repeating: block, count: 37)), in: environment)
+            Issue.record("37 sections solved past the solve's work budget")
+        } catch {
+            #expect(error.sectionIndex == 36)
+            #expect(error.path == "sections[36]")
+            #expect(
+                error.kind
+                    == .limitExceeded(
+                        what: "solver work of one solve (3960108 before this section, then 110002 to solve its group, "
+                            + "then 1 elements (1 items))",
+                        limit: LayoutLimits.maxSolveWorkPerLayout
+                    )
+            )
+        }
     }
 
     @Test("empty groups, zero counts and unusable containers are errors, not traps")

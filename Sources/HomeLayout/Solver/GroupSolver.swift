@@ -22,8 +22,11 @@ struct GroupSolver {
     /// re-solve (2^depth solves) cannot run for hours.
     var work = 0
 
-    init(grid: PixelGrid) {
+    /// `work` is what the section spent before this solve: its budget is one for the whole
+    /// section, however many times a repetition is solved again with measurements.
+    init(grid: PixelGrid, work: Int = 0) {
         self.grid = grid
+        self.work = work
     }
 
     /// A declared subitem resolved in one pass's container.

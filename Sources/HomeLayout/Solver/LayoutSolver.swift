@@ -113,6 +113,7 @@ public enum LayoutSolver {
             totalItems += itemCounts.flatMap { index < $0.count ? $0[index] : nil } ?? section.itemCount
         }
         var emitted = globalItems.count
+        var spent = 0
         guard emitted + totalItems <= LayoutLimits.maxElementsPerLayout else {
             throw LayoutSolveError(
                 .limitExceeded(
@@ -154,6 +155,7 @@ public enum LayoutSolver {
                     group: groupOrigins[index],
                     measurements: measured,
                     emittedBefore: emitted,
+                    workBefore: spent,
                     addedDecorations: list.decorationCount(rows: count)
                 )
                 list.decorate(&listOutput.layout)
@@ -170,12 +172,14 @@ public enum LayoutSolver {
                     y0: y,
                     group: groupOrigins[index],
                     measurements: measured,
-                    emittedBefore: emitted
+                    emittedBefore: emitted,
+                    workBefore: spent
                 )
             }
             diagnostics += output.diagnostics
             layouts.append(output.layout)
             emitted += output.layout.elementCount.total
+            spent += output.work
             y += output.length
             previousProducedFrames = previousProducedFrames || producesFrames
         }

@@ -51,11 +51,14 @@ extension SectionSolver {
 
     /// Fails, before the section allocates anything, when its elements pass the solve's element
     /// limit (together with the `emittedBefore` elements of the sections and global items before
-    /// it) or the section's work budget (together with the work of solving its root group).
+    /// it), the section's work budget (together with the work of solving its root group and
+    /// its measured repetitions), or the solve's work budget (with the `workBefore` of the
+    /// sections before it).
     func checkBudget(
         _ elements: ElementCount,
         work: Int,
         emittedBefore: Int,
+        workBefore: Int,
         section index: Int,
         id: String
     ) throws(LayoutSolveError) {
@@ -77,6 +80,18 @@ extension SectionSolver {
                 .limitExceeded(
                     what: "solver work in one section (\(work) to solve its group, then \(elements))",
                     limit: sectionLimit
+                ),
+                sectionIndex: index,
+                sectionID: id,
+                path: "sections[\(index)]"
+            )
+        }
+        let solveLimit = LayoutLimits.maxSolveWorkPerLayout
+        if workBefore + work + elements.total > solveLimit {
+            throw LayoutSolveError(
+                .limitExceeded(
+                    what: "solver work of one solve (\(workBefore) before this section, then \(work) to solve its group, then \(elements))",
+                    limit: solveLimit
                 ),
                 sectionIndex: index,
                 sectionID: id,

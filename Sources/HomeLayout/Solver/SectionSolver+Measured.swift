@@ -67,6 +67,7 @@ extension SectionSolver {
         section index: Int,
         sectionID: String,
         origin: GroupOrigin,
+        work: inout Int,
         warnings: inout MeasurementWarnings
     ) throws(LayoutSolveError) -> MeasuredRepetitions {
         var measured = MeasuredRepetitions()
@@ -89,7 +90,7 @@ extension SectionSolver {
             byRepetition[item / slots, default: []].append((item % slots, size))
         }
         for (repetition, entries) in byRepetition {
-            var solver = GroupSolver(grid: grid)
+            var solver = GroupSolver(grid: grid, work: work)
             let extent: Size
             do {
                 extent = try solver.solve(root, size: rootSize, depth: 0, measured: MeasuredLeaves(entries))
@@ -101,6 +102,7 @@ extension SectionSolver {
                     path: error.path(from: origin.path)
                 )
             }
+            work = solver.work
             measured.solutions[repetition] = RepetitionSolution(
                 leaves: solver.leaves,
                 boxes: solver.boxes,

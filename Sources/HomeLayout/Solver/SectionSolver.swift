@@ -13,6 +13,9 @@ struct SectionSolver {
         var length: Double
         /// Measurements that could not be used (§7.1).
         var diagnostics: [LayoutDiagnostic] = []
+        /// What the section cost against the solve's work budget: group solves (measured
+        /// repetitions included), items placed, then the elements it emits.
+        var work = 0
     }
 
     /// Whether the section lays anything out: items, boundary items, or on iOS 14 the
@@ -36,6 +39,7 @@ struct SectionSolver {
         group origin: GroupOrigin,
         measurements: LayoutMeasurements.Section? = nil,
         emittedBefore: Int = 0,
+        workBefore: Int = 0,
         addedDecorations: Int = 0
     ) throws(LayoutSolveError) -> Output {
         let containerWidth = environment.width
@@ -70,6 +74,7 @@ struct SectionSolver {
         var warnings = MeasurementWarnings(transposed: transposed)
         // §7.1: repetitions that hold a measured item are solved again with the measurements.
         var measured = MeasuredRepetitions()
+        var work = solver.work
         if let items = measurements?.items, !items.isEmpty {
             measured = try measuredRepetitions(
                 items,
@@ -80,6 +85,7 @@ struct SectionSolver {
                 section: index,
                 sectionID: section.id,
                 origin: origin,
+                work: &work,
                 warnings: &warnings
             )
         }
@@ -194,7 +200,14 @@ struct SectionSolver {
                     visibleWidth: containerWidth
                 ) : 0
         )
-        try checkBudget(elements, work: solver.work, emittedBefore: emittedBefore, section: index, id: section.id)
+        try checkBudget(
+            elements,
+            work: work,
+            emittedBefore: emittedBefore,
+            workBefore: workBefore,
+            section: index,
+            id: section.id
+        )
 
         // Items: slot frames of each repetition, shifted along the section axis.
         var itemFrames: [Rect] = []
@@ -321,7 +334,8 @@ struct SectionSolver {
                 elementCount: elements
             ),
             length: length,
-            diagnostics: warnings.diagnostics
+            diagnostics: warnings.diagnostics,
+            work: work + elements.total
         )
     }
 }
