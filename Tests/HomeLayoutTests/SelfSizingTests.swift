@@ -127,6 +127,29 @@ import Testing
         #expect(orthogonal.restOffsets == [0, 210, 261])
     }
 
+    @Test("an orthogonal row whose cards all measure shorter than the estimate shrinks to the tallest")
+    func orthogonalShortCards() throws {
+        var row = LayoutSection(
+            id: "row",
+            itemCount: 3,
+            group: hgroup(.absolute(200), .estimated(100), [item(.fractionalWidth(1), .estimated(100))])
+        )
+        row.orthogonalScrollingBehavior = .groupPaging
+        let after = LayoutSection(id: "b", itemCount: 1, group: vgroup(.fractionalWidth(1), .absolute(30), [Self.row]))
+        let spec = LayoutSpec(sections: [row, after])
+        // Review finding: the unmeasured estimate (100) stayed a candidate, so a row could only grow.
+        let all = measure((0..<3).map { (.item(section: 0, item: $0), MeasuredSize(height: $0 == 1 ? 70 : 60)) })
+        let shrunk = try LayoutSolver.solve(spec, in: phone, measurements: all)
+        #expect(shrunk.sections[0].itemFrames.map(\.height) == [60, 70, 60])
+        #expect(shrunk.sections[0].frame == rect(0, 0, 375, 70))
+        #expect(shrunk.sections[1].itemFrames == [rect(0, 70, 375, 30)])
+        // While one card is still at its estimate, the row keeps it.
+        let two = measure((0..<2).map { (.item(section: 0, item: $0), MeasuredSize(height: 60)) })
+        let partly = try LayoutSolver.solve(spec, in: phone, measurements: two)
+        #expect(partly.sections[0].itemFrames.map(\.height) == [60, 60, 100])
+        #expect(partly.sections[0].frame == rect(0, 0, 375, 100))
+    }
+
     @Test("a measured chip width moves the later chips, the content width and the group boundaries")
     func orthogonalWidths() throws {
         var chips = LayoutSection(

@@ -114,16 +114,21 @@ struct SectionSolver {
             return offset
         }
         let baseCrossOffset = crossOffset(groupCross)
-        // §7.1: an orthogonal row is as tall as its tallest repetition.
-        var crossExtent = max(groupCross, measured.largestExtent(along: isOrthogonal ? .vertical : .horizontal))
+        // §5.2: repetitions of the root group.
+        let repetitions = slotsPerGroup == 0 ? 0 : (itemCount + slotsPerGroup - 1) / slotsPerGroup
+        // §7.1: an orthogonal row is as tall as its tallest repetition; the estimate is one of
+        // them only while some repetition is not measured, so a measured row may also shrink.
+        var crossExtent = measured.largestExtent(along: isOrthogonal ? .vertical : .horizontal)
+        if measured.solutions.count < repetitions || repetitions == 0 {
+            crossExtent = max(crossExtent, groupCross)
+        }
         if isOrthogonal {
             // [L] Across an orthogonal row (y), edge spacing is taken as fixed and adds to its height.
             crossExtent += (crossPre?.value ?? 0) + (crossPost?.value ?? 0)
         }
 
-        // §5.2, §5.4: repetitions and the primary length P with the partial last group trimmed.
+        // §5.2, §5.4: the primary length P with the partial last group trimmed.
         let stride = groupExtent + section.interGroupSpacing
-        let repetitions = slotsPerGroup == 0 ? 0 : (itemCount + slotsPerGroup - 1) / slotsPerGroup
         let fullRepetitions = slotsPerGroup == 0 ? 0 : itemCount / slotsPerGroup
         let partialCount = slotsPerGroup == 0 ? 0 : itemCount % slotsPerGroup
         var primary =
