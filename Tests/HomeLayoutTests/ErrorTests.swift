@@ -50,13 +50,55 @@ import Testing
         if case .invalidValue = error.kind {} else { Issue.record("unexpected \(error)") }
     }
 
-    @Test("non-finite insets and spacings are rejected")
+    @Test("non-finite or too large insets and spacings are rejected, naming the range")
     func invalidNumbers() throws {
         let spacing = hgroup(.fractionalWidth(1), .absolute(50), [fill], spacing: .fixed(.nan))
         #expect(try #require(solveError(spacing)).path == "sections[0].group.interItemSpacing.fixed")
         let group = hgroup(.fractionalWidth(1), .absolute(50), [fill])
         let insets = try #require(solveError(group) { $0.contentInsets.top = .infinity })
         #expect(insets.path == "sections[0].contentInsets.top")
+        // Review finding: a value past the limit was told "values must be finite, and sizes
+        // greater than 0", true of it, and never named the limit.
+        let large = try #require(solveError(group) { $0.contentInsets.top = 2_000_000 })
+        #expect(large.message == "invalid inset 2000000: numbers must be finite, from -1000000 to 1000000")
+        let wide = try #require(
+            solveError(hgroup(.fractionalWidth(1), .absolute(50), [item(.absolute(2e6), .absolute(50))]))
+        )
+        #expect(wide.message == "invalid dimension 2000000: sizes must be finite, greater than 0 and at most 1000000")
+    }
+
+    @Test("group nesting is limited to 32 levels, root included, built in code as in JSON")
+    func nestingDepth() throws {
+        func nested(_ levels: Int) -> LayoutGroup {
+            var group = vgroup(.fractionalWidth(1), .absolute(50), [fill])
+            for _ in 1..<levels { group = vgroup(.fractionalWidth(1), .absolute(50), [.group(group)]) }
+            return group
+        }
+        #expect(solveError(nested(LayoutLimits.maxGroupDepth)) == nil)
+        // The decoder refuses the 33rd level; the validator let it through.
+        let error = try #require(solveError(nested(LayoutLimits.maxGroupDepth + 1)))
+        #expect(error.kind == .limitExceeded(what: "group nesting depth", limit: LayoutLimits.maxGroupDepth))
+    }
+
+    @Test("spacing wider than the group leaves no room, rather than repeating forever")
+    func spacingWiderThanGroup() throws {
+        // Two halves fit the first pass; the second has 375 - 400 = -25 pt to share.
+        let group = hgroup(
+            .fractionalWidth(1),
+            .absolute(50),
+            [item(.fractionalWidth(0.5), .absolute(50))],
+            spacing: .fixed(400)
+        )
+        let error = try #require(solveError(group))
+        #expect(
+            error.kind
+                == .noRoomForGroup(
+                    groupSize: Size(width: 375, height: 50),
+                    contentInsets: .zero,
+                    containerSize: Size(width: -25, height: 50)
+                )
+        )
+        #expect(error.path == "sections[0].group")
     }
 
     @Test("duplicate element kinds in one section raise (§9 item 7)")

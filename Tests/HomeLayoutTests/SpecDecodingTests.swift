@@ -584,7 +584,7 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init(
             J.section(#""decorationItems": [{"elementKind": "bg", "zIndex": 1.5}]"#),
             "sections[0].decorationItems[0].zIndex",
-            "expected an integer from -2147483648 to 2147483647; found 1.5"
+            "expected an integer from -2147483648 to 2147483646; found 1.5"
         ),
         .init(
             J.section(#""decorationItems": [{"elementKind": "bg", "kind": "background"}]"#),
@@ -884,9 +884,9 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
             "unknown key \"alignment\"; allowed keys: elementKind, size, anchor, itemAnchor, zIndex"
         ),
         .init(
-            J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": \#(J.badgeAnchor), "zIndex": 2147483648"#),
+            J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": \#(J.badgeAnchor), "zIndex": 2147483647"#),
             "\(item0).supplementaryItems[0].zIndex",
-            "expected an integer from -2147483648 to 2147483647; found 2147483648"
+            "expected an integer from -2147483648 to 2147483646; found 2147483647"
         ),
         .init(
             J.badge(#""elementKind": "b", "size": \#(J.size), "anchor": {}"#),
@@ -974,7 +974,7 @@ private func decode(_ json: String) throws(LayoutSpecError) -> LayoutSpec {
         .init(
             J.boundary(#""elementKind": "h", "size": \#(J.size), "alignment": "top", "zIndex": -2147483649"#),
             "sections[0].boundarySupplementaryItems[0].zIndex",
-            "expected an integer from -2147483648 to 2147483647; found -2147483649"
+            "expected an integer from -2147483648 to 2147483646; found -2147483649"
         ),
         .init(
             J.boundary(#""elementKind": "h", "size": \#(J.size), "alignment": "top", "contentInsets": {"top": "1"}"#),

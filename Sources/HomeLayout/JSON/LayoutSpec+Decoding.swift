@@ -23,7 +23,8 @@ extension LayoutSpec {
 struct SpecDecoder {
     /// zIndex is an `NSInteger` in UIKit; we keep it to 32 bits so arithmetic on it (the
     /// solver raises items above a background) cannot overflow.
-    static let zIndexRange = Int(Int32.min)...Int(Int32.max)
+    /// Within 32 bits, below the top: the solver raises cells one above a background.
+    static let zIndexRange = Int(Int32.min)...Int(Int32.max) - 1
 
     // MARK: - Spec
 

@@ -75,7 +75,8 @@ struct GroupSolver {
         measured: MeasuredLeaves? = nil,
         firstLeaf: Int = 0
     ) throws(GroupFailure) -> Size {
-        guard depth <= LayoutLimits.maxGroupDepth else {
+        // The root is depth 0: `maxGroupDepth` levels, as the decoder and validator allow.
+        guard depth < LayoutLimits.maxGroupDepth else {
             throw GroupFailure(
                 kind: .limitExceeded(what: "group nesting depth", limit: LayoutLimits.maxGroupDepth)
             )
@@ -190,6 +191,17 @@ struct GroupSolver {
         let container =
             group.axis == .horizontal
             ? Container(width: shrunk, height: content.height) : Container(width: content.width, height: shrunk)
+        // Spacing wider than the group leaves its items no length: no room, rather than a
+        // second pass whose negative sizes would repeat forever.
+        guard shrunk > 0 else {
+            throw GroupFailure(
+                kind: .noRoomForGroup(
+                    groupSize: size,
+                    contentInsets: content.insets,
+                    containerSize: Size(width: container.width, height: container.height)
+                )
+            )
+        }
         return try fill(
             subitems,
             group: group,

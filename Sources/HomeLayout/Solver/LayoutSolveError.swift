@@ -69,7 +69,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
             "This group cannot fit even a single item: the first subitem needs \(fmt(required)) pt along "
                 + "\(axis.rawValue) (size plus edge spacing) but the group offers \(fmt(available)) pt"
         case .invalidValue(let what, let value):
-            "invalid \(what) \(fmt(value)): values must be finite, and sizes greater than 0"
+            "invalid \(what) \(fmt(value)): \(Self.validRange(of: what))"
         case .invalidFrame(let rect):
             "Invalid frame generated: \(fmt(rect))"
         case .conflictingSupplementaryInsets:
@@ -88,6 +88,16 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case .unsupported(let reason):
             reason
         }
+    }
+
+    /// What `invalidValue` accepts for `what`, limits included (`LayoutLimits`).
+    private static func validRange(of what: String) -> String {
+        let magnitude = fmt(LayoutLimits.maxMagnitude)
+        if what == "zIndex" { return "a zIndex is from \(Int32.min) to \(Int32.max - 1)" }
+        if what == "dimension" || what.hasPrefix("measured") {
+            return "sizes must be finite, greater than 0 and at most \(magnitude)"
+        }
+        return "numbers must be finite, from -\(magnitude) to \(magnitude)"
     }
 
     public var description: String {

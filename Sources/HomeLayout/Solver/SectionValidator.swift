@@ -153,8 +153,10 @@ struct SectionValidator {
 
     // MARK: Tree
 
+    /// `depth` counts from 0 at the root group, so `maxGroupDepth` levels are allowed, as the
+    /// decoder allows them.
     mutating func group(_ group: LayoutGroup, depth: Int) throws(LayoutSolveError) {
-        guard depth <= LayoutLimits.maxGroupDepth else {
+        guard depth < LayoutLimits.maxGroupDepth else {
             throw fail(.limitExceeded(what: "group nesting depth", limit: LayoutLimits.maxGroupDepth))
         }
         try size(group.size)
