@@ -90,7 +90,8 @@ extension SectionSolver {
         if workBefore + work + elements.total > solveLimit {
             throw LayoutSolveError(
                 .limitExceeded(
-                    what: "solver work of one solve (\(workBefore) before this section, then \(work) to solve its group, then \(elements))",
+                    what: "solver work of one solve (\(workBefore) before this section, "
+                        + "then \(work) to solve its group, then \(elements))",
                     limit: solveLimit
                 ),
                 sectionIndex: index,
