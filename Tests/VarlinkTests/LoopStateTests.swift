@@ -30,4 +30,34 @@ struct LoopStateTests {
         table.removeAll()
         #expect(table[b] == nil && table[c] == nil)
     }
+
+    @Test("the timer heap drops what it is told to and still pops in deadline order")
+    func heapCompaction() {
+        var heap = DeadlineHeap()
+        var fired: [UInt64] = []
+        for deadline: UInt64 in [50, 10, 40, 20, 30, 60, 5] {
+            heap.schedule(at: deadline, token: deadline % 20 == 0 ? deadline : nil) {}
+        }
+        heap.removeAll { $0.token != nil }  // 20, 40 and 60
+        #expect(heap.count == 4)
+        while let entry = heap.popDue(now: .max) { fired.append(entry.deadline) }
+        #expect(fired == [5, 10, 30, 50])
+    }
+
+    @Test("the timers of closed connections are dropped once they outnumber the live ones")
+    func deadTimersDropped() throws {
+        // Review finding: a client connecting and closing in a loop left one idle timer a
+        // connection in the heap until the idle timeout (up to 30 days) passed.
+        let loop = try EventLoop(name: "timer-test")  // not started: this thread is its only one
+        let live = Handler()
+        let liveToken = loop.register(live)
+        loop.schedule(at: .max, for: liveToken)
+        for _ in 0..<10_000 {
+            let token = loop.register(Handler())
+            loop.schedule(at: .max, for: token)
+            loop.unregister(token)
+        }
+        #expect(loop.pendingTimers <= EventLoop.timerCompactionFloor + 4 * 2)
+        #expect(loop.pendingTimers >= 1)
+    }
 }

@@ -360,10 +360,24 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
         handlers.insert(handler)
     }
 
-    /// Forgets the handler; events already collected for its token are dropped.
+    /// Forgets the handler; events already collected for its token are dropped, and so, once
+    /// they outnumber the live ones, are the timers of handlers that are gone. Without that, a
+    /// client connecting and closing in a loop would grow the heap by one idle timer a
+    /// connection until the idle timeout (up to 30 days) passed.
     func unregister(_ token: UInt64) {
         handlers.remove(token)
+        if timers.count > Self.timerCompactionFloor + 4 * handlers.count {
+            timers.removeAll { entry in entry.token.map { handlers[$0] == nil } ?? false }
+        }
     }
+
+    /// Timers the heap may hold beyond four per live handler before the dead ones are dropped:
+    /// a live connection has one or two armed, so each compaction frees at least this many
+    /// entries, and its O(n) pass costs O(1) per closed connection.
+    static let timerCompactionFloor = 1024
+
+    /// Timers waiting, stale ones included (tests).
+    var pendingTimers: Int { timers.count }
 
     /// Changes which events `fd` is watched for: added when `old` was empty, removed when `new`
     /// is (so a half-closed socket that wants nothing cannot report `EPOLLHUP` for ever).
@@ -387,7 +401,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
     /// every retain and release of it take the slow path (callgrind, issue 17).
     func schedule(at deadline: UInt64, for token: UInt64) {
         // Unowned: the loop owns the timers, which it empties before it goes.
-        timers.schedule(at: deadline) { [unowned self] in handlers[token]?.handleTimer(deadline) }
+        timers.schedule(at: deadline, token: token) { [unowned self] in handlers[token]?.handleTimer(deadline) }
     }
 
     /// ``clock``'s time in nanoseconds when the loop last woke: read once per wake-up, as

@@ -16,6 +16,9 @@ struct HandlerTable {
         self.firstToken = firstToken
     }
 
+    /// Handlers registered now.
+    var count: Int { slots.count - freeSlots.count }
+
     /// Stores `handler` and returns its token.
     mutating func insert(_ handler: any EventLoopHandler) -> UInt64 {
         let slot: Int
