@@ -61,6 +61,9 @@ public enum VarlinkProtocolError: Error, Sendable, Equatable, CustomStringConver
     case missingMethod
     /// A known field has the wrong type, e.g. `"more": "yes"`.
     case invalidField(String)
+    /// A call with both `more` and `oneway`: a stream nobody reads, refused as sd-varlink and
+    /// libvarlink refuse it.
+    case moreAndOneway
     /// A message longer than the limit, in bytes.
     case messageTooLarge(limit: Int)
 
@@ -70,6 +73,7 @@ public enum VarlinkProtocolError: Error, Sendable, Equatable, CustomStringConver
         case .notAnObject: "message is not a JSON object"
         case .missingMethod: "call without a string \"method\""
         case .invalidField(let key): "message field \"\(key)\" has the wrong type"
+        case .moreAndOneway: "call with both \"more\" and \"oneway\""
         case .messageTooLarge(let limit): "message longer than \(limit) bytes"
         }
     }

@@ -129,6 +129,9 @@ struct FramingTests {
         #expect(throws: VarlinkProtocolError.invalidField("more")) {
             try VarlinkCall(decoding: Array(#"{"method":"a.B","more":"yes"}"#.utf8))
         }
+        #expect(throws: VarlinkProtocolError.moreAndOneway) {
+            try VarlinkCall(decoding: Array(#"{"method":"a.B","oneway":true,"more":true}"#.utf8))
+        }
         #expect(throws: VarlinkProtocolError.self) { try VarlinkCall(decoding: Array("{nope}".utf8)) }
         // Round trip.
         let call = VarlinkCall(method: "a.B", parameters: ["z": 1, "a": "x"], oneway: true)

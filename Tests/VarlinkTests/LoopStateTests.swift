@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import Varlink
@@ -59,5 +60,29 @@ struct LoopStateTests {
         }
         #expect(loop.pendingTimers <= EventLoop.timerCompactionFloor + 4 * 2)
         #expect(loop.pendingTimers >= 1)
+    }
+
+    @Test("a crowd of malformed clients is logged one line per 5 s, with the count between")
+    func protocolErrorsThrottled() {
+        // Review finding: a client sending "x\0" in a loop wrote 358 112 lines in 25 s.
+        var configuration = VarlinkServerConfiguration()
+        configuration.clock = .manual()
+        let lines = Mutex<[String]>([])
+        let context = ServerContext(
+            service: makeTestService(hub: Hub()),
+            configuration: configuration,
+            privilegedPeers: { _ in false },
+            logger: { _, message in lines.withLock { $0.append(message()) } }
+        )
+        let peer = VarlinkPeer(pid: 42, uid: 1000, gid: 1000)
+        for _ in 0..<5 { context.logProtocolError(.notAnObject, peer: peer) }
+        configuration.clock.advance(by: .seconds(5))
+        context.logProtocolError(.missingMethod, peer: peer)
+        #expect(
+            lines.withLock { $0 } == [
+                "dropping client \(peer): message is not a JSON object",
+                "dropping client \(peer): call without a string \"method\" (and 4 more dropped before)",
+            ]
+        )
     }
 }

@@ -98,7 +98,11 @@ struct ServerTests {
 
     @Test(
         "malformed input closes only that connection",
-        arguments: ["{nope}\0", "{\"parameters\":{}}\0", "[1]\0", "{\"method\":\"a.B\",\"more\":1}\0", "\u{FF}\0"]
+        arguments: [
+            "{nope}\0", "{\"parameters\":{}}\0", "[1]\0", "{\"method\":\"a.B\",\"more\":1}\0", "\u{FF}\0",
+            // Review finding: a stream nobody reads took no streaming slot and held the connection.
+            "{\"method\":\"org.example.test.Echo\",\"more\":true,\"oneway\":true}\0",
+        ]
     )
     func malformed(input: String) async throws {
         try await withServer { server, address, _ in

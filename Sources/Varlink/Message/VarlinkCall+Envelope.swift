@@ -113,7 +113,8 @@ extension VarlinkCall {
             guard separator == UInt8(ascii: ",") else { return nil }
         }
         scanner.skipWhitespace()
-        guard scanner.index == bytes.count, let method else { return nil }
+        // Both flags: the general parse's error.
+        guard scanner.index == bytes.count, let method, !(flags.more && flags.oneway) else { return nil }
         let call = VarlinkCall(
             method: method,
             storage: parameters,

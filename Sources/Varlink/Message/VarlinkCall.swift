@@ -113,6 +113,7 @@ public struct VarlinkCall: Sendable, Equatable {
         oneway = try Self.flag("oneway", fields[2])
         more = try Self.flag("more", fields[3])
         upgrade = try Self.flag("upgrade", fields[4])
+        guard !(more && oneway) else { throw .moreAndOneway }
     }
 
     /// Equal method, flags and parameters, however each call holds its parameters.

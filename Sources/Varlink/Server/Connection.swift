@@ -158,7 +158,7 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     private func protocolViolation(_ error: VarlinkProtocolError) {
         context.count { $0.protocolErrors += 1 }
-        context.log(.notice) { "dropping client \(self.peer): \(error)" }
+        context.logProtocolError(error, peer: peer)
         close()
     }
 

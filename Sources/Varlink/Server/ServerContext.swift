@@ -22,10 +22,12 @@ final class ServerContext: Sendable {
     let admission: Mutex<ConnectionAdmission>
     /// Open connections, so that ``VarlinkServer/shutdown()`` can close them.
     let connections = Mutex<[ObjectIdentifier: Connection]>([:])
-    /// Refusals come in crowds: one warning per ``refusalReportInterval``, with a count of the
-    /// others, instead of a line per refused client.
-    private let refusalReports = Mutex<(lastReport: UInt64?, unreported: Int)>((nil, 0))
-    static let refusalReportInterval: UInt64 = 5_000_000_000
+    /// Refusals and protocol errors come in crowds (a client in a loop): one line per
+    /// ``reportInterval`` each, with a count of the others, instead of a line per client, which
+    /// would use up journald's rate limit and hide the daemon's own messages.
+    private let refusalReports = Mutex(ReportThrottle())
+    private let protocolErrorReports = Mutex(ReportThrottle())
+    static let reportInterval: UInt64 = 5_000_000_000
 
     init(
         service: VarlinkService,
@@ -62,18 +64,20 @@ final class ServerContext: Sendable {
     /// Logs a refused client or streaming call, at most one line per report interval.
     func logRefusal(_ refusal: ConnectionAdmission.Refusal, peer: VarlinkPeer) {
         let now = configuration.clock.now()
-        let others = refusalReports.withLock { state -> Int? in
-            if let last = state.lastReport, now &- last < Self.refusalReportInterval {
-                state.unreported += 1
-                return nil
-            }
-            defer { state = (now, 0) }
-            return state.unreported
-        }
-        guard let others else { return }
+        guard let others = refusalReports.withLock({ $0.report(at: now, every: Self.reportInterval) }) else { return }
         let what = refusal.isStreaming ? "a streaming call of" : "a client,"
         log(.warning) {
             "refusing \(what) \(peer): \(refusal)" + (others > 0 ? " (and \(others) more refused before)" : "")
+        }
+    }
+
+    /// Logs a client dropped for a malformed message, at most one line per report interval.
+    func logProtocolError(_ error: VarlinkProtocolError, peer: VarlinkPeer) {
+        let now = configuration.clock.now()
+        let report = protocolErrorReports.withLock { $0.report(at: now, every: Self.reportInterval) }
+        guard let others = report else { return }
+        log(.notice) {
+            "dropping client \(peer): \(error)" + (others > 0 ? " (and \(others) more dropped before)" : "")
         }
     }
 
@@ -81,5 +85,22 @@ final class ServerContext: Sendable {
         connections.withLock { $0[ObjectIdentifier(connection)] = nil }
         admission.withLock { $0.releaseConnection(uid: connection.peer.uid) }
         log(.debug) { "client disconnected: \(connection.peer)" }
+    }
+}
+
+/// When a crowd of like events was last reported, and how many came since.
+struct ReportThrottle {
+    private var lastReport: UInt64?
+    private var unreported = 0
+
+    /// The number of events not reported since the last report when this one is to be reported
+    /// (none was within `interval` ns of `now`); nil when it is only counted.
+    mutating func report(at now: UInt64, every interval: UInt64) -> Int? {
+        if let lastReport, now &- lastReport < interval {
+            unreported += 1
+            return nil
+        }
+        defer { (lastReport, unreported) = (now, 0) }
+        return unreported
     }
 }
