@@ -126,6 +126,29 @@ struct AdmissionTests {
         }
     }
 
+    @Test("a subscriber that closes with a message's worth of input unread frees its slot at once")
+    func closedWhileNotRead() async throws {
+        // Review finding: with more than a message buffered behind the active call, reading
+        // stopped and the fd was watched for nothing, so the close went unseen until a push.
+        var configuration = Self.limits(streaming: 4)
+        configuration.maxMessageSize = 1024
+        try await withServer(configuration: configuration) { server, address, _ in
+            let subscriber = try RawSocket(address)
+            subscriber.write(Self.subscribe)
+            #expect(await subscriber.readReply()?.continues == true)
+            // More than a message, no NUL: reading stops behind the active call.
+            subscriber.write(Array(repeating: UInt8(ascii: " "), count: 4096))
+            #expect(server.statistics.openStreamingCalls == 1)
+            Glibc.shutdown(subscriber.fd, Int32(SHUT_RDWR))
+            var open = 1
+            for _ in 0..<500 where open > 0 {
+                try await Task.sleep(for: .milliseconds(10))
+                open = server.statistics.openStreamingCalls
+            }
+            #expect(open == 0)
+        }
+    }
+
     @Test("without a configured error a refused streaming call is closed without a reply")
     func streamingRefusedWithClose() async throws {
         try await withServer(configuration: Self.limits(streamingPerUID: 1)) { _, address, _ in

@@ -75,6 +75,12 @@ final class Connection: EventLoopHandler, ReplyTransport, @unchecked Sendable {
 
     func handleEvents(_ events: UInt32) {
         let work = state.work(for: events)
+        if work.hungUp {
+            // A streaming call's client is gone (or its socket failed) while nothing was read:
+            // it unsubscribed.
+            close()
+            return
+        }
         if work.flush { flush() }
         if work.read, !state.isClosed { handleReadable() }
     }

@@ -75,14 +75,16 @@ struct ConnectionState {
     /// Mutating though it changes nothing: called on a class's stored property, a non-mutating
     /// method gets a copy of the whole value (its buffers retained and released, 300
     /// instructions, callgrind), a mutating one the value in place.
-    mutating func work(for events: UInt32) -> (flush: Bool, read: Bool) {
-        guard !isClosed else { return (false, false) }
+    mutating func work(for events: UInt32) -> (flush: Bool, read: Bool, hungUp: Bool) {
+        guard !isClosed else { return (false, false, false) }
         // A hang-up or error comes with whatever the fd is watched for: the write or the read
-        // then reports it (EPIPE, EOF or the error).
+        // then reports it (EPIPE, EOF or the error). Watched for nothing else, the fd of a
+        // streaming call reports it alone (``updateInterest(fd:loop:context:)``).
         let trouble = EventLoop.hangUp | EventLoop.failed
         return (
             events & (EventLoop.writable | trouble) != 0 && !output.isEmpty,
-            interest & EventLoop.readable != 0 && events & (EventLoop.readable | trouble) != 0
+            interest & EventLoop.readable != 0 && events & (EventLoop.readable | trouble) != 0,
+            interest == EventLoop.hangUp && events & trouble != 0
         )
     }
 
@@ -420,7 +422,10 @@ struct ConnectionState {
 
     /// Watches the fd for what the connection wants now: input unless it has ended, a refused
     /// call is being answered, or more than a whole message is buffered (pipelining
-    /// backpressure); output while some is pending.
+    /// backpressure); output while some is pending. A streaming call that reads nothing keeps
+    /// the fd watched for a hang-up alone (epoll reports it to any registered fd): a client
+    /// that closes with calls buffered behind its subscription, or after a half-close, still
+    /// unsubscribes at once instead of at the next push.
     ///
     /// - Returns: 0, or the errno of `epoll_ctl` (the connection must close then).
     mutating func updateInterest(fd: Int32, loop: EventLoop, context: ServerContext) -> Int32 {
@@ -430,6 +435,7 @@ struct ConnectionState {
             wanted |= EventLoop.readable
         }
         if !output.isEmpty { wanted |= EventLoop.writable }
+        if wanted & EventLoop.readable == 0, active?.sink.acceptsMore == true { wanted |= EventLoop.hangUp }
         let code = loop.setInterest(fd, token: token, from: interest, to: wanted)
         if code == 0 { interest = wanted }
         return code
