@@ -120,31 +120,59 @@ struct SubscriptionHubTests {
         }
     }
 
-    @Test("subscribers of one target holding different versions each get the changes since their own")
+    @Test("a subscriber that joins holding an older version is caught up with the changes since its own")
     func changesFollowEachSubscribersVersion() async throws {
         try await withHub { service, hub in
             let first = try #require(service.servedManifest(profile: "phone").manifest)
             _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
             let second = try #require(service.servedManifest(profile: "phone").manifest)
             #expect(second.version > first.version)
-            // One run of three phone subscribers: the outer two hold one version, the middle another.
+            // One run of three phone subscribers: the outer two joined holding the first version,
+            // made before the second was published (review finding: they waited for a third).
             let clients = subscribers(3)
             for (client, held) in zip(clients, [first, second, first]) {
                 await hub.add(client.sink, target: .profile("phone"), changes: true, initial: held)
             }
+            let caughtUp = clients.map { $0.recorder.messages }
+            #expect(caughtUp.map(\.count) == [1, 0, 1])
+            #expect(caughtUp[0].first?.contains("\"since\":\(first.version),") == true)
+            #expect(caughtUp[0].first?.contains("\"version\":\(second.version)") == true)
+
             _ = try await service.recordHistory(title: "체육관", link: nil, kind: nil, at: nil)
             await hub.publish()
-
             let messages = clients.map { $0.recorder.messages }
-            #expect(messages.map(\.count) == [1, 1, 1])
-            for (message, held) in zip(messages, [first, second, first]) {
-                #expect(message.first?.contains("\"since\":\(held.version),") == true, "since \(held.version)")
+            #expect(messages.map(\.count) == [2, 1, 2])
+            for message in messages {
+                #expect(message.last?.contains("\"since\":\(second.version),") == true)
             }
+            // All three hold the same version now: one reply for the run.
             let storage = clients.map { client in
-                client.recorder.replies.withLock { $0.first?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
+                client.recorder.replies.withLock { $0.last?.framedBytes.withUnsafeBufferPointer { $0.baseAddress } }
             }
-            #expect(storage[0] == storage[2], "one reply for the two that hold the same version")
-            #expect(storage[0] != storage[1])
+            #expect(storage[0] == storage[1] && storage[1] == storage[2])
+        }
+    }
+
+    @Test("a subscriber that joins after the next version was published gets it at once")
+    func versionPublishedWhileJoining() async throws {
+        try await withHub { service, hub in
+            let held = try #require(service.servedManifest(profile: "phone").manifest)
+            let early = subscribers(1)[0]
+            await hub.add(early.sink, target: .profile("phone"), initial: held)
+            // The version is published while the late subscriber's call is on its way: its
+            // first reply carried `held`, and the publish's list did not hold it yet.
+            _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
+            await hub.publish()
+            let late = subscribers(1)[0]
+            await hub.add(late.sink, target: .profile("phone"), initial: held)
+            let current = try #require(service.servedManifest(profile: "phone").manifest)
+            for client in [early, late] {
+                #expect(client.recorder.messages.count == 1)
+                #expect(client.recorder.messages.first?.contains("\"version\":\(current.version)") == true)
+            }
+            // Nothing twice: the next publish of the same version sends nothing.
+            await hub.publish()
+            #expect(late.recorder.messages.count == 1)
         }
     }
 

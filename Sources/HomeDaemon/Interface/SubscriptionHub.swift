@@ -97,8 +97,15 @@ actor SubscriptionHub {
 
     /// - Parameters:
     ///   - changes: push `changes` with each version.
-    ///   - initial: the manifest the call's first reply carried.
-    func add(_ sink: VarlinkReplySink, target: Target, changes: Bool = false, initial: EncodedManifest? = nil) {
+    ///   - initial: the manifest the call's first reply carried. A later version, made while
+    ///     the call was on its way here, went to a ``publish()`` whose list did not hold this
+    ///     subscriber yet: it is pushed now, or the subscriber would wait for the next version.
+    func add(
+        _ sink: VarlinkReplySink,
+        target: Target,
+        changes: Bool = false,
+        initial: EncodedManifest? = nil
+    ) async {
         if subscribers.count >= pruneThreshold {
             drop { $0.sink.isClosed }
             pruneThreshold = max(Self.minimumPruneThreshold, subscribers.count * 2)
@@ -111,8 +118,22 @@ actor SubscriptionHub {
             slot = TargetSlot(target)
             slots[target] = slot
         }
-        let last = initial.map { Pushed($0) }
-        subscribers.append(Subscriber(sink: sink, slot: slot, wantsChanges: changes, last: last))
+        let subscriber = Subscriber(sink: sink, slot: slot, wantsChanges: changes, last: initial.map { Pushed($0) })
+        subscribers.append(subscriber)
+        if let initial { await catchUp(subscriber, from: initial.version) }
+    }
+
+    /// Pushes the current version to `subscriber` when it is newer than `version`, unless a
+    /// ``publish()`` that ran meanwhile did (it updates ``Subscriber/last``).
+    private func catchUp(_ subscriber: Subscriber, from version: Int) async {
+        let result = await manifestResult(subscriber.target)
+        guard case .success(let current) = result, current.version > version,
+            current.version > subscriber.last?.manifest.version ?? 0, !subscriber.isGone,
+            case .manifest(let pushed, let framed) = TargetPush(result)
+        else { return }
+        var withChanges: [ChangesKey: VarlinkEncodedReply] = [:]
+        handOver(pushed, framed: framed, to: [subscriber][...], of: subscriber.slot, withChanges: &withChanges)
+        if subscriber.isGone { drop { $0 === subscriber } }
     }
 
     /// Drops the subscribers `isDropped` picks, and the slots of targets left without any.
