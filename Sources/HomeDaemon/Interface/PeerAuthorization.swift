@@ -2,7 +2,8 @@ import Glibc
 import Synchronization
 import Varlink
 
-/// Who may call the mutating methods (`Refresh`, `RecordHistory`, `Reload`, `CheckStore`) and
+/// Who may call the mutating methods (`Refresh`, `RecordHistory`, `Reload`, `CheckStore`,
+/// `ReportSizes`, `ClearSizes`) and
 /// take the connection slots reserved for them: root, the daemon's own user, and processes in
 /// the configured client group, as primary or supplementary group. Reading methods are open to
 /// any peer that can connect (the socket is 0660).

@@ -13,7 +13,8 @@ internal import SystemCalls
 /// Accepts until `EAGAIN` with `accept4(SOCK_NONBLOCK | SOCK_CLOEXEC)`, retrying `EINTR` and
 /// `ECONNABORTED`; out of fds or memory it stops watching the socket for 100 ms instead of
 /// spinning on a client it cannot take. A client the limits refuse is accepted and closed at
-/// once, so it reads EOF instead of waiting in the backlog.
+/// once, so it reads EOF (or, when its first call was already sent and is left unread,
+/// `ECONNRESET`) instead of waiting in the backlog.
 ///
 /// Concurrency: `@unchecked Sendable` so the server can hand it to its loop; every mutable
 /// field is touched only on the loop thread (``start()``, ``stop()`` and the events run there).
@@ -90,7 +91,8 @@ final class Acceptor: EventLoopHandler, @unchecked Sendable {
         }
     }
 
-    /// Admits a new client or closes it at once (it reads EOF, never waits on a full backlog).
+    /// Admits a new client or closes it at once (it reads EOF or `ECONNRESET`, never waits on
+    /// a full backlog).
     private func admit(_ client: Int32) {
         let peer = Socket.peerCredentials(client) ?? .unknown
         context.count { $0.acceptedConnections += 1 }

@@ -21,7 +21,8 @@ internal import Synchronization
 ///
 /// Limits (``ConnectionAdmission``): a client refused at accept time (too many connections in
 /// all, for its uid, or only the reserved slots left and `privilegedPeers` says no) is accepted
-/// and closed at once, so it reads EOF instead of waiting in the backlog; a streaming call
+/// and closed at once, so it reads EOF (`ECONNRESET` when it had sent a call already) instead
+/// of waiting in the backlog; a streaming call
 /// beyond the streaming limits gets ``VarlinkServerConfiguration/streamingLimitError`` and its
 /// connection is closed once the error is written.
 ///
