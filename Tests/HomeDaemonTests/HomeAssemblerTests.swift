@@ -172,6 +172,27 @@ import Testing
         #expect(sections[3].items.map(\.id) == ["service:https://example.test/library#3"])
     }
 
+    @Test("a repeated id skips the numbers other items' ids already have, wherever they are")
+    func uniqueIDsPastRealOnes() {
+        var content = Self.content
+        let x = ServiceLink(title: "x", url: "https://x/")
+        // Links whose own URLs end in `#2` and `#3`, one before the repeats and one after them.
+        content.services["main-service"] = [ServiceLink(title: "x2", url: "https://x/#2"), x, x]
+        content.services["app-service"] = [x, ServiceLink(title: "x3", url: "https://x/#3")]
+        let sections = HomeAssembler.assemble(sectionIDs: Self.ids, content: content, bindings: SectionBinding.defaults)
+        let ids = sections.flatMap { $0.items.map(\.id) }
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        #expect(
+            sections[1].items.dropFirst().map(\.id) == [
+                "service:https://x/#2", "service:https://x/", "service:https://x/#4",
+            ]
+        )
+        #expect(sections[3].items.map(\.id) == ["service:https://x/#5", "service:https://x/#3"])
+        // The same content gives the same ids.
+        let again = HomeAssembler.assemble(sectionIDs: Self.ids, content: content, bindings: SectionBinding.defaults)
+        #expect(again.flatMap { $0.items.map(\.id) } == ids)
+    }
+
     @Test("each item's fingerprint is its content's, computed once: a renamed repeat keeps it")
     func fingerprints() {
         var content = Self.content

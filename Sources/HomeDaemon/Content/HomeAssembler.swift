@@ -93,15 +93,22 @@ public enum HomeAssembler {
     ) -> [AssembledSection] {
         var sections = sectionIDs.map { id in assemble(binding(for: id, in: bindings), content: content) }
         // Ids must be unique in the whole manifest (diffable clients require it): the same link
-        // in two places, or a notice in two sections, gets `#2`, `#3` … in layout order.
-        var seen: [String: Int] = [:]
+        // in two places, or a notice in two sections, gets `#2`, `#3` … in layout order, each
+        // the first number no item has (a link of its own may end in `#2`).
+        var taken: Set<String> = []
+        var repeats: [(section: Int, item: Int)] = []
         for s in sections.indices {
-            for i in sections[s].items.indices {
-                let id = sections[s].items[i].id
-                let occurrence = (seen[id] ?? 0) + 1
-                seen[id] = occurrence
-                if occurrence > 1 { sections[s].renameItem(at: i, to: "\(id)#\(occurrence)") }
+            for i in sections[s].items.indices where !taken.insert(sections[s].items[i].id).inserted {
+                repeats.append((s, i))
             }
+        }
+        var next: [String: Int] = [:]
+        for (s, i) in repeats {
+            let id = sections[s].items[i].id
+            var occurrence = next[id] ?? 2
+            while !taken.insert("\(id)#\(occurrence)").inserted { occurrence += 1 }
+            next[id] = occurrence + 1
+            sections[s].renameItem(at: i, to: "\(id)#\(occurrence)")
         }
         return sections
     }
