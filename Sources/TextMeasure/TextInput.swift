@@ -1,4 +1,4 @@
-/// What Pango is given for a string: its UTF-8, capped and without NUL.
+/// What Pango is given for a string: its UTF-8, capped, without NUL, in one paragraph.
 enum TextInput {
     private static let replacement: Unicode.Scalar = "\u{FFFD}"
 
@@ -7,15 +7,30 @@ enum TextInput {
     /// At most `limit` bytes, cut at a Unicode scalar boundary (not a grapheme boundary: one
     /// "character" of a million combining marks would otherwise be uncuttable), so the work is
     /// bounded by `limit`, not by the length of the text. U+0000 becomes U+FFFD, since Pango
-    /// takes a NUL for invalid UTF-8.
+    /// takes a NUL for invalid UTF-8. Line and paragraph breaks (LF, CR, CR LF, U+2028, U+2029)
+    /// become one space: a style's `max-lines` is a number of lines per paragraph to Pango, so
+    /// a title of five hundred lines would otherwise be measured whole, and never truncated.
     static func prepare(_ text: String, limit: Int) -> (bytes: [UInt8], wasCapped: Bool) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(min(text.utf8.count, limit))
+        var afterCR = false
         for scalar in text.unicodeScalars {
-            let encoded = (scalar.value == 0 ? replacement : scalar).utf8
+            // CR LF is one break: its LF adds nothing.
+            defer { afterCR = scalar == "\r" }
+            if afterCR && scalar == "\n" { continue }
+            let encoded = (scalar.value == 0 ? replacement : isBreak(scalar) ? " " : scalar).utf8
             if bytes.count + encoded.count > limit { return (bytes, true) }
             bytes.append(contentsOf: encoded)
         }
         return (bytes, false)
+    }
+
+    /// The scalars that end a paragraph for Pango (`pango_find_paragraph_boundary`: LF, CR,
+    /// U+2029 PARAGRAPH SEPARATOR), and U+2028 LINE SEPARATOR.
+    private static func isBreak(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x0D, 0x2028, 0x2029: true
+        default: false
+        }
     }
 }

@@ -190,6 +190,36 @@ struct ComputedSizingTests {
         #expect(flagged.count == 1)
     }
 
+    @Test("a history title of many lines is one paragraph: folded when recorded, measured at max-lines")
+    func historyTitleLines() async throws {
+        // The headline slot, measured in [text headline] (max-lines = 2), shows the newest event.
+        let home = try SampleHome(replacing: [
+            ("items = notices:1! services/main-service:3", "items = history:1! services/main-service:3")
+        ])
+        let service = try await home.start()
+        defer { home.stop(service) }
+        _ = try await service.recordHistory(
+            title: String(repeating: "x\n", count: 500),
+            link: nil,
+            kind: "open\u{2029}\r\n now",
+            at: nil
+        )
+        let headline = try SampleHome.headline(try await SampleHome.manifest(service))
+        let folded = Array(repeating: "x", count: 500).joined(separator: " ")
+        let content = try #require(headline["content"] as? [String: Any])
+        #expect(content["title"] as? String == folded)
+        #expect(content["subtitle"] as? String == "open now")
+        let (height, metrics) = try Self.expectedHeight(folded)
+        #expect(metrics.lines == 2 && metrics.isTruncated)
+        #expect(headline["sizing"] as? String == "computed")
+        #expect(headline["truncated"] as? Bool == true)
+        #expect((headline["frame"] as? [String: Double])?["height"] == height)
+        // Nothing but white space is no kind.
+        await #expect(throws: ServiceError.self) {
+            _ = try await service.recordHistory(title: "x", link: nil, kind: " \n\u{2028} ", at: nil)
+        }
+    }
+
     @Test("every profile measures at its own width and pixel grid; the sample's one-line headline")
     func profiles() async throws {
         let home = try SampleHome()

@@ -119,4 +119,13 @@ struct TextCase: Sendable, CustomTestStringConvertible {
         let feed = try parseFeed(rss("<item><link>https://example.test/x</link><description>body</description></item>"))
         #expect(feed.entries.first?.title == nil)
     }
+
+    @Test("text from elsewhere is folded as feed text is, and nothing else is read")
+    func foldedText() {
+        #expect(FoldedText.of(" a\n\nb\r\n\u{2028}c\u{2029}\td\u{A0}e\u{3000} ") == "a b c d e")
+        // Literal: markup and references are text.
+        #expect(FoldedText.of("<b>Tom</b> &amp;\nJerry") == "<b>Tom</b> &amp; Jerry")
+        #expect(FoldedText.of(" \n\u{2029}\u{85} ") == nil)
+        #expect(FoldedText.of("") == nil)
+    }
 }

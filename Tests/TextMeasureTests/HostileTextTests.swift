@@ -31,6 +31,24 @@ struct HostileTextTests {
         }
     }
 
+    @Test(
+        "max-lines caps text of many lines: its breaks are measured as spaces",
+        arguments: ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"]
+    )
+    func manyLines(_ separator: String) throws {
+        // Pango caps the lines of each paragraph, and LF, CR and U+2029 start a paragraph.
+        let style = TextStyle(font: "NanumGothic 17", maxLines: 2)
+        let metrics = try TextHost.measurer.measure(
+            String(repeating: "x" + separator, count: 500),
+            style: style,
+            width: 335
+        )
+        let spaced = try TextHost.measurer.measure(String(repeating: "x ", count: 500), style: style, width: 335)
+        #expect(metrics.lines == 2)
+        #expect(metrics.isTruncated)
+        #expect(metrics.height == spaced.height)
+    }
+
     @Test("a 100 000-character title is measured up to the cap, in bounded CPU time")
     func long() throws {
         let text = String(repeating: "가나다라 abc ", count: 10_000)

@@ -52,6 +52,15 @@ struct TextMeasurerTests {
         #expect(nul == Array("a\u{FFFD}b".utf8))
     }
 
+    @Test("line and paragraph breaks are laid out as one space each: Pango sees one paragraph")
+    func breaks() {
+        let (bytes, capped) = TextInput.prepare("a\nb\r\nc\rd\u{2028}e\u{2029}f\n\ng\r\r\nh", limit: 100)
+        #expect(!capped)
+        #expect(String(decoding: bytes, as: UTF8.self) == "a b c d e f  g  h")
+        // Other controls are left as they are.
+        #expect(TextInput.prepare("a\tb\u{B}c", limit: 100).bytes == Array("a\tb\u{B}c".utf8))
+    }
+
     @Test("the cache keeps at most its bound and answers repeats", .enabled(if: TextHost.hasFonts))
     func cache() throws {
         var configuration = TextMeasurer.Configuration()

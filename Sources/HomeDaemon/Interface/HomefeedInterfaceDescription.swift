@@ -100,7 +100,10 @@ enum HomefeedInterfaceDescription {
         # when a fetched document or a source's state could not be stored.
         method Refresh(url: ?string) -> (attempted: int, changed: int, version: int)
 
-        # Records a user-history event (something the user opened or did).
+        # Records a user-history event (something the user opened or did). title and kind
+        # are folded as feed text is: each run of white space, line and paragraph breaks
+        # included, becomes one space, none at either end; then title is 1 to 1024 bytes
+        # and kind 1 to 64 (InvalidArgument otherwise).
         method RecordHistory(title: string, link: ?string, kind: ?string, at: ?string) -> (id: int, version: int)
 
         # Most recent notices, newest first.

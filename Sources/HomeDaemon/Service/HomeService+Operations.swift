@@ -1,4 +1,5 @@
 public import FoundationEssentials
+import HomeFeeds
 import HomeFetch
 import HomeLayout
 public import HomeStore
@@ -270,11 +271,8 @@ extension HomeService {
     public func recordHistory(title: String, link: String?, kind: String?, at: Date?) async throws(ServiceError) -> (
         id: Int64, version: Int
     ) {
-        // Without surrounding white space and newlines (Character.isWhitespace, no Foundation).
-        let start = title.firstIndex { !$0.isWhitespace } ?? title.endIndex
-        let end = title.lastIndex { !$0.isWhitespace }.map { title.index(after: $0) } ?? start
-        let title = String(title[start..<end])
-        guard !title.isEmpty, title.utf8.count <= 1024 else {
+        // Folded as feed text is: one paragraph, whose line count a text style's max-lines caps.
+        guard let title = FoldedText.of(title), title.utf8.count <= 1024 else {
             throw .invalidArgument(parameter: "title", reason: "must be 1 to 1024 bytes of text")
         }
         if let link, link.utf8.count > 4096 {
@@ -283,12 +281,17 @@ extension HomeService {
         if let at, at.timeIntervalSince1970 < 0 || at > Date().addingTimeInterval(300) {
             throw .invalidArgument(parameter: "at", reason: "must be after 1970 and not in the future")
         }
-        if let kind, kind.isEmpty || kind.utf8.count > 64 {
-            throw .invalidArgument(parameter: "kind", reason: "must be 1 to 64 bytes")
+        var folded: String?
+        if let kind {
+            // The item's subtitle, folded as the title is.
+            guard let kind = FoldedText.of(kind), kind.utf8.count <= 64 else {
+                throw .invalidArgument(parameter: "kind", reason: "must be 1 to 64 bytes of text")
+            }
+            folded = kind
         }
         let id = try await withStore("cannot record history", isWrite: true) {
             try await store.recordHistory(
-                HistoryInput(time: at ?? Date(), title: title, link: link, kind: kind ?? "open")
+                HistoryInput(time: at ?? Date(), title: title, link: link, kind: folded ?? "open")
             )
         }
         try await publishNow()
