@@ -253,15 +253,16 @@ extension Store {
     /// SQLite 3.40).
     static func newestNoticesWalk(limit: Int) -> Int { min(limit, 1 << 40) * 5 }
 
-    /// The newest notices of the source at `sourceURL`, newest first.
+    /// The newest notices of the source at `sourceURL`, newest first; none when the store has
+    /// no such source. The source is found by its URL's index and its rows read in
+    /// `notices_by_source_time` order, so the cost is `limit` rows, not the source's all.
     public func newestNotices(sourceURL: String, limit: Int) throws(StoreError) -> [StoredNotice] {
-        let id = try sourceID(url: sourceURL)
-        return try database.fetchAll(
+        try database.fetchAll(
             """
-            SELECT \(Self.noticeColumns) FROM notices n JOIN sources s ON s.id = n.source_id
-            WHERE n.source_id = ? ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
+            SELECT \(Self.noticeColumns) FROM sources s CROSS JOIN notices n ON n.source_id = s.id
+            WHERE s.url = ? ORDER BY n.sort_at DESC, n.id DESC LIMIT ?
             """,
-            [id, max(limit, 0)],
+            [sourceURL, max(limit, 0)],
             Self.notice
         )
     }

@@ -5,6 +5,8 @@ extension Store {
         public var history: [HistoryEvent]
         /// ``newestNotices(of:limit:)``, or ``newestNotices(limit:)`` of every source.
         public var notices: [StoredNotice]
+        /// ``newestNotices(sourceURL:limit:)`` of each source asked for, by URL.
+        public var sourceNotices: [String: [StoredNotice]]
         /// ``sources()``.
         public var sources: [Source]
         /// ``serviceLinks()``.
@@ -15,12 +17,16 @@ extension Store {
     /// mixes notices from before an ingest with links from after it, and the service makes it
     /// with one hop to the store's queue instead of four (issue 17).
     ///
-    /// - Parameter noticeSources: the URLs of the sources whose notices are read
-    ///   (``newestNotices(of:limit:)``); nil for every source's.
+    /// - Parameters:
+    ///   - noticeSources: the URLs of the sources whose notices are read
+    ///     (``newestNotices(of:limit:)``); nil for every source's.
+    ///   - sourceNoticeLimits: sources whose own newest notices are read as well, each apart
+    ///     (``newestNotices(sourceURL:limit:)``), by URL, with how many.
     public func homeRows(
         historyLimit: Int,
         noticeLimit: Int,
-        noticeSources: [String]? = nil
+        noticeSources: [String]? = nil,
+        sourceNoticeLimits: [String: Int] = [:]
     ) throws(StoreError) -> HomeRows {
         try database.readTransaction { () throws(StoreError) -> HomeRows in
             let notices: [StoredNotice]
@@ -29,9 +35,14 @@ extension Store {
             } else {
                 notices = try newestNotices(limit: noticeLimit)
             }
+            var sourceNotices: [String: [StoredNotice]] = [:]
+            for (url, limit) in sourceNoticeLimits {
+                sourceNotices[url] = try newestNotices(sourceURL: url, limit: limit)
+            }
             return HomeRows(
                 history: try recentHistory(limit: historyLimit),
                 notices: notices,
+                sourceNotices: sourceNotices,
                 sources: try sources(),
                 serviceLinks: try serviceLinks()
             )

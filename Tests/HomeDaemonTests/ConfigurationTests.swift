@@ -53,6 +53,23 @@ import ThumbnailProtocol
             ),
             BadConfig(text: "[section s]\nitems = bogus\n", message: "c.conf:2: items: bogus: expected history"),
             BadConfig(text: "[section s]\nitems = notices!\n", message: "c.conf:2: items: notices!: '!' needs a limit"),
+            // A run reads at most 1000 rows, and no more history than history-limit keeps.
+            BadConfig(
+                text: "[section s]\nitems = notices:1001!\n",
+                message: "c.conf:2: items: notices:1001!: limit must be 1 to 1000"
+            ),
+            BadConfig(
+                text: "[section s]\nitems = services/x:3 history:1001\n",
+                message: "c.conf:2: items: history:1001: limit must be 1 to 1000"
+            ),
+            BadConfig(
+                text: "[section s]\nitems = history:3\n\n[section t]\nitems = history:201!\n",
+                message: "c.conf:5: items: history:201: more than the 200 events history-limit keeps"
+            ),
+            BadConfig(
+                text: "[section s]\nitems = history:60\n[daemon]\nhistory-limit = 50\n",
+                message: "c.conf:2: items: history:60: more than the 50 events history-limit keeps"
+            ),
             BadConfig(text: "[section s]\nempty = never\n", message: "c.conf:2: empty: expected header-only"),
             BadConfig(text: "[daemon]\nuser-name = a\nuser-name = b\n", message: "c.conf:3: user-name: given twice"),
             BadConfig(text: "[daemon\n", message: "c.conf:1: expected ']'"),
@@ -182,7 +199,7 @@ import ThumbnailProtocol
         let opml = """
             <?xml version="1.0" encoding="UTF-8"?>
             <opml version="2.0"><head><title>t</title></head><body>
-              <outline type="rss" text="Intranet" xmlUrl="http://intra.example:8080"/>
+              <outline type="rss" text="Intranet" xmlUrl="http://intra.example:808"/>
               <outline type="rss" text="Other port" xmlUrl="http://intra.example:18080"/>
               <outline type="rss" text="Local" xmlUrl="samples/notices-ko.xml"/>
             </body></opml>
@@ -190,7 +207,7 @@ import ThumbnailProtocol
         try Data(opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
         let settings = directory.appendingPathComponent("homefeedd.conf")
         let items =
-            "notices@http://intra.example:8080 notices@http://intra.example:18080 notices@samples/notices-ko.xml:2"
+            "notices@http://intra.example:808 notices@http://intra.example:18080 notices@samples/notices-ko.xml:2"
         try Data("[section mainService]\nitems = \(items)\n".utf8).write(to: settings)
         let loaded = try await LoadedConfiguration.load(directory: directory)
         let main = try #require(loaded.settings.bindings.first { $0.sectionID == "mainService" })
@@ -198,7 +215,7 @@ import ThumbnailProtocol
         let local = try #require(loaded.sources.sources.first { $0.url.hasSuffix("samples/notices-ko.xml") }?.url)
         #expect(
             main.sources == [
-                .init(.notices(sourceURL: "http://intra.example:8080")),
+                .init(.notices(sourceURL: "http://intra.example:808")),
                 .init(.notices(sourceURL: "http://intra.example:18080")),
                 .init(.notices(sourceURL: local), limit: 2),
             ]

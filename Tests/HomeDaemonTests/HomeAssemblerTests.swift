@@ -43,62 +43,66 @@ import Testing
         #expect(sections[3].header?.title == "App services")
     }
 
-    @Test("the history shown is the longest history run of the laid-out sections, nil when one takes all")
-    func historyShown() {
+    @Test("the history read is the longest history run of the laid-out sections, the cap when one takes all")
+    func historyRead() {
         let history = { (id: String, limit: Int?) in
             SectionBinding(sectionID: id, sources: [SectionBinding.Source(.history, limit: limit)])
         }
+        let read = { (ids: [String], bindings: [SectionBinding]) in
+            ContentReads(sectionIDs: ids, bindings: bindings).history
+        }
         // The default userHistory binding takes three.
-        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: SectionBinding.defaults) == 3)
-        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: []) == 3)
+        #expect(read(Self.ids, SectionBinding.defaults) == 3)
+        #expect(read(Self.ids, []) == 3)
         // Configured bindings replace the defaults; the longest run counts.
-        #expect(
-            HomeAssembler.historyShown(
-                sectionIDs: Self.ids,
-                bindings: [history("userHistory", 5), history("appService", 2)]
-            ) == 5
-        )
-        #expect(
-            HomeAssembler.historyShown(
-                sectionIDs: Self.ids,
-                bindings: [history("userHistory", 2), history("appService", 5)]
-            ) == 5
-        )
+        #expect(read(Self.ids, [history("userHistory", 5), history("appService", 2)]) == 5)
+        #expect(read(Self.ids, [history("userHistory", 2), history("appService", 5)]) == 5)
         let twoRuns = SectionBinding(
             sectionID: "userHistory",
             sources: [SectionBinding.Source(.history, limit: 2), SectionBinding.Source(.history, limit: 4)]
         )
-        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [twoRuns]) == 4)
-        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [history("userHistory", nil)]) == nil)
+        #expect(read(Self.ids, [twoRuns]) == 4)
+        // Without a limit, or past the cap: the cap.
+        #expect(read(Self.ids, [history("userHistory", nil)]) == SectionBinding.Source.maxLimit)
+        #expect(read(Self.ids, [history("userHistory", 5_000)]) == SectionBinding.Source.maxLimit)
         // Only the sections laid out count: no history section, no history read.
-        #expect(HomeAssembler.historyShown(sectionIDs: ["mainService"], bindings: [history("userHistory", nil)]) == 0)
+        #expect(read(["mainService"], [history("userHistory", nil)]) == 0)
         let services = SectionBinding(
             sectionID: "userHistory",
             sources: [SectionBinding.Source(.services(category: "x"))]
         )
-        #expect(HomeAssembler.historyShown(sectionIDs: Self.ids, bindings: [services]) == 0)
+        #expect(read(Self.ids, [services]) == 0)
     }
 
-    @Test("the notices shown are the longest run of all sources' notices; one source's run may need any")
-    func noticesShown() {
+    @Test("notices are read for every source's longest run, and apart for each source a run is bound to")
+    func noticesRead() {
         let notices = { (id: String, source: String?, limit: Int?) in
             SectionBinding(sectionID: id, sources: [SectionBinding.Source(.notices(sourceURL: source), limit: limit)])
         }
         // The default mainService binding takes one notice, the headline.
-        #expect(HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: []) == 1)
+        #expect(ContentReads(sectionIDs: Self.ids, bindings: []) == ContentReads(history: 3, notices: 1))
         #expect(
-            HomeAssembler.noticesShown(
+            ContentReads(
                 sectionIDs: Self.ids,
                 bindings: [notices("mainService", nil, 2), notices("otherService", nil, 7)]
-            ) == 7
+            )
+            .notices == 7
         )
-        #expect(HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: [notices("mainService", nil, nil)]) == nil)
-        // One source's newest are picked among every source's: any row may be needed.
         #expect(
-            HomeAssembler.noticesShown(sectionIDs: Self.ids, bindings: [notices("mainService", "https://a.test/f", 1)])
-                == nil
+            ContentReads(sectionIDs: Self.ids, bindings: [notices("mainService", nil, nil)]).notices
+                == SectionBinding.Source.maxLimit
         )
-        #expect(HomeAssembler.noticesShown(sectionIDs: ["userHistory"], bindings: []) == 0)
+        // One source's run reads that source's own newest, its longest run's worth.
+        let bound = ContentReads(
+            sectionIDs: Self.ids,
+            bindings: [
+                notices("mainService", "https://a.test/f", 3), notices("otherService", "https://a.test/f", 5),
+                notices("appService", "https://b.test/f", nil),
+            ]
+        )
+        #expect(bound.notices == 0)
+        #expect(bound.sourceNotices == ["https://a.test/f": 5, "https://b.test/f": SectionBinding.Source.maxLimit])
+        #expect(ContentReads(sectionIDs: ["userHistory"], bindings: []) == ContentReads(history: 3))
     }
 
     @Test("item ids are stable: the same entries give the same ids whatever else changed")
@@ -150,9 +154,15 @@ import Testing
     func noticesOfOneSource() {
         let binding = SectionBinding(sectionID: "n", sources: [.init(.notices(sourceURL: "https://other.test/feed"))])
         var content = Self.content
-        content.notices.append(Notice(sourceURL: "https://other.test/feed", entryID: "o1", title: "other"))
+        content.sourceNotices["https://other.test/feed"] = [
+            Notice(sourceURL: "https://other.test/feed", entryID: "o1", title: "other")
+        ]
         let section = HomeAssembler.assemble(sectionIDs: ["n"], content: content, bindings: [binding])[0]
         #expect(section.items.map(\.title) == ["other"])
+        // Its own notices only: every source's newest are for `notices` runs.
+        content.sourceNotices = [:]
+        let empty = HomeAssembler.assemble(sectionIDs: ["n"], content: content, bindings: [binding])[0]
+        #expect(empty.items.isEmpty)
     }
 
     @Test("ids stay unique in the whole manifest when a link appears twice")

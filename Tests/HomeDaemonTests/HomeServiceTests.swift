@@ -167,6 +167,56 @@ struct HomeServiceTests {
         )
     }
 
+    /// Replaces the sample feed `samples/NAME` with an Atom feed of `count` entries titled `ID 0` …,
+    /// the first `age` seconds old and each later one a minute older.
+    func writeFeed(_ name: String, id: String, count: Int, age: TimeInterval) throws {
+        let now = Date()
+        var atom = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+        atom += "<title>\(id)</title><id>urn:\(id)</id><updated>\(now.ISO8601Format())</updated>\n"
+        for index in 0..<count {
+            let date = now.addingTimeInterval(-age - Double(index) * 60).ISO8601Format()
+            atom +=
+                "<entry><title>\(id) \(index)</title><id>urn:\(id):\(index)</id><updated>\(date)</updated></entry>\n"
+        }
+        atom += "</feed>\n"
+        try atom.write(to: configDirectory.appendingPathComponent("samples/\(name)"), atomically: true, encoding: .utf8)
+    }
+
+    @Test("a notices@URL run shows its source's own notices, however many newer ones other sources hold")
+    func noticesOfOneSourcePastOthers() async throws {
+        // 150 Korean notices, every one newer than the two English ones.
+        try writeFeed("notices-ko.xml", id: "ko", count: 150, age: 3_600)
+        try writeFeed("notices-en.xml", id: "en", count: 2, age: 86_400)
+        try editConfiguration(
+            replacing: "items = notices:1! ",
+            with: "items = notices@samples/notices-en.xml:3! notices:2 "
+        )
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let main = try sections(await service.manifest(profile: "phone"))[1]
+        #expect(
+            Array(titles(main).prefix(6)) == ["en 0", "en 1", "새 공지사항이 없어요", "ko 0", "ko 1", "학사 안내"]
+        )
+        let content = try await service.snapshot(of: service.configuration)
+        #expect(content.notices.map(\.title) == ["ko 0", "ko 1"])
+        #expect(content.sourceNotices.values.map { $0.map(\.title) } == [["en 0", "en 1"]])
+    }
+
+    @Test("a run of hundreds of notices shows as many as there are, not a hundred and placeholders")
+    func longNoticeRun() async throws {
+        try writeFeed("notices-ko.xml", id: "ko", count: 300, age: 3_600)
+        try editConfiguration(replacing: "items = notices:1! services/main-service:3", with: "items = notices:300!")
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let main = try sections(await service.manifest(profile: "phone"))[1]
+        let kinds = items(main).map { $0["kind"] as? String }
+        #expect(kinds.count == 300)
+        #expect(kinds.allSatisfy { $0 == "notice" })
+        #expect(titles(main).last == "ko 299")
+    }
+
     @Test("a restarted daemon serves the persisted manifest, and item ids stay stable")
     func restart() async throws {
         var ids: [String] = []

@@ -204,6 +204,19 @@ import Testing
         let rows = try await test.store.homeRows(historyLimit: 0, noticeLimit: 2, noticeSources: [twin, feed])
         #expect(rows.notices.map(\.entryID) == ["t-4", "e-4"])
         #expect(rows.notices.map(\.sourceURL) == [twin, feed])
+        #expect(rows.sourceNotices.isEmpty)
+        // One source's own newest, read apart in the same snapshot; none of a source not stored.
+        let unknown = "https://example.com/unknown"
+        let apart = try await test.store.homeRows(
+            historyLimit: 0,
+            noticeLimit: 1,
+            noticeSources: [twin, feed, removed],
+            sourceNoticeLimits: [feed: 2, unknown: 3]
+        )
+        #expect(apart.notices.map(\.entryID) == ["r-159"])
+        #expect(apart.sourceNotices[feed]?.map(\.entryID) == ["e-4", "e-3"])
+        #expect(apart.sourceNotices[unknown]?.isEmpty == true)
+        #expect(try await test.store.newestNotices(sourceURL: unknown, limit: 3).isEmpty)
     }
 
     @Test("an ingest can record its fetch in the same transaction; validators are stored with the document")

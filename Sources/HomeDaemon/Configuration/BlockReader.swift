@@ -203,12 +203,15 @@ struct BlockReader {
         let isExact = text.hasSuffix("!")
         if isExact { text = text.dropLast() }
         var limit: Int?
+        let range = 1...SectionBinding.Source.maxLimit
         if let colon = text.lastIndex(of: ":"), let value = Int(text[text.index(after: colon)...]),
             // Past the limit's range, a notices@URL's last number is its port (checked against
             // the sources list later, DaemonSettings.resolveNoticeRuns).
-            (1...10_000).contains(value) || !text.hasPrefix("notices@")
+            range.contains(value) || !text.hasPrefix("notices@")
         {
-            guard value >= 1, value <= 10_000 else { throw error(entry, reason: "\(word): limit must be 1 to 10000") }
+            guard range.contains(value) else {
+                throw error(entry, reason: "\(word): limit must be 1 to \(SectionBinding.Source.maxLimit)")
+            }
             limit = value
             text = text[..<colon]
         }

@@ -116,6 +116,7 @@ public struct DaemonSettings: Sendable, Equatable {
             try reader.rejectUnread()
         }
         try checkTextSlots(file: file.path)
+        try checkHistoryRuns(bindings, file: file.path)
         if !profiles.isEmpty { self.profiles = profiles }
         // Declared sections replace the defaults of the same id; others keep theirs.
         self.bindings =
@@ -165,6 +166,22 @@ extension DaemonSettings {
 }
 
 extension DaemonSettings {
+    /// Refuses a history run that asks for more events than `history-limit` keeps: its `!`
+    /// would pad with placeholders what the store deleted, and without one it would never fill.
+    fileprivate func checkHistoryRuns(_ declared: [SectionBinding], file: String) throws(ConfigError) {
+        for binding in declared {
+            for source in binding.sources {
+                guard source.content == .history, let limit = source.limit, limit > historyLimit else { continue }
+                throw ConfigError(
+                    file: file,
+                    line: itemsLines[binding.sectionID],
+                    key: "items",
+                    reason: "history:\(limit): more than the \(historyLimit) events history-limit keeps"
+                )
+            }
+        }
+    }
+
     /// Checks every `notices@URL` run against the feeds of the sources list, and gives it the
     /// feed's URL as the list resolved it: a URL no `rss` outline has would leave its run empty
     /// for good, unseen. The URL may be written as in the list (`samples/notices-en.xml`,

@@ -113,56 +113,6 @@ public enum HomeAssembler {
         return sections
     }
 
-    /// How many history entries the sections `sectionIDs` show at most under `bindings`: the
-    /// longest history run any of them takes (0 without one), nil when a run takes them all.
-    /// A version's snapshot reads no more: a history of hundreds of events, three of them on
-    /// screen, is read three rows at a time.
-    public static func historyShown(sectionIDs: [String], bindings: [SectionBinding]) -> Int? {
-        longestRun(sectionIDs: sectionIDs, bindings: bindings) { $0 == .history ? .counted : .other }
-    }
-
-    /// How many notices the sections `sectionIDs` show at most under `bindings`: the longest run
-    /// of every source's notices (0 without one), nil when a run takes them all or takes one
-    /// source's, which are picked among all sources' newest and may need any of them.
-    public static func noticesShown(sectionIDs: [String], bindings: [SectionBinding]) -> Int? {
-        longestRun(sectionIDs: sectionIDs, bindings: bindings) { content in
-            guard case .notices(let sourceURL) = content else { return .other }
-            return sourceURL == nil ? .counted : .all
-        }
-    }
-
-    /// What a run's content asks of the rows a snapshot reads.
-    private enum RowDemand {
-        /// Rows of another kind.
-        case other
-        /// As many rows as the run's limit.
-        case counted
-        /// Any of the rows, whatever the limit.
-        case all
-    }
-
-    /// The longest run of the sections' sources that `demand` counts, 0 without one; nil when
-    /// one of them has no limit or may need every row.
-    private static func longestRun(
-        sectionIDs: [String],
-        bindings: [SectionBinding],
-        demand: (SectionBinding.Source.Content) -> RowDemand
-    ) -> Int? {
-        var longest = 0
-        for id in sectionIDs {
-            for source in binding(for: id, in: bindings).sources {
-                switch demand(source.content) {
-                case .other: continue
-                case .all: return nil
-                case .counted:
-                    guard let limit = source.limit else { return nil }
-                    longest = max(longest, limit)
-                }
-            }
-        }
-        return longest
-    }
-
     /// The binding of section `id`: the configured one, else the product's default for it, else
     /// none (an empty section).
     static func binding(for id: String, in bindings: [SectionBinding]) -> SectionBinding {
@@ -240,7 +190,8 @@ public enum HomeAssembler {
                 )
             }
         case .notices(let sourceURL):
-            return content.notices.lazy.filter { sourceURL == nil || $0.sourceURL == sourceURL }.map { notice in
+            let notices = sourceURL.map { content.sourceNotices[$0] ?? [] } ?? content.notices
+            return notices.map { notice in
                 ItemContent(
                     kind: "notice",
                     id: "notice:\(StableID.hash(notice.sourceURL)):\(notice.entryID)",

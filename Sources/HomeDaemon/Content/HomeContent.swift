@@ -7,8 +7,11 @@ public struct HomeContent: Sendable, Equatable {
     public var user: UserProfile
     /// Newest first.
     public var history: [HistoryEntry]
-    /// Newest first.
+    /// The newest of every configured source, newest first: what `notices` runs take.
     public var notices: [Notice]
+    /// The newest of one source each, by its URL, newest first: what `notices@URL` runs take,
+    /// read apart so that other sources' newer notices never crowd them out.
+    public var sourceNotices: [String: [Notice]]
     /// Service links by section key (`main-service`, `other-service`, `app-service`), in order.
     public var services: [String: [ServiceLink]]
 
@@ -16,11 +19,13 @@ public struct HomeContent: Sendable, Equatable {
         user: UserProfile,
         history: [HistoryEntry] = [],
         notices: [Notice] = [],
+        sourceNotices: [String: [Notice]] = [:],
         services: [String: [ServiceLink]] = [:]
     ) {
         self.user = user
         self.history = history
         self.notices = notices
+        self.sourceNotices = sourceNotices
         self.services = services
     }
 }

@@ -15,8 +15,14 @@ public struct SectionBinding: Sendable, Equatable {
             case services(category: String)
         }
 
+        /// The most items a run's limit may ask for, and what a history or notices run without
+        /// one takes (`[section ID]`'s `items`, `docs/configuration.md`). The snapshot reads
+        /// that many rows at most, each through an index: ``ContentReads``.
+        public static let maxLimit = 1_000
+
         public var content: Content
-        /// At most this many items; `nil` takes all.
+        /// At most this many items, 1 to ``maxLimit``; `nil` takes all (at most ``maxLimit``
+        /// history entries or notices).
         public var limit: Int?
         /// Pad the run to exactly `limit` items with placeholders, so later runs keep their
         /// slots (the notice headline above the service cards, even before the first fetch).

@@ -118,44 +118,27 @@ extension HomeService {
         return try await store.sources().filter { listed.contains($0.url) }
     }
 
-    /// History entries a snapshot holds at most: what a section bound to all of the history
-    /// shows.
-    static let snapshotHistoryLimit = 100
-    /// Notices a snapshot holds at most, the newest of the configured sources: what a section
-    /// bound to all notices, or to one source's, picks from.
-    static let snapshotNoticeLimit = 100
-
     /// The content the assembler lays out, read from one snapshot of the store: the user and
     /// the configured sources' rows of `configuration`, the one the version is made with, and
-    /// as much history and as many notices as its sections show
-    /// (``HomeAssembler/historyShown(sectionIDs:bindings:)``, ``HomeAssembler/noticesShown(sectionIDs:bindings:)``).
+    /// the history and notices its sections' runs take (``ContentReads``): every configured
+    /// source's newest, and each `notices@URL` run's source's own.
     func snapshot(of configuration: LoadedConfiguration) async throws -> HomeContent {
         let settings = configuration.settings
         let noticeSources = Self.noticeSourceURLs(of: configuration)
         let serviceSources = Self.serviceSourceURLs(of: configuration)
-        let sectionIDs = configuration.spec.sections.map(\.id)
-        let historyShown = HomeAssembler.historyShown(sectionIDs: sectionIDs, bindings: settings.bindings)
-        let noticesShown = HomeAssembler.noticesShown(sectionIDs: sectionIDs, bindings: settings.bindings)
+        let reads = ContentReads(sectionIDs: configuration.spec.sections.map(\.id), bindings: settings.bindings)
         let rows = try await store.homeRows(
-            historyLimit: min(historyShown ?? Self.snapshotHistoryLimit, Self.snapshotHistoryLimit),
-            noticeLimit: min(noticesShown ?? Self.snapshotNoticeLimit, Self.snapshotNoticeLimit),
-            noticeSources: noticeSources.sorted()
+            historyLimit: reads.history,
+            noticeLimit: reads.notices,
+            noticeSources: noticeSources.sorted(),
+            // A run's URL is a configured feed's (DaemonSettings.resolveNoticeRuns).
+            sourceNoticeLimits: reads.sourceNotices.filter { noticeSources.contains($0.key) }
         )
         let history = rows.history.map {
             HistoryEntry(id: $0.id, title: $0.title, link: $0.link, kind: $0.kind, at: $0.time)
         }
-        let notices = rows.notices.map {
-            Notice(
-                sourceURL: $0.sourceURL,
-                sourceTitle: $0.sourceTitle,
-                entryID: $0.entryID,
-                title: $0.title,
-                link: $0.link,
-                published: $0.published,
-                summary: $0.summary,
-                imageURL: $0.imageURL
-            )
-        }
+        let notices = rows.notices.map(Notice.init)
+        let sourceNotices = rows.sourceNotices.mapValues { $0.map(Notice.init) }
         var services: [String: [ServiceLink]] = [:]
         let configuredSources = Dictionary(
             rows.sources.filter { serviceSources.contains($0.url) }.map { ($0.id, $0.url) },
@@ -172,7 +155,13 @@ extension HomeService {
                 )
             )
         }
-        return HomeContent(user: settings.user, history: history, notices: notices, services: services)
+        return HomeContent(
+            user: settings.user,
+            history: history,
+            notices: notices,
+            sourceNotices: sourceNotices,
+            services: services
+        )
     }
 
     /// The status `GetStatus` returns. It always answers: when the store cannot be read, the
@@ -375,5 +364,21 @@ extension HomeService {
         try await publishNow()
         logger.notice("configuration reloaded")
         return await cache.version
+    }
+}
+
+extension Notice {
+    /// The assembler's view of a stored notice, without the store's bookkeeping.
+    fileprivate init(_ stored: StoredNotice) {
+        self.init(
+            sourceURL: stored.sourceURL,
+            sourceTitle: stored.sourceTitle,
+            entryID: stored.entryID,
+            title: stored.title,
+            link: stored.link,
+            published: stored.published,
+            summary: stored.summary,
+            imageURL: stored.imageURL
+        )
     }
 }
