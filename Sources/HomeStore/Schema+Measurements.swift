@@ -19,4 +19,14 @@ extension Schema {
             CREATE INDEX measurements_by_target ON measurements (target, id);
             """
     )
+
+    /// The container each measurement was taken in (a fingerprint of its width, height, scale,
+    /// insets, direction and platform, the daemon's): one measured in another container than its
+    /// profile's now is stale. Rows stored before have none, and are stale too.
+    static let measurementContainer = Migration(
+        "6-measurement-container",
+        sql: """
+            ALTER TABLE measurements ADD COLUMN container_fingerprint INTEGER;
+            """
+    )
 }

@@ -10,7 +10,9 @@ enum Schema {
     /// The migrator over all migrations, oldest first.
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
-    static let migrations: [Migration] = [initial, retention, contentDigest, measurements, images]
+    static let migrations: [Migration] = [
+        initial, retention, contentDigest, measurements, images, measurementContainer,
+    ]
 
     /// Sources, notices, service links, history and the last manifest per profile.
     static let initial = Migration(

@@ -15,10 +15,14 @@ extension Store {
                 // REPLACE deletes the old row and inserts a new one with a larger id: the newest.
                 try database.execute(
                     """
-                    INSERT OR REPLACE INTO measurements (target, element_id, fingerprint, width, height, reported_at)
-                    VALUES (?, ?, ?, ?, ?, ?)
+                    INSERT OR REPLACE INTO measurements
+                        (target, element_id, fingerprint, width, height, reported_at, container_fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
                     """,
-                    [m.target, m.elementID, Int64(bitPattern: m.fingerprint), m.width, m.height, m.reportedAt]
+                    [
+                        m.target, m.elementID, Int64(bitPattern: m.fingerprint), m.width, m.height, m.reportedAt,
+                        m.containerFingerprint.map { Int64(bitPattern: $0) },
+                    ]
                 )
             }
             var dropped: [MeasurementKey] = []
@@ -48,7 +52,7 @@ extension Store {
 
     /// The stored measurements, of one target or all, oldest first.
     public func measurements(target: String? = nil) throws(StoreError) -> [StoredMeasurement] {
-        let columns = "target, element_id, fingerprint, width, height, reported_at"
+        let columns = "target, element_id, fingerprint, width, height, reported_at, container_fingerprint"
         if let target {
             return try database.fetchAll(
                 "SELECT \(columns) FROM measurements WHERE target = ? ORDER BY id",
@@ -98,6 +102,7 @@ extension Store {
             target: row.column(0, or: ""),
             elementID: row.column(1, or: ""),
             fingerprint: UInt64(bitPattern: row.column(2, or: Int64(0))),
+            containerFingerprint: row.column(6, as: Int64.self).map { UInt64(bitPattern: $0) },
             width: row.column(3, as: Double.self),
             height: row.column(4, as: Double.self),
             reportedAt: row.column(5, or: Date(timeIntervalSince1970: 0))

@@ -89,6 +89,7 @@ import ThumbnailProtocol
                     width: nil,
                     height: 45,
                     fingerprint: element.fingerprint,
+                    containerFingerprint: before.containerFingerprint,
                     reportedAt: Date(timeIntervalSince1970: 1_800_000_000)
                 )
             ]

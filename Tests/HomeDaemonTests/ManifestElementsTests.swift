@@ -86,16 +86,27 @@ import Testing
     @Test("measured sizes apply by element id; a measured footer grows")
     func measuredByID() throws {
         let content = HomeAssemblerTests.content
-        func entry(_ height: Double, _ fingerprint: UInt64) -> [SizeEntry] {
-            [SizeEntry(source: .reported, width: nil, height: height, fingerprint: fingerprint, reportedAt: Date())]
-        }
         let plain = try build(Self.spec, content)
+        let container = try #require(plain.containerFingerprint)
+        func entry(_ height: Double, _ fingerprint: UInt64, in container: UInt64 = container) -> [SizeEntry] {
+            [
+                SizeEntry(
+                    source: .reported,
+                    width: nil,
+                    height: height,
+                    fingerprint: fingerprint,
+                    containerFingerprint: container,
+                    reportedAt: Date()
+                )
+            ]
+        }
         let rowFingerprint = try #require(plain.elements?["history:8"]?.fingerprint)
         let footerFingerprint = try #require(plain.elements?["footer:userHistory"]?.fingerprint)
+        let rowNineFingerprint = try #require(plain.elements?["history:9"]?.fingerprint)
         let sizes = TargetSizes(entries: [
             "history:8": entry(50, rowFingerprint), "footer:userHistory": entry(44, footerFingerprint),
-            // Measured for other content: stale, not applied.
-            "history:9": entry(90, rowFingerprint &+ 1),
+            // Measured for other content, or in another container: stale, not applied.
+            "history:9": entry(90, rowFingerprint &+ 1) + entry(70, rowNineFingerprint, in: container &+ 1),
         ])
         let measured = try build(Self.spec, content, sizes: sizes)
         let elements = try #require(measured.elements)

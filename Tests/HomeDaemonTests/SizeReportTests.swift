@@ -142,6 +142,69 @@ struct SizeReportTests {
         #expect(try await service.listSizes(for: nil).isEmpty)
     }
 
+    /// Makes `[profile phone]` of the sample `width` points wide.
+    func setPhoneWidth(_ width: Int) throws {
+        let settings = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        let phoneWidth = /\[profile phone\]\nwidth = \d+\n/
+        try #require(text.contains(phoneWidth))
+        try text.replacing(phoneWidth, with: "[profile phone]\nwidth = \(width)\n")
+            .write(to: settings, atomically: true, encoding: .utf8)
+    }
+
+    /// The headline of a profile's manifest: its sizing and height.
+    func headline(_ service: HomeService, profile: String) async throws -> (sizing: String?, height: Double?) {
+        let headline = try #require(items(try await sections(service, profile: profile)[1]).first)
+        return (headline["sizing"] as? String, frame(headline)["height"])
+    }
+
+    @Test("a profile whose container changes at a reload is laid out with estimates again and forgets its sizes")
+    func containerChangeAtReload() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let id = try #require(items(try await sections(service)[1]).first?["id"] as? String)
+        for profile in ["phone", "tablet"] {
+            _ = try await service.reportSizes([ReportedSize(id: id, height: 45)], for: .profile(profile))
+        }
+        // A reload that leaves the containers as they were keeps every size.
+        _ = try await service.reload()
+        #expect(try await headline(service, profile: "phone") == ("measured", 45))
+
+        try setPhoneWidth(390)
+        _ = try await service.reload()
+        #expect(try await headline(service, profile: "phone") == ("estimated", 25))
+        #expect(try await headline(service, profile: "tablet") == ("measured", 45))
+        #expect(try await service.listSizes(for: nil).map(\.target) == ["profile:tablet"])
+        // Forgotten, in the store too: back at 375 points the phone keeps its estimate.
+        try setPhoneWidth(375)
+        _ = try await service.reload()
+        #expect(try await headline(service, profile: "phone") == ("estimated", 25))
+    }
+
+    @Test("a profile whose container changed while the daemon was stopped forgets its sizes at the start")
+    func containerChangeAtRestart() async throws {
+        do {
+            let service = try await start()
+            let id = try #require(items(try await sections(service)[1]).first?["id"] as? String)
+            for profile in ["phone", "tablet"] {
+                _ = try await service.reportSizes([ReportedSize(id: id, height: 45)], for: .profile(profile))
+            }
+            await service.stop()
+        }
+        try setPhoneWidth(390)
+        do {
+            let service = try await start()
+            #expect(try await headline(service, profile: "phone") == ("estimated", 25))
+            #expect(try await headline(service, profile: "tablet") == ("measured", 45))
+            #expect(try await service.listSizes(for: nil).map(\.target) == ["profile:tablet"])
+            await service.stop()
+        }
+        try setPhoneWidth(375)
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        #expect(try await headline(service, profile: "phone") == ("estimated", 25))
+    }
+
     @Test("a container equal to a profile's is that profile; another container keeps its own sizes")
     func containers() async throws {
         let service = try await start()

@@ -5,11 +5,18 @@ import Testing
 /// Measured sizes: replaced per target and element, bounded per target and in total (oldest
 /// first), deleted by target, by key or all.
 @Suite struct MeasurementTests {
-    func size(_ target: String, _ id: String, height: Double, fingerprint: UInt64 = 7) -> StoredMeasurement {
+    func size(
+        _ target: String,
+        _ id: String,
+        height: Double,
+        fingerprint: UInt64 = 7,
+        container: UInt64? = 3
+    ) -> StoredMeasurement {
         StoredMeasurement(
             target: target,
             elementID: id,
             fingerprint: fingerprint,
+            containerFingerprint: container,
             width: nil,
             height: height,
             reportedAt: Clock.t0
@@ -22,11 +29,18 @@ import Testing
         try await test.store.saveMeasurements([
             size("profile:phone", "a", height: 10), size("profile:phone", "b", height: 20),
         ])
-        try await test.store.saveMeasurements([size("profile:phone", "a", height: 30, fingerprint: UInt64.max)])
+        try await test.store.saveMeasurements([
+            size("profile:phone", "a", height: 30, fingerprint: UInt64.max, container: UInt64.max - 1)
+        ])
         let stored = try await test.store.measurements(target: "profile:phone")
         #expect(stored.map(\.elementID) == ["b", "a"])
-        // The 64-bit fingerprint survives the signed INTEGER column.
-        #expect(stored.last == size("profile:phone", "a", height: 30, fingerprint: UInt64.max))
+        // The 64-bit fingerprints survive the signed INTEGER columns.
+        #expect(
+            stored.last == size("profile:phone", "a", height: 30, fingerprint: UInt64.max, container: UInt64.max - 1)
+        )
+        // A measurement without its container (as stored before 6-measurement-container) reads back without one.
+        try await test.store.saveMeasurements([size("profile:phone", "c", height: 5, container: nil)])
+        #expect(try await test.store.measurements(target: "profile:phone").last?.containerFingerprint == nil)
     }
 
     @Test("bounded per target and in total: the oldest are dropped and reported")

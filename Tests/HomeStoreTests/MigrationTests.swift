@@ -80,7 +80,7 @@ import Testing
     func shippedMigrationsAreFrozen() {
         #expect(
             Schema.migrations.map(\.identifier) == [
-                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
             ]
         )
         #expect(Schema.initial.sql == Self.version1)
@@ -91,7 +91,7 @@ import Testing
         let test = try await TestStore()
         #expect(
             try await test.store.appliedMigrations() == [
-                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
             ]
         )
         #expect(try await test.store.integrityCheck() == ["ok"])
@@ -127,7 +127,7 @@ import Testing
         let store = try await Store(path: path, configuration: configuration, now: Clock.t0)
         #expect(
             try await store.appliedMigrations() == [
-                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images",
+                "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
             ]
         )
         let source = try #require(try await store.source(url: "https://example.org/feed.xml"))
@@ -155,7 +155,9 @@ import Testing
         #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'notice_tombstones'") == 0)
         #expect(try Schema.migrator.migrate(db, upTo: "2-retention", appliedAt: 2) == ["2-retention"])
         #expect(
-            try Schema.migrator.migrate(db, appliedAt: 3) == ["3-content-digest", "4-measurements", "5-images"]
+            try Schema.migrator.migrate(db, appliedAt: 3) == [
+                "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
+            ]
         )
         #expect(try Schema.migrator.migrate(db, appliedAt: 4) == [])
     }
@@ -172,7 +174,7 @@ import Testing
                 'sha-256=:AAAA:', 1780000000);
             """
         )
-        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["5-images"])
+        #expect(try Schema.migrator.migrate(db, upTo: "5-images", appliedAt: 2) == ["5-images"])
         let cleared = try db.scalar(
             "SELECT count(*) FROM sources WHERE etag IS NULL AND last_modified IS NULL AND content_digest IS NULL"
         )
@@ -201,6 +203,21 @@ import Testing
         #expect(error.description.contains("newer homefeed"))
         #expect(error.description.contains("3-from-the-future"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("6-measurement-container keeps the measurements stored before, without a container")
+    func measurementsWithoutContainer() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.file("db.sqlite"))
+        #expect(try Schema.migrator.migrate(db, upTo: "5-images", appliedAt: 1).count == 5)
+        try db.executeScript(
+            """
+            INSERT INTO measurements (target, element_id, fingerprint, height, reported_at)
+                VALUES ('profile:phone', 'history:1', 7, 48, 1780000000);
+            """
+        )
+        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["6-measurement-container"])
+        #expect(try db.scalar("SELECT count(*) FROM measurements WHERE container_fingerprint IS NULL") == 1)
     }
 
     @Test("a database of another application is refused")

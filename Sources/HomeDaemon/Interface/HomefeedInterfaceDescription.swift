@@ -119,9 +119,12 @@ enum HomefeedInterfaceDescription {
         # Records sizes a client measured (self-sizing) for elements of the manifest of a
         # profile or container (chosen as in GetManifest). Each applies to the element's
         # estimated axes, in this and every later version, until the element's content
-        # changes. A report that moves any frame makes a new version; one that moves
-        # nothing returns the current version. ignored: ids not in the current manifest,
-        # or whose element has none of the given axes estimated. At most 1000 sizes.
+        # changes or the profile's container does (its width, height, scale, insets,
+        # direction or platform, at a reload or a restart); then it is forgotten and the
+        # element is estimated again. A report that moves any frame makes a new version;
+        # one that moves nothing returns the current version. ignored: ids not in the
+        # current manifest, or whose element has none of the given axes estimated. At
+        # most 1000 sizes.
         method ReportSizes(
           profile: ?string,
           width: ?float,

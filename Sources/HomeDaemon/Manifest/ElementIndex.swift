@@ -92,9 +92,11 @@ struct ElementIndex: Sendable {
         text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : nil
     }
 
-    /// The measurements of `sizes` that apply to this version: per element, each axis from the
-    /// highest-ranked source whose fingerprint matches the content now.
-    func measurements(_ sizes: TargetSizes) -> AppliedMeasurements {
+    /// The measurements of `sizes` that apply to this version laid out in the container of
+    /// `container` (``ContainerFingerprint``): per element, each axis from the highest-ranked
+    /// source whose fingerprint matches the content now, and a reported size only when it was
+    /// measured in that container.
+    func measurements(_ sizes: TargetSizes, container: UInt64) -> AppliedMeasurements {
         var applied = AppliedMeasurements()
         for (id, entries) in sizes.entries {
             guard let (element, fingerprint) = resolve(id) else { continue }
@@ -102,7 +104,7 @@ struct ElementIndex: Sendable {
             var source: MeasurementSource?
             var isTruncated = false
             for entry in entries {
-                guard entry.fingerprint == fingerprint else {
+                guard entry.applies(toContent: fingerprint, inContainer: container) else {
                     applied.stale.append((id, entry))
                     continue
                 }
@@ -127,8 +129,8 @@ struct ElementIndex: Sendable {
 
 /// What a target's measurements give one build: the sizes for the solver, the source that
 /// gave each measured element its size (its `sizing`), the elements whose computed text was cut
-/// at its style's `max-lines` (`truncated`), and the entries whose element's content changed
-/// since they were measured (stale).
+/// at its style's `max-lines` (`truncated`), and the entries whose element's content or
+/// container changed since they were measured (stale).
 struct AppliedMeasurements {
     var layout = LayoutMeasurements()
     var sources: [String: MeasurementSource] = [:]

@@ -24,6 +24,9 @@ public struct EncodedManifest: Sendable, Equatable {
     /// The elements behind the bytes (ids, frames, fingerprints), for `changes` and
     /// `ReportSizes`; nil for a manifest restored from the store.
     public var elements: ManifestElements?
+    /// The container it was laid out in (``ContainerFingerprint``), which the sizes reported
+    /// for it are kept with; nil for a manifest restored from the store.
+    public var containerFingerprint: UInt64?
 
     /// A manifest as persisted by the store (or built by ``ManifestBuilder``).
     public init(version: Int, etag: String, environment: LayoutEnvironment, bytes: [UInt8]) {
@@ -126,7 +129,8 @@ public enum ManifestBuilder {
         ).manifest
     }
 
-    /// A built manifest, and the measurements it found stale (their element's content changed).
+    /// A built manifest, and the measurements it found stale (their element's content or
+    /// container changed).
     struct Built {
         var manifest: EncodedManifest
         var stale: [(id: String, entry: SizeEntry)]
@@ -179,6 +183,7 @@ public enum ManifestBuilder {
         bytes.append(contentsOf: bodyBytes.dropFirst())
         var encoded = EncodedManifest(version: version, etag: etag, environment: environment, bytes: bytes)
         encoded.elements = body.elements
+        encoded.containerFingerprint = ContainerFingerprint.of(environment, laying: spec)
         encoded.imageRequirements = pictures.requirements
         return Built(manifest: encoded, stale: applied.stale)
     }
@@ -203,7 +208,7 @@ public enum ManifestBuilder {
             measurements.isEmpty
             ? AppliedMeasurements()
             : (elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: assembled))
-                .measurements(measurements)
+                .measurements(measurements, container: ContainerFingerprint.of(environment, laying: spec))
         // What only the solver reads: the item counts, and the spec without the supplementaries
         // of hidden sections (section ids, which the measurements are keyed by, stay).
         var spec = spec

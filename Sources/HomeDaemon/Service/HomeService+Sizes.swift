@@ -95,6 +95,7 @@ extension HomeService {
                 width: width,
                 height: height,
                 fingerprint: element.fingerprint,
+                containerFingerprint: current.containerFingerprint,
                 reportedAt: now
             )
             accepted.append((size.id, entry))
@@ -117,6 +118,7 @@ extension HomeService {
                         target: key,
                         elementID: $0.id,
                         fingerprint: $0.entry.fingerprint,
+                        containerFingerprint: $0.entry.containerFingerprint,
                         width: $0.entry.width,
                         height: $0.entry.height,
                         reportedAt: now
@@ -182,6 +184,7 @@ extension HomeService {
                     width: stored.width,
                     height: stored.height,
                     fingerprint: stored.fingerprint,
+                    containerFingerprint: stored.containerFingerprint,
                     reportedAt: stored.reportedAt
                 ),
                 target: stored.target,
@@ -191,25 +194,19 @@ extension HomeService {
     }
 
     /// Forgets the measurements the last builds found stale: a stale height never survives new
-    /// text. A newer report of the same element (another fingerprint) stays.
+    /// text, nor a change of its profile's container (at a reload, or a restart with another
+    /// configuration). A newer report of the same element stays.
     func forgetStaleMeasurements() async {
         var keys: [MeasurementKey] = []
         for stale in await cache.takeStaleMeasurements() {
-            if measurements.remove(
-                stale.entry.source,
-                target: stale.target,
-                id: stale.id,
-                ifFingerprint: stale.entry.fingerprint
-            ),
-                stale.entry.source == .reported
-            {
+            if measurements.remove(stale.entry, target: stale.target, id: stale.id), stale.entry.source == .reported {
                 keys.append(MeasurementKey(target: stale.target, elementID: stale.id))
             }
         }
         guard !keys.isEmpty else { return }
         do {
             try await store.deleteMeasurements(keys)
-            logger.info("forgot \(keys.count) measured sizes whose content changed")
+            logger.info("forgot \(keys.count) measured sizes whose content or container changed")
         } catch {
             logger.error("cannot delete stale measured sizes: \(error)")
         }

@@ -22,12 +22,16 @@ public enum MeasurementSource: Int, Sendable, Hashable, Comparable, CaseIterable
 }
 
 /// One source's measured size of one element, with the fingerprint of the content it was
-/// measured for.
+/// measured for and, for a reported size, of the container it was measured in.
 public struct SizeEntry: Sendable, Hashable {
     public var source: MeasurementSource
     public var width: Double?
     public var height: Double?
     public var fingerprint: UInt64
+    /// The container a reported size was measured in (``ContainerFingerprint``): in another
+    /// one (its profile's width or insets changed) the size is stale. Nil for a computed size,
+    /// measured for each layout anew, and for a size stored before it was recorded (stale).
+    public var containerFingerprint: UInt64?
     public var reportedAt: Date
     /// A computed text height measured at the style's `max-lines` (or the measuring cap): the
     /// manifest says `truncated`, so the client ellipsises instead of overflowing.
@@ -38,6 +42,7 @@ public struct SizeEntry: Sendable, Hashable {
         width: Double?,
         height: Double?,
         fingerprint: UInt64,
+        containerFingerprint: UInt64? = nil,
         reportedAt: Date,
         isTruncated: Bool = false
     ) {
@@ -45,8 +50,16 @@ public struct SizeEntry: Sendable, Hashable {
         self.width = width
         self.height = height
         self.fingerprint = fingerprint
+        self.containerFingerprint = containerFingerprint
         self.reportedAt = reportedAt
         self.isTruncated = isTruncated
+    }
+
+    /// Whether the size applies to an element whose content has `fingerprint`, laid out in the
+    /// container of `containerFingerprint`.
+    func applies(toContent fingerprint: UInt64, inContainer containerFingerprint: UInt64) -> Bool {
+        self.fingerprint == fingerprint
+            && (source != .reported || self.containerFingerprint == containerFingerprint)
     }
 }
 
@@ -95,11 +108,10 @@ public struct MeasurementBook: Sendable, Hashable {
         if sources[source]?[target]?.isEmpty == true { sources[source]?[target] = nil }
     }
 
-    /// Removes one source's entry, only if it still has `fingerprint` (a newer report stays).
-    mutating func remove(_ source: MeasurementSource, target: String, id: String, ifFingerprint fingerprint: UInt64)
-        -> Bool
-    {
-        guard let entry = sources[source]?[target]?[id], entry.fingerprint == fingerprint else { return false }
+    /// Removes an element's entry, only if it still is `entry` (a newer report stays).
+    mutating func remove(_ entry: SizeEntry, target: String, id: String) -> Bool {
+        let source = entry.source
+        guard sources[source]?[target]?[id] == entry else { return false }
         sources[source]?[target]?[id] = nil
         if sources[source]?[target]?.isEmpty == true { sources[source]?[target] = nil }
         return true

@@ -10,6 +10,9 @@ public struct StoredMeasurement: Sendable, Hashable {
     /// The fingerprint of the element's content when it was measured; a different fingerprint
     /// now means the measurement is stale.
     public var fingerprint: UInt64
+    /// The fingerprint of the container it was measured in (the daemon's); measured in another
+    /// one, it is stale too. Nil for a measurement stored before it was recorded.
+    public var containerFingerprint: UInt64?
     /// At least one of the two is set; both are > 0.
     public var width: Double?
     public var height: Double?
@@ -21,6 +24,7 @@ public struct StoredMeasurement: Sendable, Hashable {
         target: String,
         elementID: String,
         fingerprint: UInt64,
+        containerFingerprint: UInt64?,
         width: Double?,
         height: Double?,
         reportedAt: Date
@@ -28,6 +32,7 @@ public struct StoredMeasurement: Sendable, Hashable {
         self.target = target
         self.elementID = elementID
         self.fingerprint = fingerprint
+        self.containerFingerprint = containerFingerprint
         self.width = width
         self.height = height
         self.reportedAt = reportedAt
