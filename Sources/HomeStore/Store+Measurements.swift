@@ -78,18 +78,26 @@ extension Store {
         }
     }
 
-    /// Deletes the given measurements (stale ones: their element's content changed).
+    /// Deletes the given stale measurements (their element's content or container changed),
+    /// each only while its row still holds what was found stale.
     ///
     /// - Returns: how many were deleted.
     @discardableResult
-    public func deleteMeasurements(_ keys: [MeasurementKey]) throws(StoreError) -> Int {
-        guard !keys.isEmpty else { return 0 }
+    public func deleteMeasurements(_ stale: [StaleMeasurementKey]) throws(StoreError) -> Int {
+        guard !stale.isEmpty else { return 0 }
         return try database.transaction { () throws(StoreError) -> Int in
             var deleted = 0
-            for key in keys {
+            for measurement in stale {
                 try database.execute(
-                    "DELETE FROM measurements WHERE target = ? AND element_id = ?",
-                    [key.target, key.elementID]
+                    """
+                    DELETE FROM measurements WHERE target = ? AND element_id = ? AND fingerprint = ?
+                        AND container_fingerprint IS ?
+                    """,
+                    [
+                        measurement.key.target, measurement.key.elementID,
+                        Int64(bitPattern: measurement.fingerprint),
+                        measurement.containerFingerprint.map { Int64(bitPattern: $0) },
+                    ]
                 )
                 deleted += database.changes
             }

@@ -67,10 +67,39 @@ import Testing
             size("profile:phone", "a", height: 10), size("profile:phone", "b", height: 10),
             size("container:320x568@2", "a", height: 10),
         ])
-        #expect(try await test.store.deleteMeasurements([MeasurementKey(target: "profile:phone", elementID: "a")]) == 1)
+        let stale = StaleMeasurementKey(
+            key: MeasurementKey(target: "profile:phone", elementID: "a"),
+            fingerprint: 7,
+            containerFingerprint: 3
+        )
+        #expect(try await test.store.deleteMeasurements([stale]) == 1)
         #expect(try await test.store.deleteMeasurements(target: "profile:phone") == 1)
         #expect(try await test.store.measurements().map(\.target) == ["container:320x568@2"])
         #expect(try await test.store.deleteMeasurements(target: nil) == 1)
         #expect(try await test.store.measurements().isEmpty)
+    }
+
+    @Test("a stale measurement is deleted only while its row still holds the stale content")
+    func staleDeleteKeepsNewerReport() async throws {
+        // Review finding: deleting by key alone removed a report stored for the new content
+        // between the stale one being found and being deleted.
+        let test = try await TestStore()
+        try await test.store.saveMeasurements([size("profile:phone", "a", height: 10, fingerprint: 7)])
+        try await test.store.saveMeasurements([size("profile:phone", "a", height: 12, fingerprint: 8)])
+        let stale = StaleMeasurementKey(
+            key: MeasurementKey(target: "profile:phone", elementID: "a"),
+            fingerprint: 7,
+            containerFingerprint: 3
+        )
+        #expect(try await test.store.deleteMeasurements([stale]) == 0)
+        #expect(try await test.store.measurements().map(\.height) == [12])
+        // Without a container (stored before 6-measurement-container) it still matches.
+        try await test.store.saveMeasurements([size("profile:phone", "b", height: 5, container: nil)])
+        let old = StaleMeasurementKey(
+            key: MeasurementKey(target: "profile:phone", elementID: "b"),
+            fingerprint: 7,
+            containerFingerprint: nil
+        )
+        #expect(try await test.store.deleteMeasurements([old]) == 1)
     }
 }

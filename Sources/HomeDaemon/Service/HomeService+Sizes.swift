@@ -195,12 +195,19 @@ extension HomeService {
 
     /// Forgets the measurements the last builds found stale: a stale height never survives new
     /// text, nor a change of its profile's container (at a reload, or a restart with another
-    /// configuration). A newer report of the same element stays.
+    /// configuration). A newer report of the same element stays, in memory and in the store,
+    /// even when it is stored while the stale one is being deleted.
     func forgetStaleMeasurements() async {
-        var keys: [MeasurementKey] = []
+        var keys: [StaleMeasurementKey] = []
         for stale in await cache.takeStaleMeasurements() {
             if measurements.remove(stale.entry, target: stale.target, id: stale.id), stale.entry.source == .reported {
-                keys.append(MeasurementKey(target: stale.target, elementID: stale.id))
+                keys.append(
+                    StaleMeasurementKey(
+                        key: MeasurementKey(target: stale.target, elementID: stale.id),
+                        fingerprint: stale.entry.fingerprint,
+                        containerFingerprint: stale.entry.containerFingerprint
+                    )
+                )
             }
         }
         guard !keys.isEmpty else { return }

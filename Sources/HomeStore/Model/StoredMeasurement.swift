@@ -42,6 +42,21 @@ public struct StoredMeasurement: Sendable, Hashable {
     public var key: MeasurementKey { MeasurementKey(target: target, elementID: elementID) }
 }
 
+/// A measurement found stale: its key, and the content and container it was measured for. It
+/// is deleted only while the stored row still says so, so a report of the same element stored
+/// meanwhile (for the new content) stays. Sendable: a plain value.
+public struct StaleMeasurementKey: Sendable, Hashable {
+    public var key: MeasurementKey
+    public var fingerprint: UInt64
+    public var containerFingerprint: UInt64?
+
+    public init(key: MeasurementKey, fingerprint: UInt64, containerFingerprint: UInt64?) {
+        self.key = key
+        self.fingerprint = fingerprint
+        self.containerFingerprint = containerFingerprint
+    }
+}
+
 /// Which measurement: a target and an element id. Sendable: a plain value.
 public struct MeasurementKey: Sendable, Hashable {
     public var target: String
