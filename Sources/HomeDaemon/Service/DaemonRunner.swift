@@ -19,13 +19,24 @@ public struct DaemonRunner: Sendable {
 
     /// - Returns: the process exit status.
     public func run() async -> Int32 {
+        let logger = Logger(label: "homefeedd", level: options.logLevel)
+        let environment = ProcessInfo.processInfo.environment
+        let notifier = SystemdNotifier(environment: environment)
+        // First, before any thread starts: taking the socket unsets `$LISTEN_*`, and glibc's
+        // unsetenv is not safe against a getenv on another thread (fontconfig's and Pango's,
+        // once the text measurer starts). `--check-config` serves nothing and takes nothing.
+        let activation: SocketActivation.Outcome
+        do throws(SocketActivation.ActivationError) {
+            activation = options.checkConfig ? .notActivated : try SocketActivation.take(environment: environment)
+        } catch {
+            logger.error("socket activation: \(error)")
+            notifier.status("Socket activation failed: \(error)")
+            return 1
+        }
         // Before most threads exist: arenas they would make are capped (MemoryRelief).
         MemoryRelief.tuneAllocator()
         // libxml2's process-wide state (deny-all entity loader) before any thread parses.
         FeedParser.prepare()
-        let logger = Logger(label: "homefeedd", level: options.logLevel)
-        let environment = ProcessInfo.processInfo.environment
-        let notifier = SystemdNotifier(environment: environment)
         // Handlers first: SIGHUP's default action kills, and one may come before READY=1.
         let signals = SignalEvents.stream()
         let textMeasurer = options.checkConfig ? TextMeasurer() : Self.startTextMeasurer(options)
@@ -54,14 +65,6 @@ public struct DaemonRunner: Sendable {
                 + "\(configuration.sources.sources.count) sources, profiles \(profiles))\n"
             StandardStream.output.write(verdict)
             return 0
-        }
-        let activation: SocketActivation.Outcome
-        do throws(SocketActivation.ActivationError) {
-            activation = try SocketActivation.take(environment: environment)
-        } catch {
-            logger.error("socket activation: \(error)")
-            notifier.status("Socket activation failed: \(error)")
-            return 1
         }
         do {
             for directory in [options.stateDirectory, options.cacheDirectory] {

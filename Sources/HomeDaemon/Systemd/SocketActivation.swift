@@ -22,7 +22,8 @@ public enum SocketActivation {
         public var description: String
     }
 
-    /// Reads and unsets `$LISTEN_PID`, `$LISTEN_FDS` and `$LISTEN_FDNAMES`.
+    /// Reads and unsets `$LISTEN_PID`, `$LISTEN_FDS` and `$LISTEN_FDNAMES`. Call it before any
+    /// other thread starts: glibc's unsetenv is not safe against a concurrent getenv.
     ///
     /// - Throws: ``ActivationError`` when the variables are for this process but malformed,
     ///   or the chosen fd is not a listening `AF_UNIX` stream socket.
