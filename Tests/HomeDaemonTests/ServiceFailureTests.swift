@@ -57,6 +57,38 @@ struct ServiceFailureTests {
         #expect(await service.manifest(profile: "phone")?.version == version)
     }
 
+    @Test("a version the locked store could not take is published once the lock is released, with no new change")
+    func publishRetry() async throws {
+        var configuration = try await LoadedConfiguration.load(directory: configDirectory)
+        configuration.settings.storeBusyTimeout = 1
+        let log = LogRecorder()
+        let service = try await HomeService(
+            configuration: configuration,
+            stateDirectory: stateDirectory,
+            logger: Logger(label: "test", level: .error, sink: log.sink)
+        )
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        // Another process's write lock, held past the store's busy timeout.
+        let other = try Database(path: stateDirectory.appendingPathComponent("homefeed.sqlite").path)
+        try other.executeScript("BEGIN EXCLUSIVE")
+        await service.requestPublish()
+        let failure = await service.awaitPublished()
+        #expect(failure.map(isStoreUnavailable) == true, "\(String(describing: failure))")
+        #expect(await service.version == version)
+        let logged = log.lines.filter { $0.contains("cannot publish a new version") }
+        #expect(logged.first?.contains("trying again in 1 s") == true, "\(logged)")
+        try other.executeScript("ROLLBACK")
+        // Nothing else asks for a version: the retry makes it.
+        var published = version
+        for _ in 0..<200 where published == version {
+            try await Task.sleep(for: .milliseconds(50))
+            published = await service.version
+        }
+        #expect(published == version + 1)
+        #expect(await service.awaitPublished() == nil)
+    }
+
     @Test("a refresh whose documents cannot be stored fails instead of reporting them changed")
     func ingestFailure() async throws {
         let service = try await start()

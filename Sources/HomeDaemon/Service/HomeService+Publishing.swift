@@ -19,7 +19,8 @@ extension HomeService {
     /// Makes a version that includes every change requested so far, and waits for it.
     ///
     /// - Throws: ``ServiceError/storeUnavailable(_:)`` or ``ServiceError/internalError(reason:cause:)``
-    ///   when that version could not be made; the previous one keeps serving.
+    ///   when that version could not be made; the previous one keeps serving, and the changes
+    ///   are tried again (``VersionPublisher``).
     public func publishNow() async throws(ServiceError) {
         awaitingRefetch = nil
         if let failure = await publisher.publish() { throw failure }
@@ -42,9 +43,9 @@ extension HomeService {
     public var subscriberCount: Int { publisher.subscriberCount }
 
     /// Makes one version: reads the store, lays out and encodes every profile's manifest, stores
-    /// them in one transaction, then serves them. A failure is logged at `<3>` and returned to
-    /// the callers waiting on the version; the previous version keeps serving, since a version
-    /// is served only once it is stored.
+    /// them in one transaction, then serves them. A failure is returned to the callers waiting
+    /// on the version, and logged at `<3>` by ``versionFailed(_:retryingIn:)``; the previous
+    /// version keeps serving, since a version is served only once it is stored.
     func makeVersion() async -> Result<Int, ServiceError> {
         defer { memory.workHappened() }
         // Read once, before the first await: a reload while this version is made must not filter
@@ -111,9 +112,16 @@ extension HomeService {
             } else {
                 failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
             }
-            logger.error("cannot publish a new version: \(failure)")
             return .failure(failure)
         }
+    }
+
+    /// Logs a version that failed at `<3>`, with when its changes are tried again
+    /// (``VersionPublisher``): the served version is stale until one succeeds.
+    nonisolated func versionFailed(_ failure: ServiceError, retryingIn delay: Duration) {
+        logger.error(
+            "cannot publish a new version: \(failure); trying again in \(delay.components.seconds) s, or at the next change"
+        )
     }
 
     /// Ends the hold after a store recovery: changes made meanwhile are published now.

@@ -174,15 +174,19 @@ public actor HomeService {
             )
         }
         publishing = Task { [weak self] in
-            await publisher.run {
-                guard let self else { return .failure(VersionPublisher.stopped) }
-                return await self.makeVersion()
-            }
+            await publisher.run(
+                making: {
+                    guard let self else { return .failure(VersionPublisher.stopped) }
+                    return await self.makeVersion()
+                },
+                failed: { [weak self] failure, delay in self?.versionFailed(failure, retryingIn: delay) }
+            )
         }
         if holdsVersions {
             awaitingRefetch = Set(configuration.sources.sources.map(\.url))
-        } else if let failure = await publisher.publish() {
-            logger.error("start-up: \(failure)")
+        } else {
+            // A failure is logged, and tried again, by the publisher.
+            _ = await publisher.publish()
         }
     }
 

@@ -14,12 +14,23 @@ import Synchronization
 /// version that covered it, or nil (``awaitPublished()``). ``finish()`` ends the stream; the
 /// task returns after the version in flight, so a stop never cuts one in half.
 ///
+/// A version that fails (the store locked past its busy timeout, a full disk) leaves its
+/// changes pending: they are tried again after ``retryDelay(afterFailures:)`` (1 s, doubling to
+/// 60 s), or at once when another change comes first, until a version is made.
+///
 /// Sendable: the counters, waiters and version streams sit behind a `Mutex`.
 final class VersionPublisher: Sendable {
     private struct State {
-        /// Changes counted so far, and how many of them the last version covered.
+        /// Changes counted so far, how many of them the last attempt covered, and how many the
+        /// last version made covered: a failed attempt leaves `published` behind `attempted`.
         var requested = 0
+        var attempted = 0
         var published = 0
+        /// Failed attempts in a row, and the failure of the last one.
+        var failures = 0
+        var lastFailure: ServiceError?
+        /// Sleeps until the failed changes are tried again.
+        var retry: Task<Void, Never>?
         /// Held after a store recovery: changes are counted but no version is made.
         var isHeld = false
         var isFinished = false
@@ -27,21 +38,45 @@ final class VersionPublisher: Sendable {
         var streams: [Int: AsyncStream<Int>.Continuation] = [:]
         var nextStream = 0
 
-        /// The generation the next version covers, or nil when there is nothing to make.
-        var nextRound: Int? { !isHeld && published < requested ? requested : nil }
+        /// Starts the next attempt: the generation it covers, or nil when there is nothing to
+        /// make. A retry waiting is not needed any more: this attempt covers its changes.
+        mutating func startRound() -> Int? {
+            guard !isHeld, attempted < requested else { return nil }
+            retry?.cancel()
+            retry = nil
+            return requested
+        }
+
+        /// What a wait that needs no attempt returns: the failure of the last attempt, when the
+        /// changes it covered are still pending.
+        var settled: ServiceError? { published < attempted ? lastFailure : nil }
     }
 
     private let state: Mutex<State>
     private let changes: AsyncStream<Void>
     private let changeSignal: AsyncStream<Void>.Continuation
+    /// How long to wait before trying failed changes again, by failures in a row.
+    private let retryDelay: @Sendable (Int) -> Duration
 
     /// - Parameter held: start held, counting changes without making versions until
     ///   ``release()`` (after a store recovery, the salvaged manifests keep serving meanwhile).
-    init(held: Bool = false) {
+    /// - Parameter retryDelay: the wait before a failed version is tried again, by failures in a
+    ///   row (tests make it short).
+    init(
+        held: Bool = false,
+        retryDelay: @escaping @Sendable (Int) -> Duration = VersionPublisher.retryDelay(afterFailures:)
+    ) {
         var initial = State()
         initial.isHeld = held
         state = Mutex(initial)
+        self.retryDelay = retryDelay
         (changes, changeSignal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// 1 s after the first failure, doubling with each failure in a row, at most 60 s: a store
+    /// locked for a moment is published again soon, one that stays broken is not hammered.
+    static func retryDelay(afterFailures failures: Int) -> Duration {
+        .seconds(min(60, 1 << min(max(failures, 1) - 1, 6)))
     }
 
     /// Counts a change and asks for a version that includes it.
@@ -58,7 +93,7 @@ final class VersionPublisher: Sendable {
         let signal = state.withLock { state -> Bool in
             guard state.isHeld else { return false }
             state.isHeld = false
-            return state.published < state.requested
+            return state.attempted < state.requested
         }
         if signal { changeSignal.yield() }
     }
@@ -82,7 +117,7 @@ final class VersionPublisher: Sendable {
         await withCheckedContinuation { continuation in
             let (immediate, signal) = state.withLock { state -> (ServiceError??, Bool) in
                 if requesting { state.requested += 1 }
-                if state.published >= state.requested { return (.some(nil), false) }
+                if state.attempted >= state.requested { return (.some(state.settled), false) }
                 if state.isFinished { return (.some(Self.stopped), false) }
                 state.waiters.append((state.requested, continuation))
                 return (nil, requesting && !state.isHeld)
@@ -120,15 +155,35 @@ final class VersionPublisher: Sendable {
     ///
     /// - Parameter makeVersion: makes, stores and serves one version; returns its number, or
     ///   the failure (the previous version keeps serving).
-    func run(making makeVersion: () async -> Result<Int, ServiceError>) async {
+    /// - Parameter failed: told each failure and how long until its changes are tried again.
+    func run(
+        making makeVersion: () async -> Result<Int, ServiceError>,
+        failed: (ServiceError, Duration) -> Void = { _, _ in }
+    ) async {
         for await _ in changes {
-            while let generation = state.withLock({ $0.nextRound }) {
+            while let generation = state.withLock({ $0.startRound() }) {
                 let outcome = await makeVersion()
-                let (ready, streams) = state.withLock { state in
-                    state.published = generation
+                let (ready, streams, retryIn) = state.withLock { state in
+                    state.attempted = generation
+                    var retryIn: Duration?
+                    switch outcome {
+                    case .success:
+                        state.published = generation
+                        state.failures = 0
+                        state.lastFailure = nil
+                    case .failure(let error):
+                        state.failures += 1
+                        state.lastFailure = error
+                        let delay = retryDelay(state.failures)
+                        retryIn = delay
+                        state.retry = Task { [weak self] in
+                            guard (try? await Task.sleep(for: delay)) != nil else { return }
+                            self?.retryFailed()
+                        }
+                    }
                     let ready = state.waiters.filter { $0.generation <= generation }
                     state.waiters.removeAll { $0.generation <= generation }
-                    return (ready, Array(state.streams.values))
+                    return (ready, Array(state.streams.values), retryIn)
                 }
                 let failure: ServiceError?
                 switch outcome {
@@ -137,12 +192,15 @@ final class VersionPublisher: Sendable {
                     for stream in streams { stream.yield(version) }
                 case .failure(let error):
                     failure = error
+                    if let retryIn { failed(error, retryIn) }
                 }
                 for waiter in ready { waiter.continuation.resume(returning: failure) }
             }
         }
         let (waiters, streams) = state.withLock { state in
             state.isFinished = true
+            state.retry?.cancel()
+            state.retry = nil
             defer {
                 state.waiters = []
                 state.streams = [:]
@@ -153,9 +211,25 @@ final class VersionPublisher: Sendable {
         for stream in streams { stream.finish() }
     }
 
-    /// Ends the change stream: ``run(making:)`` returns after the version in flight (and one
-    /// more when a change is pending), then every wait returns and every version stream ends.
+    /// The retry's wait is over: the changes the failed attempt covered are pending again.
+    private func retryFailed() {
+        let signal = state.withLock { state -> Bool in
+            guard state.published < state.attempted else { return false }
+            state.attempted = state.published
+            state.retry = nil
+            return !state.isHeld
+        }
+        if signal { changeSignal.yield() }
+    }
+
+    /// Ends the change stream: ``run(making:failed:)`` returns after the version in flight (and
+    /// one more when a change is pending), then every wait returns and every version stream ends.
+    /// A retry waiting is not made.
     func finish() {
+        state.withLock { state in
+            state.retry?.cancel()
+            state.retry = nil
+        }
         changeSignal.finish()
     }
 
