@@ -89,6 +89,38 @@ struct ServiceFailureTests {
         #expect(await service.awaitPublished() == nil)
     }
 
+    @Test("a reload whose version cannot be stored is applied, answers the served version, and publishes later")
+    func reloadPublishFailure() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        let settings = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "user-name = 김홈피드", with: "user-name = 박새설정").utf8)
+            .write(to: settings)
+        try breakStore("DROP TABLE manifests")
+        // The sources register (another table); the version is not stored.
+        let served = try await service.reload()
+        #expect(served == version)
+        #expect(await service.configuration.settings.user.name == "박새설정")
+        #expect(await service.manifest(profile: "phone")?.version == version)
+        // Once the store takes versions again, the retry publishes the new configuration.
+        try breakStore(
+            """
+            CREATE TABLE manifests (profile TEXT NOT NULL PRIMARY KEY, version INTEGER NOT NULL,
+                etag TEXT NOT NULL, generated_at INTEGER NOT NULL, bytes BLOB NOT NULL) STRICT;
+            """
+        )
+        var published = version
+        for _ in 0..<200 where published == version {
+            try await Task.sleep(for: .milliseconds(50))
+            published = await service.version
+        }
+        #expect(published > version)
+        let manifest = try #require(await service.manifest(profile: "phone"))
+        #expect(String(decoding: manifest.bytes, as: UTF8.self).contains("박새설정"))
+    }
+
     @Test("a refresh whose documents cannot be stored fails instead of reporting them changed")
     func ingestFailure() async throws {
         let service = try await start()

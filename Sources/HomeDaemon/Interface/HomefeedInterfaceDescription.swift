@@ -109,7 +109,10 @@ enum HomefeedInterfaceDescription {
         # Most recent notices, newest first.
         method ListNotices(limit: ?int, source: ?string) -> (notices: []object)
 
-        # Re-reads the configuration, sources and layout (same as SIGHUP).
+        # Re-reads the configuration, sources and layout (same as SIGHUP). A configuration
+        # that does not validate fails (InvalidLayout, InvalidArgument) and the running one stays.
+        # Once applied, version is the one being served: the new configuration's first version
+        # when it was stored, else the previous one while it is tried again.
         method Reload() -> (version: int)
 
         # Runs SQLite's integrity_check on the store (every page and index; reads the whole

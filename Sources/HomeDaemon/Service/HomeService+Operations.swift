@@ -329,8 +329,14 @@ extension HomeService {
         }
     }
 
-    /// Re-reads the configuration directory. A configuration that does not validate is
-    /// rejected and the current one keeps serving.
+    /// Re-reads the configuration directory. A configuration that does not validate, or whose
+    /// sources cannot be registered in the store, is rejected and the current one keeps
+    /// serving. Once the new one is swapped in the reload has succeeded: a version it cannot
+    /// publish yet is logged at `<4>` and tried again (``VersionPublisher``), and the version
+    /// being served is returned.
+    ///
+    /// - Throws: ``ServiceError/configuration(_:)`` or ``ServiceError/storeUnavailable(_:)``,
+    ///   only before the swap.
     public func reload() async throws(ServiceError) -> Int {
         let next: LoadedConfiguration
         do throws(ConfigError) {
@@ -361,8 +367,14 @@ extension HomeService {
         textState.layouts = [:]
         authorization.update(clientGroup: next.settings.clientGroup)
         reportClientGroup()
-        try await publishNow()
-        logger.notice("configuration reloaded")
+        do throws(ServiceError) {
+            try await publishNow()
+            logger.notice("configuration reloaded")
+        } catch {
+            logger.warning(
+                "configuration reloaded; its first version is not published yet and is tried again: \(error)"
+            )
+        }
         return await cache.version
     }
 }
