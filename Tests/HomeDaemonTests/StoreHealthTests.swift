@@ -24,6 +24,28 @@ import Varlink
         #expect(health.totalFailures == 3)
     }
 
+    @Test("a watchdog probe that misses its ping counts once; its late answer counts only as a success")
+    func missedProbe() {
+        let health = StoreHealth(recovery: nil)
+        health.probeMissed(.milliseconds(250))
+        health.probeMissed(.milliseconds(250))
+        #expect(health.report.state == .ok)
+        // The probe that missed two pings fails at last: not a third failure, but the reason.
+        health.probeAnswered(Self.busy)
+        #expect(health.report.state == .ok)
+        health.probeMissed(.milliseconds(250))
+        #expect(health.report == .init(state: .failing, reason: "the store probe did not answer within 0.25 seconds"))
+        health.probeAnswered(Self.busy)
+        #expect(health.report == .init(state: .failing, reason: "SQLITE_BUSY (5): database is locked"))
+        // A late success ends the failing state, as any successful write does.
+        health.probeMissed(.milliseconds(250))
+        health.probeAnswered(nil)
+        #expect(health.report.state == .ok)
+        // A probe that answers in time counts as before.
+        for _ in 1...3 { health.probeAnswered(Self.busy) }
+        #expect(health.report.state == .failing)
+    }
+
     @Test("a corruption error makes the store failing at once, and no later success ends it")
     func corruption() {
         let health = StoreHealth(recovery: nil)

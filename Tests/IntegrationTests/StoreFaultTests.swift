@@ -185,6 +185,43 @@ struct StoreFaultTests {
         #expect(await daemon.stop() == 0)
     }
 
+    @Test(
+        "a probe stuck behind a lock for longer than the ping interval does not hold the watchdog pings back",
+        .enabled(if: Host.has(Host.sqlite3))
+    )
+    func stuckProbe() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        // Each probe waits 5 s for the lock; the pings are due every 0.5 s.
+        try daemon.configure("store-busy-timeout = 5s\n")
+        let receiver = try NotifyReceiver(path: root.path("n.sock"))
+        try await daemon.start(
+            ["--no-fetch"],
+            environment: ["NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "1000000"]
+        )
+        #expect(await offPool { receiver.await("WATCHDOG=1") } != nil, "no READY=1 or ping: \(root.log())")
+
+        let lock = try await offPool { try StoreLock(root.storePath) }
+        // The pings sent while the first probe after the lock still waits for it: at most one
+        // (from a probe that ran before the lock) if a slow probe held them back.
+        let pings = await offPool { () -> Int in
+            var pings = 0
+            for _ in 0..<40 where !root.log().contains("store probe: SQLITE_BUSY") {
+                if let message = receiver.receive(timeout: 500), NotifyReceiver.lines(message).contains("WATCHDOG=1") {
+                    pings += 1
+                }
+            }
+            return pings
+        }
+        #expect(pings >= 2, "\(root.log())")
+        let missed = daemon.logLines(4).filter { $0.contains("store probe: no answer within 0.25 seconds") }
+        #expect(!missed.isEmpty, "\(root.log())")
+
+        await offPool { lock.release() }
+        #expect(await offPool { receiver.await("WATCHDOG=1") } != nil, "no pings after the lock: \(root.log())")
+        #expect(await daemon.stop() == 0)
+    }
+
     @Test("homefeedctl store check runs integrity_check through the daemon")
     func storeCheck() async throws {
         let root = try ScratchRoot()

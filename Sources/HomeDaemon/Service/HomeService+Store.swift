@@ -54,18 +54,15 @@ extension HomeService {
     }
 
     /// The watchdog's probe: takes the store's write lock (``Store/checkWritable()``) and
-    /// records the outcome.
-    ///
-    /// - Returns: the health after the probe.
-    func probeStore() async -> StoreHealth.Report {
+    /// records the outcome (``StoreHealth/probeAnswered(_:)``).
+    func probeStore() async {
         do {
             try await store.checkWritable()
-            health.succeeded()
+            health.probeAnswered(nil)
         } catch {
-            health.failed(error)
+            health.probeAnswered(error)
             logger.warning("store probe: \(error)")
         }
-        return health.report
     }
 
     /// `PRAGMA integrity_check` on demand (`CheckStore`, `homefeedctl store check`): every page

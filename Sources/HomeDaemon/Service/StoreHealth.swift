@@ -9,7 +9,8 @@ import Synchronization
 /// * `failing`: ``failureThreshold`` store operations in a row failed with no successful write
 ///   in between. Successful reads do not count: while another process holds the write lock,
 ///   reads in WAL mode still work and every write fails. The next successful write (or the
-///   watchdog's write probe, ``Store/checkWritable()``) ends it. A corruption error
+///   watchdog's write probe, ``Store/checkWritable()``) ends it. A watchdog probe that has not
+///   answered when its ping is due counts as one failure (``probeMissed(_:)``). A corruption error
 ///   (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) makes the store failing at once and until the daemon
 ///   restarts: the file is damaged, whatever still works in it (the probe writes no table, a
 ///   source's fetch state lives in another), and only the restart's recovery mends it.
@@ -35,9 +36,21 @@ final class StoreHealth: Sendable {
         var recovery: String?
         var consecutiveFailures = 0
         var lastError: StoreError?
+        /// Why the last failure happened: its error's summary, or the probe that did not answer.
+        var lastReason: String?
         var totalFailures = 0
         /// The first corruption error met since start.
         var corruption: StoreError?
+        /// The watchdog's probe in flight was counted as a failure when its ping was due.
+        var probeMissed = false
+
+        mutating func failed(_ error: StoreError) {
+            consecutiveFailures += 1
+            totalFailures += 1
+            lastError = error
+            lastReason = error.summary
+            if error.isCorruption, corruption == nil { corruption = error }
+        }
     }
 
     private let counters: Mutex<Counters>
@@ -61,19 +74,42 @@ final class StoreHealth: Sendable {
 
     /// A store operation failed.
     func failed(_ error: StoreError) {
+        counters.withLock { $0.failed(error) }
+    }
+
+    /// The watchdog's probe had not answered when its ping was due (the store's queue or the
+    /// service is busy, or the write lock is held): one failure, so that the ping is sent on
+    /// time and the three-in-a-row rule still decides. Each ping it misses counts.
+    func probeMissed(_ budget: Duration) {
         counters.withLock {
             $0.consecutiveFailures += 1
-            $0.totalFailures += 1
-            $0.lastError = error
-            if error.isCorruption, $0.corruption == nil { $0.corruption = error }
+            $0.probeMissed = true
+            $0.lastReason = "the store probe did not answer within \(budget)"
+        }
+    }
+
+    /// The watchdog's probe answered: nil when it took the write lock. A failure of a probe
+    /// already counted as missed is not counted again, but becomes the reason.
+    func probeAnswered(_ error: StoreError?) {
+        counters.withLock {
+            let missed = $0.probeMissed
+            $0.probeMissed = false
+            switch error {
+            case nil: $0.consecutiveFailures = 0
+            case let error? where missed:
+                $0.lastError = error
+                $0.lastReason = error.summary
+                if error.isCorruption, $0.corruption == nil { $0.corruption = error }
+            case let error?: $0.failed(error)
+            }
         }
     }
 
     var report: Report {
         counters.withLock { counters in
             if let corruption = counters.corruption { return Report(state: .failing, reason: corruption.summary) }
-            if counters.consecutiveFailures >= Self.failureThreshold, let error = counters.lastError {
-                return Report(state: .failing, reason: error.summary)
+            if counters.consecutiveFailures >= Self.failureThreshold, let reason = counters.lastReason {
+                return Report(state: .failing, reason: reason)
             }
             if let recovery = counters.recovery { return Report(state: .recovered, reason: recovery) }
             return Report(state: .ok, reason: nil)

@@ -18,6 +18,9 @@ actor ServiceManager {
     private var reloadWaiters: [CheckedContinuation<Void, Never>] = []
     /// The store's state at the last health check, to log its changes once.
     private var storeWasFailing = false
+    /// The health check in flight (``checkHealth()``): one that missed its ping keeps running,
+    /// and the next tick waits for it instead of starting another.
+    private var check: Task<String, Never>?
 
     init(notifier: SystemdNotifier, service: HomeService, logger: Logger) {
         self.notifier = notifier
@@ -87,21 +90,40 @@ actor ServiceManager {
     }
 
     /// Checks the store every `interval` until cancelled and, when `pinging`, sends
-    /// `WATCHDOG=1` after each healthy check. A check goes through the service actor and the
-    /// store's queue and takes the store's write lock (``HomeService/probeStore()``), so a wedged
-    /// service or store delays the ping, and a store that keeps failing stops the pings: the
-    /// manager then restarts the daemon (`WatchdogSec=`), whose start-up check recovers a
-    /// corrupt file. `STATUS=` follows every change of the line.
+    /// `WATCHDOG=1` after each check unless the store is failing, so a store that keeps failing
+    /// stops the pings: the manager then restarts the daemon (`WatchdogSec=`), whose start-up
+    /// check recovers a corrupt file. `STATUS=` follows every change of the line.
+    ///
+    /// A check (``checkHealth()``) goes through the service actor and the store's queue and
+    /// takes the store's write lock, so it can wait up to `store-busy-timeout` (60 s at most),
+    /// behind another store operation or another process's lock. It starts half an interval
+    /// before its ping is due and gets that half to answer: one that has not is counted as a
+    /// failure (``StoreHealth/probeMissed(_:)``) and the ping goes out on time, at most 1.5
+    /// intervals (¾ of `$WATCHDOG_USEC`) after the last. A wedged service or store misses every
+    /// ping, turns the store failing after three, and stops the pings.
     func runHealthChecks(every interval: Duration, pinging: Bool) async {
+        let clock = ContinuousClock()
+        let budget = interval / 2
+        var due = clock.now
         while !Task.isCancelled {
+            due = max(due + interval, clock.now + budget)
             do {
-                try await Task.sleep(for: interval)
+                try await clock.sleep(until: due - budget)
             } catch {
                 return
             }
-            let health = await service.probeStore()
-            let line = await statusLine()
+            let check = self.check ?? Task { await checkHealth() }
+            self.check = check
+            let line = await check.value(before: due)
             if isStopping { return }
+            if line == nil {
+                if Task.isCancelled { return }
+                service.health.probeMissed(budget)
+                logger.warning("store probe: no answer within \(budget); counted as a store failure")
+            } else {
+                self.check = nil
+            }
+            let health = service.health.report
             let isFailing = health.state == .failing
             if isFailing != storeWasFailing {
                 storeWasFailing = isFailing
@@ -114,14 +136,22 @@ actor ServiceManager {
                     logger.notice("the store works again")
                 }
             }
-            let changed = line != lastStatus
-            lastStatus = line
+            // Without an answer there is no new line: the old one stands until a check ends.
+            let changed = line.map { $0 != lastStatus } ?? false
+            if changed { lastStatus = line }
             if pinging, !isFailing {
                 notifier.watchdog(status: changed ? line : nil)
-            } else if changed {
+            } else if changed, let line {
                 notifier.status(line)
             }
         }
+    }
+
+    /// One health check: the store probe (``HomeService/probeStore()``), then the `STATUS=` line
+    /// it leads to.
+    private func checkHealth() async -> String {
+        await service.probeStore()
+        return await statusLine()
     }
 
     /// `Serving version 4; sources: 3 ok, 0 failing; 1 subscriber`, with the store's state
