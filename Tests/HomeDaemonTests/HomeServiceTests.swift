@@ -233,6 +233,37 @@ struct HomeServiceTests {
         #expect(again == ids)
     }
 
+    @Test("versions keep increasing when the store loses its manifests: recovered with none, or deleted")
+    func versionsAfterLostManifests() async throws {
+        var before = 0
+        do {
+            let service = try await start()
+            _ = try await service.recordHistory(title: "복구 전", link: nil, kind: nil, at: nil)
+            before = await service.version
+            await service.stop()
+        }
+        // Bytes over the whole file: SQLite cannot read it, nothing is salvaged.
+        let store = stateDirectory.appendingPathComponent("homefeed.sqlite").path
+        for suffix in ["-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.removeItem(atPath: store + suffix)
+        }
+        try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: store))
+        do {
+            let service = try await start()
+            #expect(await service.status().store == "recovered")
+            let recovered = await service.version
+            #expect(recovered > before)
+            before = recovered
+            await service.stop()
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: store + suffix) {
+            try FileManager.default.removeItem(atPath: store + suffix)
+        }
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        #expect(await service.version > before)
+    }
+
     @Test("stop checkpoints the store: the write-ahead log is emptied into homefeed.sqlite")
     func stopCheckpoints() async throws {
         let service = try await start()

@@ -84,6 +84,7 @@ extension HomeService {
                 solved: solved,
                 at: Date()
             )
+            reserve(prepared.version)
             // Stored first, in one transaction, then served: what clients get is always
             // what a restart serves again.
             try await store.saveManifests(
@@ -122,6 +123,17 @@ extension HomeService {
         logger.error(
             "cannot publish a new version: \(failure); trying again in \(delay.components.seconds) s, or at the next change"
         )
+    }
+
+    /// Reserves `version` before it is stored and served (``VersionReservation``). A reservation
+    /// that cannot be written is logged at `<4>` and the version is served all the same: only a
+    /// later store that loses its manifests could then start below it.
+    private func reserve(_ version: Int) {
+        do throws(ReservationError) {
+            try versionReservation.cover(version)
+        } catch {
+            logger.warning("cannot reserve version \(version): \(error)")
+        }
     }
 
     /// Ends the hold after a store recovery: changes made meanwhile are published now.

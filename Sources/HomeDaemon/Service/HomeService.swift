@@ -63,6 +63,9 @@ public actor HomeService {
     /// been attempted once (or a caller asks for a version), so the salvaged manifests keep
     /// serving instead of a half-empty home screen.
     var awaitingRefetch: Set<String>?
+    /// The highest version that may have been served, kept beside the store
+    /// (``VersionReservation``): a version above it is reserved before it is stored.
+    var versionReservation: VersionReservation
     /// The last status read from the store, served when the store cannot be read.
     var lastStatus: DaemonStatus?
     /// The configured sources last read for `STATUS=`, and how many were failing
@@ -112,11 +115,15 @@ public actor HomeService {
         let persisted = try await store.loadManifests()
         let holdsVersions = store.recovery != nil && !persisted.isEmpty
         publisher = VersionPublisher(held: holdsVersions)
-        // Versions only increase, even when the profiles were renamed since the last run.
+        let (reservation, warning) = VersionReservation.read(in: stateDirectory.path)
+        if let warning { logger.warning(warning) }
+        versionReservation = reservation
+        // Versions only increase, even when the profiles were renamed since the last run, and
+        // when the store lost its manifests (a recovery that salvaged none, a deleted file).
         cache = ManifestCache(
             spec: configuration.spec,
             profiles: configuration.settings.profiles,
-            version: Int(persisted.map(\.version).max() ?? 0)
+            version: persisted.map { Int($0.version) }.max() ?? reservation.reserved
         )
         var restored: [String: EncodedManifest] = [:]
         for manifest in persisted {

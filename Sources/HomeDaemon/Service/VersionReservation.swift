@@ -1,0 +1,97 @@
+import Glibc
+import SystemCalls
+
+/// The highest version number the daemon may have served, in a file of its own beside the store
+/// (`versions-reserved`), so that versions keep increasing when the store loses its manifests: a
+/// recovery that salvaged none, or a store file deleted while the daemon was stopped. A client
+/// holding a version (`since`) never sees a smaller one for a newer manifest.
+///
+/// Versions are reserved in blocks of ``block``: before a version above the reservation is
+/// stored and served, the reservation moves to that version + ``block`` − 1, written to a
+/// temporary file, synced, and renamed over the old one. That is one small write per thousand
+/// versions, and a version is never served above what the file says, even after a power loss.
+/// A store that holds no manifest starts above the reservation: versions jump by up to a block
+/// then, which clients never see as a step back.
+///
+/// Not Sendable: a value the service actor keeps.
+struct VersionReservation {
+    /// Versions reserved per write.
+    static let block = 1_000
+    static let fileName = "versions-reserved"
+
+    let path: String
+    /// Versions up to this one may have been served.
+    private(set) var reserved: Int
+
+    /// Reads the reservation in `directory`.
+    ///
+    /// - Returns: the reservation, and a warning when the file exists but does not hold a
+    ///   version number (then 0 is reserved: versions start above the store's alone).
+    static func read(in directory: String) -> (VersionReservation, warning: String?) {
+        let path = directory + "/" + fileName
+        guard let file = fopen(path, "re") else {
+            return (VersionReservation(path: path, reserved: 0), nil)
+        }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 32)
+        let text = fgets(&buffer, Int32(buffer.count), file).map { String(cString: $0) } ?? ""
+        let digits = text.hasSuffix("\n") ? String(text.dropLast()) : text
+        guard let reserved = Int(digits), reserved >= 0 else {
+            let shown = digits.count > 20 ? String(digits.prefix(20)) + "…" : digits
+            return (
+                VersionReservation(path: path, reserved: 0),
+                "\(path): expected a version number, got \"\(shown)\"; versions continue from the store's"
+            )
+        }
+        return (VersionReservation(path: path, reserved: reserved), nil)
+    }
+
+    /// Makes sure `version` is reserved before it is served: writes a new block when it is above
+    /// the reservation.
+    ///
+    /// - Throws: ``ReservationError`` naming the call and the file that failed; the reservation
+    ///   is unchanged then.
+    mutating func cover(_ version: Int) throws(ReservationError) {
+        guard version > reserved else { return }
+        let next = version + Self.block - 1
+        try Self.write(next, to: path)
+        reserved = next
+    }
+
+    private static func write(_ value: Int, to path: String) throws(ReservationError) {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw ReservationError(call: "open", path: temporary, code: errno) }
+        let bytes = Array("\(value)\n".utf8)
+        let written = bytes.withUnsafeBytes { buffer in
+            retryingEINTR { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+        }
+        let code = errno
+        if written != bytes.count {
+            close(fd)
+            unlink(temporary)
+            throw ReservationError(call: "write", path: temporary, code: written < 0 ? code : ENOSPC)
+        }
+        if fsync(fd) != 0 {
+            let code = errno
+            close(fd)
+            unlink(temporary)
+            throw ReservationError(call: "fsync", path: temporary, code: code)
+        }
+        close(fd)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw ReservationError(call: "rename", path: path, code: code)
+        }
+    }
+}
+
+/// Writing the version reservation failed: the call, the file and the system's message.
+struct ReservationError: Error, CustomStringConvertible {
+    var call: String
+    var path: String
+    var code: Int32
+
+    var description: String { "\(call)(\(path)): \(String(cString: strerror(code)))" }
+}
