@@ -306,6 +306,23 @@ struct HomeServiceTests {
         #expect(reloaded > version)
     }
 
+    @Test("a reload applies client-group to the image files made from then on")
+    func reloadClientGroup() async throws {
+        let service = try await HomeService(
+            configuration: try await LoadedConfiguration.load(directory: configDirectory),
+            stateDirectory: stateDirectory,
+            cacheDirectory: sample.cacheDirectory,
+            logger: Logger(label: "test", level: .error, sink: { _ in })
+        )
+        defer { Task { await service.stop() } }
+        let images = try #require(await service.images)
+        #expect(images.cache.group.current.name == "homefeed")
+        try editConfiguration(replacing: "[daemon]\n", with: "[daemon]\nclient-group = root\n")
+        _ = try await service.reload()
+        #expect(images.cache.group.current.name == "root")
+        #expect(images.cache.group.current.id == 0)
+    }
+
     @Test("ListNotices returns the newest notices, optionally of one source")
     func notices() async throws {
         let service = try await start()

@@ -26,7 +26,10 @@ struct ImagePipelineTests {
     init() async throws {
         scratch = try TemporaryDirectory(prefix: "hf-pipe")
         store = try await Store(path: scratch.file("store.sqlite"))
-        cache = ImageCache(cacheDirectory: try scratch.directory("cache"), clientGroup: nil)
+        cache = ImageCache(
+            cacheDirectory: try scratch.directory("cache"),
+            group: RenditionGroup(name: nil, logger: Logger(label: "test", level: .error, sink: { _ in }))
+        )
         try cache.prepare()
     }
 

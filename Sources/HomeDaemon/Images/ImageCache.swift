@@ -1,5 +1,5 @@
 public import FoundationEssentials
-public import Glibc
+import Glibc
 import HomeFetch
 import HomeStore
 import ThumbnailProtocol
@@ -17,16 +17,15 @@ import ThumbnailProtocol
 /// the client group (`client-group`), never by others. Originals stay private. Modes are set
 /// explicitly, whatever the umask (the unit's is 0077).
 ///
-/// Sendable: immutable; the file system is the state.
+/// Sendable: immutable but for the group (``RenditionGroup``); the file system is the state.
 public struct ImageCache: Sendable {
     public let root: URL
-    /// The client group, when the daemon may give files to it (it is the owner's group or one of
-    /// its supplementary groups); else files keep the daemon's group.
-    public let groupID: gid_t?
+    /// The client group shared files are given to; a reload changes it.
+    let group: RenditionGroup
 
-    public init(cacheDirectory: URL, clientGroup: String?) {
+    init(cacheDirectory: URL, group: RenditionGroup) {
         root = cacheDirectory.appendingPathComponent("images", isDirectory: true)
-        groupID = clientGroup.flatMap { name in getgrnam(name).map { $0.pointee.gr_gid } }
+        self.group = group
     }
 
     var incoming: String { root.appendingPathComponent("incoming").path }
@@ -106,13 +105,11 @@ public struct ImageCache: Sendable {
         try share(path, mode: mode)
     }
 
-    /// `chmod` to `mode` and, when there is one, `chown` to the client group.
+    /// `chmod` to `mode` and, when the group may read it, gives it to the client group (a failure
+    /// leaves the daemon's group and is logged once: ``RenditionGroup/share(_:)``).
     private func share(_ path: String, mode: mode_t) throws {
         guard chmod(path, mode) == 0 else { throw ImageCacheError(path: path, operation: "chmod", code: errno) }
-        if let groupID, mode & 0o070 != 0 {
-            // Not a member of the group: the file keeps the daemon's group (logged once at start).
-            _ = chown(path, uid_t.max, groupID)
-        }
+        if mode & 0o070 != 0 { group.share(path) }
     }
 
     private func move(_ source: String, to target: String) throws {
@@ -121,16 +118,6 @@ public struct ImageCache: Sendable {
             unlink(source)
             throw ImageCacheError(path: target, operation: "rename", code: code)
         }
-    }
-
-    /// Whether the daemon can give files to the client group.
-    var canShareWithGroup: Bool {
-        guard let groupID else { return false }
-        if getegid() == groupID { return true }
-        let count = getgroups(0, nil)
-        guard count > 0 else { return false }
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        return getgroups(count, &groups) > 0 && groups.contains(groupID)
     }
 }
 

@@ -22,19 +22,17 @@ struct ImageService: Sendable {
         logger: Logger
     ) -> ImageService? {
         guard let cacheDirectory, settings.images.isEnabled else { return nil }
-        let cache = ImageCache(cacheDirectory: cacheDirectory, clientGroup: settings.clientGroup)
+        let cache = ImageCache(
+            cacheDirectory: cacheDirectory,
+            group: RenditionGroup(name: settings.clientGroup, logger: logger)
+        )
         do {
             try cache.prepare()
         } catch {
             logger.error("images are off: cannot prepare \(cache.root.path): \(error)")
             return nil
         }
-        if let group = settings.clientGroup, !cache.canShareWithGroup {
-            logger.warning(
-                "rendition files keep the daemon's own group: it is not a member of group \(group), or there is "
-                    + "no such group (docs/manifest.md)"
-            )
-        }
+        Self.reportSharing(cache.group, logger: logger)
         let signal = ServiceSignal<Void>()
         let pipeline = ImagePipeline(
             settings: settings.images,
@@ -45,14 +43,40 @@ struct ImageService: Sendable {
             logger: logger,
             onChange: { await signal.raise() }
         )
-        return ImageService(cache: cache, pipeline: pipeline, store: store, signal: signal)
+        return ImageService(cache: cache, pipeline: pipeline, store: store, logger: logger, signal: signal)
     }
 
-    private init(cache: ImageCache, pipeline: ImagePipeline, store: Store, signal: ServiceSignal<Void>) {
+    private init(
+        cache: ImageCache,
+        pipeline: ImagePipeline,
+        store: Store,
+        logger: Logger,
+        signal: ServiceSignal<Void>
+    ) {
         self.cache = cache
         self.pipeline = pipeline
         self.store = store
+        self.logger = logger
         onChangeSignal = signal
+    }
+
+    private let logger: Logger
+
+    /// A reload's `client-group`: image files shared from now on go to it; those made before
+    /// keep theirs.
+    func updateClientGroup(_ name: String?) {
+        cache.group.update(name: name)
+        Self.reportSharing(cache.group, logger: logger)
+    }
+
+    /// Logs at `<4>` when files cannot be given to the client group.
+    private static func reportSharing(_ group: RenditionGroup, logger: Logger) {
+        if let name = group.current.name, !group.canShare {
+            logger.warning(
+                "rendition files keep the daemon's own group: it is not a member of group \(name), or there is "
+                    + "no such group (docs/images.md)"
+            )
+        }
     }
 
     /// Raised by the pipeline when new images are ready.

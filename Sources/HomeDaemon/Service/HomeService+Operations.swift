@@ -367,6 +367,7 @@ extension HomeService {
         textState.layouts = [:]
         authorization.update(clientGroup: next.settings.clientGroup)
         reportClientGroup()
+        images?.updateClientGroup(next.settings.clientGroup)
         do throws(ServiceError) {
             try await publishNow()
             logger.notice("configuration reloaded")
