@@ -555,7 +555,7 @@ struct ServerTests {
         #expect(FileManager.default.fileExists(atPath: path))
 
         let service = makeTestService(hub: Hub())
-        let server = try VarlinkServer(binding: address, service: service)
+        let server = try VarlinkServer(binding: address, service: service, configuration: testConfiguration())
         server.start()
         var info = stat()
         #expect(stat(path, &info) == 0)
@@ -563,7 +563,7 @@ struct ServerTests {
 
         #expect(throws: SystemError(call: "bind", errno: EADDRINUSE, path: path, reason: "another server is listening"))
         {
-            try VarlinkServer(binding: address, service: service)
+            try VarlinkServer(binding: address, service: service, configuration: testConfiguration())
         }
         let client = try await VarlinkClient.connect(to: address)
         #expect(try await client.call("org.example.test.Echo", parameters: ["text": "alive"]) == ["text": "alive"])
@@ -572,14 +572,20 @@ struct ServerTests {
 
         // A regular file is never removed.
         _ = FileManager.default.createFile(atPath: path, contents: Data("keep".utf8))
-        #expect(throws: SystemError.self) { try VarlinkServer(binding: address, service: service) }
+        #expect(throws: SystemError.self) {
+            try VarlinkServer(binding: address, service: service, configuration: testConfiguration())
+        }
         #expect(FileManager.default.contents(atPath: path) == Data("keep".utf8))
     }
 
     @Test("abstract addresses work for server and client")
     func abstractAddress() async throws {
         let name = "homefeed-varlink-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let server = try VarlinkServer(binding: .abstract(name), service: makeTestService(hub: Hub()))
+        let server = try VarlinkServer(
+            binding: .abstract(name),
+            service: makeTestService(hub: Hub()),
+            configuration: testConfiguration()
+        )
         server.start()
         let client = try VarlinkClient(connectingTo: "unix:@\(name)")
         #expect(try await client.call("org.example.test.Echo", parameters: ["text": "@"]) == ["text": "@"])
@@ -602,7 +608,11 @@ struct ServerTests {
             }
         }
         #expect(bound == 0 && listen(fd, 8) == 0)
-        let server = try VarlinkServer(adopting: fd, service: makeTestService(hub: Hub()))
+        let server = try VarlinkServer(
+            adopting: fd,
+            service: makeTestService(hub: Hub()),
+            configuration: testConfiguration()
+        )
         server.start()
         #expect(server.boundAddress == nil)
         let client = try await VarlinkClient.connect(to: address)
@@ -665,6 +675,7 @@ struct ServerTests {
         let server = try VarlinkServer(
             binding: directory.socket(),
             service: makeTestService(hub: Hub()),
+            configuration: testConfiguration(),
             logger: { level, message in
                 guard level >= .notice else { return }  // debug and info are never built
                 let text = message()

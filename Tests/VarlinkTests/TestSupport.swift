@@ -204,6 +204,20 @@ func cachedParameters(_ text: String, _ answered: String) -> [String: JSONValue]
     return ["text": .string(text), "answered": .string(answered), "thread": .string(thread)]
 }
 
+/// `configuration` with an idle timeout of at least an hour on the real clock. The whole suite
+/// shares a cooperative pool of one thread a core: on a loaded two-core machine a client's next
+/// step can wait its turn for over a minute, which the default idle timeout (60 s) takes for an
+/// idle client. Only the idle-timeout test asks for a short one, on a manual clock.
+func testConfiguration(
+    _ configuration: VarlinkServerConfiguration = VarlinkServerConfiguration()
+) -> VarlinkServerConfiguration {
+    var configuration = configuration
+    if configuration.clock == .monotonic {
+        configuration.idleTimeout = max(configuration.idleTimeout, .seconds(3_600))
+    }
+    return configuration
+}
+
 /// A server on a fresh socket with the test service; `body` runs, then everything is removed.
 func withServer<R>(
     configuration: VarlinkServerConfiguration = VarlinkServerConfiguration(),
@@ -217,7 +231,7 @@ func withServer<R>(
     let server = try VarlinkServer(
         binding: address,
         service: makeTestService(hub: hub),
-        configuration: configuration,
+        configuration: testConfiguration(configuration),
         privilegedPeers: privilegedPeers
     )
     server.start()
