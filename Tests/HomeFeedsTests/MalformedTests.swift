@@ -35,6 +35,31 @@ import Testing
         #expect(feed.entries.last?.title == "second & fine")
     }
 
+    @Test("elements a mismatched end tag closed count toward no depth: 150 items with an unclosed <br> all parse")
+    func mismatchedItemsKeepNoDepth() throws {
+        // libxml2 pops only the innermost element per end tag, so each item below stays open
+        // inside the one before it; 150 of them are far past the depth limit of 100.
+        let items = (0..<150).map { "<item><title>T\($0)</title><description>Hello<br>World</description></item>" }
+        let feed = try parseFeed("<rss version=\"2.0\"><channel>" + items.joined() + "</channel></rss>")
+        #expect(feed.entries.map(\.title) == (0..<150).map { "T\($0)" })
+        #expect(feed.entries.allSatisfy { $0.summary == "Hello World" })
+        #expect(!feed.isWellFormed)
+    }
+
+    @Test("an xml:base ends with the element a mismatched end tag closed")
+    func mismatchedItemBase() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item xml:base="https://other.test/dir/"><guid>1</guid><description>x<br>y</description>\
+                <link>a</link></item>
+                <item><guid>2</guid><link>b</link></item>
+                """
+            )
+        )
+        #expect(feed.entries.map(\.link) == ["https://other.test/dir/a", "https://example.test/b"])
+    }
+
     @Test("bare ampersands are literal, in text and in attributes")
     func bareAmpersands() throws {
         let feed = try parseFeed(

@@ -176,7 +176,7 @@ extension XMLFeedBuilder {
                 message: "no feed or OPML document element"
             )
         }
-        let openElement = stack.last(where: { !$0.isClosed })
+        let openElement = stack.last
         if let openElement, !isTruncated {
             let (line, column) = position()
             let name = String(

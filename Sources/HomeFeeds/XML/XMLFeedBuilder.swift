@@ -49,9 +49,10 @@ struct XMLFeedBuilder: ~Copyable {
         var pushedBase: Bool
         /// libxml2's interned local name (valid for the parser context's lifetime).
         var name: UnsafePointer<UInt8>
-        /// Closed by a mismatched end tag (see `closeOpenElements(named:)`) while libxml2 keeps
-        /// it open; its end event is then ignored.
-        var isClosed = false
+        /// Elements libxml2 still holds open right below this one that a mismatched end tag
+        /// closed for the state machine (`closeOpenElements(named:)`): their end events follow
+        /// this element's, and are ignored.
+        var closedBelow = 0
     }
 
     let documentURL: String
@@ -68,8 +69,11 @@ struct XMLFeedBuilder: ~Copyable {
 
     // Document state.
     var root: Root?
+    /// The open elements, innermost last: at most `limits.maxDepth`.
     var stack: [Frame] = []
-    var closedFrames = 0
+    /// Elements libxml2 still holds open above the innermost frame, closed for the state machine
+    /// by a mismatched end tag: their end events come next, and are ignored.
+    var closedOnTop = 0
     var bases: [String]
     var elementCount = 0
     /// Element names and namespaces classified so far, by their interned address.
@@ -185,13 +189,13 @@ struct XMLFeedBuilder: ~Copyable {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
-        let parent = closedFrames == 0 ? stack.last?.role : stack.last(where: { !$0.isClosed })?.role
+        let parent = stack.last?.role
         if parent == .field || parent == .insideField {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
             // separates words, in whatever mode the field is read (§2 rule 1).
             if HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) { text.append(0x20) }
             addInlineImage(name: name, attributes: attributes)
-            stack.append(Frame(role: .insideField, pushedBase: false, name: name))
+            push(Frame(role: .insideField, pushedBase: false, name: name))
             return
         }
         var pushedBase = false
@@ -212,16 +216,27 @@ struct XMLFeedBuilder: ~Copyable {
             role != .field || !xmlName.isTextFreeContainer,
             "a field under a text-free container name would never see its text"
         )
-        stack.append(Frame(role: role, pushedBase: pushedBase, name: name))
+        push(Frame(role: role, pushedBase: pushedBase, name: name))
+    }
+
+    /// Opens `frame` above the elements a mismatched end tag closed, whose end events then
+    /// follow its own.
+    private mutating func push(_ frame: Frame) {
+        var frame = frame
+        frame.closedBelow = closedOnTop
+        closedOnTop = 0
+        stack.append(frame)
     }
 
     mutating func endElement() {
-        guard !isStopped, let frame = stack.popLast() else { return }
-        if frame.isClosed {
-            closedFrames -= 1
-        } else {
-            close(frame)
+        guard !isStopped else { return }
+        if closedOnTop > 0 {
+            closedOnTop -= 1
+            return
         }
+        guard let frame = stack.popLast() else { return }
+        closedOnTop = frame.closedBelow
+        close(frame)
         if frame.pushedBase { bases.removeLast() }
     }
 
@@ -243,8 +258,9 @@ struct XMLFeedBuilder: ~Copyable {
     /// HTML-style recovery for a mismatched end tag: `</title>` while an unclosed `<br>` is
     /// open closes the open `title` (and the `br`) for the state machine. libxml2 itself pops
     /// only the innermost element per end tag, which would otherwise nest every later item
-    /// inside the first one. libxml2 still sends end events for these elements later; they
-    /// are marked `isClosed` and ignored then.
+    /// inside the first one. The closed elements leave the stack, with any `xml:base` they set,
+    /// so they count toward no depth and lend no base to what follows; libxml2 still sends
+    /// their end events later, which `closedOnTop` and `Frame.closedBelow` count off.
     mutating func closeOpenElements(named endName: UnsafePointer<UInt8>) {
         var local = endName
         var cursor = endName
@@ -252,11 +268,11 @@ struct XMLFeedBuilder: ~Copyable {
             if cursor.pointee == UInt8(ascii: ":") { local = cursor + 1 }
             cursor += 1
         }
-        guard let target = stack.lastIndex(where: { !$0.isClosed && strcmpUInt8($0.name, local) }) else { return }
-        for index in stride(from: stack.count - 1, through: target, by: -1) where !stack[index].isClosed {
-            stack[index].isClosed = true
-            closedFrames += 1
-            close(stack[index])
+        guard let target = stack.lastIndex(where: { strcmpUInt8($0.name, local) }) else { return }
+        while stack.count > target, let frame = stack.popLast() {
+            closedOnTop += 1 + frame.closedBelow
+            close(frame)
+            if frame.pushedBase { bases.removeLast() }
         }
     }
 
