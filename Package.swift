@@ -105,14 +105,14 @@ let package = Package(
         ),
 
         // What several test targets share: the loopback HTTP fixture server, temporary
-        // directories, the manual clock and the log recorder.
+        // directories, the manual clock, the log recorder and the peak-memory probe.
         .target(name: "TestSupport", dependencies: ["CSystem", "HomeFetch", "SystemCalls"], path: "Tests/TestSupport", exclude: ["Fixtures"]),
 
         // Tests mirror the targets.
         .testTarget(name: "SystemLibraryTests", dependencies: ["CSQLite", "CLibXML2"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls"]),
         .testTarget(name: "CommandTableTests", dependencies: ["CommandTable", "TestSupport"]),
-        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "HomeLayoutTests", dependencies: ["HomeLayout", "JSONCore", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "HomeFeedsTests",
             dependencies: ["HomeFeeds", "TestSupport"],

@@ -104,7 +104,7 @@ public final class FeedDocumentParser {
             state = .finished
             let body = buffered
             buffered = []
-            return try JSONFeedReader(url: url, limits: limits).read(body)
+            return try JSONFeedReader(url: url, limits: limits, deadline: deadline).read(body)
         case .sniffing, .finished:
             throw FeedParseError(kind: .empty, source: url, message: "parser already finished")
         }

@@ -122,6 +122,15 @@ import Testing
         #expect(error.kind == .malformedJSON || error.kind == .unsupportedFormat)
     }
 
+    @Test("invalid JSON names the line and column where it goes wrong")
+    func badJSONPosition() throws {
+        let error = try #require(parseError(Array("{\"items\": [\n  {\"id\": 1,}\n]}".utf8)))
+        #expect(error.kind == .malformedJSON)
+        #expect(error.line == 2)
+        #expect(error.column == 12)
+        #expect(error.message == "invalid JSON: unexpected '}'; expected a string key in double quotes")
+    }
+
     @Test("undeclared and unknown entities never fail the parse")
     func unknownEntities() throws {
         let feed = try parseFeed(rss("<item><guid>1</guid><title>a&nosuchentity;b &hellip; &mdash;</title></item>"))

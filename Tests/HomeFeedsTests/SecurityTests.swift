@@ -228,6 +228,52 @@ final class LoopbackListener: @unchecked Sendable {
         #expect(jsonFeed.isTruncated)
     }
 
+    @Test(
+        "a JSON Feed's items past the entry limit are never built: 1 000 000 items barely move the peak memory",
+        .enabled(if: PeakMemory.isResettable, "needs /proc/self/clear_refs to reset VmHWM")
+    )
+    func jsonItemsPastTheLimit() throws {
+        // 9 MB. Decoded whole before the entry limit applied, these took over 300 MB
+        // (JSONDecoder's map of the document, then every item); read item by item, the parse
+        // holds little more than its copies of the body.
+        let body = Array(("{\"items\":[" + String(repeating: "{\"id\":1},", count: 1_000_000) + "{}]}").utf8)
+        let (growth, feed) = PeakMemory.growth { try? parseFeed(body, limits: FeedParseLimits(maxEntries: 1)) }
+        let parsed = try #require(feed)
+        #expect(parsed.entries.map(\.id) == ["1"])
+        #expect(parsed.isTruncated)
+        #expect(parsed.warnings.map(\.message) == ["stopped after 1 items (the entry limit)"])
+        #expect(growth < 96 * 1024, "the parse added \(growth) KiB to the peak")
+    }
+
+    @Test("a JSON Feed's text limits apply as each text is read, with its position")
+    func jsonTextLimits() throws {
+        let long = String(repeating: "x", count: 2000)
+        let field = parseError(
+            Array(#"{"items":[{"id":1},"#.utf8) + Array("\n{\"title\":\"\(long)\"}]}".utf8),
+            limits: FeedParseLimits(maxFieldBytes: 1000)
+        )
+        #expect(field?.kind == .limitExceeded(.fieldBytes))
+        #expect(field?.line == 2)
+        let items = (0..<50).map { _ in "{\"summary\":\"\(String(repeating: "y", count: 500))\"}" }
+        let total = parseError(
+            Array("{\"items\":[\(items.joined(separator: ","))]}".utf8),
+            limits: FeedParseLimits(maxTotalTextBytes: 10_000)
+        )
+        #expect(total?.kind == .limitExceeded(.totalTextBytes))
+    }
+
+    @Test("a JSON Feed is read against the parse's deadline")
+    func jsonDeadline() throws {
+        let body = Array(("{\"items\":[" + String(repeating: "{\"id\":1},", count: 5000) + "{}]}").utf8)
+        let reader = JSONFeedReader(url: feedURL, limits: .default, deadline: .now - .seconds(1))
+        do {
+            _ = try reader.read(body)
+            Issue.record("a passed deadline did not stop the JSON Feed")
+        } catch {
+            #expect(error.kind == .limitExceeded(.parseDuration))
+        }
+    }
+
     @Test("the wall-time limit stops the parse (a zero budget always trips it)")
     func timeLimit() throws {
         let body = Array(rss(String(repeating: "<item><guid>x</guid></item>", count: 2000)).utf8)

@@ -71,3 +71,23 @@ private struct ManifestIcon: Decodable {
         purpose = try? container.decodeIfPresent(String.self, forKey: .purpose)
     }
 }
+
+/// An array whose elements that fail to decode are skipped rather than failing the array.
+private struct LenientList<Element: Decodable>: Decodable {
+    var elements: [Element] = []
+
+    private struct Skip: Decodable {
+        init(from decoder: any Decoder) throws {}
+    }
+
+    init(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd {
+            if let element = try? container.decode(Element.self) {
+                elements.append(element)
+            } else if (try? container.decode(Skip.self)) == nil {
+                break
+            }
+        }
+    }
+}

@@ -3,14 +3,14 @@ import Glibc
 /// The process's peak resident memory (`VmHWM` in `/proc/self/status`), reset to the current
 /// resident size first (`/proc/self/clear_refs`, Linux ≥ 4.0), so a test can bound what one
 /// call adds to the peak without asserting on time.
-enum PeakMemory {
+public enum PeakMemory {
     /// Whether the peak can be reset here; without a reset an earlier, higher peak would hide
     /// any growth and a bound on it could not fail.
-    static let isResettable: Bool = reset() && kibibytes("VmHWM") != nil
+    public static let isResettable: Bool = reset() && kibibytes("VmHWM") != nil
 
     /// Sets the peak to the current resident size.
     @discardableResult
-    static func reset() -> Bool {
+    public static func reset() -> Bool {
         let fd = open("/proc/self/clear_refs", O_WRONLY)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -18,7 +18,7 @@ enum PeakMemory {
     }
 
     /// A `Vm…` line of `/proc/self/status`, in KiB.
-    static func kibibytes(_ field: String) -> Int? {
+    public static func kibibytes(_ field: String) -> Int? {
         let fd = open("/proc/self/status", O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -36,7 +36,7 @@ enum PeakMemory {
     }
 
     /// How many KiB `body` added to the peak resident memory, and what it returned.
-    static func growth<T>(_ body: () -> T) -> (kibibytes: Int, result: T) {
+    public static func growth<T>(_ body: () -> T) -> (kibibytes: Int, result: T) {
         reset()
         let before = kibibytes("VmHWM") ?? 0
         let result = body()

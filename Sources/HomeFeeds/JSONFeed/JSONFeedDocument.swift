@@ -1,0 +1,121 @@
+/// The top level of a JSON Feed, read with `JSONFeedCursor`: only the members homefeed reads,
+/// and of `items` only the first `FeedParseLimits.maxEntries` objects. The rest are skipped
+/// unbuilt, and the text limits apply as each text is read.
+///
+/// Lenient like the format's readers: a member of the wrong type counts as missing instead of
+/// failing the feed, and an item or attachment that is not an object is skipped.
+struct JSONFeedDocument {
+    var version: String?
+    var title: String?
+    var homePageURL: String?
+    /// At most `maxEntries`, in document order.
+    var items: [JSONFeedItem] = []
+    /// `items` is there and an array.
+    var hasItems = false
+    /// Items past `maxEntries` were skipped.
+    var isTruncated = false
+
+    /// Reads the document at `cursor`, which must be a JSON object.
+    static func read(_ cursor: inout JSONFeedCursor, limits: FeedParseLimits) throws(FeedParseError) -> JSONFeedDocument
+    {
+        var document = JSONFeedDocument()
+        var text = JSONFeedTextBudget(limits: limits)
+        try cursor.members { (cursor, key) throws(FeedParseError) in
+            switch key {
+            case "version": document.version = try cursor.string()
+            case "title": document.title = try cursor.string()
+            case "home_page_url": document.homePageURL = try cursor.string()
+            case "items": try document.readItems(&cursor, limits: limits, text: &text)
+            default: try cursor.skip()
+            }
+        }
+        try cursor.end()
+        return document
+    }
+
+    private mutating func readItems(
+        _ cursor: inout JSONFeedCursor,
+        limits: FeedParseLimits,
+        text: inout JSONFeedTextBudget
+    ) throws(FeedParseError) {
+        // A repeated `items` member replaces the first, as any repeated member does.
+        items = []
+        isTruncated = false
+        var read: [JSONFeedItem] = []
+        var isTruncated = false
+        hasItems = try cursor.elements { (cursor) throws(FeedParseError) in
+            guard read.count < limits.maxEntries else {
+                // Checked at the item's start: past the limit nothing of it is built.
+                if try cursor.kind() == .object { isTruncated = true }
+                try cursor.skip()
+                return
+            }
+            var item = JSONFeedItem()
+            if try item.read(&cursor, text: &text) { read.append(item) }
+        }
+        items = read
+        self.isTruncated = isTruncated
+    }
+}
+
+/// One JSON Feed item. `id` may be a string or a number ("12345"), per §3 rule 1.
+struct JSONFeedItem {
+    var id: String?
+    var url: String?
+    var title: String?
+    var summary: String?
+    var contentHTML: String?
+    var contentText: String?
+    var datePublished: String?
+    var dateModified: String?
+    var attachments: [JSONFeedAttachment] = []
+    var image: String?
+    var bannerImage: String?
+
+    /// Reads the item at `cursor`; false, the value skipped, when it is no object.
+    mutating func read(_ cursor: inout JSONFeedCursor, text: inout JSONFeedTextBudget) throws(FeedParseError) -> Bool {
+        try cursor.members { (cursor, key) throws(FeedParseError) in
+            switch key {
+            case "id":
+                id = try cursor.kind() == .number ? try cursor.numberText() : try cursor.string()
+            case "url": url = try cursor.string()
+            case "title": title = try text.counted(cursor.string(), at: cursor)
+            case "summary": summary = try text.counted(cursor.string(), at: cursor)
+            case "content_html": contentHTML = try text.counted(cursor.string(), at: cursor)
+            case "content_text": contentText = try text.counted(cursor.string(), at: cursor)
+            case "date_published": datePublished = try cursor.string()
+            case "date_modified": dateModified = try cursor.string()
+            case "image": image = try cursor.string()
+            case "banner_image": bannerImage = try cursor.string()
+            case "attachments":
+                var read: [JSONFeedAttachment] = []
+                try cursor.elements { (cursor) throws(FeedParseError) in
+                    var attachment = JSONFeedAttachment()
+                    if try attachment.read(&cursor) { read.append(attachment) }
+                }
+                attachments = read
+            default: try cursor.skip()
+            }
+        }
+    }
+}
+
+struct JSONFeedAttachment {
+    var url: String?
+    var mimeType: String?
+    var size: Int64?
+
+    /// Reads the attachment at `cursor`; false, the value skipped, when it is no object.
+    mutating func read(_ cursor: inout JSONFeedCursor) throws(FeedParseError) -> Bool {
+        try cursor.members { (cursor, key) throws(FeedParseError) in
+            switch key {
+            case "url": url = try cursor.string()
+            case "mime_type": mimeType = try cursor.string()
+            case "size_in_bytes":
+                let number = try cursor.numberText().flatMap { Int64($0) }
+                size = number.flatMap { $0 >= 0 ? $0 : nil }
+            default: try cursor.skip()
+            }
+        }
+    }
+}
