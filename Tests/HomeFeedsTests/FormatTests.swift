@@ -52,6 +52,26 @@ import Testing
         #expect(feed.entries.map { $0.published?.rfc3339 } == ["2026-11-29T01:15:30Z", "2026-11-29T00:00:00Z"])
     }
 
+    @Test(
+        "RSS 2.0 in the default namespaces UserLand and Harvard gave it is RSS",
+        arguments: [
+            "http://backend.userland.com/rss", "http://backend.userland.com/rss2",
+            "http://backend.userland.com/rss2.1", "http://blogs.law.harvard.edu/tech/rss",
+        ]
+    )
+    func rssNamespaces(_ namespace: String) throws {
+        let feed = try parseFeed(
+            """
+            <rss version="2.0" xmlns="\(namespace)"><channel><title>Namespaced</title>
+            <item><guid>1</guid><title>Item</title><link>/1</link></item></channel></rss>
+            """
+        )
+        #expect(feed.format == .rss20)
+        #expect(feed.title == "Namespaced")
+        #expect(feed.entries.map(\.title) == ["Item"])
+        #expect(feed.entries.map(\.link) == ["https://example.test/1"])
+    }
+
     @Test("Atom 1.0: xml:base, link choice, text constructs, source ignored")
     func atom10() throws {
         let feed = try parseFeed(try Fixture.bytes("atom.xml"))

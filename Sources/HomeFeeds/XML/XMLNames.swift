@@ -2,7 +2,9 @@ internal import Glibc
 
 /// The XML namespaces the feed formats use, recognised by URI.
 enum XMLNamespace: UInt8 {
-    /// No namespace, or one of the RSS core namespaces (RSS 0.90, RSS 1.0, UserLand's RSS 2.0).
+    /// No namespace, or one of the RSS core namespaces: RSS 0.90, RSS 1.0, and the default
+    /// namespaces RSS 2.0 feeds were given by UserLand and Harvard (`backend.userland.com/rss`,
+    /// `/rss2`, `/rss2.1`, `blogs.law.harvard.edu/tech/rss`), as feedparser reads them.
     case rssCore
     case rdf
     case atom
@@ -30,6 +32,9 @@ enum XMLNamespace: UInt8 {
         if XMLName.equals(uri, length, "http://www.itunes.com/dtds/podcast-1.0.dtd") { return .itunes }
         if XMLName.equals(uri, length, "http://my.netscape.com/rdf/simple/0.9/") { return .rssCore }
         if XMLName.equals(uri, length, "http://backend.userland.com/rss2") { return .rssCore }
+        if XMLName.equals(uri, length, "http://backend.userland.com/rss") { return .rssCore }
+        if XMLName.equals(uri, length, "http://backend.userland.com/rss2.1") { return .rssCore }
+        if XMLName.equals(uri, length, "http://blogs.law.harvard.edu/tech/rss") { return .rssCore }
         // Atom's names before Atom 0.3 (2003 drafts: Echo, Pie, Necho), still in old feeds.
         if XMLName.equals(uri, length, "http://purl.org/echo/") { return .atom }
         if XMLName.equals(uri, length, "http://purl.org/pie/") { return .atom }
