@@ -43,6 +43,20 @@ import Testing
         LabelCase("koi8-r", [0xC1], "а"),
         LabelCase("windows-1251", [0xC0], "А"),
         LabelCase("iso-8859-2", [0xA1], "Ą"),
+        // `_` is `-`: these are the table's iso-8859-1, us-ascii and euc-kr.
+        LabelCase("ISO8859_1", [0x93, 0x61, 0x94], "“a”"),
+        LabelCase("iso_8859_1", [0x80], "€"),
+        LabelCase("us_ascii", [0xE9], "é"),
+        LabelCase("euc_kr", [0x8C, 0x63], "똠"),
+        // glibc's other names for the encodings the table widens are read as the table reads
+        // those: windows-1252, windows-1254 (0x80 is € there, a C1 control in ISO-8859-9),
+        // windows-874 and windows-949.
+        LabelCase("8859_1", [0x93], "“"),
+        LabelCase("ANSI_X3.4-1986", [0xE9], "é"),
+        LabelCase("cp367", [0x80], "€"),
+        LabelCase("8859_9", [0x80], "€"),
+        LabelCase("tis620", [0x80, 0xA1], "€ก"),
+        LabelCase("euckr", [0x8C, 0x63], "똠"),
         // Bare code-page names are no WHATWG labels; iconv knows them: 0x80 is Ç in both.
         LabelCase("437", [0x80], "Ç"),
         LabelCase("850", [0x80], "Ç"),
@@ -120,7 +134,8 @@ import Testing
         arguments: [
             ("utf8", "UTF-8"), ("unicode-1-1-utf-8", "UTF-8"), ("cseuckr", "EUC-KR"), ("x-gbk", "GBK"),
             ("ascii", "windows-1252"), ("tis-620", "windows-874"), ("sjis", "Shift_JIS"), ("ucs-2", "UTF-16LE"),
-            ("utf-32", "UTF-32BE"), ("ibm037", "IBM037"), ("windows_1250", "WINDOWS-1250"),
+            ("utf-32", "UTF-32BE"), ("ibm037", "IBM037"), ("windows_1250", "windows-1250"),
+            ("iso_8859-2", "ISO-8859-2"), ("ISO8859_1", "windows-1252"), ("us", "windows-1252"),
         ]
     )
     func resolution(_ label: String, _ name: String) {
@@ -129,7 +144,10 @@ import Testing
 
     @Test("labels that name nothing, or smuggle iconv options, resolve to nothing")
     func unresolvable() {
-        for label in ["", "utf-7", "x-bogus", "utf-8//TRANSLIT", "latin1//IGNORE", String(repeating: "a", count: 60)] {
+        for label in [
+            "", "utf-7", "utf_7", "UTF_7-IMAP", "x-bogus", "utf-8//TRANSLIT", "latin1//IGNORE",
+            String(repeating: "a", count: 60),
+        ] {
             #expect(EncodingLabel.resolve(label) == nil, "\(label)")
         }
     }

@@ -61,25 +61,55 @@ struct ResolvedEncoding: Equatable {
 /// Encoding labels as the web uses them: the label table of the WHATWG Encoding Standard
 /// (https://encoding.spec.whatwg.org/#names-and-labels), so `euc-kr` means windows-949,
 /// `gb2312` means GBK (decoded as gb18030, its superset, as the standard does) and
-/// `iso-8859-1`/`us-ascii` mean windows-1252.
+/// `iso-8859-1`/`us-ascii` mean windows-1252. `_` and `-` are one: `iso_8859_1` and `euc_kr`
+/// are looked up as `iso-8859-1` and `euc-kr`.
 ///
 /// Labels outside the table are tried with glibc iconv (feeds in the wild say `cp437`, `850`,
 /// `ibm037`, `utf-32`…): a name iconv knows is decoded as what it names rather than silently
-/// as UTF-8. UTF-7 is refused: no browser decodes it, and it can smuggle markup past filters.
+/// as UTF-8, except glibc's other names for the encodings the standard reads as a superset
+/// (`glibcAliases`: `8859_1`, `ANSI_X3.4-1986`…), which are read as the standard reads them.
+/// UTF-7 is refused: no browser decodes it, and it can smuggle markup past filters.
 enum EncodingLabel {
     /// The encoding a label names, or nil for a label neither the WHATWG table nor iconv knows.
     static func resolve(_ label: String) -> ResolvedEncoding? {
-        let key = normalized(label)
-        guard !key.isEmpty else { return nil }
+        let lowered = normalized(label)
+        guard !lowered.isEmpty else { return nil }
+        let key = lowered.replacingUnderscores()
         if let known = whatwg[key] { return known }
+        if let alias = glibcAliases[key] { return whatwg[alias] }
         if let xml = xmlOnly[key] { return xml }
-        return iconvFallback(key)
+        guard !refused.contains(key) else { return nil }
+        return iconvFallback(lowered)
     }
 
     /// ASCII whitespace trimmed and lowercased, as the standard's "get an encoding" does.
     static func normalized(_ label: String) -> String {
         String(URIReference.trimASCIIAndNBSP(label)).lowercased()
     }
+
+    /// glibc iconv's other names (its `gconv-modules` aliases and built-in ASCII names, with `_`
+    /// read as `-`) for the encodings the WHATWG standard reads as a superset, mapped to the
+    /// standard's label for it: ISO-8859-1 and US-ASCII are windows-1252, ISO-8859-9 is
+    /// windows-1254, TIS-620 is windows-874 and EUC-KR is windows-949. Without these, iconv
+    /// would decode `8859_1` as true Latin-1 (0x93 a C1 control, not “), `ANSI_X3.4-1986`
+    /// with every byte above 0x7F invalid, and `euckr` without the CP949 syllables (똠).
+    private static let glibcAliases: [String: String] = {
+        let groups = [
+            (
+                "windows-1252",
+                "8859-1 osf00010001 iso-ir-6 ansi-x3.4-1986 iso-646.irv:1991 iso646-us us ibm367 cp367 csascii "
+                    + "osf00010020"
+            ),
+            ("windows-1254", "8859-9 osf00010009 ibm920 cp920 ts-5881 ecma-128"),
+            ("windows-874", "tis620 tis620-0 tis620.2529-1 tis620.2533-0 iso-ir-166"),
+            ("euc-kr", "euckr osf0004000a"),
+        ]
+        var map: [String: String] = [:]
+        for (label, names) in groups {
+            for name in names.split(separator: " ") { map[String(name)] = label }
+        }
+        return map
+    }()
 
     /// UTF-32 and UCS-4: XML documents may be written in them (XML 1.0 appendix F), the web
     /// has no label for them.
@@ -106,7 +136,7 @@ enum EncodingLabel {
     /// A name glibc iconv opens, tried as written, with `_` read as `-`, and via `aliases`.
     private static func iconvFallback(_ key: String) -> ResolvedEncoding? {
         // Only plain names: iconv reads suffixes such as `//TRANSLIT` as conversion options.
-        guard key.utf8.count <= 40, !refused.contains(key),
+        guard key.utf8.count <= 40,
             key.utf8.allSatisfy({
                 $0.isASCIILetter || $0.isASCIIDigit || $0 == 0x2D || $0 == 0x5F || $0 == 0x2E || $0 == 0x3A
             })
@@ -116,7 +146,7 @@ enum EncodingLabel {
         candidates.append(key.uppercased())
         candidates.append(key.uppercased().replacingUnderscores())
         for name in candidates where IconvConverter.isAvailable(name) {
-            if refused.contains(name.lowercased()) { return nil }
+            if refused.contains(name.lowercased().replacingUnderscores()) { return nil }
             switch name {
             case "UTF-8", "UTF8": return ResolvedEncoding(encoding: .utf8, name: "UTF-8")
             case "UTF-16BE": return ResolvedEncoding(encoding: .utf16(bigEndian: true), name: "UTF-16BE")
@@ -133,7 +163,7 @@ enum EncodingLabel {
         map.reserveCapacity(240)
         for (name, encoding, labels) in table {
             for label in labels.split(separator: " ") {
-                map[String(label)] = ResolvedEncoding(encoding: encoding, name: name)
+                map[String(label).replacingUnderscores()] = ResolvedEncoding(encoding: encoding, name: name)
             }
         }
         return map
