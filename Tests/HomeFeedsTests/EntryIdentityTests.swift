@@ -74,6 +74,46 @@ import Testing
         #expect(feed.entries.map(\.title) == ["A", "B", "C", "D", "A"])
     }
 
+    @Test("ids stay unique: a native id equal to a renamed one clashes with it, and a renamed id skips taken ones")
+    func renamedIDsStayUnique() throws {
+        let feed = try parseFeed(
+            rss(
+                """
+                <item><guid isPermaLink="false">a</guid><title>A</title><link>/1</link></item>
+                <item><guid isPermaLink="false">a</guid><title>B</title><link>/2</link></item>
+                <item><guid isPermaLink="false">a|https://example.test/2</guid><title>C</title><link>/3</link></item>
+                <item><guid isPermaLink="false">b|2</guid><title>D</title></item>
+                <item><guid isPermaLink="false">b</guid><title>E</title></item>
+                <item><guid isPermaLink="false">b</guid><title>F</title></item>
+                <item><guid isPermaLink="false">c|https://example.test/4</guid><title>G</title></item>
+                <item><guid isPermaLink="false">c</guid><title>H</title><link>/5</link></item>
+                <item><guid isPermaLink="false">c</guid><title>I</title><link>/4</link></item>
+                """
+            )
+        )
+        #expect(
+            feed.entries.map(\.id) == [
+                "a", "a|https://example.test/2", "a|https://example.test/2|https://example.test/3",
+                "b|2", "b", "b|3", "c|https://example.test/4", "c", "c|2",
+            ]
+        )
+        #expect(feed.entries.last?.idSource == .guidPlusN)
+        #expect(Set(feed.entries.map(\.id)).count == feed.entries.count)
+        // The same in a JSON Feed.
+        let json = try parseFeed(
+            #"""
+            {"version": "https://jsonfeed.org/version/1.1", "items": [
+              {"id": "a", "title": "A", "url": "/1"}, {"id": "a", "title": "B", "url": "/2"},
+              {"id": "a|https://example.test/2", "title": "C", "url": "/3"}]}
+            """#
+        )
+        #expect(
+            json.entries.map(\.id) == [
+                "a", "a|https://example.test/2", "a|https://example.test/2|https://example.test/3",
+            ]
+        )
+    }
+
     @Test("an exact repeat needs the same title, link, summary and published")
     func repeatNeedsAllFields() throws {
         let feed = try parseFeed(

@@ -75,24 +75,25 @@ enum EntryIdentity {
 /// The duplicate rules of `feed-parsing.md` §3, applied as each entry is read (document order),
 /// while its strings are still hot in the cache.
 ///
-/// An entry whose base id an earlier kept entry already has is dropped when it repeats that
-/// entry exactly (title, link, summary, published); otherwise it becomes `base|link` when no
-/// earlier entry has its link, else `base|k` with k = 1 + the earlier kept entries of that
-/// base (Miniflux's disambiguation, so one guid on every item does not collapse a feed). The
-/// first occurrence keeps the plain id.
-///
-/// "Earlier ones" are the kept entries with the same *base* id; the spec's wording also allows
-/// comparing final ids, which differs only from a third clash on.
+/// The earlier ones of an entry are the kept entry whose id equals its base id (§3: "a kept
+/// entry whose id equals this entry's base id is an earlier one") and the kept entries renamed
+/// from that base. The entry is dropped when it repeats one of them exactly (title, link,
+/// summary, published); otherwise it becomes `base|link` when no earlier entry has its link,
+/// else `base|k` with k = 1 + the earlier ones (Miniflux's disambiguation, so one guid on every
+/// item does not collapse a feed). The first occurrence keeps the plain id. Ids stay unique in
+/// the document: a renamed id that a kept entry already has (a native `a|https://e.test/2` read
+/// before the renamed `a`) gives way to `base|k`, and k to the first free number.
 struct EntryDisambiguator {
-    private var firstByBase = FirstIndexTable()
-    private var laterByBase: [HashedKey: [Int]] = [:]
+    /// Every kept entry by its id, plain or renamed.
+    private var keptByID = FirstIndexTable()
+    private var renamedByBase: [HashedKey: [Int]] = [:]
     /// Links of the kept entries, built only once a base id clashes (most feeds never do).
     private var keptLinks: Set<HashedKey>?
 
     /// Starts loading the table slot `append` will probe first for a base id with this hash
     /// (`HashedKey.hashCode(of:)`), so the probe does not wait for memory. A hint only.
     func warm(hashCode: Int) {
-        firstByBase.warm(hashCode: hashCode)
+        keptByID.warm(hashCode: hashCode)
     }
 
     /// Appends `entry` (carrying its base id) to `entries`, renamed if its base clashes, or
@@ -108,8 +109,8 @@ struct EntryDisambiguator {
     mutating func append(_ entry: consuming FeedEntry, baseHash: Int? = nil, to entries: inout [FeedEntry]) -> String? {
         let hashCode = baseHash ?? HashedKey.hashCode(of: entry.id)
         // The common case inline, so the entry moves into `entries` without a copy.
-        guard let first = firstByBase.find(entry.id, hashCode: hashCode, in: entries) else {
-            firstByBase.insert(hashCode: hashCode, index: entries.count)
+        guard let first = keptByID.find(entry.id, hashCode: hashCode, in: entries) else {
+            keptByID.insert(hashCode: hashCode, index: entries.count)
             if keptLinks != nil, let link = entry.link { keptLinks?.insert(HashedKey(link)) }
             entries.append(entry)
             return nil
@@ -117,7 +118,7 @@ struct EntryDisambiguator {
         return appendClashing(entry, base: HashedKey(entry.id, hashCode: hashCode), first: first, to: &entries)
     }
 
-    /// `append` for an entry whose base id an earlier kept entry (`first`) has.
+    /// `append` for an entry whose base id a kept entry (`first`) has.
     @inline(never)
     private mutating func appendClashing(
         _ entry: consuming FeedEntry,
@@ -125,7 +126,7 @@ struct EntryDisambiguator {
         first: Int,
         to entries: inout [FeedEntry]
     ) -> String? {
-        let earlier = [first] + (laterByBase[base] ?? [])
+        let earlier = [first] + (renamedByBase[base] ?? [])
         let isRepeat = earlier.contains { other in
             entries[other].title == entry.title && entries[other].link == entry.link
                 && entries[other].summary == entry.summary && entries[other].published == entry.published
@@ -134,17 +135,30 @@ struct EntryDisambiguator {
         if keptLinks == nil {
             keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
         }
+        var renamed: HashedKey?
         if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
-            entry.id = base.text + "|" + link
+            renamed = unused(base.text + "|" + link, in: entries)
             entry.idSource = .guidPlusLink
-        } else {
-            entry.id = base.text + "|" + String(1 + earlier.count)
-            entry.idSource = .guidPlusN
         }
-        laterByBase[base, default: []].append(entries.count)
+        var k = 1 + earlier.count
+        while renamed == nil {
+            renamed = unused(base.text + "|" + String(k), in: entries)
+            entry.idSource = .guidPlusN
+            k += 1
+        }
+        guard let renamed else { return nil }
+        entry.id = renamed.text
+        keptByID.insert(hashCode: renamed.hashCode, index: entries.count)
+        renamedByBase[base, default: []].append(entries.count)
         if let link = entry.link { keptLinks?.insert(HashedKey(link)) }
         entries.append(entry)
         return nil
+    }
+
+    /// `id` with its hash, unless a kept entry has it.
+    private func unused(_ id: String, in entries: [FeedEntry]) -> HashedKey? {
+        let key = HashedKey(id)
+        return keptByID.find(id, hashCode: key.hashCode, in: entries) == nil ? key : nil
     }
 }
 

@@ -1,6 +1,6 @@
 internal import CSystem
 
-/// Base id → index of the first kept entry with it, for `EntryDisambiguator`.
+/// Entry id → index of the kept entry with it, for `EntryDisambiguator`.
 ///
 /// An open-addressing table (linear probing, at most half full) over the hash computed once
 /// per id (`HashedKey.hashCode(of:)`): a lookup or an insert costs no further hashing, where a
