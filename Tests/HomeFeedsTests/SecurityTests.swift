@@ -205,6 +205,36 @@ final class LoopbackListener: @unchecked Sendable {
         #expect(error.kind == .limitExceeded(.totalTextBytes))
     }
 
+    @Test("attribute values count against the text limits like element text")
+    func attributeText() throws {
+        let long = String(repeating: "x", count: 2000)
+        let field = parseError(
+            Array(rss("<item><guid>1</guid><enclosure url=\"https://example.test/\(long)\"/></item>").utf8),
+            limits: FeedParseLimits(maxFieldBytes: 1000)
+        )
+        #expect(field?.kind == .limitExceeded(.fieldBytes))
+        #expect(field?.message == "an attribute value exceeds 1000 bytes")
+        // 50 enclosures of 500-byte URLs and types: no element text at all.
+        let items = (0..<50).map {
+            "<item><guid>\($0)</guid><enclosure url=\"/\($0)\" type=\"\(String(repeating: "t", count: 500))\"/></item>"
+        }
+        let total = parseError(Array(rss(items.joined()).utf8), limits: FeedParseLimits(maxTotalTextBytes: 10_000))
+        #expect(total?.kind == .limitExceeded(.totalTextBytes))
+    }
+
+    @Test("enclosures per entry are bounded: the first 64 different ones, in document order")
+    func enclosuresPerEntry() throws {
+        // 300 enclosures, each URL three times: without the bound 300 kept, de-duplicated by a
+        // scan of the kept ones per enclosure.
+        let enclosures = (0..<900).map { "<enclosure url=\"/e\($0 / 3)\" type=\"audio/mpeg\"/>" }
+        let feed = try parseFeed(rss("<item><guid>1</guid>" + enclosures.joined() + "</item>"))
+        let expected = (0..<FeedEnclosure.limitPerEntry).map { "https://example.test/e\($0)" }
+        #expect(feed.entries.first?.enclosures.map(\.url) == expected)
+        let attachments = (0..<900).map { #"{"url": "/e\#($0 / 3)"}"# }.joined(separator: ",")
+        let json = try parseFeed(#"{"items": [{"id": "1", "attachments": [\#(attachments)]}]}"#)
+        #expect(json.entries.first?.enclosures.map(\.url) == expected)
+    }
+
     @Test("body size limit")
     func bodyLimit() throws {
         let body = Array(rss(String(repeating: "<item><guid>x</guid></item>", count: 1000)).utf8)

@@ -88,10 +88,17 @@ struct JSONFeedItem {
             case "image": image = try cursor.string()
             case "banner_image": bannerImage = try cursor.string()
             case "attachments":
+                // The first `FeedEnclosure.limitPerEntry` with a URL not seen before; the rest
+                // are skipped unbuilt.
                 var read: [JSONFeedAttachment] = []
+                var urls: Set<String> = []
                 try cursor.elements { (cursor) throws(FeedParseError) in
+                    guard read.count < FeedEnclosure.limitPerEntry else { return try cursor.skip() }
                     var attachment = JSONFeedAttachment()
-                    if try attachment.read(&cursor) { read.append(attachment) }
+                    guard try attachment.read(&cursor), let url = attachment.url, urls.insert(url).inserted else {
+                        return
+                    }
+                    read.append(attachment)
                 }
                 attachments = read
             default: try cursor.skip()

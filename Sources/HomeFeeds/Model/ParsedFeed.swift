@@ -126,6 +126,10 @@ public enum EntryIDSource: String, Sendable, Equatable, CaseIterable {
 
 /// A media attachment: RSS `enclosure`, `media:content`, Atom `rel="enclosure"`, JSON Feed attachment.
 public struct FeedEnclosure: Sendable, Equatable {
+    /// Enclosures kept per entry, the first ones in document order after de-duplication: a
+    /// feed that lists thousands per item costs a bounded list.
+    static let limitPerEntry = 64
+
     /// Absolute URL; enclosures are de-duplicated on it.
     public var url: String
     /// The MIME type as written, or nil.

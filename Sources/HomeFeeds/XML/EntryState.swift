@@ -15,6 +15,8 @@ struct EntryState {
     var published: FeedTimestamp?
     var dateRank = FieldRank.none
     var enclosures: [FeedEnclosure] = []
+    /// The URLs of `enclosures`, filled from the second one on (most entries have at most one).
+    var enclosureURLs: Set<String> = []
     var images = ImageCandidates()
 
     /// Every field as `EntryState()` sets it (for assertions: `beginEntry` reuses such a state).
@@ -22,7 +24,7 @@ struct EntryState {
         nativeID == nil && nativeIDHash == nil && guidIsPermaLink && guidLink == nil && title == nil
             && titleRank == FieldRank.none && link == nil && alternates.chosen == nil && summary == nil
             && summaryRank == FieldRank.none && published == nil && dateRank == FieldRank.none && enclosures.isEmpty
-            && images.ordered.isEmpty
+            && enclosureURLs.isEmpty && images.ordered.isEmpty
     }
 }
 

@@ -74,6 +74,21 @@ struct XMLAttributes {
         return UnsafeBufferPointer(start: start, count: max(0, end - start))
     }
 
+    /// The sum and the largest of the values' byte counts as libxml2 hands them over (before
+    /// `decode`), for the text limits (`XMLFeedBuilder.countAttributeText`).
+    var valueByteCounts: (total: Int, largest: Int) {
+        guard let base else { return (0, 0) }
+        var (total, largest) = (0, 0)
+        for index in 0..<count {
+            let slot = base + index * 5
+            guard let start = slot[3], let end = slot[4] else { continue }
+            let length = max(0, end - start)
+            total += length
+            largest = max(largest, length)
+        }
+        return (total, largest)
+    }
+
     /// `lookUp(name).trimmedValue`: decoded and trimmed, nil when absent or empty.
     func trimmedValue(_ name: StaticString) -> String? { lookUp(name).trimmedValue }
 

@@ -77,7 +77,8 @@ extension XMLFeedBuilder {
         addMediaImage(attributes, url: absolute, isThumbnail: false)
     }
 
-    /// Appends an enclosure unless it is already listed for this entry.
+    /// Appends an enclosure unless it is already listed for this entry, or the entry has
+    /// `FeedEnclosure.limitPerEntry`.
     ///
     /// - Parameters:
     ///   - url: absolute and allowed by the link policy (``resolvedResource(_:_:what:)``, or an
@@ -94,14 +95,15 @@ extension XMLFeedBuilder {
     ) {
         guard isInEntry, let absolute = url else { return }
         if let origin { addEnclosureImage(url: absolute, type: type, length: length, origin: origin) }
-        guard !entry.enclosures.contains(where: { $0.url == absolute }) else { return }
-        let enclosure = FeedEnclosure(url: absolute, type: type, length: length)
         // The first one as a one-element array: appending to the empty array took the growth
         // path (`_consumeAndCreateNew`), some 300 instructions per enclosure (issue 17).
-        if entry.enclosures.isEmpty {
-            entry.enclosures = [enclosure]
-        } else {
-            entry.enclosures.append(enclosure)
+        guard let first = entry.enclosures.first else {
+            entry.enclosures = [FeedEnclosure(url: absolute, type: type, length: length)]
+            return
         }
+        guard entry.enclosures.count < FeedEnclosure.limitPerEntry else { return }
+        if entry.enclosureURLs.isEmpty { entry.enclosureURLs.insert(first.url) }
+        guard entry.enclosureURLs.insert(absolute).inserted else { return }
+        entry.enclosures.append(FeedEnclosure(url: absolute, type: type, length: length))
     }
 }

@@ -189,6 +189,7 @@ struct XMLFeedBuilder: ~Copyable {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
+        if attributes.count > 0 && !countAttributeText(attributes) { return }
         let parent = stack.last?.role
         if parent == .field || parent == .insideField {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
@@ -274,6 +275,23 @@ struct XMLFeedBuilder: ~Copyable {
             close(frame)
             if frame.pushedBase { bases.removeLast() }
         }
+    }
+
+    /// Counts the element's attribute values against the text limits as text: each against the
+    /// per-field limit, all against the document's. The links, types and names made from them
+    /// would otherwise grow the result past both. False when that stopped the parse.
+    private mutating func countAttributeText(_ attributes: XMLAttributes) -> Bool {
+        let (total, largest) = attributes.valueByteCounts
+        if largest > limits.maxFieldBytes {
+            stop(.limitExceeded(.fieldBytes), "an attribute value exceeds \(limits.maxFieldBytes) bytes")
+            return false
+        }
+        totalTextBytes += total
+        if totalTextBytes > limits.maxTotalTextBytes {
+            stop(.limitExceeded(.totalTextBytes), "text exceeds \(limits.maxTotalTextBytes) bytes")
+            return false
+        }
+        return true
     }
 
     /// Appends text to the field being captured; anything else (no field, a field read for
