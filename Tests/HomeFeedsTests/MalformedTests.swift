@@ -78,6 +78,27 @@ import Testing
         #expect(entry.enclosures.first?.type == "a&b")
     }
 
+    @Test(
+        "a CDATA opener inside a comment or processing instruction opens nothing: later ampersands are still repaired",
+        arguments: ["<!-- wrap in <![CDATA[ -->", "<?note <![CDATA[ ?>"]
+    )
+    func sectionOpenersInComments(_ markup: String) throws {
+        let body = Array(
+            rss(
+                markup
+                    + "<item><guid>1</guid><title>AT&T</title><link>https://example.test/?a=1&b=2</link></item>"
+                    + "<!-- <![CDATA[ & ]]> --><item><guid>2</guid><title>Q&A</title></item>"
+            ).utf8
+        )
+        let feed = try parseFeed(body)
+        #expect(feed.entries.map(\.title) == ["AT&T", "Q&A"])
+        #expect(feed.entries.first?.link == "https://example.test/?a=1&b=2")
+        // The same however the body is cut: an opener or closer may straddle two pieces.
+        for size in [1, 2, 3, 5, 8] {
+            #expect(try parseInPieces(body, size: size, chunkSize: size) == .feed(feed), "pieces of \(size)")
+        }
+    }
+
     @Test("CDATA keeps its ampersands untouched")
     func cdataAmpersands() throws {
         let feed = try parseFeed(rss("<item><guid>1</guid><title><![CDATA[Q&A &amp; more]]></title></item>"))

@@ -5,7 +5,9 @@ internal import Glibc
 ///
 /// Feeds are full of `AT&T` and unescaped `?a=1&b=2` in URLs. libxml2 2.9.14 in RECOVER mode
 /// drops such an `&` together with the name after it (`a?b=1=2`), which breaks §2 rule 4 ("a
-/// bare `&` is a literal `&`") and corrupts enclosure URLs. CDATA sections are left alone.
+/// bare `&` is a literal `&`") and corrupts enclosure URLs. CDATA sections, comments and
+/// processing instructions are left alone, each read to its own end: a `<![CDATA[` inside a
+/// comment opens nothing, and neither does a `<!--` inside a CDATA section.
 /// `_amp` is no HTML5 entity name: the `getEntity` hook turns it back into `&` and records a
 /// warning with libxml2's position, since a bare `&` makes the document not well-formed.
 ///
@@ -13,7 +15,29 @@ internal import Glibc
 /// for the next call. Runs on `InputDecoder`'s UTF-8 output, where byte 0x26 is always `&`.
 struct AmpersandRepair {
     private var carry: [UInt8] = []
-    private var inCDATA = false
+    /// The section the scan is inside, read to its end without repairs.
+    private var section: Section?
+
+    /// Markup whose text holds no references: read to its closer untouched.
+    private enum Section {
+        case cdata, comment, processingInstruction
+
+        var opener: [UInt8] {
+            switch self {
+            case .cdata: AmpersandRepair.cdataOpen
+            case .comment: AmpersandRepair.commentOpen
+            case .processingInstruction: AmpersandRepair.processingInstructionOpen
+            }
+        }
+
+        var closer: [UInt8] {
+            switch self {
+            case .cdata: AmpersandRepair.cdataClose
+            case .comment: AmpersandRepair.commentClose
+            case .processingInstruction: AmpersandRepair.processingInstructionClose
+            }
+        }
+    }
 
     /// A reference name longer than this is left for libxml2 to judge.
     private static let maxLookahead = 64
@@ -21,6 +45,11 @@ struct AmpersandRepair {
     /// than a decision needs (`maxLookahead`, a CDATA opener), few enough to copy.
     static let joinedLength = 4096
     private static let cdataOpen = Array("<![CDATA[".utf8)
+    private static let commentOpen = Array("<!--".utf8)
+    private static let processingInstructionOpen = Array("<?".utf8)
+    private static let cdataClose = Array("]]>".utf8)
+    private static let commentClose = Array("-->".utf8)
+    private static let processingInstructionClose = Array("?>".utf8)
 
     /// Passes the repaired form of `input` to `emit`, as slices of `input` (no copy) and the
     /// marker; bytes that cannot be decided yet are held for the next call.
@@ -30,7 +59,7 @@ struct AmpersandRepair {
         // them; the rest of the input is then scanned where it is. (Joined with the whole
         // input, every 64 KiB piece that a CDATA section crossed was copied, with an
         // allocation: 1 % of a 20 000-item RSS parse, issue 17.) Bytes still held back after a
-        // whole head (a CDATA section longer than it) are joined with all the rest: one copy of
+        // whole head (a CDATA section or comment longer than it) are joined with all the rest: one copy of
         // the input at most, as before, not one per head.
         var headLength = Self.joinedLength
         while !carry.isEmpty && !rest.isEmpty {
@@ -64,25 +93,27 @@ struct AmpersandRepair {
         guard let base = bytes.baseAddress, count > 0 else { return }
         var copied = 0
         var index = 0
-        // Position of the next complete "<![CDATA[" at or after `index` (count = none), cached
-        // so that frequent ampersands do not make the search quadratic.
+        // Position of the next complete section opener at or after `index` (count = none), and
+        // which, cached so that frequent ampersands do not make the search quadratic.
         var nextOpen = -1
+        var nextSection: Section?
         while index < count {
-            if inCDATA {
-                guard let close = Self.find(Self.cdataClose, in: base, from: index, count: count) else {
-                    // Keep the last two bytes: "]]>" may straddle the chunks.
-                    let keep = isFinal ? count : max(index, count - 2)
+            if let current = section {
+                let closer = current.closer
+                guard let close = Self.find(closer, in: base, from: index, count: count) else {
+                    // Keep the closer's length less one: it may straddle the chunks.
+                    let keep = isFinal ? count : max(index, count - (closer.count - 1))
                     pass(copied..<keep)
                     carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[keep..<count]))
                     return
                 }
-                index = close + Self.cdataClose.count
-                inCDATA = false
+                index = close + closer.count
+                section = nil
                 nextOpen = -1
                 continue
             }
             if nextOpen < index {
-                nextOpen = Self.find(Self.cdataOpen, in: base, from: index, count: count) ?? count
+                (nextOpen, nextSection) = Self.nextSection(in: base, from: index, count: count)
             }
             let ampersand =
                 memchr(base + index, Int32(UInt8(ascii: "&")), nextOpen - index)
@@ -103,9 +134,9 @@ struct AmpersandRepair {
                 }
                 continue
             }
-            if nextOpen < count {
-                index = nextOpen + Self.cdataOpen.count
-                inCDATA = true
+            if let opened = nextSection {
+                index = nextOpen + opened.opener.count
+                section = opened
                 continue
             }
             // No ampersand and no complete opener left; a partial opener may straddle the chunks.
@@ -119,10 +150,40 @@ struct AmpersandRepair {
         pass(copied..<count)
     }
 
-    private static let cdataClose = Array("]]>".utf8)
+    /// The first complete `<![CDATA[`, `<!--` or `<?` in `base[from..<count]` and which it is, or
+    /// (count, nil). Other `<!` declarations (`<!DOCTYPE`, `<!ENTITY`) are passed over; one
+    /// that cannot be told yet at the end is left to `partialOpener`.
+    private static func nextSection(
+        in base: UnsafePointer<UInt8>,
+        from: Int,
+        count: Int
+    ) -> (position: Int, section: Section?) {
+        var found: (position: Int, section: Section?) = (count, nil)
+        if let instruction = find(processingInstructionOpen, in: base, from: from, count: count) {
+            found = (instruction, .processingInstruction)
+        }
+        var position = from
+        while let declaration = find(markupDeclarationOpen, in: base, from: position, count: found.position) {
+            if startsWith(cdataOpen, in: base, at: declaration, count: count) { return (declaration, .cdata) }
+            if startsWith(commentOpen, in: base, at: declaration, count: count) { return (declaration, .comment) }
+            position = declaration + markupDeclarationOpen.count
+        }
+        return found
+    }
 
-    /// First occurrence of `needle` in `base[from..<count]`: memchr for its rarest byte (`!` of
-    /// "<![CDATA[", `]` of "]]>"; `<` would stop at every tag), then a byte comparison. glibc's
+    private static let markupDeclarationOpen = Array("<!".utf8)
+
+    /// Whether `base[at..<count]` starts with all of `needle`.
+    private static func startsWith(_ needle: [UInt8], in base: UnsafePointer<UInt8>, at start: Int, count: Int) -> Bool
+    {
+        guard start + needle.count <= count else { return false }
+        for offset in 0..<needle.count where base[start + offset] != needle[offset] { return false }
+        return true
+    }
+
+    /// First occurrence of `needle` in `base[from..<count]`: memchr for its rarest byte (`!` or
+    /// `?` after a `<`, the first of a closer; `<` would stop at every tag), then a byte
+    /// comparison. glibc's
     /// memmem needs _GNU_SOURCE, which Swift's Glibc module does not set.
     private static func find(_ needle: [UInt8], in base: UnsafePointer<UInt8>, from: Int, count: Int) -> Int? {
         let anchor = needle.count > 1 && needle[0] == UInt8(ascii: "<") ? 1 : 0
@@ -142,18 +203,18 @@ struct AmpersandRepair {
         return nil
     }
 
-    /// A `<` in the last bytes that starts an incomplete "<![CDATA[".
+    /// A `<` in the last bytes that starts an incomplete section opener (`<![CDATA[`, `<!--`,
+    /// `<?`).
     private static func partialOpener(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
         let count = bytes.count
         var position = max(start, count - (cdataOpen.count - 1))
         while position < count {
             if bytes[position] == UInt8(ascii: "<") {
-                var matches = true
-                for offset in 0..<(count - position) where bytes[position + offset] != cdataOpen[offset] {
-                    matches = false
-                    break
+                let tail = bytes[position..<count]
+                for opener in [cdataOpen, commentOpen, processingInstructionOpen]
+                where tail.count < opener.count && opener.starts(with: tail) {
+                    return position
                 }
-                if matches { return position }
             }
             position += 1
         }
