@@ -26,6 +26,26 @@ import Testing
         )
     }
 
+    @Test("an empty href is the base without its fragment (RFC 3986); an empty <link> element stays null")
+    func emptyHref() throws {
+        let feed = try parseFeed(
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom" xml:base="https://example.test/dir/doc#top"><title>T</title>
+            <link href=" "/><entry><id>1</id><link rel="alternate" href=""/></entry></feed>
+            """,
+            url: "https://example.test/feed.xml#frag"
+        )
+        #expect(feed.link == "https://example.test/dir/doc")
+        #expect(feed.entries.first?.link == "https://example.test/dir/doc")
+        let noBase = try parseFeed(
+            atom("<entry><id>1</id><link href=\"\"/></entry>"),
+            url: "https://example.test/feed.xml#frag"
+        )
+        #expect(noBase.entries.first?.link == "https://example.test/feed.xml")
+        let rssFeed = try parseFeed(rss("<item><guid isPermaLink=\"false\">1</guid><link></link></item>"))
+        #expect(rssFeed.entries.first?.link == nil)
+    }
+
     @Test("RSS enclosure and media:content: absolute, relative, and relative needing percent-encoding")
     func rssEnclosures() throws {
         let feed = try parseFeed(

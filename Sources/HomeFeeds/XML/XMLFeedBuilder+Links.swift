@@ -22,7 +22,7 @@ extension XMLFeedBuilder {
         } else {
             relation = .alternate
         }
-        guard let resolved = resolvedLink(href) else { return nil }
+        guard let resolved = resolvedHref(href) else { return nil }
         // The allowed link is the resolved one, moved through `allowedLink`, not copied past it.
         guard
             let allowed = relation == .alternate
@@ -33,6 +33,15 @@ extension XMLFeedBuilder {
             $0.isEmpty || HTMLTagNames.equalsIgnoringCase($0, "text/html")
         }
         return LinkCandidate(relation: relation, isHTML: isHTML ?? true, href: allowed)
+    }
+
+    /// An `href` resolved against the current base (``resolvedLink(_:)``), where an empty one is
+    /// the base less its fragment (RFC 3986 §5.2: the empty reference is the current document).
+    /// Nil when absent. An empty link element (`<link></link>`) stays a missing link.
+    private mutating func resolvedHref(_ value: XMLAttributeValue) -> String? {
+        guard value.withDecoded({ $0.trimmingASCIIAndNBSP().isEmpty }) == true else { return resolvedLink(value) }
+        let base = bases.last ?? documentURL
+        return String(base.prefix { $0 != "#" })
     }
 
     /// The attribute value decoded and resolved against the current base, or nil. The base is
