@@ -48,6 +48,22 @@ import Testing
         #expect(try parseFeed(document).entries.first?.summary == "Para one. Para two")
     }
 
+    @Test(
+        "script and style written as XML elements inside a field are dropped, as in escaped HTML",
+        arguments: [
+            rssItem("<guid>1</guid><description><style>p{}</style>Hi <b>there</b></description>"),
+            rssItem("<guid>1</guid><description>Hi <SCRIPT>x<b>y</b></SCRIPT><b>there</b></description>"),
+            rssItem("<guid>1</guid><description>&lt;style&gt;p{}&lt;/style&gt;Hi there</description>"),
+            atom(
+                "<entry><id>1</id><summary type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\">"
+                    + "<script>alert(1)</script>Hi <style>p{}</style>there</div></summary></entry>"
+            ),
+        ]
+    )
+    func scriptAndStyleElements(_ document: String) throws {
+        #expect(try parseFeed(document).entries.first?.summary == "Hi there")
+    }
+
     @Test("inline elements do not separate words, and titles follow the same rules")
     func inlineElements() throws {
         let feed = try parseFeed(

@@ -53,6 +53,8 @@ struct XMLFeedBuilder: ~Copyable {
         /// closed for the state machine (`closeOpenElements(named:)`): their end events follow
         /// this element's, and are ignored.
         var closedBelow = 0
+        /// A `script` or `style` element inside a field, whose text is dropped (§2 rule 1).
+        var hidesText = false
     }
 
     let documentURL: String
@@ -99,17 +101,16 @@ struct XMLFeedBuilder: ~Copyable {
 
     // Text capture: at most one field at a time (Atom xhtml children add to it).
     var captureField: Field? {
-        didSet {
-            if case .contentImages = captureField {
-                capturesText = false
-            } else {
-                capturesText = captureField != nil
-            }
-        }
+        didSet { updateCapturesText() }
     }
-    /// A field's text is captured whole (`captureField`, unless it is read only for its images),
-    /// kept as a plain flag: the most frequent SAX event (one per entity reference) then tests
-    /// no enum payload.
+    /// `script` and `style` elements open inside the field (HTML written as XML): their text is
+    /// no text (§2 rule 1), and is not captured while one is open.
+    var hiddenDepth = 0 {
+        didSet { updateCapturesText() }
+    }
+    /// A field's text is captured whole (`captureField`, unless it is read only for its images,
+    /// outside `script` and `style`), kept as a plain flag: the most frequent SAX event (one per
+    /// entity reference) then tests no enum payload.
     var capturesText = false
     var captureMode: TextMode = .literal
     /// The field's text is base64 (Atom 0.3 `mode="base64"`, a `;base64` type, binary Atom
@@ -172,6 +173,14 @@ struct XMLFeedBuilder: ~Copyable {
         linkPolicy = LinkPolicy(documentURL: documentURL)
     }
 
+    private mutating func updateCapturesText() {
+        if case .contentImages = captureField {
+            capturesText = false
+        } else {
+            capturesText = captureField != nil && hiddenDepth == 0
+        }
+    }
+
     // MARK: SAX events
 
     mutating func startElement(
@@ -194,9 +203,13 @@ struct XMLFeedBuilder: ~Copyable {
         if parent == .field || parent == .insideField {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
             // separates words, in whatever mode the field is read (§2 rule 1).
-            if HTMLTagNames.isBlock(UnsafeBufferPointer(start: name, count: strlenUInt8(name))) { text.append(0x20) }
+            let tag = UnsafeBufferPointer(start: name, count: strlenUInt8(name))
+            if HTMLTagNames.isBlock(tag) { text.append(0x20) }
             addInlineImage(name: name, attributes: attributes)
-            push(Frame(role: .insideField, pushedBase: false, name: name))
+            let hidesText =
+                HTMLTagNames.equalsIgnoringCase(tag, "script") || HTMLTagNames.equalsIgnoringCase(tag, "style")
+            if hidesText { hiddenDepth += 1 }
+            push(Frame(role: .insideField, pushedBase: false, name: name, hidesText: hidesText))
             return
         }
         var pushedBase = false
@@ -244,6 +257,7 @@ struct XMLFeedBuilder: ~Copyable {
     private mutating func close(_ frame: Frame) {
         switch frame.role {
         case .insideField:
+            if frame.hidesText { hiddenDepth -= 1 }
             if captureField != nil,
                 HTMLTagNames.isBlock(UnsafeBufferPointer(start: frame.name, count: strlenUInt8(frame.name)))
             {
@@ -307,7 +321,7 @@ struct XMLFeedBuilder: ~Copyable {
 
     @inline(never)
     private mutating func charactersOffPath(_ bytes: UnsafePointer<UInt8>, count: Int) {
-        guard let field = captureField, !isStopped else { return }
+        guard let field = captureField, !isStopped, hiddenDepth == 0 else { return }
         if case .contentImages = field {
             appendScannedText(bytes, count: count)
             return
