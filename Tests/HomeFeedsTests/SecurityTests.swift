@@ -205,6 +205,22 @@ final class LoopbackListener: @unchecked Sendable {
         #expect(error.kind == .limitExceeded(.totalTextBytes))
     }
 
+    @Test("the spaces block elements stand for count against the text limits")
+    func blockSpaces() throws {
+        // 3 000 <br/>: 3 000 spaces in one field, past a field limit of 1 000 bytes.
+        let breaks = rss(
+            "<item><guid>1</guid><description>" + String(repeating: "<br/>", count: 3000) + "</description></item>"
+        )
+        let field = parseError(Array(breaks.utf8), limits: FeedParseLimits(maxFieldBytes: 1000))
+        #expect(field?.kind == .limitExceeded(.fieldBytes))
+        // 50 fields of 300 paragraphs (600 spaces each, opening and closing): 30 000 in all.
+        let items = (0..<50).map {
+            "<item><guid>\($0)</guid><description>\(String(repeating: "<p></p>", count: 300))</description></item>"
+        }
+        let total = parseError(Array(rss(items.joined()).utf8), limits: FeedParseLimits(maxTotalTextBytes: 10_000))
+        #expect(total?.kind == .limitExceeded(.totalTextBytes))
+    }
+
     @Test("attribute values count against the text limits like element text")
     func attributeText() throws {
         let long = String(repeating: "x", count: 2000)

@@ -204,7 +204,7 @@ struct XMLFeedBuilder: ~Copyable {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
             // separates words, in whatever mode the field is read (§2 rule 1).
             let tag = UnsafeBufferPointer(start: name, count: strlenUInt8(name))
-            if HTMLTagNames.isBlock(tag) { text.append(0x20) }
+            if HTMLTagNames.isBlock(tag) { appendWordBreak() }
             addInlineImage(name: name, attributes: attributes)
             let hidesText =
                 HTMLTagNames.equalsIgnoringCase(tag, "script") || HTMLTagNames.equalsIgnoringCase(tag, "style")
@@ -261,7 +261,7 @@ struct XMLFeedBuilder: ~Copyable {
             if captureField != nil,
                 HTMLTagNames.isBlock(UnsafeBufferPointer(start: frame.name, count: strlenUInt8(frame.name)))
             {
-                text.append(0x20)
+                appendWordBreak()
             }
         case .field: finishField()
         case .item, .entry: finishEntry()
@@ -336,6 +336,12 @@ struct XMLFeedBuilder: ~Copyable {
             return
         }
         text.append(UnsafeBufferPointer(start: bytes, count: count))
+    }
+
+    /// A block element's word break in the field: one space, read as the field's text is, so
+    /// the text limits count it (a field of `<br/>` alone would otherwise grow past them).
+    private mutating func appendWordBreak() {
+        withUnsafePointer(to: UInt8(ascii: " ")) { characters($0, count: 1) }
     }
 
     /// The line of the event being read (from 1), for positions in the output such as an OPML
