@@ -161,6 +161,27 @@ import Testing
         #expect(noisy.warnings.count == WarningLog.limit)
     }
 
+    @Test("the entry-limit warning is listed even after 20 others, first, as it has no position")
+    func entryLimitPastFullList() throws {
+        // 25 bare ampersands fill the list before the entry limit is reached.
+        let items = (1...30).map { "<item><guid>\($0)</guid><title>a & b</title></item>" }.joined()
+        let feed = try parseFeed(rss(items), limits: FeedParseLimits(maxEntries: 25))
+        #expect(feed.warningCount == 26)
+        #expect(feed.warnings.count == WarningLog.limit)
+        #expect(feed.warnings.first?.message == "stopped after 25 entries (the entry limit)")
+        // The other 19 are the first ampersands, in document order.
+        #expect(feed.warnings.dropFirst().allSatisfy { $0.message.contains("bare '&'") })
+        #expect(
+            feed.warnings.dropFirst().map(\.line)
+                == feed.warnings.dropFirst().map(\.line).sorted { ($0 ?? 0) < ($1 ?? 0) }
+        )
+        // A JSON Feed's item warnings have no position either: the entry limit comes first.
+        let json = "{\"items\": [" + (1...30).map { _ in "{\"date_published\": \"x\"}" }.joined(separator: ",") + "]}"
+        let jsonFeed = try parseFeed(json, limits: FeedParseLimits(maxEntries: 25))
+        #expect(jsonFeed.warningCount == 26)
+        #expect(jsonFeed.warnings.first?.message == "stopped after 25 items (the entry limit)")
+    }
+
     @Test("OPML documents carry wellFormed and warnings too")
     func opml() throws {
         let document = try FeedParser.parse(

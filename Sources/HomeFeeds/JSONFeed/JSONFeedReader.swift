@@ -51,6 +51,11 @@ struct JSONFeedReader {
             warnings.add(line: nil, column: nil, LinkPolicy.message(link, reason, what: path))
             return nil
         }
+        // First of the warnings without a position (the items'), which the list keeps in the
+        // order they were raised.
+        if document.isTruncated {
+            warnings.add(line: nil, column: nil, "stopped after \(limits.maxEntries) items (the entry limit)")
+        }
         var plain = PlainText()
         var entries: [FeedEntry] = []
         var disambiguator = EntryDisambiguator()
@@ -99,9 +104,6 @@ struct JSONFeedReader {
                     "items[\(index)] \"\(excerpt(id))\" dropped: it repeats an earlier item exactly"
                 )
             }
-        }
-        if document.isTruncated {
-            warnings.add(line: nil, column: nil, "stopped after \(limits.maxEntries) items (the entry limit)")
         }
         return .feed(
             ParsedFeed(

@@ -24,9 +24,11 @@ public struct FeedParseWarning: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// Collects the warnings of one parse: the first `limit` are kept (in the order they were
-/// raised), the rest only counted, so a document with a million broken bytes cannot grow the
-/// result without bound.
+/// Collects the warnings of one parse: the first `limit` in document order are kept, those
+/// without a position first, the rest only counted, so a document with a million broken bytes
+/// cannot grow the result without bound. A warning without a position (the entry limit, an HTTP
+/// charset) raised once the list is full takes the place of the last positioned one: the
+/// entry limit is never crowded out by the recoveries before it.
 struct WarningLog {
     /// How many warnings a result lists; `ParsedFeed.warningCount` counts them all.
     static let limit = 20
@@ -39,7 +41,19 @@ struct WarningLog {
         // twice in a row; a repeat of the last warning is not a new one.
         if kept.last == warning { return }
         count += 1
-        if kept.count < Self.limit { kept.append(warning) }
+        if kept.count < Self.limit {
+            kept.append(warning)
+        } else if warning.line == nil, let last = lastPositioned {
+            kept.remove(at: last)
+            kept.append(warning)
+        }
+    }
+
+    /// The index of the kept warning with a position that comes last in document order.
+    private var lastPositioned: Int? {
+        kept.indices.filter { kept[$0].line != nil }.max { lhs, rhs in
+            (kept[lhs].line ?? 0, kept[lhs].column ?? 0, lhs) < (kept[rhs].line ?? 0, kept[rhs].column ?? 0, rhs)
+        }
     }
 
     /// True once `limit` warnings are kept: later ones are only counted.
