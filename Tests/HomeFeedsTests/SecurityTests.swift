@@ -236,6 +236,11 @@ final class LoopbackListener: @unchecked Sendable {
         }
         let total = parseError(Array(rss(items.joined()).utf8), limits: FeedParseLimits(maxTotalTextBytes: 10_000))
         #expect(total?.kind == .limitExceeded(.totalTextBytes))
+        // Markup inside a field keeps no attribute: an inline image of any size does not count.
+        let inline =
+            "<item><guid>1</guid><description><p>Hi <img src=\"data:image/png;base64,\(long)\"/></p></description></item>"
+        let feed = try parseFeed(rss(inline), limits: FeedParseLimits(maxFieldBytes: 1000))
+        #expect(feed.entries.first?.summary == "Hi")
     }
 
     @Test("enclosures per entry are bounded: the first 64 different ones, in document order")

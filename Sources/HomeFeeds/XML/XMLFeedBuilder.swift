@@ -198,7 +198,6 @@ struct XMLFeedBuilder: ~Copyable {
             stop(.limitExceeded(.parseDuration), "parse took longer than \(limits.maxParseDuration)")
             return
         }
-        if attributes.count > 0 && !countAttributeText(attributes) { return }
         let parent = stack.last?.role
         if parent == .field || parent == .insideField {
             // Markup inside a text field (RSS HTML written as XML, Atom XHTML): a block element
@@ -212,6 +211,9 @@ struct XMLFeedBuilder: ~Copyable {
             push(Frame(role: .insideField, pushedBase: false, name: name, hidesText: hidesText))
             return
         }
+        // Outside text fields only: markup inside one keeps no attribute but an image's URL (at
+        // most 16 candidates an entry), so a large inline `data:` image does not fail the feed.
+        if attributes.count > 0 && !countAttributeText(attributes) { return }
         var pushedBase = false
         if let xmlBase = attributes.value("base", in: .xml) {
             bases.append(URIReference.resolve(xmlBase, against: bases.last) ?? bases.last ?? documentURL)
