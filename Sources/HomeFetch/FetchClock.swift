@@ -8,15 +8,18 @@ public import FoundationEssentials
 public protocol FetchClock: Sendable {
     /// The current instant.
     func now() -> Date
-    /// Suspends until `now() >= deadline`, or throws `CancellationError` when the task is
-    /// cancelled.
+    /// Suspends for the span from `now()` to `deadline`, or throws `CancellationError` when the
+    /// task is cancelled. A step of the wall clock meanwhile moves the end by the step, as a
+    /// sleep on the real clock does.
     func sleep(until deadline: Date) async throws
 }
 
 /// The real clock: `Date()` and `Task.sleep`.
 ///
-/// A wall-clock jump (suspend, NTP step) only makes one sleep end early or late; the
-/// scheduler re-reads `now()` every time it wakes. Sendable: stateless.
+/// A sleep is a span of monotonic time: a wall-clock step (suspend, NTP correcting a clock
+/// that booted wrong) makes it end early or late by the step. The scheduler therefore never
+/// sleeps longer than `FetchScheduler.maximumSleep` and re-reads `now()` every time it wakes.
+/// Sendable: stateless.
 public struct SystemFetchClock: FetchClock {
     public init() {}
 

@@ -67,22 +67,31 @@ public actor FetchScheduler {
         self.persistence = persistence
         self.clock = clock
         self.log = log
-        policy = SchedulePolicy(configuration: configuration)
+        let policy = SchedulePolicy(configuration: configuration)
+        self.policy = policy
         slots = FetchSlots(limit: configuration.maxConcurrentFetches)
         generator = SplitMix64(seed: jitterSeed)
-        let (order, entries) = Self.index(sources, states: states, keeping: [:])
+        var (order, entries) = Self.index(sources, states: states, keeping: [:])
+        Self.pullIn(&entries, notAfter: clock.now().addingTimeInterval(policy.horizon), log: log)
         self.order = order
         self.entries = entries
     }
 
     // MARK: - Service
 
+    /// The longest `run()` sleeps before it reads the clock again: a minute. The schedule is
+    /// wall-clock time, and the wall clock can be stepped (NTP correcting a clock that booted
+    /// behind or ahead); a step shows within this long.
+    public static let maximumSleep: Double = 60
+
     /// Polls until the calling task is cancelled, then cancels the fetches in flight and waits
     /// for them to end.
     ///
-    /// Wakes when the earliest `nextAttempt` comes, when a fetch ends and when sources are
-    /// replaced, and starts every due source that is not already being fetched. Calling it
-    /// while it already runs returns at once.
+    /// Wakes when the earliest `nextAttempt` comes (after `maximumSleep` at the latest), when a
+    /// fetch ends and when sources are replaced, and starts every due source that is not
+    /// already being fetched. Each time, a `nextAttempt` further ahead than the schedule ever
+    /// sets one (`SchedulePolicy.horizon`, a day and a tenth by default) is pulled in to that:
+    /// it was set while the clock was ahead. Calling it while it already runs returns at once.
     public func run() async {
         guard wake == nil else { return }
         let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -90,11 +99,12 @@ public actor FetchScheduler {
         var wakes = stream.makeAsyncIterator()
         while !Task.isCancelled {
             let now = clock.now()
+            Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
             for url in order {
                 guard let entry = entries[url], inFlight[url] == nil, isDue(entry.state, at: now) else { continue }
                 _ = start(url)
             }
-            let timer = nextWake().map { deadline in
+            let timer = nextWake().map { min($0, now.addingTimeInterval(Self.maximumSleep)) }.map { deadline in
                 Task { [clock] in
                     do {
                         try await clock.sleep(until: deadline)
@@ -155,6 +165,7 @@ public actor FetchScheduler {
     /// theirs that is running is cancelled (its transfer ends at once, nothing is reported).
     public func replaceSources(_ sources: [FeedSource], states: [SourceFetchState] = []) {
         (order, entries) = Self.index(sources, states: states, keeping: entries)
+        Self.pullIn(&entries, notAfter: clock.now().addingTimeInterval(policy.horizon), log: log)
         for (url, task) in inFlight where entries[url] == nil { task.cancel() }
         wake?.yield()
     }
@@ -337,6 +348,20 @@ extension FetchScheduler {
         }
         let port = components.port ?? (components.scheme?.lowercased() == "https" ? 443 : 80)
         return "\(host.lowercased()):\(port)"
+    }
+
+    /// Moves every `nextAttempt` later than `limit` to `limit`: such an instant was computed on
+    /// a wall clock that was ahead, saved by an earlier run, or set under longer intervals, and
+    /// would hold the source back for as long as the clock was off.
+    private static func pullIn(_ entries: inout [String: Entry], notAfter limit: Date, log: LogHandler) {
+        for (url, entry) in entries {
+            guard let next = entry.state.nextAttempt, next > limit else { continue }
+            entries[url]?.state.nextAttempt = limit
+            log(.notice) {
+                "\(url): next attempt was \(Int(next.timeIntervalSince(limit))) s beyond the longest wait the "
+                    + "schedule sets (was the clock ahead?); moved to \(limit)"
+            }
+        }
     }
 
     private static func index(

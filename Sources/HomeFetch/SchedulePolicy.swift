@@ -72,10 +72,21 @@ struct SchedulePolicy {
 
     /// `seconds × (1 + u)`, u uniform in `[−jitter, +jitter]`.
     func jittered(_ seconds: Double, using generator: inout SplitMix64) -> Double {
-        let spread = min(max(configuration.jitter, 0), 0.5)
         guard spread > 0 else { return seconds }
         return seconds * (1 + Double.random(in: -spread...spread, using: &generator))
     }
+
+    /// The furthest ahead this policy ever schedules an attempt: the longest of
+    /// `maximumInterval`, `backoffCap` and `maximumRetryAfter`, with the most jitter. A
+    /// `nextAttempt` further ahead was computed on a wall clock that was ahead, or by a
+    /// configuration that allowed longer waits; the scheduler pulls it in to this.
+    var horizon: Double {
+        let longest = max(configuration.maximumInterval, configuration.backoffCap, configuration.maximumRetryAfter)
+        return longest * (1 + spread)
+    }
+
+    /// The jitter as used: within 0...0.5.
+    private var spread: Double { min(max(configuration.jitter, 0), 0.5) }
 
     private func clamp(_ seconds: Double) -> Double {
         min(configuration.maximumInterval, max(configuration.minimumInterval, seconds))

@@ -41,6 +41,16 @@ import Testing
         #expect(Set(a).count > 90)
     }
 
+    @Test("the horizon is the longest interval, backoff or Retry-After, with the most jitter")
+    func horizon() {
+        #expect(policy.horizon == 86_400 * 1.1)
+        var longBackoff = policy
+        longBackoff.configuration.backoffCap = 200_000
+        #expect(longBackoff.horizon == 200_000 * 1.1)
+        longBackoff.configuration.jitter = 0
+        #expect(longBackoff.horizon == 200_000)
+    }
+
     @Test("Retry-After is capped and never negative")
     func retryAfter() {
         #expect(policy.retryDelay(.seconds(120), nowSecondsSince1970: 0) == 120)

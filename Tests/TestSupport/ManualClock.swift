@@ -58,6 +58,14 @@ public final class ManualClock: FetchClock {
         }
     }
 
+    /// Returns once at least `count` tasks sleep on this clock; polls. A test that steps the
+    /// clock waits for the sleep it means to step past.
+    public func waitForSleepers(_ count: Int = 1) async throws {
+        while state.withLock({ $0.sleepers.count }) < count {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
     /// Moves time to `date` and wakes every sleeper whose deadline has come.
     public func advance(to date: Date) {
         let due = state.withLock { state -> [Sleeper] in
@@ -72,5 +80,17 @@ public final class ManualClock: FetchClock {
 
     public func advance(by seconds: Double) {
         advance(to: now().addingTimeInterval(seconds))
+    }
+
+    /// Steps the wall clock by `seconds`, forward or back, as NTP correcting a wrong clock
+    /// does: time jumps, and every sleeper keeps the span it had left (a sleep on the real
+    /// clock is a span of monotonic time, `SystemFetchClock`), so nobody wakes.
+    public func step(by seconds: Double) {
+        state.withLock { state in
+            state.now = state.now.addingTimeInterval(seconds)
+            for index in state.sleepers.indices {
+                state.sleepers[index].deadline = state.sleepers[index].deadline.addingTimeInterval(seconds)
+            }
+        }
     }
 }
