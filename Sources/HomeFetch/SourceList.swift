@@ -23,8 +23,9 @@ public struct SourceList: Sendable, Equatable {
     public var serviceLinks: [DirectServiceLink]
     /// What was skipped and why, one line each, for the daemon's log.
     public var diagnostics: [String]
-    /// Sources whose URL HomeFetch cannot fetch (not `http:`, `https:` or `file:`), left out of
-    /// ``sources``. A configuration with any is invalid; the daemon names the first one.
+    /// Sources HomeFetch will not poll (a URL that is not `http:`, `https:` or `file:`, or one
+    /// with a user name or password in it), left out of ``sources``. A configuration with any is
+    /// invalid; the daemon names the first one.
     public var unsupported: [UnsupportedSource]
 
     /// The URLs of the sources of `kind`, as the list resolved them.
@@ -55,8 +56,8 @@ public struct SourceList: Sendable, Equatable {
         var diagnostics = opml.diagnostics
         var unsupported: [UnsupportedSource] = []
         var seen: Set<String> = []
-        /// A fetchable URL becomes a source once; an unfetchable one is reported, a repeated
-        /// one noted.
+        /// A fetchable URL becomes a source once; an unfetchable one, or one with credentials
+        /// in it, is reported, a repeated one noted.
         func addSource(
             _ url: String,
             kind: FeedSource.Kind,
@@ -66,6 +67,12 @@ public struct SourceList: Sendable, Equatable {
         ) {
             guard Self.isFetchable(url) else {
                 unsupported.append(UnsupportedSource(text: outline.text, url: url, line: outline.line))
+                return
+            }
+            guard Self.withoutUserinfo(url) == nil else {
+                unsupported.append(
+                    UnsupportedSource(text: outline.text, url: url, line: outline.line, problem: .userinfo)
+                )
                 return
             }
             guard seen.insert(url).inserted else {
@@ -162,6 +169,19 @@ public struct SourceList: Sendable, Equatable {
         return scheme == .http || scheme == .https || scheme == .file
     }
 
+    /// The URL without the user name and password of its authority (`https://user:pw@host/`
+    /// → `https://host/`), or nil when it has none (RFC 3986 §3.2.1: up to the last `@` before
+    /// the path, query or fragment).
+    static func withoutUserinfo(_ url: String) -> String? {
+        guard let colon = url.firstIndex(of: ":") else { return nil }
+        let rest = url[url.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return nil }
+        let authority = rest.dropFirst(2)
+        let end = authority.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? authority.endIndex
+        guard let at = authority[..<end].lastIndex(of: "@") else { return nil }
+        return String(url[...colon]) + "//" + String(url[url.index(after: at)...])
+    }
+
     /// True when the URL's path ends in `.opml` (ignoring case, query and fragment).
     static func isOPMLDocument(_ url: String) -> Bool {
         var path = Substring(url)
@@ -170,26 +190,47 @@ public struct SourceList: Sendable, Equatable {
     }
 }
 
-/// An outline of a sources list whose URL HomeFetch cannot fetch, e.g. `gopher://…`.
+/// An outline of a sources list whose URL HomeFetch will not poll: one it cannot fetch, e.g.
+/// `gopher://…`, or one with a password in it.
 ///
 /// Sendable: an immutable value.
 public struct UnsupportedSource: Sendable, Equatable, CustomStringConvertible {
+    /// What is wrong with the URL.
+    public enum Problem: Sendable, Equatable {
+        /// A scheme other than `http:`, `https:` and `file:`.
+        case scheme
+        /// A user name or password in the URL (`https://user:pw@host/feed`): it would show in
+        /// every log line, status reply and error that names the source, and in the links its
+        /// documents resolve against it. The secret goes in a credential file instead.
+        case userinfo
+    }
+
     /// The outline's text.
     public var text: String
-    /// The URL as resolved against the list.
+    /// The URL as resolved against the list, without its user name and password, so no
+    /// message shows them.
     public var url: String
     /// The outline's line in the list, when the parser knew it.
     public var line: Int?
+    public var problem: Problem
 
-    public init(text: String, url: String, line: Int?) {
+    public init(text: String, url: String, line: Int?, problem: Problem = .scheme) {
         self.text = text
-        self.url = url
+        self.url = SourceList.withoutUserinfo(url) ?? url
         self.line = line
+        self.problem = problem
     }
 
     /// `outline "Gopher news": gopher://example.test/1: unsupported URL scheme; expected http:, https: or file:`.
     public var description: String {
-        "outline \"\(text)\": \(url): unsupported URL scheme; expected http:, https: or file:"
+        switch problem {
+        case .scheme:
+            "outline \"\(text)\": \(url): unsupported URL scheme; expected http:, https: or file:"
+        case .userinfo:
+            "outline \"\(text)\": \(url): a user name or password in the URL is refused (it would show in logs "
+                + "and status); remove it and name a credential file with credential=\"NAME\" "
+                + "(docs/configuration.md, \"Authenticated sources\")"
+        }
     }
 }
 

@@ -192,6 +192,38 @@ import ThumbnailProtocol
         }
     }
 
+    @Test("a source URL with a password is refused at its line, pointing at credential=, never showing the password")
+    func sourceWithUserinfo() async throws {
+        let sample = try SampleConfiguration(prefix: "hf-cfg")
+        let directory = sample.configDirectory
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>t</title></head><body>
+              <outline type="rss" text="Local" xmlUrl="samples/notices-ko.xml"/>
+              <outline type="rss" text="Staff" xmlUrl="https://staff:s3cret@intra.example/feed.xml"/>
+            </body></opml>
+            """
+        try Data(opml.utf8).write(to: directory.appendingPathComponent("sources.opml"))
+        // A run naming the feed reports the outline, not a run without a source.
+        try Data("[section mainService]\nitems = notices@https://staff:s3cret@intra.example/feed.xml\n".utf8)
+            .write(to: directory.appendingPathComponent("homefeedd.conf"))
+        do {
+            _ = try await LoadedConfiguration.load(directory: directory)
+            Issue.record("accepted a source URL with a password")
+        } catch {
+            #expect(error.line == 4)
+            #expect(
+                error.description.hasSuffix(
+                    "sources.opml:4: outline \"Staff\": https://intra.example/feed.xml: a user name or password in the "
+                        + "URL is refused (it would show in logs and status); remove it and name a credential file "
+                        + "with credential=\"NAME\" (docs/configuration.md, \"Authenticated sources\")"
+                ),
+                "\(error.description)"
+            )
+            #expect(!error.description.contains("s3cret"))
+        }
+    }
+
     @Test("notices@URL must name a feed of the sources list; a port read as a limit is read back as the URL")
     func noticeRunURLs() async throws {
         let sample = try SampleConfiguration(prefix: "hf-cfg")

@@ -76,6 +76,40 @@ struct SourceListTests {
         #expect(list.diagnostics.contains { $0.contains("type \"audio\" ignored") })
     }
 
+    @Test("a source URL with a user name or password is refused, and no message shows the password")
+    func userinfo() throws {
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>Sources</title></head><body>
+              <outline text="Staff" type="rss" xmlUrl="https://staff:s3cret@intra.example/feed.xml"/>
+              <outline text="Links" type="link" url="https://staff@intra.example/links.opml"/>
+              <outline text="Old" type="link" url="ftp://staff:s3cret@intra.example/links.opml"/>
+              <outline text="At in the path" type="rss" xmlUrl="https://example.test/users/@staff?a=b@c"/>
+            </body></opml>
+            """
+        let document = try FeedParser.parse(Array(opml.utf8), url: "file:///etc/homefeed/sources.opml")
+        guard case .opml(let parsed) = document else {
+            Issue.record("not OPML: \(document)")
+            return
+        }
+        let list = SourceList(opml: parsed)
+        #expect(list.sources.map(\.url) == ["https://example.test/users/@staff?a=b@c"])
+        #expect(
+            list.unsupported == [
+                UnsupportedSource(text: "Staff", url: "https://intra.example/feed.xml", line: 3, problem: .userinfo),
+                UnsupportedSource(text: "Links", url: "https://intra.example/links.opml", line: 4, problem: .userinfo),
+                UnsupportedSource(text: "Old", url: "ftp://intra.example/links.opml", line: 5),
+            ]
+        )
+        #expect(
+            list.unsupported[0].description
+                == "outline \"Staff\": https://intra.example/feed.xml: a user name or password in the URL is refused "
+                + "(it would show in logs and status); remove it and name a credential file with "
+                + "credential=\"NAME\" (docs/configuration.md, \"Authenticated sources\")"
+        )
+        #expect(!list.unsupported.contains { $0.description.contains("s3cret") })
+    }
+
     @Test(
         "category attributes name sections",
         arguments: [

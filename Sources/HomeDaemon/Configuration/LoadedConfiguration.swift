@@ -26,8 +26,8 @@ public struct LoadedConfiguration: Sendable {
     ///
     /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout
     ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list,
-    ///   a source whose URL scheme cannot be fetched or whose credential cannot be read (with the
-    ///   outline's line).
+    ///   a source whose URL scheme cannot be fetched, whose URL holds a user name or password, or
+    ///   whose credential cannot be read (with the outline's line).
     public static func load(
         directory: URL,
         credentials: CredentialStore = CredentialStore(),
@@ -71,15 +71,16 @@ public struct LoadedConfiguration: Sendable {
         } catch {
             throw ConfigError(file: sourcesURL.path, reason: error.description)
         }
+        // A source nothing can fetch would never be polled: refuse it rather than drop it. First,
+        // so a notices@URL naming it is not reported as naming no source (with its password).
+        if let unsupported = sources.unsupported.first {
+            throw ConfigError(file: sourcesURL.path, line: unsupported.line, reason: unsupported.description)
+        }
         try settings.resolveNoticeRuns(
             feeds: sources.urls(of: .notices),
             list: sources.documentURL,
             file: settingsURL.path
         )
-        // A source nothing can fetch would never be polled: refuse it rather than drop it.
-        if let unsupported = sources.unsupported.first {
-            throw ConfigError(file: sourcesURL.path, line: unsupported.line, reason: unsupported.description)
-        }
         for index in sources.sources.indices {
             guard let name = sources.sources[index].credentialName else { continue }
             let source = sources.sources[index]
