@@ -39,6 +39,14 @@ import ThumbnailProtocol
                 text: "[daemon]\nrefresh-interval = soon\n",
                 message: "c.conf:2: refresh-interval: expected a duration"
             ),
+            BadConfig(
+                text: "[daemon]\nrefresh-interval = 90s\n",
+                message: "c.conf:2: refresh-interval: expected a duration from 5m to 1d, got \"90s\""
+            ),
+            BadConfig(
+                text: "[daemon]\nrefresh-interval = 25h\n",
+                message: "c.conf:2: refresh-interval: expected a duration from 5m to 1d, got \"25h\""
+            ),
             BadConfig(text: "[daemon]\nbogus = 1\n", message: "c.conf:2: bogus: unknown key in [daemon]"),
             BadConfig(text: "refresh-interval = 5m\n", message: "c.conf:1: refresh-interval: key outside of a [block]"),
             BadConfig(text: "[wat]\n", message: "c.conf:1: unknown block [wat]"),
@@ -295,6 +303,19 @@ import ThumbnailProtocol
         } throws: { error in
             (error as? ConfigError)?.description == "c.conf:3: not valid UTF-8"
         }
+    }
+
+    @Test("refresh-interval takes the scheduler's own bounds, 5m and 1d included")
+    func refreshIntervalBounds() throws {
+        let bounds = FetchSchedulerConfiguration()
+        for (text, seconds) in [("5m", 300.0), ("1d", 86_400), ("300", 300)] {
+            let settings = try DaemonSettings(
+                ConfigFile(path: "c.conf", text: "[daemon]\nrefresh-interval = \(text)\n")
+            )
+            #expect(settings.refreshInterval == seconds)
+        }
+        #expect(bounds.minimumInterval == 300)
+        #expect(bounds.maximumInterval == 86_400)
     }
 
     @Test("an empty file gives the defaults")

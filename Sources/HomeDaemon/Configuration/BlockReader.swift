@@ -61,6 +61,14 @@ struct BlockReader {
         return value * unit
     }
 
+    /// Seconds as a duration is written: `1d`, `2h`, `5m`, else `90s`.
+    static func durationText(_ seconds: Double) -> String {
+        for (unit, size) in [("d", 86_400.0), ("h", 3600), ("m", 60)] where seconds >= size {
+            if seconds.truncatingRemainder(dividingBy: size) == 0 { return "\(Int(seconds / size))\(unit)" }
+        }
+        return "\(Int(seconds))s"
+    }
+
     /// `65536`, `64K`, `15M`, `1G` → bytes (binary multiples), within `range`.
     mutating func size(_ key: String, in range: ClosedRange<Int>) throws(ConfigError) -> Int? {
         guard let entry = entry(key) else { return nil }

@@ -1,10 +1,13 @@
 import FoundationEssentials
+import HomeFetch
 
 /// The daemon's settings file (`homefeedd.conf` in the configuration directory), typed.
 ///
 /// Every field has its default next to it; `docs/configuration.md` documents each key.
 public struct DaemonSettings: Sendable, Equatable {
-    /// Seconds between fetches of a source unless its feed asks otherwise (`refresh-interval`).
+    /// Seconds between fetches of a source unless its feed asks otherwise (`refresh-interval`),
+    /// within the scheduler's bounds (`FetchSchedulerConfiguration`'s minimum and maximum
+    /// interval, 5 minutes to 1 day): a value outside is an error, not clamped in silence.
     public var refreshInterval: Double = 900
     /// The history header's name and subtitle (`user-name`, `user-subtitle`).
     public var user = UserProfile(name: "homefeed")
@@ -64,7 +67,19 @@ public struct DaemonSettings: Sendable, Equatable {
             switch block.kind {
             case "daemon":
                 guard block.name == nil else { throw reader.error(reason: "[daemon] takes no name") }
-                if let v = try reader.duration("refresh-interval") { refreshInterval = v }
+                if let entry = reader.entry("refresh-interval") {
+                    let bounds = FetchSchedulerConfiguration()
+                    guard let v = try? reader.duration("refresh-interval"),
+                        v >= bounds.minimumInterval, v <= bounds.maximumInterval
+                    else {
+                        throw reader.error(
+                            entry,
+                            reason: "expected a duration from \(BlockReader.durationText(bounds.minimumInterval)) to "
+                                + "\(BlockReader.durationText(bounds.maximumInterval)), got \"\(entry.value)\""
+                        )
+                    }
+                    refreshInterval = v
+                }
                 if let v = reader.string("user-name") { user.name = v }
                 if let v = reader.string("user-subtitle") { user.subtitle = v }
                 if let v = reader.string("layout") { layoutFile = v }
