@@ -42,7 +42,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         /// An image was expected, but the body is something else (HTML, an unsupported format);
         /// the payload says what.
         case notAnImage(String)
-        /// The fetch was cancelled (shutdown); never counted as a source failure.
+        /// The fetch was cancelled (shutdown, a reload that dropped the source); not counted as
+        /// a source failure. The scheduler counts it as one when its attempt was not cancelled:
+        /// the fetcher refused the transfer because its loop is gone.
         case cancelled
     }
 

@@ -269,6 +269,14 @@ public actor FetchScheduler {
             case .fetched: report = changed ? .changed : .unchanged
             case .notModified: report = .notModified
             }
+        case .failure(let error) where error.kind == .cancelled && !Task.isCancelled:
+            // Nobody cancelled this attempt: the fetcher refused it (its loop stopped, or libcurl
+            // could not make its multi handle), and it refuses the next one at once too. Not
+            // counted as a failure, the source would stay due and run() would start it again
+            // and again without pause.
+            let message = "\(error.url): cancelled by the fetcher without a stop: its fetch loop is not running"
+            recordFailure(url, error: error, message: message, now: clock.now())
+            report = .failed
         case .failure(let error):
             if error.kind == .cancelled { return .cancelled }
             recordFailure(url, error: error, message: error.description, now: clock.now())

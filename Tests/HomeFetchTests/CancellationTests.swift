@@ -8,6 +8,29 @@ import Testing
 /// its loop never started), and a reload that drops a source whose fetch is running.
 @Suite(.timeLimit(.minutes(1)))
 struct CancellationTests {
+    @Test("a fetch the fetcher cancels on its own (its loop is gone) is a failure with backoff, not a spin")
+    func cancelledByTheFetcher() async throws {
+        let fetcher = FeedFetcher()
+        await fetcher.shutdown()
+        let url = try await FixtureServer.shared.value.url("/feed/\(FetchTesting.key())")
+        let recorder = Recorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            fetcher: fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: ManualClock(),
+            configuration: FetchSchedulerConfiguration(jitter: 0, backoffBase: 60),
+            jitterSeed: 1
+        )
+        #expect(try await scheduler.refresh(url: url) == RefreshSummary(attempted: 1, failed: 1))
+        let state = try #require(await scheduler.state(for: url))
+        #expect(state.consecutiveFailures == 1)
+        #expect(state.nextAttempt == FetchTesting.start.addingTimeInterval(60))
+        #expect(state.lastError == "\(url): cancelled by the fetcher without a stop: its fetch loop is not running")
+        #expect(await recorder.states(of: url).count == 1)
+    }
+
     @Test("cancelling the task of a stalled fetch ends it as cancelled, not timed out")
     func cancelTask() async throws {
         let server = try await FixtureServer.shared.value
