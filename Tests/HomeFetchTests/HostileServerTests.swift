@@ -128,6 +128,14 @@ struct HostileServerTests {
         #expect(error.detail?.lowercased().contains("chunk") == true)
     }
 
+    @Test("a reply that is not HTTP is a transport error in libcurl's words, not an unsupported URL")
+    func notHTTP() async throws {
+        let error = try await FetchTesting.fetchError("/nothttp/\(FetchTesting.key())")
+        #expect(error.kind == .transport(code: 1))
+        #expect(error.detail?.contains("HTTP/0.9") == true, "\(error)")
+        #expect(!error.description.contains("unsupported URL"))
+    }
+
     @Test("a refused connection is a transport error with libcurl's words")
     func connectionRefused() async throws {
         // Port 9 (discard) is closed on loopback here; nothing listens on it in the tests.

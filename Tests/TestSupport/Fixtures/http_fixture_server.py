@@ -32,6 +32,7 @@ Cases:
   lengthlong      Content-Length: 100000 with a 120-byte feed, then the connection closes.
   lengthshort     Content-Length: 60 with the whole feed.
   badchunked      HTTP/1.1 chunked body whose chunk size is not hexadecimal.
+  nothttp         an SSH greeting instead of an HTTP response (libcurl refuses it as HTTP/0.9).
   malformed  an HTML page with status 200.
   slow       ms=<n>: the feed after n milliseconds; counts requests in flight.
   links      an OPML document of service links.
@@ -325,6 +326,9 @@ class Handler(BaseHTTPRequestHandler):
             b"HTTP/1.1 200 OK\r\nContent-Type: application/rss+xml\r\nTransfer-Encoding: chunked\r\n"
             b"Connection: close\r\n\r\n5\r\n<?xml\r\nzz\r\nnot hex\r\n0\r\n\r\n"
         )
+
+    def case_nothttp(self, key, query):
+        self.wfile.write(b"SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n")
 
     def case_malformed(self, key, query):
         self.send_body(200, b"<html><body><p>This is not a feed.</p></body></html>\n", "text/html")
