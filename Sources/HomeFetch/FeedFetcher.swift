@@ -19,7 +19,8 @@ public protocol SourceFetching: Sendable {
 /// `maxTotalConnections` connections are open. Each body is capped after decompression
 /// where the bytes arrive and fed to HomeFeeds chunk by chunk (`HTTPTransfer`).
 ///
-/// Per fetch: conditional GET with the stored validators, `304` as `.notModified`, at most
+/// Per fetch: conditional GET with the stored validators, `304` as `.notModified` (an error
+/// when no validators were sent: there is nothing it could leave unmodified), at most
 /// `maxRedirects` redirects (followed by `HTTPTransfer`, `301`/`308` chains reported as
 /// permanent, loops and non-HTTP targets refused), a connect timeout, a low-speed limit and a
 /// total deadline (`FetchLimits`). TLS certificates are verified against the system's CA store
@@ -167,6 +168,10 @@ public final class FeedFetcher: SourceFetching, Sendable {
         guard let head = exchange.head else { return fail(.transport(code: FetchError.noResponseCode)) }
         var info = exchange.responseInfo(head: head)
         switch head.status {
+        case 304 where request.validators.isEmpty:
+            // Not modified since nothing: without validators there is no stored document it
+            // could be about.
+            return fail(.httpStatus(304))
         case 304:
             // A 304 without validators keeps the stored pair; with any, the new pair replaces it.
             // The body is the one already stored either way, so its digest stays.

@@ -6,12 +6,14 @@ public import HomeFeeds
 /// A struct with a `kind` plus the context needed to act on it: the URL, the last HTTP status,
 /// the redirects followed, the bytes received against the cap, and a `Retry-After` when the
 /// server sent one. `description` is one line, safe to log: it never includes a body.
-/// `304 Not Modified` is not an error but `FetchOutcome.notModified`.
+/// `304 Not Modified` is not an error but `FetchOutcome.notModified`, unless the request sent
+/// no validators.
 public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// The URL is not `http:`, `https:` or `file:`, or cannot be read as a URL.
         case unsupportedURL
-        /// The server answered with a status other than 2xx or 304.
+        /// The server answered with a status other than 2xx or 304, or with 304 to a request
+        /// that sent no validators.
         case httpStatus(Int)
         /// libcurl failed; the payload is its `CURLcode` (e.g. 7, could not connect; 60, the
         /// certificate did not verify; 18, the body ended before its `Content-Length`).
@@ -142,7 +144,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     private static let reasons: [Int: String] = [
-        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
+        304: "Not Modified", 400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 410: "Gone",
         429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
         503: "Service Unavailable", 504: "Gateway Timeout",
     ]

@@ -69,6 +69,10 @@ extension FeedFetcher {
                 var info = exchange.responseInfo(head: head)
                 if head.status == 304 {
                     body.discard()
+                    // Without validators sent there is no stored copy it could be about.
+                    guard !captured.validators.isEmpty else {
+                        return .failure(Self.error(.httpStatus(304), exchange, captured))
+                    }
                     if info.validators.isEmpty { info.validators = captured.validators }
                     return .success(.notModified(info))
                 }

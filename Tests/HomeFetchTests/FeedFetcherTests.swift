@@ -116,6 +116,14 @@ struct FeedFetcherTests {
         #expect(error.isGone == (code == 410))
     }
 
+    @Test("a 304 to a request that sent no validators is an HTTP error, not 'not modified'")
+    func unaskedNotModified() async throws {
+        let error = try await FetchTesting.fetchError("/status/\(FetchTesting.key())?code=304")
+        #expect(error.kind == .httpStatus(304))
+        #expect(error.description.hasSuffix(": HTTP 304 Not Modified"))
+        #expect(!error.isGone)
+    }
+
     @Test("a malformed feed is a parse error naming the URL")
     func malformed() async throws {
         let key = FetchTesting.key()

@@ -42,6 +42,16 @@ struct ImageFetchTests {
         (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
     }
 
+    @Test("a 304 to an image request that sent no validators is an HTTP error, and leaves no file")
+    func unaskedNotModified() async throws {
+        let server = try await FixtureServer.shared.value
+        try await withDirectory { directory in
+            let error = try await imageError(server.url("/status/\(FetchTesting.key())?code=304"), into: directory)
+            #expect(error.kind == .httpStatus(304))
+            #expect(entries(directory).isEmpty)
+        }
+    }
+
     @Test("an image is stored as it arrives, named by its SHA-256, then revalidated with its ETag")
     func storeAndRevalidate() async throws {
         let server = try await FixtureServer.shared.value
