@@ -1,5 +1,6 @@
 import HomeFeeds
 import HomeFetch
+import TestSupport
 import Testing
 
 /// Servers that try to bloat, starve or confuse the fetcher: each bound ends the transfer
@@ -57,6 +58,33 @@ struct HostileServerTests {
         )
         #expect(error.kind == .stalled)
         #expect(error.status == nil)
+    }
+
+    @Test("a TLS handshake that never ends is a connect timeout, though the TCP connection was made")
+    func tlsHandshakeNeverEnds() async throws {
+        let listener = try SilentListener()
+        let limits = FetchLimits(maxBodyBytes: 1 << 20, connectTimeout: 1, totalTimeout: 20, lowSpeedTime: 30)
+        let error = try await FetchTesting.fetchError("https://127.0.0.1:\(listener.port)/feed", limits: limits)
+        #expect(error.kind == .connectTimedOut, "\(error)")
+        #expect(error.description.hasSuffix(": connect timed out"))
+    }
+
+    @Test("a redirect on a kept connection that then never answers is stalled, not a connect timeout")
+    func stallOnReusedConnection() async throws {
+        let key = FetchTesting.key()
+        // A fetcher of its own: the kept connection must not take another test's request.
+        let fetcher = FeedFetcher()
+        let error = try await FetchTesting.fetchError(
+            "/keepstall/\(key)",
+            limits: FetchTesting.quickLimits(totalTimeout: 30, lowSpeedTime: 1),
+            fetcher: fetcher
+        )
+        await fetcher.shutdown()
+        #expect(error.kind == .stalled, "\(error)")
+        #expect(error.redirects == 1)
+        // Both hops went over one connection: the fixture's log has the first request only, as
+        // the case itself read the second from that connection.
+        #expect(try await FixtureServer.shared.value.requests(key).count == 1)
     }
 
     @Test("a server that never answers hits the total timeout when it comes first")

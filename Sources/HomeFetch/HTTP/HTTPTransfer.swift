@@ -306,16 +306,19 @@ final class HTTPTransfer: @unchecked Sendable {
     }
 
     /// A libcurl failure as a fetch failure. `CURLE_OPERATION_TIMEDOUT` is the connect timeout
-    /// when no connection was made, else the low-speed limit: the total deadline is the loop's.
+    /// when the hop never got as far as sending its request (libcurl's pretransfer time is 0:
+    /// no connection, or no TLS session yet) and no byte of a reply came, else the low-speed
+    /// limit; the total deadline is the loop's. (libcurl 7.88 leaves the connect time at 0 on a
+    /// reused connection, so it cannot tell.)
     /// `CURLE_UNSUPPORTED_PROTOCOL` at this point is not the URL's scheme (checked before the
     /// first hop and at every redirect) but the reply, bytes that are not HTTP ("Received
     /// HTTP/0.9 when not allowed"): a transport error, told in libcurl's words.
     private func transportFailure(_ code: CURLcode) -> FetchError.Kind {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:
-            var connected: curl_off_t = 0
-            if let easy { _ = ccurl_easy_getinfo_off(easy, CURLINFO_CONNECT_TIME_T, &connected) }
-            return connected == 0 ? .connectTimedOut : .stalled
+            var pretransfer: curl_off_t = 0
+            if let easy { _ = ccurl_easy_getinfo_off(easy, CURLINFO_PRETRANSFER_TIME_T, &pretransfer) }
+            return pretransfer == 0 && headerBytes == 0 ? .connectTimedOut : .stalled
         case CURLE_URL_MALFORMAT:
             return .unsupportedURL
         case CURLE_OUT_OF_MEMORY where !headIsComplete:

@@ -21,6 +21,10 @@ Cases:
   status     code=<n>[&retry=<Retry-After value>]: that status with a short body.
   stall      200 headers and the start of a feed, then nothing for 30 s.
   stallhead  nothing at all for 30 s.
+  keepstall  a 302 to hop=2 of this key on a connection kept open (HTTP/1.1), then, when the
+             redirected request comes on that connection, nothing for 30 s; hop=2 on a new
+             connection is a 500. The kept connection takes any request that comes on it: test
+             it with a fetcher of its own.
   endless    200 with a feed whose body never ends (XML comments), close-delimited, as fast as
              the client reads.
   bomb       a gzip body of 16 MiB of spaces inside a feed (about 16 KiB on the wire).
@@ -261,6 +265,16 @@ class Handler(BaseHTTPRequestHandler):
         time.sleep(30)
 
     def case_stallhead(self, key, query):
+        time.sleep(30)
+
+    def case_keepstall(self, key, query):
+        if query.get("hop") == "2":
+            self.send_body(500, b"the redirect did not reuse the connection\n", "text/plain")
+            return
+        self.wfile.write(("HTTP/1.1 302 Found\r\nLocation: /keepstall/%s?hop=2\r\nContent-Length: 0\r\n\r\n" % key).encode())
+        self.wfile.flush()
+        while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+            pass
         time.sleep(30)
 
     def case_endless(self, key, query):
