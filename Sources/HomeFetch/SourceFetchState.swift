@@ -9,7 +9,8 @@ public import FoundationEssentials
 /// neither each other nor a common model, and the daemon maps one to the other where fetch
 /// meets store (`StoreIngestion`, the image pipeline).
 public struct HTTPValidators: Sendable, Hashable {
-    /// The `ETag` header as received (quotes and a `W/` prefix included).
+    /// The `ETag` header as received (quotes and a `W/` prefix included). A validator that
+    /// cannot be sent back byte for byte is never kept (`HTTPResponseHead`).
     public var etag: String?
     /// The `Last-Modified` header as received, sent back verbatim in `If-Modified-Since`.
     public var lastModified: String?

@@ -54,6 +54,19 @@ struct FeedFetcherTests {
         #expect(UserAgent.homefeed.hasPrefix("homefeed/\(homefeedVersion) (+"))
     }
 
+    @Test("an ETag that is not UTF-8 cannot be sent back as it came: dropped; Last-Modified still revalidates")
+    func unsendableETag() async throws {
+        let key = FetchTesting.key()
+        let first = try await fetch("/feed/\(key)?badetag=1").get()
+        #expect(first.response.validators.etag == nil)
+        #expect(first.response.validators.lastModified == "Sat, 01 Jan 2033 00:00:00 GMT")
+        let second = try await fetch("/feed/\(key)?badetag=1", validators: first.response.validators).get()
+        #expect(second.response.status == 304)
+        let seen = try await FixtureServer.shared.value.requests(key)
+        #expect(seen.last?.ifNoneMatch == nil)
+        #expect(seen.last?.ifModifiedSince == "Sat, 01 Jan 2033 00:00:00 GMT")
+    }
+
     @Test("gzip bodies arrive decoded and are counted after decompression")
     func gzip() async throws {
         let key = FetchTesting.key()

@@ -5,11 +5,21 @@
 /// others costs nothing but the header byte count (`FetchLimits.maxHeaderBytes`). Names are
 /// compared case-insensitively (RFC 9110 §5.1); HTTP/2 sends them lowercase anyway. A repeated
 /// header is joined with ", " (RFC 9110 §5.3).
+///
+/// A validator (`ETag`, `Last-Modified`) is sent back later exactly as it came, so one whose
+/// bytes a `String` and a header line cannot carry unchanged (not UTF-8, a NUL, a CR) is
+/// dropped: changed, it would never match, and the server would send the whole body each time.
 struct HTTPResponseHead: Sendable, Equatable {
     /// The status code of the status line; 0 until one was read.
     var status = 0
     /// Wanted headers by lowercase name.
     private var fields: [String: String] = [:]
+    /// Validators of this response that could not be kept byte for byte: any later line of the
+    /// same name is dropped too.
+    private var dropped: Set<String> = []
+
+    /// The headers sent back as they came, in `If-None-Match` and `If-Modified-Since`.
+    static let validators: Set<String> = ["etag", "last-modified"]
 
     /// The headers a fetch reads: validators, caching hints, the body's type, where a redirect
     /// goes, and when to come back.
@@ -45,8 +55,21 @@ struct HTTPResponseHead: Sendable, Equatable {
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { return false }
         let name = String(decoding: line[0..<colon], as: UTF8.self).lowercased()
-        guard Self.wanted.contains(name) else { return false }
-        let value = Self.trimmed(String(decoding: line[(colon + 1)...], as: UTF8.self))
+        guard Self.wanted.contains(name), !dropped.contains(name) else { return false }
+        let bytes = line[(colon + 1)...]
+        let value: String
+        if Self.validators.contains(name) {
+            guard let exact = String(validating: bytes, as: UTF8.self),
+                !exact.utf8.contains(where: { $0 == 0 || $0 == 13 })
+            else {
+                dropped.insert(name)
+                fields[name] = nil
+                return false
+            }
+            value = Self.trimmed(exact)
+        } else {
+            value = Self.trimmed(String(decoding: bytes, as: UTF8.self))
+        }
         if let earlier = fields[name] {
             fields[name] = earlier + ", " + value
         } else {

@@ -10,7 +10,7 @@ other's requests.
 Cases:
   feed       RSS 2.0 with ETag "v1" and a fixed Last-Modified; 304 when either validator
              matches. Query: ttl=<minutes> adds <ttl>, maxage=<s> adds Cache-Control,
-             noval=1 sends no validators.
+             noval=1 sends no validators, badetag=1 sends the ETag "v<0xE9>1" (not UTF-8).
   gzip       the feed, gzip-encoded.
   redirect   code=<3xx>&to=<path or URL>: one redirect.
   chain      n=<hops>&code=<3xx>: a chain of n redirects (to chain/<key>?n=n-1), then the feed.
@@ -211,7 +211,8 @@ class Handler(BaseHTTPRequestHandler):
     def case_feed(self, key, query):
         headers = []
         if query.get("noval") != "1":
-            headers += [("ETag", ETAG), ("Last-Modified", LAST_MODIFIED)]
+            etag = '"v\xe91"' if query.get("badetag") == "1" else ETAG  # send_header writes Latin-1
+            headers += [("ETag", etag), ("Last-Modified", LAST_MODIFIED)]
             if self.headers.get("If-None-Match") == ETAG or self.headers.get("If-Modified-Since") == LAST_MODIFIED:
                 self.send_response(304)
                 for name, value in headers:
