@@ -48,8 +48,9 @@ public struct SourceFetchState: Sendable, Equatable {
     /// The one-line `FetchError` (or ingest error) description of the last failure, nil after a
     /// success.
     public var lastError: String?
-    /// Where a `301` or `308` chain led: the URL fetched from now on. Temporary redirects
-    /// (`302`, `303`, `307`) never change it.
+    /// Where the `301`/`308` redirects at the start of a chain led (up to its first temporary
+    /// one): the URL fetched from now on. A chain that starts with a temporary redirect (`302`,
+    /// `303`, `307`) never changes it.
     public var permanentRedirectURL: String?
     /// True after `410 Gone`: the source is no longer polled (an explicit refresh still tries).
     public var isGone: Bool

@@ -45,6 +45,17 @@ struct RedirectTests {
         #expect(outcome.response.permanentRedirectURL == nil)
     }
 
+    @Test("a temporary redirect after a permanent one keeps the permanent hop's target as the moved URL")
+    func permanentThenTemporary() async throws {
+        let key = FetchTesting.key()
+        let server = try await FixtureServer.shared.value
+        let inner = "/redirect/\(key)?code=302%26to=/feed/\(key)"
+        let outcome = try await FetchTesting.fetch("/redirect/\(key)?code=301&to=\(inner)").get()
+        #expect(outcome.response.redirects == 2)
+        #expect(outcome.response.finalURL == server.url("/feed/\(key)"))
+        #expect(outcome.response.permanentRedirectURL == server.url("/redirect/\(key)?code=302&to=/feed/\(key)"))
+    }
+
     @Test("a chain of five 301s is followed to its end, which becomes the permanent URL")
     func chainOfFive() async throws {
         let key = FetchTesting.key()

@@ -13,8 +13,8 @@ import Synchronization
 ///
 /// Redirects are followed here rather than by libcurl (`CURLOPT_FOLLOWLOCATION` stays off):
 /// libcurl resolves the `Location` (`CURLINFO_REDIRECT_URL`), and this code refuses schemes
-/// other than `http`/`https`, stops loops and counts the limit, and decides whether the
-/// stored URL may move (only when every hop so far was `301`/`308`).
+/// other than `http`/`https`, stops loops and counts the limit, and records where the stored
+/// URL may move: the target of the `301`/`308` hops before the first temporary one.
 ///
 /// `@unchecked Sendable`: created on the caller's thread, then confined to the loop's thread
 /// from `CurlMultiLoop.submit` on (the loop's command mutex orders the hand-over); only
