@@ -157,6 +157,7 @@ public final class FeedFetcher: SourceFetching, Sendable {
                     kind: kind,
                     status: status,
                     redirects: exchange.redirects,
+                    afterTemporaryRedirect: !exchange.isPermanentChain,
                     bytesReceived: exchange.bodyBytes,
                     byteCap: request.limits.maxBodyBytes,
                     retryAfter: retryAfter,

@@ -57,6 +57,9 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var status: Int?
     /// Redirects followed before the failure.
     public var redirects: Int
+    /// True when a temporary redirect (`302`, `303`, `307`) came before the last response: its
+    /// status is about where that redirect led, not about the source.
+    public var afterTemporaryRedirect: Bool
     /// Body bytes received (after decompression) when the fetch stopped.
     public var bytesReceived: Int
     /// The body cap in force, for `bodyTooLarge`.
@@ -72,6 +75,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         kind: Kind,
         status: Int? = nil,
         redirects: Int = 0,
+        afterTemporaryRedirect: Bool = false,
         bytesReceived: Int = 0,
         byteCap: Int? = nil,
         retryAfter: RetryAfter? = nil,
@@ -81,6 +85,7 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
         self.kind = kind
         self.status = status
         self.redirects = redirects
+        self.afterTemporaryRedirect = afterTemporaryRedirect
         self.bytesReceived = bytesReceived
         self.byteCap = byteCap
         self.retryAfter = retryAfter
@@ -91,8 +96,10 @@ public struct FetchError: Error, Sendable, Equatable, CustomStringConvertible {
     /// (`CURLE_GOT_NOTHING`).
     static let noResponseCode = Int(CURLE_GOT_NOTHING.rawValue)
 
-    /// True for `410 Gone`: the scheduler stops polling the source.
-    public var isGone: Bool { kind == .httpStatus(410) }
+    /// True for `410 Gone` reached directly or through permanent redirects only: the
+    /// scheduler stops polling the source. A `410` behind a temporary redirect is an ordinary
+    /// failure: the source itself still answers with a redirect.
+    public var isGone: Bool { kind == .httpStatus(410) && !afterTemporaryRedirect }
 
     public var description: String {
         var text = "\(url): "

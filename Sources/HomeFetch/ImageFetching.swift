@@ -164,6 +164,7 @@ extension FeedFetcher {
             kind: kind,
             status: exchange.head?.status,
             redirects: exchange.redirects,
+            afterTemporaryRedirect: !exchange.isPermanentChain,
             bytesReceived: exchange.bodyBytes,
             byteCap: request.limits.maxBodyBytes,
             detail: exchange.detail

@@ -170,6 +170,22 @@ struct FetchSchedulerTests {
         #expect(try await server.requests(key).filter { $0.path.hasPrefix("/status") }.count == 1)
     }
 
+    @Test(
+        "410 after redirects ends polling only when every hop was permanent; else it backs off",
+        arguments: [(301, true), (308, true), (302, false), (307, false)]
+    )
+    func goneAfterRedirect(_ code: Int, _ isGone: Bool) async throws {
+        let server = try await FixtureServer.shared.value
+        let key = FetchTesting.key()
+        let url = server.url("/redirect/\(key)?code=\(code)&to=/status/\(key)%3Fcode=410")
+        let scheduler = scheduler([url], clock: ManualClock(), recorder: Recorder())
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, failed: 1))
+        let state = try #require(await scheduler.state(for: url))
+        #expect(state.isGone == isGone)
+        #expect(state.nextAttempt == (isGone ? nil : FetchTesting.start.addingTimeInterval(60)))
+        #expect(state.lastError?.hasPrefix("\(url): HTTP 410 Gone after 1 redirect") == true)
+    }
+
     @Test("301 moves the source for later fetches; 302 does not", arguments: [301, 302])
     func permanentRedirect(_ code: Int) async throws {
         let server = try await FixtureServer.shared.value

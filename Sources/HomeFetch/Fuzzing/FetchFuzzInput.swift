@@ -59,6 +59,7 @@ package enum FetchFuzzInput {
             requestedURL: url,
             finalURL: url,
             redirects: 0,
+            isPermanentChain: true,
             head: head,
             bodyBytes: response.count - bodyStart
         ).responseInfo(head: head)

@@ -11,6 +11,9 @@ struct HTTPExchange: Sendable {
     /// temporary one.
     var permanentRedirectURL: String?
     var redirects: Int
+    /// True when every redirect was a `301` or `308`, or there was none: what the last
+    /// response says, it says about the requested URL.
+    var isPermanentChain: Bool
     /// The last response's head; nil when no status line arrived.
     var head: HTTPResponseHead?
     /// Body bytes of the final response after decompression.

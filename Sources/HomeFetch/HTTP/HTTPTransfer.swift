@@ -298,6 +298,7 @@ final class HTTPTransfer: @unchecked Sendable {
             finalURL: currentURL,
             permanentRedirectURL: permanentRedirectURL,
             redirects: redirects,
+            isPermanentChain: chainIsPermanent,
             head: head.status == 0 ? nil : head,
             bodyBytes: bodyBytes,
             failure: failure,
