@@ -291,8 +291,16 @@ public actor FetchScheduler {
         let response = outcome.response
         entry.state.validators = response.validators
         if let target = response.permanentRedirectURL {
-            entry.state.permanentRedirectURL = target == entry.source.url ? nil : target
-            log(.notice) { "\(entry.source.url): moved permanently to \(target)" }
+            if URLScheme(entry.state.fetchURL) == .https, URLScheme(target) == .http {
+                // Saved, one answer (over TLS or not) would make the source plaintext for good.
+                log(.notice) {
+                    "\(entry.source.url): moved permanently to \(target); not saved: the source would be fetched "
+                        + "over plain http from now on, so this move is followed at each fetch instead"
+                }
+            } else {
+                entry.state.permanentRedirectURL = target == entry.source.url ? nil : target
+                log(.notice) { "\(entry.source.url): moved permanently to \(target)" }
+            }
         }
         entry.state.lastSuccess = now
         entry.state.consecutiveFailures = 0

@@ -201,6 +201,36 @@ struct FetchSchedulerTests {
         #expect(await scheduler.state(for: url)?.fetchURL == state.fetchURL)
     }
 
+    @Test(
+        "a permanent move from https to http is followed but not saved, and the log says why",
+        arguments: [
+            ("http://intra.example/feed.xml", false), ("https://new.example/feed.xml", true),
+            ("HTTP://intra.example/feed.xml", false),
+        ]
+    )
+    func noDowngradeSaved(_ target: String, _ isSaved: Bool) async throws {
+        let url = "https://intra.example/feed.xml"
+        let log = LogRecorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            fetcher: MovedFetcher(target: target),
+            sink: Recorder(),
+            persistence: Recorder(),
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1,
+            log: { _, message in log.sink(message()) }
+        )
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, notModified: 1))
+        #expect(await scheduler.state(for: url)?.permanentRedirectURL == (isSaved ? target : nil))
+        let notice =
+            isSaved
+            ? "\(url): moved permanently to \(target)"
+            : "\(url): moved permanently to \(target); not saved: the source would be fetched over plain http "
+                + "from now on, so this move is followed at each fetch instead"
+        #expect(log.lines.contains(notice), "\(log.lines)")
+    }
+
     @Test("a stalled source times out without holding up the others")
     func stalled() async throws {
         let slowServer = try await FixtureServer.start()
@@ -418,6 +448,23 @@ struct FetchSchedulerTests {
         #expect(nextAttempts[0] == nextAttempts[1])
         #expect(abs(first.timeIntervalSince(FetchTesting.start) - 1800) <= 180)
         #expect(first != FetchTesting.start.addingTimeInterval(1800))
+    }
+}
+
+/// Answers every fetch as not modified after a permanent redirect to `target`.
+struct MovedFetcher: SourceFetching {
+    var target: String
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
+        .notModified(
+            FetchResponseInfo(
+                requestedURL: request.url,
+                finalURL: target,
+                permanentRedirectURL: target,
+                redirects: 1,
+                status: 304
+            )
+        )
     }
 }
 
