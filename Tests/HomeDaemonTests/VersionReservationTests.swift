@@ -27,9 +27,19 @@ import Testing
     func badFile() throws {
         let directory = try TemporaryDirectory(prefix: "hf-reserve")
         let file = directory.url.appendingPathComponent(VersionReservation.fileName)
-        try Data("12a\n".utf8).write(to: file)
-        let (reservation, warning) = VersionReservation.read(in: directory.url.path)
-        #expect(reservation.reserved == 0)
-        #expect(warning == "\(file.path): expected a version number, got \"12a\"; versions continue from the store's")
+        // A number too large to count on from (review finding: Int.max trapped at the next
+        // version, at every start) is refused the same way.
+        for text in ["12a", "-1", "\(Int.max)", "\((1 << 53) + 1)"] {
+            try Data("\(text)\n".utf8).write(to: file)
+            let (reservation, warning) = VersionReservation.read(in: directory.url.path)
+            #expect(reservation.reserved == 0)
+            #expect(
+                warning
+                    == "\(file.path): expected a version number from 0 to 9007199254740992, got \"\(text)\"; "
+                    + "versions continue from the store's"
+            )
+        }
+        try Data("9007199254740992\n".utf8).write(to: file)
+        #expect(VersionReservation.read(in: directory.url.path).0.reserved == 1 << 53)
     }
 }

@@ -18,6 +18,10 @@ struct VersionReservation {
     /// Versions reserved per write.
     static let block = 1_000
     static let fileName = "versions-reserved"
+    /// The largest reservation read back: 2^53, the largest integer a JSON client's double
+    /// holds exactly. Far above any version a daemon makes, and far enough below `Int.max`
+    /// that `version + 1` and a new block can never overflow.
+    static let maxReserved = 1 << 53
 
     let path: String
     /// Versions up to this one may have been served.
@@ -36,11 +40,12 @@ struct VersionReservation {
         var buffer = [CChar](repeating: 0, count: 32)
         let text = fgets(&buffer, Int32(buffer.count), file).map { String(cString: $0) } ?? ""
         let digits = text.hasSuffix("\n") ? String(text.dropLast()) : text
-        guard let reserved = Int(digits), reserved >= 0 else {
+        guard let reserved = Int(digits), (0...maxReserved).contains(reserved) else {
             let shown = digits.count > 20 ? String(digits.prefix(20)) + "…" : digits
             return (
                 VersionReservation(path: path, reserved: 0),
-                "\(path): expected a version number, got \"\(shown)\"; versions continue from the store's"
+                "\(path): expected a version number from 0 to \(maxReserved), got \"\(shown)\"; "
+                    + "versions continue from the store's"
             )
         }
         return (VersionReservation(path: path, reserved: reserved), nil)
@@ -84,6 +89,12 @@ struct VersionReservation {
             unlink(temporary)
             throw ReservationError(call: "rename", path: path, code: code)
         }
+        // The rename is durable once the directory is synced too.
+        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryFD >= 0 else { throw ReservationError(call: "open", path: directory, code: errno) }
+        defer { close(directoryFD) }
+        guard fsync(directoryFD) == 0 else { throw ReservationError(call: "fsync", path: directory, code: errno) }
     }
 }
 
