@@ -214,7 +214,9 @@ final class VersionPublisher: Sendable {
     /// The retry's wait is over: the changes the failed attempt covered are pending again.
     private func retryFailed() {
         let signal = state.withLock { state -> Bool in
-            guard state.published < state.attempted else { return false }
+            // Cancelled under this lock by a newer round or ``finish()``: a retry whose sleep
+            // ended just before must not undo that round's own retry (and its backoff).
+            guard !Task.isCancelled, state.published < state.attempted else { return false }
             state.attempted = state.published
             state.retry = nil
             return !state.isHeld
