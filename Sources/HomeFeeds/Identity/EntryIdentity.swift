@@ -87,6 +87,10 @@ struct EntryDisambiguator {
     /// Every kept entry by its id, plain or renamed.
     private var keptByID = FirstIndexTable()
     private var renamedByBase: [HashedKey: [Int]] = [:]
+    /// Past the last `base|k` given, by base: every number from where that search began up to
+    /// it was taken, and stays taken, so the next search starts here, not at 1 + the earlier
+    /// ones (native ids `a|2` … `a|5000` would otherwise be walked again by every clash).
+    private var nextNumber: [HashedKey: Int] = [:]
     /// Links of the kept entries, built only once a base id clashes (most feeds never do).
     private var keptLinks: Set<HashedKey>?
 
@@ -140,11 +144,14 @@ struct EntryDisambiguator {
             renamed = unused(base.text + "|" + link, in: entries)
             entry.idSource = .guidPlusLink
         }
-        var k = 1 + earlier.count
-        while renamed == nil {
-            renamed = unused(base.text + "|" + String(k), in: entries)
-            entry.idSource = .guidPlusN
-            k += 1
+        if renamed == nil {
+            var k = max(1 + earlier.count, nextNumber[base] ?? 0)
+            while renamed == nil {
+                renamed = unused(base.text + "|" + String(k), in: entries)
+                entry.idSource = .guidPlusN
+                k += 1
+            }
+            nextNumber[base] = k
         }
         guard let renamed else { return nil }
         entry.id = renamed.text
