@@ -213,7 +213,11 @@ struct XMLFeedBuilder: ~Copyable {
         }
         // Outside text fields only: markup inside one keeps no attribute but an image's URL (at
         // most 16 candidates an entry), so a large inline `data:` image does not fail the feed.
-        if attributes.count > 0 && !countAttributeText(attributes) { return }
+        var attributes = attributes
+        if attributes.count > 0 {
+            guard let counted = countAttributeText(attributes) else { return }
+            attributes = counted
+        }
         var pushedBase = false
         if let xmlBase = attributes.value("base", in: .xml) {
             bases.append(URIReference.resolve(xmlBase, against: bases.last) ?? bases.last ?? documentURL)
@@ -296,18 +300,27 @@ struct XMLFeedBuilder: ~Copyable {
     /// Counts the element's attribute values against the text limits as text: each against the
     /// per-field limit, all against the document's. The links, types and names made from them
     /// would otherwise grow the result past both. False when that stopped the parse.
-    private mutating func countAttributeText(_ attributes: XMLAttributes) -> Bool {
+    ///
+    /// - Returns: the attributes to read, none when one value is past the per-field limit (the
+    ///   element is read without them, with a warning: a `data:` thumbnail of 2 MiB, which no
+    ///   link policy keeps, does not fail the feed); nil when the document's limit stopped the parse.
+    private mutating func countAttributeText(_ attributes: XMLAttributes) -> XMLAttributes? {
         let (total, largest) = attributes.valueByteCounts
         if largest > limits.maxFieldBytes {
-            stop(.limitExceeded(.fieldBytes), "an attribute value exceeds \(limits.maxFieldBytes) bytes")
-            return false
+            let (line, column) = position()
+            warnings.add(
+                line: line,
+                column: column,
+                "an attribute value exceeds \(limits.maxFieldBytes) bytes: the element's attributes are ignored"
+            )
+            return XMLAttributes(base: nil, count: 0)
         }
         totalTextBytes += total
         if totalTextBytes > limits.maxTotalTextBytes {
             stop(.limitExceeded(.totalTextBytes), "text exceeds \(limits.maxTotalTextBytes) bytes")
-            return false
+            return nil
         }
-        return true
+        return attributes
     }
 
     /// Appends text to the field being captured; anything else (no field, a field read for
