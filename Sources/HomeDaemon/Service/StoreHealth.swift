@@ -47,6 +47,11 @@ final class StoreHealth: Sendable {
         mutating func failed(_ error: StoreError) {
             consecutiveFailures += 1
             totalFailures += 1
+            record(error)
+        }
+
+        /// Makes `error` the last failure's, without counting it.
+        mutating func record(_ error: StoreError) {
             lastError = error
             lastReason = error.summary
             if error.isCorruption, corruption == nil { corruption = error }
@@ -96,10 +101,7 @@ final class StoreHealth: Sendable {
             $0.probeMissed = false
             switch error {
             case nil: $0.consecutiveFailures = 0
-            case let error? where missed:
-                $0.lastError = error
-                $0.lastReason = error.summary
-                if error.isCorruption, $0.corruption == nil { $0.corruption = error }
+            case let error? where missed: $0.record(error)
             case let error?: $0.failed(error)
             }
         }

@@ -67,28 +67,25 @@ struct VersionReservation {
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw ReservationError(call: "open", path: temporary, code: errno) }
+        var isOpen = true
+        var isRenamed = false
+        // Whatever fails, the descriptor is closed and the temporary file goes.
+        defer {
+            if isOpen { close(fd) }
+            if !isRenamed { unlink(temporary) }
+        }
         let bytes = Array("\(value)\n".utf8)
         let written = bytes.withUnsafeBytes { buffer in
             retryingEINTR { Glibc.write(fd, buffer.baseAddress, buffer.count) }
         }
-        let code = errno
-        if written != bytes.count {
-            close(fd)
-            unlink(temporary)
-            throw ReservationError(call: "write", path: temporary, code: written < 0 ? code : ENOSPC)
+        guard written == bytes.count else {
+            throw ReservationError(call: "write", path: temporary, code: written < 0 ? errno : ENOSPC)
         }
-        if fsync(fd) != 0 {
-            let code = errno
-            close(fd)
-            unlink(temporary)
-            throw ReservationError(call: "fsync", path: temporary, code: code)
-        }
+        guard fsync(fd) == 0 else { throw ReservationError(call: "fsync", path: temporary, code: errno) }
         close(fd)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw ReservationError(call: "rename", path: path, code: code)
-        }
+        isOpen = false
+        guard rename(temporary, path) == 0 else { throw ReservationError(call: "rename", path: path, code: errno) }
+        isRenamed = true
         // The rename is durable once the directory is synced too.
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

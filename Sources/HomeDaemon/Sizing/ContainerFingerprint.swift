@@ -6,8 +6,9 @@ import HomeLayout
 /// reported size is kept with it, so a profile whose container changes (`[profile phone]` made
 /// 390 points wide) is laid out with its estimates again, not with heights measured at 375.
 ///
-/// FNV-1a over the values' bit patterns and the names' UTF-8. Stored in the database: the
-/// function must never change for a container it already covers.
+/// FNV-1a (``StableID/hash(_:)``) over the values' bit patterns, low byte first, and the names'
+/// UTF-8, each closed by 0xFF. Stored in the database: the function must never change for a
+/// container it already covers.
 enum ContainerFingerprint {
     /// The fingerprint of `environment` as `spec` is laid out in it: with its platform, else
     /// the spec's `configuration.platform`.
@@ -16,33 +17,26 @@ enum ContainerFingerprint {
     }
 
     static func of(_ environment: LayoutEnvironment, platform: LayoutPlatform) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ byte: UInt8) {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(128)
+        func append(_ value: Double) {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
         }
-        func mix(_ value: Double) {
-            var bits = value.bitPattern
-            for _ in 0..<8 {
-                mix(UInt8(truncatingIfNeeded: bits))
-                bits >>= 8
-            }
+        func append(_ insets: EdgeInsets) {
+            for value in [insets.top, insets.leading, insets.bottom, insets.trailing] { append(value) }
         }
-        func mix(_ insets: EdgeInsets) {
-            for value in [insets.top, insets.leading, insets.bottom, insets.trailing] { mix(value) }
+        func append(_ name: String) {
+            bytes.append(contentsOf: name.utf8)
+            bytes.append(0xFF)
         }
-        func mix(_ name: String) {
-            for byte in name.utf8 { mix(byte) }
-            mix(UInt8(0xFF))
-        }
-        mix(environment.width)
-        mix(environment.height)
-        mix(environment.scale)
-        mix(environment.safeAreaInsets)
-        mix(environment.layoutMargins)
-        mix(environment.readableContentInsets)
-        mix(environment.layoutDirection.rawValue)
-        mix(platform.rawValue)
-        return hash
+        append(environment.width)
+        append(environment.height)
+        append(environment.scale)
+        append(environment.safeAreaInsets)
+        append(environment.layoutMargins)
+        append(environment.readableContentInsets)
+        append(environment.layoutDirection.rawValue)
+        append(platform.rawValue)
+        return StableID.hash(bytes)
     }
 }
