@@ -139,21 +139,19 @@ struct EntryDisambiguator {
         if keptLinks == nil {
             keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
         }
-        var renamed: HashedKey?
-        if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false {
-            renamed = unused(base.text + "|" + link, in: entries)
+        let renamed: HashedKey
+        if let link = entry.link, keptLinks?.contains(HashedKey(link)) == false,
+            let free = unused(base.text + "|" + link, in: entries)
+        {
+            renamed = free
             entry.idSource = .guidPlusLink
-        }
-        if renamed == nil {
+        } else {
             var k = max(1 + earlier.count, nextNumber[base] ?? 0)
-            while renamed == nil {
-                renamed = unused(base.text + "|" + String(k), in: entries)
-                entry.idSource = .guidPlusN
-                k += 1
-            }
-            nextNumber[base] = k
+            while unused(base.text + "|" + String(k), in: entries) == nil { k += 1 }
+            renamed = HashedKey(base.text + "|" + String(k))
+            nextNumber[base] = k + 1
+            entry.idSource = .guidPlusN
         }
-        guard let renamed else { return nil }
         entry.id = renamed.text
         keptByID.insert(hashCode: renamed.hashCode, index: entries.count)
         renamedByBase[base, default: []].append(entries.count)

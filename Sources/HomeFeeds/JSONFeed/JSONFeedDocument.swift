@@ -39,14 +39,12 @@ struct JSONFeedDocument {
         text: inout JSONFeedTextBudget
     ) throws(FeedParseError) {
         // A repeated `items` member replaces the first, as any repeated member does.
-        items = []
-        isTruncated = false
         var read: [JSONFeedItem] = []
-        var isTruncated = false
+        var truncated = false
         hasItems = try cursor.elements { (cursor) throws(FeedParseError) in
             guard read.count < limits.maxEntries else {
                 // Checked at the item's start: past the limit nothing of it is built.
-                if try cursor.kind() == .object { isTruncated = true }
+                if try cursor.kind() == .object { truncated = true }
                 try cursor.skip()
                 return
             }
@@ -54,7 +52,7 @@ struct JSONFeedDocument {
             if try item.read(&cursor, text: &text) { read.append(item) }
         }
         items = read
-        self.isTruncated = isTruncated
+        isTruncated = truncated
     }
 }
 

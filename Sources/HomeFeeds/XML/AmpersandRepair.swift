@@ -50,6 +50,7 @@ struct AmpersandRepair {
     private static let cdataClose = Array("]]>".utf8)
     private static let commentClose = Array("-->".utf8)
     private static let processingInstructionClose = Array("?>".utf8)
+    private static let openers = [cdataOpen, commentOpen, processingInstructionOpen]
 
     /// Passes the repaired form of `input` to `emit`, as slices of `input` (no copy) and the
     /// marker; bytes that cannot be decided yet are held for the next call.
@@ -220,7 +221,7 @@ struct AmpersandRepair {
         while position < count {
             if bytes[position] == UInt8(ascii: "<") {
                 let tail = bytes[position..<count]
-                for opener in [cdataOpen, commentOpen, processingInstructionOpen]
+                for opener in openers
                 where tail.count < opener.count && opener.starts(with: tail) {
                     return position
                 }

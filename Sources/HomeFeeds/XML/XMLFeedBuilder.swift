@@ -205,8 +205,7 @@ struct XMLFeedBuilder: ~Copyable {
             let tag = UnsafeBufferPointer(start: name, count: strlenUInt8(name))
             if HTMLTagNames.isBlock(tag) { appendWordBreak() }
             addInlineImage(name: name, attributes: attributes)
-            let hidesText =
-                HTMLTagNames.equalsIgnoringCase(tag, "script") || HTMLTagNames.equalsIgnoringCase(tag, "style")
+            let hidesText = HTMLTagNames.rawTextCloser(tag) != nil
             if hidesText { hiddenDepth += 1 }
             push(Frame(role: .insideField, pushedBase: false, name: name, hidesText: hidesText))
             return
