@@ -78,7 +78,8 @@ enum EntryIdentity {
 /// The earlier ones of an entry are the kept entry whose id equals its base id (§3: "a kept
 /// entry whose id equals this entry's base id is an earlier one") and the kept entries renamed
 /// from that base. The entry is dropped when it repeats one of them exactly (title, link,
-/// summary, published); otherwise it becomes `base|link` when no earlier entry has its link,
+/// summary, published), looked up in a set rather than compared with each: 10 000 items of one
+/// guid made 50 million comparisons, 2.8 s of a release parse; otherwise it becomes `base|link` when no earlier entry has its link,
 /// else `base|k` with k = 1 + the earlier ones (Miniflux's disambiguation, so one guid on every
 /// item does not collapse a feed). The first occurrence keeps the plain id. Ids stay unique in
 /// the document: a renamed id that a kept entry already has (a native `a|https://e.test/2` read
@@ -86,7 +87,10 @@ enum EntryIdentity {
 struct EntryDisambiguator {
     /// Every kept entry by its id, plain or renamed.
     private var keptByID = FirstIndexTable()
-    private var renamedByBase: [HashedKey: [Int]] = [:]
+    /// How many kept entries were renamed from each base.
+    private var renamedCount: [HashedKey: Int] = [:]
+    /// The contents of the earlier ones of every base that clashed.
+    private var keptContents: Set<EntryContent> = []
     /// Past the last `base|k` given, by base: every number from where that search began up to
     /// it was taken, and stays taken, so the next search starts here, not at 1 + the earlier
     /// ones (native ids `a|2` … `a|5000` would otherwise be walked again by every clash).
@@ -130,12 +134,10 @@ struct EntryDisambiguator {
         first: Int,
         to entries: inout [FeedEntry]
     ) -> String? {
-        let earlier = [first] + (renamedByBase[base] ?? [])
-        let isRepeat = earlier.contains { other in
-            entries[other].title == entry.title && entries[other].link == entry.link
-                && entries[other].summary == entry.summary && entries[other].published == entry.published
-        }
-        if isRepeat { return entry.id }
+        let renamedSoFar = renamedCount[base] ?? 0
+        if renamedSoFar == 0 { keptContents.insert(EntryContent(base: base, entries[first])) }
+        let content = EntryContent(base: base, entry)
+        if keptContents.contains(content) { return entry.id }
         if keptLinks == nil {
             keptLinks = Set(entries.compactMap { $0.link.map(HashedKey.init) })
         }
@@ -146,7 +148,7 @@ struct EntryDisambiguator {
             renamed = free
             entry.idSource = .guidPlusLink
         } else {
-            var k = max(1 + earlier.count, nextNumber[base] ?? 0)
+            var k = max(2 + renamedSoFar, nextNumber[base] ?? 0)
             while unused(base.text + "|" + String(k), in: entries) == nil { k += 1 }
             renamed = HashedKey(base.text + "|" + String(k))
             nextNumber[base] = k + 1
@@ -154,10 +156,28 @@ struct EntryDisambiguator {
         }
         entry.id = renamed.text
         keptByID.insert(hashCode: renamed.hashCode, index: entries.count)
-        renamedByBase[base, default: []].append(entries.count)
+        renamedCount[base] = renamedSoFar + 1
+        keptContents.insert(content)
         if let link = entry.link { keptLinks?.insert(HashedKey(link)) }
         entries.append(entry)
         return nil
+    }
+
+    /// What makes an entry an exact repeat of an earlier one of the same base id.
+    private struct EntryContent: Hashable {
+        let base: HashedKey
+        let title: String?
+        let link: String?
+        let summary: String?
+        let published: FeedTimestamp?
+
+        init(base: HashedKey, _ entry: borrowing FeedEntry) {
+            self.base = base
+            title = entry.title
+            link = entry.link
+            summary = entry.summary
+            published = entry.published
+        }
     }
 
     /// `id` with its hash, unless a kept entry has it.
