@@ -318,6 +318,12 @@ final class LoopbackListener: @unchecked Sendable {
             limits: FeedParseLimits(maxTotalTextBytes: 10_000)
         )
         #expect(total?.kind == .limitExceeded(.totalTextBytes))
+        // Ids, links and attachments count too, as an XML feed's guid, link and attributes do.
+        let limits = FeedParseLimits(maxFieldBytes: 1000)
+        for member in [#""id":"\#(long)""#, #""url":"/\#(long)""#, #""attachments":[{"url":"/\#(long)"}]"#] {
+            let error = parseError(Array(#"{"items":[{\#(member)}]}"#.utf8), limits: limits)
+            #expect(error?.kind == .limitExceeded(.fieldBytes), "\(member.prefix(20))")
+        }
     }
 
     @Test("a JSON Feed is read against the parse's deadline")

@@ -1,6 +1,7 @@
 /// The top level of a JSON Feed, read with `JSONFeedCursor`: only the members homefeed reads,
 /// and of `items` only the first `FeedParseLimits.maxEntries` objects. The rest are skipped
-/// unbuilt, and the text limits apply as each text is read.
+/// unbuilt, and the text limits apply as each string kept is read (ids, links and dates too, as
+/// an XML feed's are).
 ///
 /// Lenient like the format's readers: a member of the wrong type counts as missing instead of
 /// failing the feed, and an item or attachment that is not an object is skipped.
@@ -22,9 +23,9 @@ struct JSONFeedDocument {
         var text = JSONFeedTextBudget(limits: limits)
         try cursor.members { (cursor, key) throws(FeedParseError) in
             switch key {
-            case "version": document.version = try cursor.string()
-            case "title": document.title = try cursor.string()
-            case "home_page_url": document.homePageURL = try cursor.string()
+            case "version": document.version = try text.counted(cursor.string(), at: cursor)
+            case "title": document.title = try text.counted(cursor.string(), at: cursor)
+            case "home_page_url": document.homePageURL = try text.counted(cursor.string(), at: cursor)
             case "items": try document.readItems(&cursor, limits: limits, text: &text)
             default: try cursor.skip()
             }
@@ -75,16 +76,17 @@ struct JSONFeedItem {
         try cursor.members { (cursor, key) throws(FeedParseError) in
             switch key {
             case "id":
-                id = try cursor.kind() == .number ? try cursor.numberText() : try cursor.string()
-            case "url": url = try cursor.string()
+                let value = try cursor.kind() == .number ? try cursor.numberText() : try cursor.string()
+                id = try text.counted(value, at: cursor)
+            case "url": url = try text.counted(cursor.string(), at: cursor)
             case "title": title = try text.counted(cursor.string(), at: cursor)
             case "summary": summary = try text.counted(cursor.string(), at: cursor)
             case "content_html": contentHTML = try text.counted(cursor.string(), at: cursor)
             case "content_text": contentText = try text.counted(cursor.string(), at: cursor)
-            case "date_published": datePublished = try cursor.string()
-            case "date_modified": dateModified = try cursor.string()
-            case "image": image = try cursor.string()
-            case "banner_image": bannerImage = try cursor.string()
+            case "date_published": datePublished = try text.counted(cursor.string(), at: cursor)
+            case "date_modified": dateModified = try text.counted(cursor.string(), at: cursor)
+            case "image": image = try text.counted(cursor.string(), at: cursor)
+            case "banner_image": bannerImage = try text.counted(cursor.string(), at: cursor)
             case "attachments":
                 // The first `FeedEnclosure.limitPerEntry` with a URL not seen before; the rest
                 // are skipped unbuilt.
@@ -93,7 +95,8 @@ struct JSONFeedItem {
                 try cursor.elements { (cursor) throws(FeedParseError) in
                     guard read.count < FeedEnclosure.limitPerEntry else { return try cursor.skip() }
                     var attachment = JSONFeedAttachment()
-                    guard try attachment.read(&cursor), let url = attachment.url, urls.insert(url).inserted else {
+                    guard try attachment.read(&cursor, text: &text), let url = attachment.url, urls.insert(url).inserted
+                    else {
                         return
                     }
                     read.append(attachment)
@@ -111,11 +114,11 @@ struct JSONFeedAttachment {
     var size: Int64?
 
     /// Reads the attachment at `cursor`; false, the value skipped, when it is no object.
-    mutating func read(_ cursor: inout JSONFeedCursor) throws(FeedParseError) -> Bool {
+    mutating func read(_ cursor: inout JSONFeedCursor, text: inout JSONFeedTextBudget) throws(FeedParseError) -> Bool {
         try cursor.members { (cursor, key) throws(FeedParseError) in
             switch key {
-            case "url": url = try cursor.string()
-            case "mime_type": mimeType = try cursor.string()
+            case "url": url = try text.counted(cursor.string(), at: cursor)
+            case "mime_type": mimeType = try text.counted(cursor.string(), at: cursor)
             case "size_in_bytes":
                 let number = try cursor.numberText().flatMap { Int64($0) }
                 size = number.flatMap { $0 >= 0 ? $0 : nil }

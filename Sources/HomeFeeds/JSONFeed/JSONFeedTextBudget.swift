@@ -1,5 +1,6 @@
-/// The text limits of `FeedParseLimits` over a JSON Feed's texts (`title`, `summary`,
-/// `content_html`, `content_text`), applied as each is read.
+/// The text limits of `FeedParseLimits` over every string of a JSON Feed that the parse keeps
+/// (texts, ids, links, dates, attachments' types), applied as each is read: an XML feed's
+/// element text and attribute values count the same way.
 struct JSONFeedTextBudget {
     let limits: FeedParseLimits
     private var total = 0
