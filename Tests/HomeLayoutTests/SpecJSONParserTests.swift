@@ -1,3 +1,4 @@
+import JSONCore
 import Testing
 
 @testable import HomeLayout
@@ -265,11 +266,11 @@ import Testing
     @Test("counts columns in Unicode scalars and lines at newlines")
     func lineAndColumn() {
         let bytes = Array("ab\n😀é\nx".utf8)
-        #expect(SpecJSONParser.lineAndColumn(of: 0, in: bytes) == (1, 1))
-        #expect(SpecJSONParser.lineAndColumn(of: 2, in: bytes) == (1, 3))
-        #expect(SpecJSONParser.lineAndColumn(of: 3, in: bytes) == (2, 1))
-        #expect(SpecJSONParser.lineAndColumn(of: 7, in: bytes) == (2, 2))
-        #expect(SpecJSONParser.lineAndColumn(of: 9, in: bytes) == (2, 3))
-        #expect(SpecJSONParser.lineAndColumn(of: 10, in: bytes) == (3, 1))
+        #expect(JSONScanner.lineAndColumn(of: 0, in: bytes) == (1, 1))
+        #expect(JSONScanner.lineAndColumn(of: 2, in: bytes) == (1, 3))
+        #expect(JSONScanner.lineAndColumn(of: 3, in: bytes) == (2, 1))
+        #expect(JSONScanner.lineAndColumn(of: 7, in: bytes) == (2, 2))
+        #expect(JSONScanner.lineAndColumn(of: 9, in: bytes) == (2, 3))
+        #expect(JSONScanner.lineAndColumn(of: 10, in: bytes) == (3, 1))
     }
 }

@@ -274,17 +274,6 @@ struct JSONFeedCursor {
 
     /// The 1-based line and column (in characters) of the cursor.
     private var position: (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        let bytes = scanner.bytes
-        for index in 0..<min(scanner.index, bytes.count) {
-            if bytes[index] == 0x0A {
-                line += 1
-                column = 1
-            } else if bytes[index] & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
+        JSONScanner.lineAndColumn(of: scanner.index, in: scanner.bytes)
     }
 }

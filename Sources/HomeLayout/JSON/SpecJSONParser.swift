@@ -42,25 +42,9 @@ struct SpecJSONParser {
         case .success(let value):
             return value
         case .failure(let error):
-            let (line, column) = Self.lineAndColumn(of: error.offset, in: array)
+            let (line, column) = JSONScanner.lineAndColumn(of: error.offset, in: array)
             throw LayoutSpecError(path: "", line: line, column: column, reason: error.message)
         }
-    }
-
-    /// The 1-based line and column of `offset`; columns count Unicode scalars (bytes that are
-    /// not UTF-8 continuation bytes), lines end at `\n`.
-    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        for byte in bytes.prefix(max(0, offset)) {
-            if byte == UInt8(ascii: "\n") {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-        }
-        return (line, column)
     }
 }
 
