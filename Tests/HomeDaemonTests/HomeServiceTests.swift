@@ -306,6 +306,94 @@ struct HomeServiceTests {
         #expect(reloaded > version)
     }
 
+    /// Replaces the sample's `appService` section (sections[3]) with one whose group costs
+    /// 1 999 998 of a section's 2 000 000 units of solver work (`LayoutLimits`): 917 items in a
+    /// group, 109 of those in another, wrapped in 19 more. With its header and the one item it
+    /// declares, the layout solves at every profile, so the configuration validates; with the six
+    /// links the sample's services list puts in the section, it cannot be laid out.
+    func writeLayoutOverWorkBudget() throws {
+        let url = configDirectory.appendingPathComponent("layout.json")
+        var spec = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var sections = try #require(spec["sections"] as? [[String: Any]])
+        try #require(sections[3]["id"] as? String == "appService")
+        func group(_ count: Int, of subitem: [String: Any]) -> [String: Any] {
+            [
+                "axis": "horizontal", "count": count, "subitems": [subitem],
+                "size": ["width": ["absolute": 100], "height": ["absolute": 10]],
+            ]
+        }
+        var root = group(917, of: ["item": ["size": ["width": ["absolute": 0.001], "height": ["absolute": 1]]]])
+        root = group(109, of: ["group": root])
+        for _ in 0..<19 { root = group(1, of: ["group": root]) }
+        sections[3]["group"] = root
+        sections[3]["itemCount"] = 1
+        sections[3].removeValue(forKey: "variants")
+        spec["sections"] = sections
+        try JSONSerialization.data(withJSONObject: spec).write(to: url)
+    }
+
+    @Test("a reload whose layout cannot lay out the stored content at a profile is rejected, and nothing is retried")
+    func unsolvableReload() async throws {
+        let log = LogRecorder()
+        let service = try await HomeService(
+            configuration: try await LoadedConfiguration.load(directory: configDirectory),
+            stateDirectory: stateDirectory,
+            logger: Logger(label: "test", level: .error, sink: log.sink)
+        )
+        defer { Task { await service.stop() } }
+        _ = try await service.refresh(url: nil)
+        let version = await service.version
+        let served = try #require(await service.manifest(profile: "phone"))
+        try writeLayoutOverWorkBudget()
+        do {
+            _ = try await service.reload()
+            Issue.record("accepted a layout the stored content cannot be laid out in")
+        } catch {
+            guard case .configuration(let problem) = error else { throw error }
+            #expect(problem.file.hasSuffix("/layout.json"))
+            #expect(problem.key == "sections[3]")
+            #expect(
+                problem.reason.hasPrefix("at profile phone, with the content stored now: solver work in one section"),
+                "\(problem)"
+            )
+        }
+        #expect(log.lines.contains { $0.hasPrefix("<3>test: reload rejected, keeping the running configuration:") })
+        // The running configuration serves on as it was, and nothing of the rejected one waits.
+        #expect(await service.version == version)
+        #expect(await service.manifest(profile: "phone")?.bytes == served.bytes)
+        #expect(await service.configuration.spec.sections[3].itemCount == 6)
+        #expect(await service.awaitPublished() == nil)
+        _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
+        #expect(await service.version == version + 1)
+        #expect(items(try sections(await service.manifest(profile: "phone"))[3]).count == 6)
+    }
+
+    @Test("a reload is tried with the links its sources list writes itself, and a rejected one stores none")
+    func unsolvableListLinks() async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        try writeLayoutOverWorkBudget()
+        // Nothing fetched: the section is empty and hidden, and only these two links would fill it.
+        let list = configDirectory.appendingPathComponent("sources.opml")
+        let links = ["map", "bus"].map {
+            #"<outline type="link" category="/app-service" text="\#($0)" url="https://example.test/\#($0)"/>"#
+        }
+        let text = try String(contentsOf: list, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "</body>", with: links.joined() + "</body>").utf8).write(to: list)
+        do {
+            _ = try await service.reload()
+            Issue.record("accepted a layout its own links cannot be laid out in")
+        } catch {
+            guard case .configuration(let problem) = error else { throw error }
+            #expect(problem.key == "sections[3]")
+            #expect(problem.reason.contains("(2 items, 1 boundary supplementaries)"), "\(problem)")
+        }
+        #expect(await service.status().serviceLinks == 0)
+        #expect(await service.version == version)
+        #expect(await service.awaitPublished() == nil)
+    }
+
     @Test("a reload applies client-group to the image files made from then on")
     func reloadClientGroup() async throws {
         let service = try await HomeService(

@@ -1,3 +1,5 @@
+import HomeLayout
+
 /// A configuration problem, naming the file, line and key: `homefeedd.conf:14: refresh-interval:
 /// expected a duration like 15m, got "soon"`.
 public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -18,5 +20,13 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         if let line { text += ":\(line)" }
         if let key { text += ": \(key)" }
         return text + ": " + reason
+    }
+}
+
+extension ConfigError {
+    /// A layout that cannot be solved: the layout file, the JSON path of the element involved,
+    /// then `context` (at which profile, with what) and what is wrong.
+    init(file: String, unsolvable error: LayoutSolveError, context: String) {
+        self.init(file: file, key: error.path.isEmpty ? nil : error.path, reason: "\(context): \(error.message)")
     }
 }

@@ -56,11 +56,7 @@ public struct LoadedConfiguration: Sendable {
             do throws(LayoutSolveError) {
                 _ = try LayoutSolver.solve(spec, in: profile.environment)
             } catch {
-                throw ConfigError(
-                    file: layoutURL.path,
-                    key: error.path.isEmpty ? nil : error.path,
-                    reason: "at profile \(profile.name): \(error.message)"
-                )
+                throw ConfigError(file: layoutURL.path, unsolvable: error, context: "at profile \(profile.name)")
             }
         }
 

@@ -110,7 +110,8 @@ enum HomefeedInterfaceDescription {
         method ListNotices(limit: ?int, source: ?string) -> (notices: []object)
 
         # Re-reads the configuration, sources and layout (same as SIGHUP). A configuration
-        # that does not validate fails (InvalidLayout, InvalidArgument) and the running one stays.
+        # that does not validate, or whose layout cannot lay out the content stored now at one of
+        # its profiles, fails (InvalidLayout, InvalidArgument) and the running one stays.
         # Once applied, version is the one being served: the new configuration's first version
         # when it was stored, else the previous one while it is tried again.
         method Reload() -> (version: int)

@@ -328,56 +328,6 @@ extension HomeService {
             )
         }
     }
-
-    /// Re-reads the configuration directory. A configuration that does not validate, or whose
-    /// sources cannot be registered in the store, is rejected and the current one keeps
-    /// serving. Once the new one is swapped in the reload has succeeded: a version it cannot
-    /// publish yet is logged at `<4>` and tried again (``VersionPublisher``), and the version
-    /// being served is returned.
-    ///
-    /// - Throws: ``ServiceError/configuration(_:)`` or ``ServiceError/storeUnavailable(_:)``,
-    ///   only before the swap.
-    public func reload() async throws(ServiceError) -> Int {
-        let next: LoadedConfiguration
-        do throws(ConfigError) {
-            next = try await LoadedConfiguration.load(
-                directory: configuration.directory,
-                credentials: configuration.credentials,
-                scope: configuration.scope
-            )
-        } catch {
-            logger.error("reload rejected, keeping the running configuration: \(error)")
-            throw .configuration(error)
-        }
-        let states = try await withStore("cannot apply the new configuration", isWrite: true) {
-            let ingestion = StoreIngestion(
-                store: store,
-                maxImageBytes: next.settings.images.maxImageBytes,
-                maxImagePixels: next.settings.images.maxPixels
-            )
-            let states = try await ingestion.register(next.sources)
-            _ = try await ingestion.storeListLinks(next.sources)
-            return states
-        }
-        await scheduler.replaceSources(next.sources.sources, states: states)
-        configuration = next
-        // Kept layouts are reused when their input compares equal, and Swift's String equality
-        // is canonical equivalence: an id re-spelled in another Unicode form compares equal but
-        // is written as spelled. A new configuration is solved afresh.
-        textState.layouts = [:]
-        authorization.update(clientGroup: next.settings.clientGroup)
-        reportClientGroup()
-        images?.updateClientGroup(next.settings.clientGroup)
-        do throws(ServiceError) {
-            try await publishNow()
-            logger.notice("configuration reloaded")
-        } catch {
-            logger.warning(
-                "configuration reloaded; its first version is not published yet and is tried again: \(error)"
-            )
-        }
-        return await cache.version
-    }
 }
 
 extension Notice {

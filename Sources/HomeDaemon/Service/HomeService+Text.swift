@@ -9,21 +9,27 @@ struct TextMeasuringState {
     var checkedStyles: [TextSlotStyle]?
     var warned: Set<String> = []
     /// By profile name: the next version's text is measured in the same layout, not a new
-    /// solve, when nothing the solver reads has changed (``SolvedLayout``).
+    /// solve, when nothing the solver reads has changed (``SolvedLayout``). After a reload, the
+    /// layouts its trial solved the new configuration to (``HomeService/reload()``).
     var layouts: [String: SolvedLayout] = [:]
+}
+
+/// What measuring a version's text found, before the service keeps any of it: the layout each
+/// profile was solved to for it, the heights measured, and why any text kept its estimate.
+struct MeasuredText: Sendable {
+    /// By profile name; a profile that could not be solved has none.
+    var layouts: [String: SolvedLayout] = [:]
+    /// By target and element id, as the measurement book keeps computed sizes.
+    var computed: [String: [String: SizeEntry]] = [:]
+    /// One line per failure (no fonts), each logged once.
+    var failures: [String] = []
 }
 
 extension HomeService {
     /// Measures the text slots of the next version, for every profile, and puts their heights in
-    /// the measurement book as computed sizes, in place of the last version's.
-    ///
-    /// Each profile is solved once with its current measurements to find the slots' widths (or
-    /// the last version's layout is taken, when it was solved from the same input); the strings
-    /// are measured on the measurer's own queue (cached by string, style and width), so
-    /// neither this actor's thread nor the socket loop waits on Pango. Text that cannot be
-    /// measured (no fonts) keeps its estimate, with one warning in the log. Ad-hoc containers
-    /// get no computed sizes: they are laid out on request, and keep their estimates until a
-    /// client reports.
+    /// the measurement book as computed sizes, in place of the last version's
+    /// (``measuredText(spec:settings:sections:elements:measurements:reusing:at:)``). Text that
+    /// cannot be measured (no fonts) keeps its estimate, with one warning in the log.
     ///
     /// - Parameters:
     ///   - spec: the layout the version is made with, read once by the caller: a reload while
@@ -41,15 +47,56 @@ extension HomeService {
         elements: ElementIndex,
         at time: Date
     ) async -> [String: SolvedLayout] {
-        guard !settings.textSlots.isEmpty, !settings.textStyles.isEmpty else {
+        guard Self.measuresText(settings) else {
             measurements.replaceAll(.computed, with: [:])
-            textState.layouts = [:]
-            return [:]
+            // Nothing to measure: the layouts a reload's trial solved (``reload()``) are this
+            // version's, once.
+            defer { textState.layouts = [:] }
+            return textState.layouts
         }
         if textState.checkedStyles != settings.textStyles {
             textState.checkedStyles = settings.textStyles
             for warning in await Self.textStyleWarnings(settings, measurer: textMeasurer) { warnOnce(warning) }
         }
+        let measured = await measuredText(
+            spec: spec,
+            settings: settings,
+            sections: sections,
+            elements: elements,
+            measurements: measurements,
+            reusing: textState.layouts,
+            at: time
+        )
+        textState.layouts = measured.layouts
+        for failure in measured.failures { warnOnce(failure) }
+        measurements.replaceAll(.computed, with: measured.computed)
+        return measured.layouts
+    }
+
+    /// Whether `settings` bind any slot to a text style: without, no text is measured.
+    static func measuresText(_ settings: DaemonSettings) -> Bool {
+        !settings.textSlots.isEmpty && !settings.textStyles.isEmpty
+    }
+
+    /// Measures the text slots of `sections` for every profile of `settings`, changing nothing
+    /// of the service's: what ``measureText(spec:settings:sections:elements:at:)`` keeps, and
+    /// what a reload's trial measures its new configuration with before it is swapped in.
+    ///
+    /// Each profile is solved once with `measurements` to find the slots' widths (or takes its
+    /// layout in `earlier`, when that was solved from the same input); the strings are measured
+    /// on the measurer's own queue (cached by string, style and width), so neither this actor's
+    /// thread nor the socket loop waits on Pango. Ad-hoc containers get no computed sizes: they
+    /// are laid out on request, and keep their estimates until a client reports.
+    func measuredText(
+        spec: LayoutSpec,
+        settings: DaemonSettings,
+        sections: [AssembledSection],
+        elements: ElementIndex,
+        measurements: MeasurementBook,
+        reusing earlier: [String: SolvedLayout],
+        at time: Date
+    ) async -> MeasuredText {
+        guard Self.measuresText(settings) else { return MeasuredText() }
         // Each profile is laid out on its own child task, as the version's manifests are
         // (``ManifestCache/prepare(sections:elements:spec:profiles:measurements:images:solved:at:)``); the
         // slots keep the profiles' order.
@@ -57,7 +104,7 @@ extension HomeService {
             for (position, profile) in settings.profiles.enumerated() {
                 let target = MeasurementTargets.profile(profile.name)
                 let sizes = measurements.sizes(for: target)
-                let earlier = textState.layouts[profile.name]
+                let earlier = earlier[profile.name]
                 group.addTask {
                     do throws(LayoutSolveError) {
                         let (layout, _) = try ManifestBuilder.solve(
@@ -90,20 +137,18 @@ extension HomeService {
             }
             return (slots: found, solved: solved)
         }
-        textState.layouts = found.solved
+        var measured = MeasuredText(layouts: found.solved)
         let slots = found.slots.flatMap { $0 }
-        var computed: [String: [String: SizeEntry]] = [:]
         let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
         for (slot, result) in zip(slots, results) {
             switch result {
             case .success(let metrics):
-                computed[slot.target, default: [:]][slot.id] = slot.entry(metrics, at: time)
+                measured.computed[slot.target, default: [:]][slot.id] = slot.entry(metrics, at: time)
             case .failure(let error):
-                warnOnce("\(error); text cells keep their estimated heights")
+                measured.failures.append("\(error); text cells keep their estimated heights")
             }
         }
-        measurements.replaceAll(.computed, with: computed)
-        return found.solved
+        return measured
     }
 
     /// Warnings about the configured text styles, one per style whose font fontconfig does not

@@ -56,8 +56,9 @@ actor ServiceManager {
     }
 
     /// SIGHUP and `Reload()`: `RELOADING=1`, re-read the configuration, sources and layout,
-    /// `READY=1`. A broken configuration, or one the store cannot register, is rejected (logged
-    /// at `<3>`) and the running one keeps serving; `READY=1` is sent either way, since the
+    /// `READY=1`. A broken configuration, one whose layout cannot lay out the stored content, or
+    /// one the store cannot read for or register, is rejected (logged at `<3>`) and the running
+    /// one keeps serving; `READY=1` is sent either way, since the
     /// reload is over. A reload whose first version is not published yet has succeeded
     /// (``HomeService/reload()``).
     func reload(reason: String) async throws(ServiceError) -> Int {
