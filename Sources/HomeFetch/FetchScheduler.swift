@@ -42,7 +42,8 @@ public actor FetchScheduler {
     /// - Parameters:
     ///   - sources: what to poll; duplicates of a URL are dropped.
     ///   - states: persisted states by configured URL; sources without one start fresh and are
-    ///     due at once.
+    ///     due at once. A next attempt that a success set later than `configuration` would is
+    ///     moved in to where it would (`catchUp`), so a lowered interval applies at once.
     ///   - fetcher: usually the process's one `FeedFetcher`.
     ///   - sink: takes each fetched document.
     ///   - persistence: takes each new state.
@@ -71,8 +72,9 @@ public actor FetchScheduler {
         self.policy = policy
         slots = FetchSlots(limit: configuration.maxConcurrentFetches)
         generator = SplitMix64(seed: jitterSeed)
-        var (order, entries) = Self.index(sources, states: states, keeping: [:])
-        Self.pullIn(&entries, notAfter: clock.now().addingTimeInterval(policy.horizon), log: log)
+        let now = clock.now()
+        var (order, entries) = Self.index(sources, states: states, keeping: [:], policy: policy, now: now, log: log)
+        Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
         self.order = order
         self.entries = entries
     }
@@ -161,11 +163,13 @@ public actor FetchScheduler {
     }
 
     /// Replaces the sources (after a reload). Sources that stay keep their state; new ones use
-    /// `states` when given one, else start fresh; removed ones are dropped, and a fetch of
-    /// theirs that is running is cancelled (its transfer ends at once, nothing is reported).
+    /// `states` when given one (its next attempt caught up as at start), else start fresh;
+    /// removed ones are dropped, and a fetch of theirs that is running is cancelled (its
+    /// transfer ends at once, nothing is reported).
     public func replaceSources(_ sources: [FeedSource], states: [SourceFetchState] = []) {
-        (order, entries) = Self.index(sources, states: states, keeping: entries)
-        Self.pullIn(&entries, notAfter: clock.now().addingTimeInterval(policy.horizon), log: log)
+        let now = clock.now()
+        (order, entries) = Self.index(sources, states: states, keeping: entries, policy: policy, now: now, log: log)
+        Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
         for (url, task) in inFlight where entries[url] == nil { task.cancel() }
         wake?.yield()
     }
@@ -380,10 +384,45 @@ extension FetchScheduler {
         }
     }
 
+    /// A stored state with its next attempt no later than this configuration sets one after
+    /// the stored last attempt. The daemon that saved it may have run with a longer
+    /// `refresh-interval` (it applies from the next start), and a lowered one would otherwise
+    /// wait out the old interval, up to the horizon. Only a time a success set moves (no
+    /// failure since): a failure's backoff and a server's `Retry-After` are honoured as saved.
+    /// The latest time allowed is the last attempt's start plus `totalTimeout` (the interval
+    /// runs from the attempt's end) plus the interval with the most jitter; a server's
+    /// `max-age` or a feed's `ttl` that lengthened the interval is not stored, so such a source
+    /// is fetched once early, and waits the longer interval again once an answer carries it.
+    private static func catchUp(
+        _ stored: SourceFetchState,
+        of source: FeedSource,
+        policy: SchedulePolicy,
+        now: Date,
+        log: LogHandler
+    ) -> SourceFetchState {
+        guard stored.consecutiveFailures == 0, stored.lastError == nil, !stored.isGone,
+            let last = stored.lastAttempt, let next = stored.nextAttempt
+        else { return stored }
+        let wait = policy.configuration.limits.totalTimeout + policy.longestWaitWithoutHints(for: source)
+        let latest = last.addingTimeInterval(wait)
+        guard next > latest else { return stored }
+        var state = stored
+        let moved = max(latest, now)
+        state.nextAttempt = moved
+        log(.notice) {
+            "\(source.url): next attempt was \(next), later than the interval now sets after the last attempt "
+                + "(\(last), \(Int(wait)) s at most); moved to \(moved)"
+        }
+        return state
+    }
+
     private static func index(
         _ sources: [FeedSource],
         states: [SourceFetchState],
-        keeping old: [String: Entry]
+        keeping old: [String: Entry],
+        policy: SchedulePolicy,
+        now: Date,
+        log: LogHandler
     ) -> ([String], [String: Entry]) {
         var byURL: [String: SourceFetchState] = [:]
         for state in states { byURL[state.url] = state }
@@ -395,10 +434,8 @@ extension FetchScheduler {
                 entry.source = source
                 entries[source.url] = entry
             } else {
-                entries[source.url] = Entry(
-                    source: source,
-                    state: byURL[source.url] ?? SourceFetchState(url: source.url)
-                )
+                let state = byURL[source.url].map { Self.catchUp($0, of: source, policy: policy, now: now, log: log) }
+                entries[source.url] = Entry(source: source, state: state ?? SourceFetchState(url: source.url))
             }
         }
         return (order, entries)

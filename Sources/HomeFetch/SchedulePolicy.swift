@@ -59,6 +59,13 @@ struct SchedulePolicy {
         return max(base, clamp(hint))
     }
 
+    /// The furthest after its end that a success schedules `source`'s next attempt when its
+    /// server gave no hint: the interval with the most jitter. A server's `max-age` or a feed's
+    /// `ttl` may have asked for longer, but neither is stored across restarts.
+    func longestWaitWithoutHints(for source: FeedSource) -> Double {
+        interval(for: source, maxAge: nil, ttl: nil) * (1 + spread)
+    }
+
     /// `backoffBase × 2^(failures − 1)`, capped at `backoffCap`.
     func backoff(failures: Int) -> Double {
         let exponent = Double(min(max(failures, 1) - 1, 62))

@@ -336,6 +336,61 @@ struct FetchSchedulerTests {
         }
     }
 
+    @Test("at start-up a next attempt a success set under a longer interval is pulled in; a failure's stays")
+    func lowerIntervalAppliesAtStart() async throws {
+        let start = FetchTesting.start
+        func at(_ seconds: Double) -> Date { start.addingTimeInterval(seconds) }
+        // Saved by a daemon that polled once a day; this one polls every 1800 s, timeout 10 s.
+        let overdue = SourceFetchState(
+            url: "https://overdue.example/feed",
+            lastAttempt: at(-3600),
+            lastSuccess: at(-3600),
+            nextAttempt: at(-3600 + 86_400)
+        )
+        let recent = SourceFetchState(
+            url: "https://recent.example/feed",
+            lastAttempt: at(-600),
+            lastSuccess: at(-600),
+            nextAttempt: at(-600 + 86_400)
+        )
+        // Set by this interval after a fetch that took the whole timeout.
+        let slow = SourceFetchState(
+            url: "https://slow.example/feed",
+            lastAttempt: at(-100),
+            lastSuccess: at(-100),
+            nextAttempt: at(-100 + 10 + 1800)
+        )
+        let backedOff = SourceFetchState(
+            url: "https://busy.example/feed",
+            lastAttempt: at(-600),
+            lastSuccess: at(-90_000),
+            nextAttempt: at(-600 + 50_000),
+            consecutiveFailures: 3,
+            lastError: "https://busy.example/feed: HTTP 503 Service Unavailable, retry after 50000 s"
+        )
+        let states = [overdue, recent, slow, backedOff]
+        let log = LogRecorder()
+        let scheduler = FetchScheduler(
+            sources: states.map { FeedSource(url: $0.url, kind: .notices) },
+            states: states,
+            fetcher: FetchTesting.fetcher,
+            sink: Recorder(),
+            persistence: Recorder(),
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1,
+            log: { _, message in log.sink(message()) }
+        )
+        #expect(await scheduler.state(for: overdue.url)?.nextAttempt == start)
+        #expect(await scheduler.state(for: recent.url)?.nextAttempt == at(-600 + 10 + 1800))
+        #expect(await scheduler.state(for: slow.url)?.nextAttempt == slow.nextAttempt)
+        #expect(await scheduler.state(for: backedOff.url)?.nextAttempt == backedOff.nextAttempt)
+        #expect(await scheduler.nextWake() == start)
+        #expect(log.lines.count == 2, "\(log.lines)")
+        let notice = log.lines.first { $0.hasPrefix("\(recent.url): next attempt was ") }
+        #expect(notice?.hasSuffix("moved to \(at(1210))") == true, "\(log.lines)")
+    }
+
     @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
     func servicesAndFiles() async throws {
         let server = try await FixtureServer.shared.value

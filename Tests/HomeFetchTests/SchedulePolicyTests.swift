@@ -30,6 +30,14 @@ import Testing
         #expect(policy.interval(for: slow, maxAge: 600, ttl: nil) == 7200)
     }
 
+    @Test("the longest wait without hints is the source's interval, within bounds, with the most jitter")
+    func longestWait() {
+        let plain = FeedSource(url: "https://example.test/", kind: .notices)
+        let fast = FeedSource(url: "https://example.test/", kind: .notices, interval: 10)
+        #expect(policy.longestWaitWithoutHints(for: plain) == 1800 * 1.1)
+        #expect(policy.longestWaitWithoutHints(for: fast) == 300 * 1.1)
+    }
+
     @Test("jitter stays within ±jitter and repeats for a seed")
     func jitter() {
         var first = SplitMix64(seed: 7)
