@@ -6,11 +6,17 @@ public import HomeFeeds
 public struct FetchResponseInfo: Sendable, Equatable {
     /// The URL that was requested.
     public var requestedURL: String
-    /// The URL the document came from after redirects; the base of its relative links.
+    /// The URL the document came from after redirects; the base of its relative links. Never
+    /// with a user name or password a redirect's `Location` had.
     public var finalURL: String
     /// The target of the `301`/`308` redirects at the start of the chain, up to the first
     /// temporary one; nil when the chain started with a temporary redirect or there was none.
+    /// Shown without a user name or password (`permanentRedirectHadUserinfo` says it had one).
     public var permanentRedirectURL: String?
+    /// True when the permanent target carried a user name or password: it must not be saved,
+    /// since the URL without them is not where the chain led and the URL with them is a
+    /// secret.
+    public var permanentRedirectHadUserinfo: Bool
     public var redirects: Int
     /// The final HTTP status; nil for `file:`.
     public var status: Int?
@@ -27,6 +33,7 @@ public struct FetchResponseInfo: Sendable, Equatable {
         requestedURL: String,
         finalURL: String,
         permanentRedirectURL: String? = nil,
+        permanentRedirectHadUserinfo: Bool = false,
         redirects: Int = 0,
         status: Int? = nil,
         validators: HTTPValidators = HTTPValidators(),
@@ -37,6 +44,7 @@ public struct FetchResponseInfo: Sendable, Equatable {
         self.requestedURL = requestedURL
         self.finalURL = finalURL
         self.permanentRedirectURL = permanentRedirectURL
+        self.permanentRedirectHadUserinfo = permanentRedirectHadUserinfo
         self.redirects = redirects
         self.status = status
         self.validators = validators

@@ -295,11 +295,10 @@ public actor FetchScheduler {
         let response = outcome.response
         entry.state.validators = response.validators
         if let target = response.permanentRedirectURL {
-            if URLScheme(entry.state.fetchURL) == .https, URLScheme(target) == .http {
-                // Saved, one answer (over TLS or not) would make the source plaintext for good.
+            if let reason = Self.reasonNotToSave(response, movingFrom: entry.state.fetchURL) {
                 log(.notice) {
-                    "\(entry.source.url): moved permanently to \(target); not saved: the source would be fetched "
-                        + "over plain http from now on, so this move is followed at each fetch instead"
+                    "\(entry.source.url): moved permanently to \(target); not saved: \(reason), so this move is "
+                        + "followed at each fetch instead"
                 }
             } else {
                 entry.state.permanentRedirectURL = target == entry.source.url ? nil : target
@@ -326,6 +325,21 @@ public actor FetchScheduler {
         entry.state.nextAttempt = now.addingTimeInterval(interval)
         entries[url] = entry
         log(.info) { "\(entry.source.url): \(what), next in \(Int(interval)) s" }
+    }
+
+    /// Why the permanent move `response` reports is followed at each fetch instead of saved as
+    /// the URL to fetch from now on; nil when it may be saved.
+    private static func reasonNotToSave(_ response: FetchResponseInfo, movingFrom fetchURL: String) -> String? {
+        guard let target = response.permanentRedirectURL else { return nil }
+        if response.permanentRedirectHadUserinfo {
+            // The URL shown is not where the move led, and the one it led to holds a secret.
+            return "its URL carries a user name or password (not shown), which would be stored and shown"
+        }
+        if URLScheme(fetchURL) == .https, URLScheme(target) == .http {
+            // Saved, one answer (over TLS or not) would make the source plaintext for good.
+            return "the source would be fetched over plain http from now on"
+        }
+        return nil
     }
 
     private func recordFailure(_ url: String, error: FetchError?, message: String, now: Date) {
@@ -416,6 +430,23 @@ extension FetchScheduler {
         return state
     }
 
+    /// A stored state without a permanent redirect that carries a user name or password: saved
+    /// before such moves were refused, it would be sent at every fetch and shown in every
+    /// error, which names the URL fetched. The source is fetched from its configured URL
+    /// again, and the move followed from there.
+    private static func withoutUserinfoRedirect(_ stored: SourceFetchState, log: LogHandler) -> SourceFetchState {
+        guard let target = stored.permanentRedirectURL, let shown = SourceList.withoutUserinfo(target) else {
+            return stored
+        }
+        var state = stored
+        state.permanentRedirectURL = nil
+        log(.notice) {
+            "\(stored.url): saved move to \(shown) dropped: its URL carries a user name or password (not shown); "
+                + "fetched from the configured URL again"
+        }
+        return state
+    }
+
     private static func index(
         _ sources: [FeedSource],
         states: [SourceFetchState],
@@ -433,9 +464,12 @@ extension FetchScheduler {
             if var entry = old[source.url] {
                 entry.source = source
                 entries[source.url] = entry
+            } else if let stored = byURL[source.url] {
+                var state = Self.withoutUserinfoRedirect(stored, log: log)
+                state = Self.catchUp(state, of: source, policy: policy, now: now, log: log)
+                entries[source.url] = Entry(source: source, state: state)
             } else {
-                let state = byURL[source.url].map { Self.catchUp($0, of: source, policy: policy, now: now, log: log) }
-                entries[source.url] = Entry(source: source, state: state ?? SourceFetchState(url: source.url))
+                entries[source.url] = Entry(source: source, state: SourceFetchState(url: source.url))
             }
         }
         return (order, entries)

@@ -231,6 +231,54 @@ struct FetchSchedulerTests {
         #expect(log.lines.contains(notice), "\(log.lines)")
     }
 
+    @Test("a permanent move to a URL with a user name and password is followed but not saved, nor logged with them")
+    func noUserinfoSaved() async throws {
+        let server = try await FixtureServer.shared.value
+        let key = FetchTesting.key()
+        let target = "http://reader:secret@127.0.0.1:\(server.port)/feed/\(key)"
+        let url = server.url("/redirect/\(key)?code=301&to=\(target)")
+        let log = LogRecorder()
+        let recorder = Recorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            fetcher: FetchTesting.fetcher,
+            sink: recorder,
+            persistence: recorder,
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1,
+            log: { _, message in log.sink(message()) }
+        )
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, changed: 1))
+        #expect(await scheduler.state(for: url)?.permanentRedirectURL == nil)
+        #expect(await recorder.states.last?.permanentRedirectURL == nil)
+        let notice =
+            "\(url): moved permanently to \(server.url("/feed/\(key)")); not saved: its URL carries a user name or "
+            + "password (not shown), which would be stored and shown, so this move is followed at each fetch instead"
+        #expect(log.lines.contains(notice), "\(log.lines)")
+        #expect(!log.lines.contains { $0.replacingOccurrences(of: url, with: "").contains("secret") }, "\(log.lines)")
+    }
+
+    @Test("a saved move to a URL with a user name and password is dropped at start-up without showing them")
+    func savedUserinfoDropped() async throws {
+        let url = "https://intra.example/feed.xml"
+        let log = LogRecorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            states: [SourceFetchState(url: url, permanentRedirectURL: "https://reader:secret@new.example/feed.xml")],
+            fetcher: FetchTesting.fetcher,
+            sink: Recorder(),
+            persistence: Recorder(),
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            log: { _, message in log.sink(message()) }
+        )
+        #expect(await scheduler.state(for: url)?.fetchURL == url)
+        #expect(log.lines.count == 1)
+        #expect(log.lines.first?.contains("https://new.example/feed.xml") == true, "\(log.lines)")
+        #expect(!log.lines.contains { $0.contains("secret") }, "\(log.lines)")
+    }
+
     @Test("a stalled source times out without holding up the others")
     func stalled() async throws {
         let slowServer = try await FixtureServer.start()

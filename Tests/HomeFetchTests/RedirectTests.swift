@@ -123,6 +123,42 @@ struct RedirectTests {
         #expect(error.bytesReceived == 0)
     }
 
+    @Test("a Location with a user name and password is followed, and no URL the fetch reports carries them")
+    func userinfoLocation() async throws {
+        let key = FetchTesting.key()
+        let server = try await FixtureServer.shared.value
+        let target = "http://reader:secret@127.0.0.1:\(server.port)/feed/\(key)"
+        let outcome = try await FetchTesting.fetch("/redirect/\(key)?code=301&to=\(target)").get()
+        guard case .fetched(let document) = outcome, case .feed(let feed) = document.document else {
+            Issue.record("expected a feed, got \(outcome)")
+            return
+        }
+        #expect(document.response.finalURL == server.url("/feed/\(key)"))
+        #expect(document.response.permanentRedirectURL == server.url("/feed/\(key)"))
+        #expect(document.response.permanentRedirectHadUserinfo)
+        // The relative links resolve against the URL without them.
+        #expect(feed.entries.first?.link == server.url("/first"))
+        // Followed as libcurl does: the user name and password go to that host as Basic.
+        let seen = try await server.requests(key)
+        #expect(seen.last?.authorization == "Basic cmVhZGVyOnNlY3JldA==")
+    }
+
+    @Test("a refused or looping redirect target is named without its user name and password")
+    func userinfoInErrors() async throws {
+        let key = FetchTesting.key()
+        let server = try await FixtureServer.shared.value
+        let toFTP = "/redirect/\(key)?code=302&to=ftp%3A%2F%2Freader%3Asecret@127.0.0.1%2Ffeed"
+        let refused = try await FetchTesting.fetchError(toFTP)
+        #expect(refused.kind == .redirectRefused(to: "ftp://127.0.0.1/feed"))
+        #expect(refused.description == "\(server.url(toFTP)): redirect to ftp://127.0.0.1/feed refused")
+        let toLoop = "/redirect/\(key)?code=302&to=http://reader:secret@127.0.0.1:\(server.port)/loop/\(key)"
+        let loop = try await FetchTesting.fetchError(toLoop)
+        #expect(loop.kind == .redirectLoop(to: server.url("/loop/\(key)")))
+        #expect(
+            loop.description.hasPrefix("\(server.url(toLoop)): redirect loop back to \(server.url("/loop/\(key)"))")
+        )
+    }
+
     @Test("200 redirecting fetches in a row all arrive")
     func manyInARow() async throws {
         let key = FetchTesting.key()

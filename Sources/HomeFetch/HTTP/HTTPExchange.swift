@@ -5,11 +5,14 @@
 struct HTTPExchange: Sendable {
     /// The URL that was requested.
     var requestedURL: String
-    /// The URL of the last hop: the base of the document's relative links.
+    /// The URL of the last hop, without a user name or password: the base of the document's
+    /// relative links.
     var finalURL: String
     /// The target of the `301`/`308` redirects at the start of the chain, up to the first
-    /// temporary one.
+    /// temporary one, without a user name or password.
     var permanentRedirectURL: String?
+    /// The permanent target had a user name or password (`RedirectChain`).
+    var permanentRedirectHadUserinfo = false
     var redirects: Int
     /// True when every redirect was a `301` or `308`, or there was none: what the last
     /// response says, it says about the requested URL.
@@ -31,6 +34,7 @@ extension HTTPExchange {
             requestedURL: requestedURL,
             finalURL: finalURL,
             permanentRedirectURL: permanentRedirectURL,
+            permanentRedirectHadUserinfo: permanentRedirectHadUserinfo,
             redirects: redirects,
             status: head.status,
             validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),

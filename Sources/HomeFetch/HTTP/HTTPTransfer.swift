@@ -12,9 +12,10 @@ import Synchronization
 /// connect timeout and the low-speed limit; `CurlMultiLoop` enforces the total deadline.
 ///
 /// Redirects are followed here rather than by libcurl (`CURLOPT_FOLLOWLOCATION` stays off):
-/// libcurl resolves the `Location` (`CURLINFO_REDIRECT_URL`), and this code refuses schemes
-/// other than `http`/`https`, stops loops and counts the limit, and records where the stored
-/// URL may move: the target of the `301`/`308` hops before the first temporary one.
+/// libcurl resolves the `Location` (`CURLINFO_REDIRECT_URL`), and `RedirectChain` refuses
+/// schemes other than `http`/`https`, stops loops and counts the limit, and records where the
+/// stored URL may move: the target of the `301`/`308` hops before the first temporary one. No
+/// URL this transfer reports carries a user name or password from a `Location`.
 ///
 /// `@unchecked Sendable`: created on the caller's thread, then confined to the loop's thread
 /// from `CurlMultiLoop.submit` on (the loop's command mutex orders the hand-over); only
@@ -38,11 +39,7 @@ final class HTTPTransfer: @unchecked Sendable {
     private var headers: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-    private var currentURL: String
-    private var visited: Set<String>
-    private var redirects = 0
-    private var permanentRedirectURL: String?
-    private var chainIsPermanent = true
+    private var chain: RedirectChain
 
     // The hop in progress.
     private var head = HTTPResponseHead()
@@ -60,8 +57,7 @@ final class HTTPTransfer: @unchecked Sendable {
         self.request = request
         self.userAgent = userAgent
         self.body = body
-        currentURL = request.url
-        visited = [request.url]
+        chain = RedirectChain(requestedURL: request.url)
         deadline = now + Int64(max(0.001, request.limits.totalTimeout) * 1000)
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
@@ -118,7 +114,7 @@ final class HTTPTransfer: @unchecked Sendable {
             ccurl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION, writeCallback),
             ccurl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, context),
         ]
-        codes.append(ccurl_easy_setopt_string(easy, CURLOPT_URL, currentURL))
+        codes.append(ccurl_easy_setopt_string(easy, CURLOPT_URL, chain.currentURL))
         if let failed = codes.first(where: { $0 != CURLE_OK }) {
             return failed == CURLE_UNSUPPORTED_PROTOCOL || failed == CURLE_URL_MALFORMAT
                 ? .unsupportedURL : .transport(code: Int(failed.rawValue))
@@ -173,7 +169,7 @@ final class HTTPTransfer: @unchecked Sendable {
         headIsComplete = true
         guard (200..<300).contains(head.status) else { return true }
         consumesBody = true
-        if let refusal = body.begin(head, url: currentURL) {
+        if let refusal = body.begin(head, url: chain.shownURL) {
             failure = refusal
             return false
         }
@@ -238,16 +234,9 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// Points the handle at `target`, or says why not.
     private func follow(to target: String) -> FetchError.Kind? {
-        guard URLScheme(target) == .http || URLScheme(target) == .https else { return .redirectRefused(to: target) }
-        guard redirects < request.limits.maxRedirects else { return .tooManyRedirects }
-        guard !visited.contains(target) else { return .redirectLoop(to: target) }
-        redirects += 1
-        visited.insert(target)
-        // One temporary hop makes everything after it temporary too (RFC 9110 §15.4).
-        if chainIsPermanent, head.isPermanentRedirect {
-            permanentRedirectURL = target
-        } else {
-            chainIsPermanent = false
+        let limit = request.limits.maxRedirects
+        if let refusal = chain.follow(to: target, isPermanentHop: head.isPermanentRedirect, maxRedirects: limit) {
+            return refusal
         }
         if request.credential != nil, !Self.sameOrigin(target, request.url) {
             // The secret belongs to the source's origin: a hop elsewhere goes without it.
@@ -255,14 +244,13 @@ final class HTTPTransfer: @unchecked Sendable {
             headers = Self.requestHeaders(validators: request.validators, accept: request.accept, authorization: nil)
             if let easy { _ = ccurl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headers) }
         }
-        currentURL = target
         head = HTTPResponseHead()
         headerBytes = 0
         headIsComplete = false
         discardedBytes = 0
         errorBuffer[0] = 0
         guard let easy, ccurl_easy_setopt_string(easy, CURLOPT_URL, target) == CURLE_OK else {
-            return .redirectRefused(to: target)
+            return .redirectRefused(to: chain.shownURL)
         }
         return nil
     }
@@ -295,10 +283,11 @@ final class HTTPTransfer: @unchecked Sendable {
         let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
         return HTTPExchange(
             requestedURL: request.url,
-            finalURL: currentURL,
-            permanentRedirectURL: permanentRedirectURL,
-            redirects: redirects,
-            isPermanentChain: chainIsPermanent,
+            finalURL: chain.shownURL,
+            permanentRedirectURL: chain.permanentTarget,
+            permanentRedirectHadUserinfo: chain.permanentTargetHadUserinfo,
+            redirects: chain.count,
+            isPermanentChain: chain.isPermanent,
             head: head.status == 0 ? nil : head,
             bodyBytes: bodyBytes,
             failure: failure,
