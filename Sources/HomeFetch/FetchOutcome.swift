@@ -17,6 +17,10 @@ public struct FetchResponseInfo: Sendable, Equatable {
     /// since the URL without them is not where the chain led and the URL with them is a
     /// secret.
     public var permanentRedirectHadUserinfo: Bool
+    /// True when a hop of the `301`/`308` part of the chain, its target included, was plain
+    /// `http:`: whoever was on that hop's path could have chosen where the move led, so a
+    /// source fetched over `https:` does not save it.
+    public var permanentRedirectPassedHTTP: Bool
     public var redirects: Int
     /// The final HTTP status; nil for `file:`.
     public var status: Int?
@@ -34,6 +38,7 @@ public struct FetchResponseInfo: Sendable, Equatable {
         finalURL: String,
         permanentRedirectURL: String? = nil,
         permanentRedirectHadUserinfo: Bool = false,
+        permanentRedirectPassedHTTP: Bool = false,
         redirects: Int = 0,
         status: Int? = nil,
         validators: HTTPValidators = HTTPValidators(),
@@ -45,6 +50,7 @@ public struct FetchResponseInfo: Sendable, Equatable {
         self.finalURL = finalURL
         self.permanentRedirectURL = permanentRedirectURL
         self.permanentRedirectHadUserinfo = permanentRedirectHadUserinfo
+        self.permanentRedirectPassedHTTP = permanentRedirectPassedHTTP
         self.redirects = redirects
         self.status = status
         self.validators = validators

@@ -335,9 +335,14 @@ public actor FetchScheduler {
             // The URL shown is not where the move led, and the one it led to holds a secret.
             return "its URL carries a user name or password (not shown), which would be stored and shown"
         }
-        if URLScheme(fetchURL) == .https, URLScheme(target) == .http {
+        guard URLScheme(fetchURL) == .https else { return nil }
+        if URLScheme(target) == .http {
             // Saved, one answer (over TLS or not) would make the source plaintext for good.
             return "the source would be fetched over plain http from now on"
+        }
+        if response.permanentRedirectPassedHTTP {
+            // Saved, whoever was on the plain hop's path would choose the source's URL for good.
+            return "the move passed through plain http, where anyone on the path could have chosen where it led"
         }
         return nil
     }

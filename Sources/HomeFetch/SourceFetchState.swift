@@ -50,8 +50,8 @@ public struct SourceFetchState: Sendable, Equatable {
     public var lastError: String?
     /// Where the `301`/`308` redirects at the start of a chain led (up to its first temporary
     /// one): the URL fetched from now on. A chain that starts with a temporary redirect (`302`,
-    /// `303`, `307`) never changes it, nor does a move from `https:` to `http:` or to a URL with
-    /// a user name or password.
+    /// `303`, `307`) never changes it, nor does a move from `https:` to `http:` or through an
+    /// `http:` hop, or one to a URL with a user name or password.
     public var permanentRedirectURL: String?
     /// True after `410 Gone`: the source is no longer polled (an explicit refresh still tries).
     public var isGone: Bool

@@ -231,6 +231,33 @@ struct FetchSchedulerTests {
         #expect(log.lines.contains(notice), "\(log.lines)")
     }
 
+    @Test(
+        "a permanent move from https that passed through plain http is followed but not saved, even to https",
+        arguments: [("https://intra.example/feed.xml", false), ("http://intra.example/feed.xml", true)]
+    )
+    func noMoveThroughHTTPSaved(_ url: String, _ isSaved: Bool) async throws {
+        let target = "https://new.example/feed.xml"
+        let log = LogRecorder()
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            fetcher: MovedFetcher(target: target, passedHTTP: true),
+            sink: Recorder(),
+            persistence: Recorder(),
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1,
+            log: { _, message in log.sink(message()) }
+        )
+        #expect(try await scheduler.refresh() == RefreshSummary(attempted: 1, notModified: 1))
+        #expect(await scheduler.state(for: url)?.permanentRedirectURL == (isSaved ? target : nil))
+        let notice =
+            isSaved
+            ? "\(url): moved permanently to \(target)"
+            : "\(url): moved permanently to \(target); not saved: the move passed through plain http, where anyone "
+                + "on the path could have chosen where it led, so this move is followed at each fetch instead"
+        #expect(log.lines.contains(notice), "\(log.lines)")
+    }
+
     @Test("a permanent move to a URL with a user name and password is followed but not saved, nor logged with them")
     func noUserinfoSaved() async throws {
         let server = try await FixtureServer.shared.value
@@ -557,6 +584,8 @@ struct FetchSchedulerTests {
 /// Answers every fetch as not modified after a permanent redirect to `target`.
 struct MovedFetcher: SourceFetching {
     var target: String
+    /// The chain had a plain http hop before `target`.
+    var passedHTTP = false
 
     func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
         .notModified(
@@ -564,7 +593,8 @@ struct MovedFetcher: SourceFetching {
                 requestedURL: request.url,
                 finalURL: target,
                 permanentRedirectURL: target,
-                redirects: 1,
+                permanentRedirectPassedHTTP: passedHTTP || target.lowercased().hasPrefix("http:"),
+                redirects: passedHTTP ? 2 : 1,
                 status: 304
             )
         )

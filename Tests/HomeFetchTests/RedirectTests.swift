@@ -30,6 +30,8 @@ struct RedirectTests {
         #expect(response.status == 200)
         #expect(response.finalURL == server.url("/feed/\(key)"))
         #expect(response.permanentRedirectURL == (redirect.isPermanent ? server.url("/feed/\(key)") : nil))
+        // The loopback server is plain http: a permanent hop to it is one over http.
+        #expect(response.permanentRedirectPassedHTTP == redirect.isPermanent)
         // The conditional-GET headers and the User-Agent travel with every hop.
         let seen = try await server.requests(key)
         #expect(seen.count == 2)

@@ -13,6 +13,8 @@ struct HTTPExchange: Sendable {
     var permanentRedirectURL: String?
     /// The permanent target had a user name or password (`RedirectChain`).
     var permanentRedirectHadUserinfo = false
+    /// A hop of the permanent part of the chain was plain `http:` (`RedirectChain`).
+    var permanentRedirectPassedHTTP = false
     var redirects: Int
     /// True when every redirect was a `301` or `308`, or there was none: what the last
     /// response says, it says about the requested URL.
@@ -35,6 +37,7 @@ extension HTTPExchange {
             finalURL: finalURL,
             permanentRedirectURL: permanentRedirectURL,
             permanentRedirectHadUserinfo: permanentRedirectHadUserinfo,
+            permanentRedirectPassedHTTP: permanentRedirectPassedHTTP,
             redirects: redirects,
             status: head.status,
             validators: HTTPValidators(etag: head.header("ETag"), lastModified: head.header("Last-Modified")),

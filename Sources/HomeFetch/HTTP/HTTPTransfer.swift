@@ -286,6 +286,7 @@ final class HTTPTransfer: @unchecked Sendable {
             finalURL: chain.shownURL,
             permanentRedirectURL: chain.permanentTarget,
             permanentRedirectHadUserinfo: chain.permanentTargetHadUserinfo,
+            permanentRedirectPassedHTTP: chain.permanentPartPassedHTTP,
             redirects: chain.count,
             isPermanentChain: chain.isPermanent,
             head: head.status == 0 ? nil : head,

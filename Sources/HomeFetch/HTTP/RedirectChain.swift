@@ -5,7 +5,8 @@
 /// requested as given, as libcurl would, but no URL leaves the chain with them: the shown URL
 /// (the document's base, the final URL), the permanent target, and a refused or looping target
 /// are all without them (`SourceList.withoutUserinfo`), and a permanent target that had them is
-/// marked, so it is never saved.
+/// marked, so it is never saved. So is a permanent target reached through a plain `http:` hop:
+/// whoever was on that hop's path could have chosen it.
 ///
 /// A plain value, confined to its transfer.
 struct RedirectChain {
@@ -19,6 +20,8 @@ struct RedirectChain {
     private(set) var permanentTarget: String?
     /// True when `permanentTarget` carried a user name or password.
     private(set) var permanentTargetHadUserinfo = false
+    /// True when a hop of the `301`/`308` part, its target included, was plain `http:`.
+    private(set) var permanentPartPassedHTTP = false
     private var visited: Set<String>
 
     init(requestedURL: String) {
@@ -45,6 +48,7 @@ struct RedirectChain {
         if isPermanent, isPermanentHop {
             permanentTarget = Self.shown(target)
             permanentTargetHadUserinfo = SourceList.withoutUserinfo(target) != nil
+            if URLScheme(target) == .http { permanentPartPassedHTTP = true }
         } else {
             isPermanent = false
         }
