@@ -172,7 +172,7 @@ public struct SourceList: Sendable, Equatable {
     /// The URL without the user name and password of its authority (`https://user:pw@host/`
     /// → `https://host/`), or nil when it has none (RFC 3986 §3.2.1: up to the last `@` before
     /// the path, query or fragment).
-    static func withoutUserinfo(_ url: String) -> String? {
+    package static func withoutUserinfo(_ url: String) -> String? {
         guard let colon = url.firstIndex(of: ":") else { return nil }
         let rest = url[url.index(after: colon)...]
         guard rest.hasPrefix("//") else { return nil }

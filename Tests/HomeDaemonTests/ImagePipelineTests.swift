@@ -44,7 +44,10 @@ struct ImagePipelineTests {
     }
 
     /// A pipeline on this test's store and cache, with the built helper.
-    func pipeline(_ configure: (inout ImageSettings) -> Void = { _ in }) -> ImagePipeline {
+    func pipeline(
+        logger: Logger = Logger(label: "test", level: .error, sink: { _ in }),
+        _ configure: (inout ImageSettings) -> Void = { _ in }
+    ) -> ImagePipeline {
         var settings = ImageSettings()
         settings.helperPath = ThumbnailRendererTests.helperPath
         configure(&settings)
@@ -54,7 +57,7 @@ struct ImagePipelineTests {
             cache: cache,
             store: store,
             fetcher: Self.fetcher,
-            logger: Logger(label: "test", level: .error, sink: { _ in }),
+            logger: logger,
             onChange: {}
         )
     }
@@ -233,6 +236,28 @@ struct ImagePipelineTests {
         #expect(try await store.pageIcons(pageURLs: [page])[page]?.iconURL == good)
         let hash = try #require(try await store.images(urls: [good])[good]?.contentHash)
         #expect(try await files(hash).paths.allSatisfy(exists))
+    }
+
+    @Test(
+        "a service page whose URL has a user name and password is not fetched for an icon, and is logged once without them"
+    )
+    func pageWithUserinfo() async throws {
+        let server = try await FixtureServer.shared.value
+        let page = "http://reader:secret@127.0.0.1:\(server.port)/page/\(key)"
+        let log = LogRecorder()
+        let pipeline = pipeline(logger: Logger(label: "images", level: .debug, sink: log.sink))
+        for _ in 0..<2 {
+            await pipeline.needs([
+                ImageRequirement(subject: ImageSubject(kind: .page, url: page, source: "s"), key: Self.box)
+            ])
+            await pipeline.waitUntilIdle()
+        }
+        #expect(try await server.requests(key).isEmpty)
+        #expect(try await store.pageIcons(pageURLs: [page]).isEmpty)
+        let shown = server.url("/page/\(key)")
+        #expect(log.lines.filter { $0.contains(shown) }.count == 1, "\(log.lines)")
+        #expect(log.lines.contains { $0.hasPrefix("<6>") && $0.contains("\(shown): not searched for an icon") })
+        #expect(!log.lines.contains { $0.contains("secret") }, "\(log.lines)")
     }
 
     @Test("an image whose content changes keeps its old files through that pass: the served version links to them")

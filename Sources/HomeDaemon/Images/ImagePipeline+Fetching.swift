@@ -15,8 +15,23 @@ extension ImagePipeline {
     static let pageBytes = 512 << 10
 
     /// Finds the icon of each page subject that has none yet (or is due for a new look).
+    ///
+    /// A page whose URL has a user name or password (an OPML link `https://user:pw@host/`) is
+    /// never fetched: it would send them to that host and into every log line and error that
+    /// names the page. It keeps no icon, as when a page declares none, and is logged once.
     func discoverIcons(_ subjects: [ImageSubject], budget: inout FetchBudget, now: Date) async throws -> Bool {
-        let pages = subjects.filter { $0.kind == .page }
+        var pages: [ImageSubject] = []
+        for subject in subjects where subject.kind == .page {
+            guard let shown = SourceList.withoutUserinfo(subject.url) else {
+                pages.append(subject)
+                continue
+            }
+            if pagesWithUserinfo.insert(subject.url).inserted {
+                logger.info(
+                    "images: \(shown): not searched for an icon: its URL has a user name or password (not shown)"
+                )
+            }
+        }
         guard !pages.isEmpty else { return false }
         let records = try await store.pageIcons(pageURLs: pages.map(\.url))
         // An icon the helper refused (a BMP-only ICO, a damaged file) is looked past at once.

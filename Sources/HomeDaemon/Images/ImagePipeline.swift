@@ -29,6 +29,9 @@ actor ImagePipeline {
     private var running: Task<Void, Never>?
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastPrune = Date(timeIntervalSince1970: 0)
+    /// Service pages whose URL has a user name or password, already logged as not searched for
+    /// an icon (`discoverIcons`): one line per page.
+    var pagesWithUserinfo: Set<String> = []
 
     init(
         settings: ImageSettings,
