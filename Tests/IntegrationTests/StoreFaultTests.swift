@@ -146,7 +146,10 @@ struct StoreFaultTests {
         let receiver = try NotifyReceiver(path: root.path("n.sock"))
         try await daemon.start(
             ["--no-fetch"],
-            environment: ["NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "200000"]
+            // A check every 3 s, with 1.5 s to answer: more than the 1 s busy timeout, so a check
+            // behind the lock fails with SQLITE_BUSY rather than missing its time, and a check
+            // of a busy machine (the suite runs in parallel) has time to answer.
+            environment: ["NOTIFY_SOCKET": receiver.socketValue, "WATCHDOG_USEC": "6000000"]
         )
         #expect(await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
         #expect(await offPool { receiver.await("WATCHDOG=1") } != nil)
@@ -165,11 +168,11 @@ struct StoreFaultTests {
         let line = try #require(failing, "no failing STATUS=: \(root.log())")
         #expect(line.contains("SQLITE_BUSY"))
         #expect(try await daemon.call("io.homefeed.GetStatus")["store"]?.stringValue == "failing")
-        // The next two ticks (each ≥ 1 s: the busy timeout) send no ping.
+        // The next two ticks (3 s apart) send no ping.
         let pings = await offPool { () -> Int in
             var pings = 0
             for _ in 0..<2 {
-                if let message = receiver.receive(timeout: 1_500), NotifyReceiver.lines(message).contains("WATCHDOG=1")
+                if let message = receiver.receive(timeout: 3_500), NotifyReceiver.lines(message).contains("WATCHDOG=1")
                 {
                     pings += 1
                 }
