@@ -148,8 +148,7 @@ extension Command {
                 "\(tool) completion bash > ~/.local/share/bash-completion/completions/\(tool)",
             ],
             body: { parsed throws(UsageError) in
-                StandardStream.output.write(BashCompletion.script(for: parsed.root))
-                return ExitStatus.ok
+                StandardStream.print(BashCompletion.script(for: parsed.root), tool: parsed.root.name)
             }
         )
     }

@@ -1,6 +1,3 @@
-import Glibc
-import SystemCalls
-
 extension Command {
     /// What a command line asks for, once help, version and usage errors are answered.
     public enum Resolution: Sendable {
@@ -16,7 +13,7 @@ extension Command {
     /// `--help` or `-h` anywhere before `--` prints that command's help; `help [COMMAND…]`
     /// where a subcommand is expected prints the named command's help; `--version` on a
     /// command that has a version prints `NAME VERSION`. These go to standard output with
-    /// status 0. A usage error goes to standard error with the command's usage, status 64 (`ExitStatus.usage`).
+    /// status 0 (74, ``ExitStatus/outputFailed``, when it cannot be written). A usage error goes to standard error with the command's usage, status 64 (`ExitStatus.usage`).
     public func resolve(_ words: [String]) -> Resolution {
         var command = self
         var path = [name]
@@ -97,31 +94,13 @@ extension Command {
         return ExitStatus.usage
     }
 
+    /// ``ExitStatus/ok``, or ``ExitStatus/outputFailed`` when the help cannot be written.
     private static func printHelp(_ command: Command, path: [String]) -> Int32 {
-        StandardStream.output.write(command.help(path: path) + "\n")
-        return ExitStatus.ok
+        StandardStream.print(command.help(path: path) + "\n", tool: path.first ?? command.name)
     }
 
+    /// ``ExitStatus/ok``, or ``ExitStatus/outputFailed`` when the version cannot be written.
     private func printVersion() -> Int32 {
-        StandardStream.output.write("\(name) \(version ?? "")\n")
-        return ExitStatus.ok
-    }
-}
-
-/// Standard output or error, written with `write(2)`: unbuffered, so nothing waits in a buffer
-/// when the process exits, and no Foundation.
-public enum StandardStream: Sendable {
-    case output
-    case error
-
-    /// Writes all of `text`, retrying after signals; a closed stream drops the rest.
-    public func write(_ text: String) {
-        let fd: Int32 = self == .output ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let count = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
-            guard count > 0 else { return }
-            bytes = bytes.dropFirst(count)
-        }
+        StandardStream.print("\(name) \(version ?? "")\n", tool: name)
     }
 }

@@ -83,6 +83,7 @@ enum Thumbnail {
             ExitStatusMeaning(ExitStatus.ok, "its input ended"),
             ExitStatusMeaning(ExitStatus.failure, "libvips cannot start, or the daemon has gone"),
             ExitStatusMeaning(ExitStatus.usage, "usage error, or a request that is not part of the protocol"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "--help or --version cannot be written"),
         ]
     )
 

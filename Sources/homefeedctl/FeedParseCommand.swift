@@ -78,10 +78,10 @@ enum FeedParseCommand {
                 url: documentURL,
                 contentType: arguments.string("--content-type")
             )
-            print(document.jsonString(pretty: pretty))
+            Console.out(document.jsonString(pretty: pretty))
             return ExitStatus.ok
         } catch {
-            print(error.jsonString(pretty: pretty))
+            Console.out(error.jsonString(pretty: pretty))
             return ExitStatus.failure
         }
     }

@@ -45,6 +45,10 @@ enum HomefeedCtl {
                 "usage error: an unknown command or option, a missing or malformed value"
             ),
             ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running, or refuses the connection"),
+            ExitStatusMeaning(
+                ExitStatus.outputFailed,
+                "the output cannot be written (a full disk, a closed standard output)"
+            ),
         ],
         examples: [
             "homefeedctl status",
@@ -59,15 +63,23 @@ enum HomefeedCtl {
     }
 }
 
-/// Writes whole lines to stdout and stderr.
+/// Writes whole lines to stdout and stderr, through CommandTable's one writer.
 enum Console {
+    /// Writes `text` and the terminator to stdout. When stdout takes no more (a full disk, a
+    /// closed descriptor), says so on stderr and exits with ``ExitStatus/outputFailed``: the
+    /// output is what the command is for, and a script must not take a cut one for the whole.
     static func out(_ text: String, terminator: String = "\n") {
         let line = terminator.isEmpty || text.hasSuffix(terminator) ? text : text + terminator
-        FileHandle.standardOutput.write(Data(line.utf8))
+        do throws(StandardStream.Failure) {
+            try StandardStream.output.writeAll(line)
+        } catch {
+            exit(error.report(tool: "homefeedctl"))
+        }
     }
 
+    /// Writes `text` as a line to stderr; a failure there has nowhere to be reported.
     static func error(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        StandardStream.error.write(text.hasSuffix("\n") ? text : text + "\n")
     }
 }
 

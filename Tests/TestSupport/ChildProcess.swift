@@ -161,11 +161,15 @@ public final class ChildProcess: @unchecked Sendable {
     /// Returns once the child has exited and its output pipes are closed: a process it leaves
     /// running with them open holds the call. Blocks its thread until then: call it from a
     /// Dispatch queue, or from a synchronous test that runs a short child.
+    ///
+    /// - Parameter stdout: where the child's stdout goes; only a pipe is collected
+    ///   (`.file("/dev/full")` tries a tool's handling of a failed write).
     public static func run(
         _ executable: String,
         _ arguments: [String],
         environment: [String: String]? = nil,
         stdin: Stream = .null,
+        stdout: Stream = .pipe,
         directory: String? = nil
     ) throws -> Completion {
         let child = try ChildProcess(
@@ -173,7 +177,7 @@ public final class ChildProcess: @unchecked Sendable {
             arguments,
             environment: environment,
             stdin: stdin,
-            stdout: .pipe,
+            stdout: stdout,
             stderr: .pipe,
             directory: directory
         )

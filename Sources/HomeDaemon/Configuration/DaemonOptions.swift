@@ -82,6 +82,7 @@ public struct DaemonOptions: Sendable, Equatable {
             ExitStatusMeaning(ExitStatus.ok, "stopped cleanly (SIGTERM), or a valid configuration (--check-config)"),
             ExitStatusMeaning(ExitStatus.failure, "an invalid configuration, or it cannot start or listen"),
             ExitStatusMeaning(ExitStatus.usage, "usage error: an unknown option, a missing or malformed value"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "--help or --version cannot be written"),
         ],
         examples: [
             "homefeedd --config feeds --state-dir /tmp/hf/state --socket /tmp/hf/homefeed.sock",
