@@ -62,13 +62,7 @@ enum FeedParseCommand {
         }
         // One byte past the parser's body limit, no more: the parse then fails on the limit, as a
         // fetch would, instead of this reading /dev/zero until memory runs out.
-        let body: Data
-        do {
-            let handle =
-                path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            body = try handle.read(upToCount: FeedParseLimits.default.maxBodyBytes + 1) ?? Data()
-        } catch {
-            Console.error("homefeedctl: \(path): cannot read: \(error.localizedDescription)")
+        guard let body = InputFile.read(path, upTo: FeedParseLimits.default.maxBodyBytes + 1) else {
             return ExitStatus.failure
         }
         let documentURL = url ?? ""

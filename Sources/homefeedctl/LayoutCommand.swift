@@ -72,7 +72,7 @@ enum LayoutCommand {
         do {
             return try LayoutSpec(json: bytes)
         } catch {
-            Console.error("homefeedctl: \(path): \(error.description)")
+            Console.error("homefeedctl: \(InputFile.name(path)): \(error.description)")
             return nil
         }
     }
@@ -83,7 +83,7 @@ enum LayoutCommand {
         do {
             return try LayoutMeasurements(json: bytes, spec: spec)
         } catch {
-            Console.error("homefeedctl: \(path): \(error.description)")
+            Console.error("homefeedctl: \(InputFile.name(path)): \(error.description)")
             return nil
         }
     }
@@ -91,17 +91,9 @@ enum LayoutCommand {
     /// A file's bytes (stdin for `-`), at most the spec size limit; errors are printed.
     private static func read(_ path: String) -> Data? {
         let limit = LayoutLimits.maxSpecBytes
-        let bytes: Data
-        do {
-            let handle =
-                path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            bytes = try handle.read(upToCount: limit + 1) ?? Data()
-        } catch {
-            Console.error("homefeedctl: \(path): cannot read: \(error.localizedDescription)")
-            return nil
-        }
+        guard let bytes = InputFile.read(path, upTo: limit + 1) else { return nil }
         guard bytes.count <= limit else {
-            Console.error("homefeedctl: \(path): larger than the \(limit)-byte limit for layout specs")
+            Console.error("homefeedctl: \(InputFile.name(path)): larger than the \(limit)-byte limit for layout specs")
             return nil
         }
         return bytes

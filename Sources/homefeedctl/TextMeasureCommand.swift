@@ -50,7 +50,10 @@ enum TextMeasureCommand {
         ],
         exitStatuses: [
             ExitStatusMeaning(ExitStatus.ok, "measured"),
-            ExitStatusMeaning(ExitStatus.failure, "the text cannot be measured: an invalid style, no fonts"),
+            ExitStatusMeaning(
+                ExitStatus.failure,
+                "the text cannot be measured: an invalid style, no fonts, an unreadable standard input"
+            ),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
         ],
         examples: [
@@ -69,7 +72,8 @@ enum TextMeasureCommand {
         }
         var text = arguments.positionals[0]
         if text == "-" {
-            let data = FileHandle.standardInput.readData(ofLength: 1 << 20)
+            // Past the measurer's limit the text is cut anyway; a megabyte is plenty.
+            guard let data = InputFile.read("-", upTo: 1 << 20) else { return ExitStatus.failure }
             text = String(decoding: data, as: UTF8.self)
             if text.hasSuffix("\n") { text.removeLast() }
         }

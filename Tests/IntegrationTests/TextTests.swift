@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import TextMeasure
 import Varlink
@@ -49,6 +50,21 @@ struct TextTests {
         #expect(noSize.stderr.contains("font \"NanumGothic\" has no size"))
         #expect(try ctl.run(["text", "measure", "--help"]).stdout.contains("--max-lines N"))
         #expect(try ctl.run(["text", "count"]).status == 64)
+    }
+
+    @Test("TEXT - from a standard input that cannot be read (a directory) fails naming it, exit 1, as layout's SPEC -")
+    func unreadableStandardInput() throws {
+        for words in [["text", "measure", "-", "--font", "Sans 12", "--width", "100"], ["layout", "check", "-"]] {
+            // A directory opens for reading; read(2) then fails with EISDIR.
+            let outcome = try ChildProcess.run(
+                BuiltProducts.path("homefeedctl"),
+                words,
+                stdin: .file(CommandRunner.packageRoot.appendingPathComponent("feeds").path)
+            )
+            #expect(outcome.status == 1, "\(words)")
+            #expect(outcome.stdoutText.isEmpty)
+            #expect(outcome.stderrText.hasPrefix("homefeedctl: standard input: cannot read: "), "\(outcome.stderrText)")
+        }
     }
 
     @Test(
