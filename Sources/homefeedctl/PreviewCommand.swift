@@ -10,9 +10,13 @@ enum PreviewCommand {
         abstract: "the served home screen as text boxes, or --svg FILE",
         discussion: """
             Draws the manifest the daemon serves: in the terminal, every item and header as a box with \
-            its title, scaled to the terminal width (orthogonal rows are cut at the screen edge); with \
-            --svg, an SVG of the first screen and beyond with the real titles and the items' images \
-            (read from the files the manifest names, embedded in the SVG).
+            its title, scaled to the terminal width (orthogonal rows are cut at the screen edge) and at \
+            most \(maxRows) rows tall (a taller screen is cut there, with a line saying so); with --svg, \
+            an SVG of the first screen and beyond with the real titles and the items' images (read from \
+            the files the manifest names, embedded in the SVG).
+
+            A manifest it cannot draw is an error naming the value: a container width that is not a \
+            number of at least 1 point, a frame or size that is not a finite number.
             """,
         options: ManifestCommand.targetOptions + [
             .value("--svg", "FILE", .file, help: "write an SVG here instead of drawing text"),
@@ -44,19 +48,24 @@ enum PreviewCommand {
         var averageColor: String?
     }
 
+    /// The most rows the text drawing has: with `--columns` capping its width, the canvas stays
+    /// small whatever content height a manifest claims.
+    static let maxRows = 2_000
+
+    /// What a manifest draws as: its container's width and scale, its content height, the boxes.
+    struct Scene {
+        var width: Double
+        var height: Double
+        var scale: Double
+        var boxes: [Box]
+    }
+
     static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
         let reply = try client.call("GetManifest", ManifestCommand.targetParameters(arguments))
-        let manifest = reply["manifest"] ?? .null
-        let width = manifest["container"]?["width"]?.doubleValue ?? 375
-        let height = manifest["contentSize"]?["height"]?.doubleValue ?? 0
-        let boxes = Self.boxes(manifest)
+        let scene = try Self.scene(reply["manifest"] ?? .null)
         if let path = arguments.string("--svg") {
-            let scale = manifest["container"]?["scale"]?.doubleValue ?? 2
             do {
-                try Data(svg(boxes, width: width, height: height, scale: scale).utf8).write(
-                    to: URL(fileURLWithPath: path),
-                    options: .atomic
-                )
+                try Data(svg(scene).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
                 throw CommandFailure(
                     status: ExitStatus.failure,
@@ -68,21 +77,53 @@ enum PreviewCommand {
         }
         let columns = arguments.integer("--columns") ?? terminalColumns()
         Console.out(ManifestCommand.summary(reply).split(separator: "\n").first.map(String.init) ?? "")
-        Console.out(text(boxes, width: width, height: height, columns: columns))
+        Console.out(text(scene, columns: columns))
         return ExitStatus.ok
     }
 
-    static func boxes(_ manifest: JSONValue) -> [Box] {
-        var boxes: [Box] = []
-        func frame(_ value: JSONValue?) -> (Double, Double, Double, Double)? {
-            guard let f = value, let x = f["x"]?.doubleValue, let y = f["y"]?.doubleValue,
-                let w = f["width"]?.doubleValue, let h = f["height"]?.doubleValue
+    /// Reads what to draw from a manifest, checking every number it draws with: a value that is
+    /// not a finite number (JSON's 1e999 reads as infinity) or a container narrower than a point
+    /// is an error naming its JSON path, never a trap in the drawing.
+    static func scene(_ manifest: JSONValue) throws(CommandFailure) -> Scene {
+        func failure(_ path: String, _ expected: String, _ value: JSONValue?) -> CommandFailure {
+            CommandFailure(
+                status: ExitStatus.failure,
+                message: "manifest\(path): expected \(expected), got \(value.map(describe) ?? "nothing")"
+            )
+        }
+        /// A value as JSON, a number beyond JSON's (which encodes as null) as Swift prints it: inf.
+        func describe(_ value: JSONValue) -> String {
+            value.doubleValue.map { $0.isFinite ? Format.number($0) : "\($0)" } ?? value.encodedString
+        }
+        /// The number at `path`, nil when missing; a value that is not a finite number throws.
+        func number(_ value: JSONValue?, _ path: String) throws(CommandFailure) -> Double? {
+            guard let value, !value.isNull else { return nil }
+            guard let number = value.doubleValue, number.isFinite else { throw failure(path, "a finite number", value) }
+            return number
+        }
+        /// A frame's four numbers, nil when it lacks one (such a box is not drawn).
+        func frame(_ value: JSONValue?, _ path: String) throws(CommandFailure) -> (Double, Double, Double, Double)? {
+            guard let f = value, let x = try number(f["x"], path + ".x"), let y = try number(f["y"], path + ".y"),
+                let w = try number(f["width"], path + ".width"), let h = try number(f["height"], path + ".height")
             else { return nil }
             return (x, y, w, h)
         }
-        for section in manifest["sections"]?.arrayValue ?? [] {
+        guard manifest.objectValue != nil else {
+            throw CommandFailure(status: ExitStatus.failure, message: "the reply has no manifest")
+        }
+        let widthValue = manifest["container"]?["width"]
+        guard let width = try number(widthValue, ".container.width"), width >= 1 else {
+            throw failure(".container.width", "a width of at least 1 point", widthValue)
+        }
+        let height = max(try number(manifest["contentSize"]?["height"], ".contentSize.height") ?? 0, 0)
+        let scale = try number(manifest["container"]?["scale"], ".container.scale") ?? 2
+        var boxes: [Box] = []
+        for (s, section) in (manifest["sections"]?.arrayValue ?? []).enumerated() {
             for key in ["header", "footer"] {
-                if let supplementary = section[key], let (x, y, w, h) = frame(supplementary["frame"]) {
+                let path = ".sections[\(s)].\(key)"
+                if let supplementary = section[key],
+                    let (x, y, w, h) = try frame(supplementary["frame"], path + ".frame")
+                {
                     let title =
                         supplementary["content"]?["title"]?.stringValue ?? supplementary["elementKind"]?.stringValue
                         ?? key
@@ -90,40 +131,52 @@ enum PreviewCommand {
                     boxes.append(Box(x: x, y: y, width: w, height: h, label: title + subtitle, isHeader: true))
                 }
             }
-            for item in section["items"]?.arrayValue ?? [] {
-                guard let (x, y, w, h) = frame(item["frame"]) else { continue }
+            for (i, item) in (section["items"]?.arrayValue ?? []).enumerated() {
+                let path = ".sections[\(s)].items[\(i)]"
+                guard let (x, y, w, h) = try frame(item["frame"], path + ".frame") else { continue }
                 let label = item["content"]?["title"]?.stringValue ?? item["kind"]?.stringValue ?? ""
                 var picture: Picture?
                 if let image = item["content"]?["image"] {
                     picture = Picture(
                         url: image["url"]?.stringValue,
-                        pixelWidth: image["pixelWidth"]?.doubleValue ?? 0,
-                        pixelHeight: image["pixelHeight"]?.doubleValue ?? 0,
+                        pixelWidth: try number(image["pixelWidth"], path + ".content.image.pixelWidth") ?? 0,
+                        pixelHeight: try number(image["pixelHeight"], path + ".content.image.pixelHeight") ?? 0,
                         averageColor: image["averageColor"]?.stringValue
                     )
                 }
                 boxes.append(Box(x: x, y: y, width: w, height: h, label: label, isHeader: false, image: picture))
             }
         }
-        return boxes
+        return Scene(width: width, height: height, scale: scale, boxes: boxes)
+    }
+
+    /// `value` rounded to a whole number within `range`: far-off coordinates (a frame at x 1e30)
+    /// land just outside the canvas instead of trapping in `Int(_:)`.
+    static func whole(_ value: Double, in range: ClosedRange<Int>) -> Int {
+        guard !value.isNaN else { return range.lowerBound }
+        return Int(min(max(value.rounded(), Double(range.lowerBound)), Double(range.upperBound)))
     }
 
     /// Text canvas: x scaled to the columns, y at half that scale (cells are about twice as
-    /// tall as wide).
-    static func text(_ boxes: [Box], width: Double, height: Double, columns: Int) -> String {
-        let sx = Double(columns - 1) / width
+    /// tall as wide); at most ``maxRows`` rows, then a line saying how much was cut.
+    static func text(_ scene: Scene, columns: Int) -> String {
+        let sx = Double(columns - 1) / scene.width
         let sy = sx / 2
-        let rows = max(Int((height * sy).rounded(.up)) + 1, 1)
+        let fullRows = (scene.height * sy).rounded(.up) + 1
+        let rows = whole(fullRows, in: 1...maxRows)
         var canvas = [[Character]](repeating: [Character](repeating: " ", count: columns), count: rows)
         func put(_ row: Int, _ column: Int, _ character: Character) {
             guard row >= 0, row < rows, column >= 0, column < columns else { return }
             canvas[row][column] = character
         }
-        for box in boxes {
-            let left = Int((box.x * sx).rounded())
-            let right = max(Int(((box.x + box.width) * sx).rounded()) - 1, left + 1)
-            let top = Int((box.y * sy).rounded())
-            let bottom = max(Int(((box.y + box.height) * sy).rounded()) - 1, top + 1)
+        // Cells one past each edge at most: a box outside the canvas draws nothing.
+        func column(_ x: Double) -> Int { whole(x * sx, in: -1...columns) }
+        func row(_ y: Double) -> Int { whole(y * sy, in: -1...rows) }
+        for box in scene.boxes {
+            let left = column(box.x)
+            let right = max(column(box.x + box.width) - 1, left + 1)
+            let top = row(box.y)
+            let bottom = max(row(box.y + box.height) - 1, top + 1)
             let horizontal: Character = box.isHeader ? "=" : "-"
             for column in left...right {
                 put(top, column, horizontal)
@@ -144,18 +197,28 @@ enum PreviewCommand {
                 column += cells
             }
         }
-        return canvas.map {
+        var lines = canvas.map {
             String($0.filter { $0 != "\u{0}" }).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
         }
-        .joined(separator: "\n")
+        if fullRows > Double(maxRows) {
+            lines.append(
+                "[cut at \(maxRows) rows of \(Format.number(fullRows)); a smaller --columns draws more of the screen]"
+            )
+        }
+        return lines.joined(separator: "\n")
     }
 
-    static func svg(_ boxes: [Box], width: Double, height: Double, scale: Double = 2) -> String {
-        let canvasWidth = max(width, boxes.map { $0.x + $0.width }.max() ?? width) + 16
+    /// An SVG of the scene. Its numbers are the manifest's; whole ones (the canvas size, the
+    /// characters of a label) are clamped to ±10^15 before conversion.
+    static func svg(_ scene: Scene) -> String {
+        let (width, height, scale, boxes) = (scene.width, scene.height, scene.scale, scene.boxes)
+        let limit = 1_000_000_000_000_000
+        let canvasWidth = whole(max(width, boxes.map { $0.x + $0.width }.max() ?? width) + 16, in: -limit...limit)
+        let canvasHeight = whole(height + 16, in: -limit...limit)
         var svg = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(canvasWidth))" height="\(Int(height + 16))" \
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(canvasWidth)" height="\(canvasHeight)" \
             font-family="sans-serif" font-size="11">
-            <rect x="0" y="0" width="\(Int(canvasWidth))" height="\(Int(height + 16))" fill="#fff"/>
+            <rect x="0" y="0" width="\(canvasWidth)" height="\(canvasHeight)" fill="#fff"/>
             <g transform="translate(8 8)">
             <rect x="0" y="0" width="\(width)" height="\(height)" fill="#f5f6fa" stroke="#111" stroke-dasharray="6 3"/>
 
@@ -170,7 +233,7 @@ enum PreviewCommand {
                 svg += drawn
                 textX += side + 4
             }
-            let characters = max(Int((box.x + box.width - textX) / 7), 1)
+            let characters = max(whole(((box.x + box.width - textX) / 7).rounded(.down), in: -limit...limit), 1)
             let label =
                 box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
             svg += "<text x=\"\(textX)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
@@ -215,8 +278,8 @@ enum PreviewCommand {
 
     static func terminalColumns() -> Int {
         var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return Int(size.ws_col) }
-        // The range --columns takes: a huge $COLUMNS would size the canvas past memory.
+        // The range --columns takes: a huge terminal or $COLUMNS would size the canvas past memory.
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col >= 20 { return min(Int(size.ws_col), 1000) }
         if let columns = ProcessInfo.processInfo.environment["COLUMNS"].flatMap(Int.init), columns >= 20 {
             return min(columns, 1000)
         }
