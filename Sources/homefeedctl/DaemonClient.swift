@@ -8,12 +8,18 @@ import Varlink
 /// so a usage error never waits for, or depends on, a running daemon. Confined to the
 /// command's one thread.
 final class DaemonClient {
+    /// How long a call waits for its reply, unless it waits until the work is done.
+    static let replyTimeout: Duration = .seconds(45)
+
     /// The socket, with how it was chosen: failures name both.
     let socket: DaemonSocket
+    /// ``replyTimeout``, shorter in tests.
+    let timeout: Duration
     private var client: VarlinkClient?
 
-    init(_ socket: DaemonSocket) {
+    init(_ socket: DaemonSocket, timeout: Duration = DaemonClient.replyTimeout) {
         self.socket = socket
+        self.timeout = timeout
     }
 
     /// The connection, made now if it is not yet.
@@ -30,10 +36,18 @@ final class DaemonClient {
     }
 
     /// Calls `io.homefeed.METHOD` and returns the reply's parameters.
-    func call(_ method: String, _ parameters: [String: JSONValue] = [:]) throws(CommandFailure) -> [String: JSONValue] {
+    ///
+    /// - Parameter untilDone: wait for the reply however long the work takes (a refresh of a
+    ///   slow source, a check of a large store), where other calls give up after ``timeout``.
+    ///   Ctrl-C ends the wait as it ends any command; the daemon finishes the work all the same.
+    func call(
+        _ method: String,
+        _ parameters: [String: JSONValue] = [:],
+        untilDone: Bool = false
+    ) throws(CommandFailure) -> [String: JSONValue] {
         let client = try connected()
         do throws(VarlinkClientError) {
-            return try client.call("io.homefeed." + method, parameters: parameters)
+            return try client.call("io.homefeed." + method, parameters: parameters, timeout: untilDone ? nil : timeout)
         } catch {
             throw CommandFailure(error, socket: socket)
         }
@@ -67,6 +81,8 @@ struct CommandFailure: Error {
             self.init(status: ExitStatus.unavailable, message: "no permission to connect to \(socket)\(who)")
         } else if error.isUnreachable {
             self.init(status: ExitStatus.unavailable, message: "homefeedd is not running: no answer on \(socket)")
+        } else if error == .connectionClosed {
+            self.init(status: ExitStatus.failure, message: "homefeedd closed the connection before it replied")
         } else if case .errorReply(let reply) = error {
             let details = reply.parameters.isEmpty ? "" : " " + JSONValue.object(reply.parameters).encodedString
             self.init(status: ExitStatus.failure, message: "\(reply.name)\(details)")

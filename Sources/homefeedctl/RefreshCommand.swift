@@ -8,8 +8,9 @@ enum RefreshCommand {
         "refresh",
         abstract: "fetch one source or all now",
         discussion: """
-            Fetches one source (or all) now and waits until done. On a terminal, all sources are \
-            fetched one at a time with a line of progress each.
+            Fetches one source (or all) now and waits until done, however long the fetches take \
+            (Ctrl-C stops waiting; the daemon finishes them). On a terminal, all sources are fetched one \
+            at a time with a line of progress each.
             """,
         arguments: [Argument("URL", .text, .optional, help: "the source to fetch, as the sources list names it")],
         options: DaemonCommand.options,
@@ -20,10 +21,10 @@ enum RefreshCommand {
     static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
         let json = arguments.has("--json")
         if let url = arguments.positionals.first {
-            return printRefresh(try client.call("Refresh", ["url": .string(url)]), json: json)
+            return printRefresh(try client.call("Refresh", ["url": .string(url)], untilDone: true), json: json)
         }
         guard isatty(STDOUT_FILENO) != 0, !json else {
-            return printRefresh(try client.call("Refresh"), json: json)
+            return printRefresh(try client.call("Refresh", untilDone: true), json: json)
         }
         // On a terminal: one source at a time, so each line shows as its fetch ends.
         let sources = (try client.call("GetStatus")["sources"]?.arrayValue ?? []).compactMap {
@@ -34,7 +35,7 @@ enum RefreshCommand {
         var version = 0
         for (index, url) in sources.enumerated() {
             Console.out("[\(index + 1)/\(sources.count)] \(url) …", terminator: "")
-            let reply = try client.call("Refresh", ["url": .string(url)])
+            let reply = try client.call("Refresh", ["url": .string(url)], untilDone: true)
             attempted += reply["attempted"]?.intValue ?? 0
             changed += reply["changed"]?.intValue ?? 0
             version = reply["version"]?.intValue ?? version

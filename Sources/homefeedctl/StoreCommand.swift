@@ -16,7 +16,8 @@ enum StoreCommand {
         abstract: "SQLite's integrity_check of the daemon's store",
         discussion: """
             Runs SQLite's integrity_check on the daemon's store: every page and every index, so it reads \
-            the whole file. Prints "store ok", or each problem found. Needs the right to call mutating \
+            the whole file, and waits for it however long that takes (Ctrl-C stops waiting; the daemon \
+            finishes the check). Prints "store ok", or each problem found. Needs the right to call mutating \
             methods (root or the client group). The daemon checks the file with the quicker quick_check \
             at every start and moves a corrupt file aside by itself.
             """,
@@ -32,7 +33,7 @@ enum StoreCommand {
     )
 
     static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
-        let reply = try client.call("CheckStore")
+        let reply = try client.call("CheckStore", untilDone: true)
         let isSound = reply["ok"]?.boolValue == true
         if arguments.has("--json") {
             Console.out(JSONValue.object(reply).text)

@@ -9,14 +9,14 @@ extension VarlinkClient {
     public func call(
         _ method: String,
         parameters: [String: JSONValue] = [:],
-        timeout: Duration = .seconds(45)
+        timeout: Duration? = .seconds(45)
     ) async throws(VarlinkClientError) -> [String: JSONValue] {
         let reply = try await call(VarlinkCall(method: method, parameters: parameters), timeout: timeout)
         return reply.parameters.object ?? [:]
     }
 
     /// Async ``call(_:timeout:)``.
-    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) async throws(VarlinkClientError)
+    public func call(_ call: VarlinkCall, timeout: Duration? = .seconds(45)) async throws(VarlinkClientError)
         -> VarlinkReply
     {
         let result: Result<VarlinkReply, VarlinkClientError> = await withTaskCancellationHandler {

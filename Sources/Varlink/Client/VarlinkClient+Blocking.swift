@@ -1,16 +1,18 @@
 internal import Synchronization
 
 /// The blocking API, for a caller on a thread of its own (the CLI): each call holds the channel
-/// for its whole exchange and waits in `poll`, bounded by its timeout.
+/// for its whole exchange and waits in `poll`, bounded by its timeout (unless that is nil).
 extension VarlinkClient {
     /// Calls `method` and returns the reply's parameters.
     ///
+    /// - Parameter timeout: the longest wait for the reply; nil waits however long the server
+    ///   takes (work that takes as long as it takes, such as a refresh).
     /// - Throws: ``VarlinkClientError/errorReply(_:)`` when the server answers with an error;
     ///   ``VarlinkClientError/timedOut(method:)`` after `timeout` (the connection is then unusable).
     public func call(
         _ method: String,
         parameters: [String: JSONValue] = [:],
-        timeout: Duration = .seconds(45)
+        timeout: Duration? = .seconds(45)
     ) throws(VarlinkClientError) -> [String: JSONValue] {
         let reply = try call(VarlinkCall(method: method, parameters: parameters), timeout: timeout)
         return reply.parameters.object ?? [:]
@@ -21,7 +23,8 @@ extension VarlinkClient {
     /// ``replies(_:parameters:timeout:)`` to read them all).
     ///
     /// - Throws: as ``call(_:parameters:timeout:)``.
-    public func call(_ call: VarlinkCall, timeout: Duration = .seconds(45)) throws(VarlinkClientError) -> VarlinkReply {
+    public func call(_ call: VarlinkCall, timeout: Duration? = .seconds(45)) throws(VarlinkClientError) -> VarlinkReply
+    {
         let deadline = Deadline(timeout)
         return try channel.withLock { (channel) throws(VarlinkClientError) -> VarlinkReply in
             try send(call.framed, channel: &channel, method: call.method, deadline: deadline)
