@@ -339,6 +339,57 @@ enum GIFBytes {
 }
 
 extension ThumbnailRendererTests {
+    /// A helper that never says hello: it appends its pid to the returned file, then sleeps (as
+    /// `sleep`, the same process, so killing the pid ends it and closes its socket).
+    func silentHelper() throws -> (path: String, pids: String) {
+        let pids = directory.appendingPathComponent("pids").path
+        let path = try file("silent-helper", Array("#!/bin/sh\necho $$ >> \(pids)\nexec sleep 600\n".utf8))
+        chmod(path, 0o755)
+        return (path, pids)
+    }
+
+    /// The pids the silent helpers wrote so far.
+    func spawned(_ pids: String) -> [pid_t] {
+        ((try? String(contentsOfFile: pids, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { pid_t($0) }
+    }
+
+    @Test("cancelling a batch kills a helper that has not said hello yet: the stop waits for no hello timeout")
+    func cancellationBeforeHello() async throws {
+        let (path, pids) = try silentHelper()
+        let renderer = renderer(path, timeout: 60)
+        let task = Task { await renderer.render([request(0, "/x/a"), request(1, "/x/b")]) }
+        // Until the helper runs (bounded): the cancel must find it waiting for its hello.
+        var waits = 0
+        while spawned(pids).isEmpty, waits < 3_000 {
+            try await Task.sleep(for: .milliseconds(10))
+            waits += 1
+        }
+        let pid = try #require(spawned(pids).first)
+        task.cancel()
+        let outcome = await task.value
+        // Killed by the cancel: a start that ran into its hello timeout instead would have failed
+        // both images as transient.
+        #expect(outcome.results.isEmpty)
+        #expect(outcome.helpersStarted == 0)
+        // Reaped, too: the pid names no process.
+        #expect(kill(pid, 0) == -1 && errno == ESRCH)
+    }
+
+    @Test("a helper that never says hello costs one start: the rest of the batch is transient without another")
+    func silentHelperStartsOnce() async throws {
+        let (path, pids) = try silentHelper()
+        let outcome = await renderer(path, timeout: 1).render((0..<3).map { request($0, "/x/\($0)") })
+        for id in 0..<3 {
+            guard case .failure(let failure)? = outcome.results[id] else {
+                Issue.record("\(id): \(String(describing: outcome.results[id]))")
+                continue
+            }
+            #expect(failure.isTransient)
+            #expect(failure.reason == "the thumbnail helper cannot start: no hello within 1.0 s")
+        }
+        #expect(spawned(pids).count == 1)
+    }
+
     @Test("cancelling a batch kills the helper in flight; the rest get no result")
     func cancellation() async throws {
         let fake = Self.testsDirectory.appendingPathComponent("Fixtures/fake_thumbnail_helper.py").path

@@ -41,7 +41,16 @@ final class ThumbnailHelperProcess {
     var beforeReap: () -> Void = {}
 
     /// Starts the helper and reads its hello line.
-    static func start(path: String, arguments: [String], timeout: Double) -> Result<ThumbnailHelperProcess, Failure> {
+    ///
+    /// - Parameter spawned: runs as soon as the process exists, before its hello (which may
+    ///   take `timeout`): whoever may kill it meanwhile records it here (and forgets it in
+    ///   ``beforeReap``). False kills it at once (its batch was cancelled) and fails the start.
+    static func start(
+        path: String,
+        arguments: [String],
+        timeout: Double,
+        spawned: (ThumbnailHelperProcess) -> Bool = { _ in true }
+    ) -> Result<ThumbnailHelperProcess, Failure> {
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | csystem_sock_cloexec(), 0, &pair) == 0 else {
             return .failure(.cannotStart("socketpair: \(String(cString: strerror(errno)))"))
@@ -72,6 +81,10 @@ final class ThumbnailHelperProcess {
             return .failure(.cannotStart("\(path): \(String(cString: strerror(status)))"))
         }
         let helper = ThumbnailHelperProcess(pid: pid, socket: pair[0])
+        guard spawned(helper) else {
+            helper.kill()
+            return .failure(.cannotStart("cancelled before its hello"))
+        }
         switch helper.readLine(timeout: timeout) {
         case .failure(let failure):
             helper.kill()

@@ -7,10 +7,13 @@ public import ThumbnailProtocol
 /// cooperative pool (a dispatch queue of its own: every helper call blocks).
 ///
 /// A helper that crashes, breaks its limits or overruns the per-image timeout fails the image
-/// in flight only: it is killed, and a fresh helper takes the rest of the batch.
+/// in flight only: it is killed, and a fresh helper takes the rest of the batch. A helper that
+/// cannot start (no hello within the timeout, a missing binary) fails the rest of the batch as
+/// transient, without another start: each would cost the timeout again.
 ///
-/// Cancelling the calling task (the daemon stopping) kills the running helper at once and
-/// leaves the rest of the batch without results, so a stop never waits for a decode.
+/// Cancelling the calling task (the daemon stopping) kills the running helper at once, even
+/// one that has not said hello yet, and leaves the rest of the batch without results, so a stop
+/// never waits for a decode or a start.
 ///
 /// Sendable: immutable; the queue serialises the batches.
 public struct ThumbnailRenderer: Sendable {
@@ -139,37 +142,44 @@ public struct ThumbnailRenderer: Sendable {
             process.finish(timeout: 5)
             outcome.helperPeakResidentKiB = max(outcome.helperPeakResidentKiB, process.peakResidentKiB)
         }
-        rendering: for request in requests {
-            if cancellation.isCancelled { break }
+        rendering: for (index, request) in requests.enumerated() {
+            if cancellation.isCancelled { break rendering }
             if helper == nil {
-                switch ThumbnailHelperProcess.start(
+                let start = ThumbnailHelperProcess.start(
                     path: configuration.helperPath,
                     arguments: configuration.arguments,
                     timeout: configuration.timeout
-                ) {
+                ) { spawned in
+                    // Forgotten before each reap, so a cancel never kills a reused pid.
+                    spawned.beforeReap = { _ = cancellation.running(nil) }
+                    // Known to a cancel from now on, before its hello: a stop kills it at once.
+                    return cancellation.running(spawned.pid)
+                }
+                switch start {
                 case .success(let started):
                     helper = started
                     outcome.helpersStarted += 1
-                    // Forgotten before each reap, so a cancel never kills a reused pid.
-                    started.beforeReap = { _ = cancellation.running(nil) }
-                    guard cancellation.running(started.pid) else { break }
                     outcome.limitsApplied = outcome.limitsApplied && started.hello.limitsApplied
+                case .failure where cancellation.isCancelled:
+                    break rendering
                 case .failure(let failure):
-                    outcome.results[request.id] = .failure(
-                        ImageFailure(
-                            reason: "the thumbnail helper cannot start: \(describe(failure))",
-                            isTransient: true
-                        )
+                    // Not these images' fault, and a helper that did not start for this one would
+                    // not for the next: the rest are tried again in a later pass.
+                    let failed = ImageFailure(
+                        reason: "the thumbnail helper cannot start: \(describe(failure))",
+                        isTransient: true
                     )
-                    continue
+                    for rest in requests[index...] { outcome.results[rest.id] = .failure(failed) }
+                    break rendering
                 }
             }
-            guard let running = helper, !cancellation.isCancelled else { continue }
+            guard let running = helper, !cancellation.isCancelled else { break rendering }
             switch running.render(request, timeout: configuration.timeout) {
             case .success(let response):
                 outcome.results[request.id] = .success(response)
             case .failure where cancellation.isCancelled:
-                break
+                // Killed by the cancel: no result for it or the rest.
+                break rendering
             case .failure(.stopped(let how)):
                 // Not the image's fault, and no fresh helper for the rest: the service is most
                 // likely stopping. This image and the rest are tried again in a later pass.
