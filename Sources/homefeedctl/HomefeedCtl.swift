@@ -44,7 +44,10 @@ enum HomefeedCtl {
                 ExitStatus.usage,
                 "usage error: an unknown command or option, a missing or malformed value"
             ),
-            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running, or refuses the connection"),
+            ExitStatusMeaning(
+                ExitStatus.unavailable,
+                "homefeedd is not running, refuses the connection, or ended the subscription of watch"
+            ),
             ExitStatusMeaning(
                 ExitStatus.outputFailed,
                 "the output cannot be written (a full disk, a closed standard output)"

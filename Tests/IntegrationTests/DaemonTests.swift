@@ -1,5 +1,6 @@
 import CommandTable
 import Foundation
+import TestSupport
 import Testing
 import Varlink
 
@@ -10,6 +11,28 @@ struct DaemonTests {
 
     func kinds(_ section: JSONValue) -> [String] {
         (section["items"]?.arrayValue ?? []).compactMap { $0["kind"]?.stringValue }
+    }
+
+    @Test("watch prints each version once and, when the daemon stops, says it ended the subscription; exit 69")
+    func watchEnds() throws {
+        let daemon = try DaemonHarness()
+        try daemon.start()
+        let errors = daemon.root.appendingPathComponent("watch.err").path
+        let watch = try ChildProcess(
+            BuiltProducts.path("homefeedctl"),
+            ["watch", "--profile", "phone", "--socket", daemon.socketPath],
+            stdout: .pipe,
+            stderr: .file(errors)
+        )
+        let first = try #require(watch.readLine(seconds: 30))
+        #expect(first.hasPrefix("version "))
+        // The daemon's final reply repeats that version: not printed again.
+        daemon.stop()
+        #expect(watch.waitForExit() == ExitStatus.unavailable)
+        #expect(watch.readLine(seconds: 5) == nil)
+        #expect(
+            try String(contentsOfFile: errors, encoding: .utf8) == "homefeedctl: the daemon ended the subscription\n"
+        )
     }
 
     @Test("all four sections with their headers and content; the service describes itself")
