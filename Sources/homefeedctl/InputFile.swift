@@ -18,7 +18,7 @@ enum InputFile {
                 path == "-" ? FileHandle.standardInput : try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             return try handle.read(upToCount: limit) ?? Data()
         } catch {
-            Console.error("homefeedctl: \(name(path)): cannot read: \(error.localizedDescription)")
+            Console.error("homefeedctl: \(name(path)): cannot read: \(error.fileReason)")
             return nil
         }
     }

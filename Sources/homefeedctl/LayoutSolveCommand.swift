@@ -55,7 +55,7 @@ enum LayoutSolveCommand {
             do {
                 try Data(svg.utf8).write(to: URL(fileURLWithPath: svgPath), options: .atomic)
             } catch {
-                Console.error("homefeedctl: \(svgPath): cannot write: \(error.localizedDescription)")
+                Console.error("homefeedctl: \(svgPath): cannot write: \(error.fileReason)")
                 return ExitStatus.failure
             }
         }

@@ -69,7 +69,7 @@ enum PreviewCommand {
             } catch {
                 throw CommandFailure(
                     status: ExitStatus.failure,
-                    message: "\(path): cannot write: \(error.localizedDescription)"
+                    message: "\(path): cannot write: \(error.fileReason)"
                 )
             }
             Console.out("wrote \(path)")

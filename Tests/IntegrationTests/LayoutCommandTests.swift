@@ -118,6 +118,25 @@ import Testing
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test("a spec, document or SVG path that is a directory is said to be one, in plain words; exit 1")
+    func directoryPaths() throws {
+        let directory = scratch.path
+        let cases: [([String], String)] = [
+            (["layout", "solve", directory, "--width", "375"], "\(directory): cannot read: Is a directory"),
+            (["layout", "check", directory], "\(directory): cannot read: Is a directory"),
+            (["feed", "parse", directory], "\(directory): cannot read: Is a directory"),
+            (
+                ["layout", "solve", "feeds/layout.json", "--width", "375", "--svg", directory],
+                "\(directory): cannot write: Is a directory"
+            ),
+        ]
+        for (words, message) in cases {
+            let outcome = try ctl.run(words)
+            #expect(outcome.status == 1, "\(words)")
+            #expect(outcome.stderr == "homefeedctl: \(message)\n", "\(words)")
+        }
+    }
+
     @Test("a layout UIKit would refuse prints a structured error and exits 1")
     func refusedLayout() throws {
         let path = try scratch.write(

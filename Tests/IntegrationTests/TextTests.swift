@@ -63,7 +63,7 @@ struct TextTests {
             )
             #expect(outcome.status == 1, "\(words)")
             #expect(outcome.stdoutText.isEmpty)
-            #expect(outcome.stderrText.hasPrefix("homefeedctl: standard input: cannot read: "), "\(outcome.stderrText)")
+            #expect(outcome.stderrText == "homefeedctl: standard input: cannot read: Is a directory\n")
         }
     }
 
