@@ -25,7 +25,12 @@ enum LayoutSolveCommand {
                     [{"section": "mainService", "item": 0, "height": 45}]
                     """
             ),
-            .value("--svg", "FILE", .file, help: "also draw a wireframe of the result as SVG"),
+            .value(
+                "--svg",
+                "FILE",
+                .file,
+                help: "also draw a wireframe of the result as SVG (one that cannot be written prints no frames, exit 1)"
+            ),
             .flag("--compact", help: "print JSON on one line"),
         ],
         examples: ["homefeedctl layout solve feeds/layout.json --width 375 --height 812 --scale 2 --svg home.svg"],
@@ -49,7 +54,7 @@ enum LayoutSolveCommand {
             Console.error("homefeedctl: \(error.description)")
             return ExitStatus.failure
         }
-        Console.out(result.jsonString(pretty: !arguments.has("--compact")))
+        // The SVG first: a run that fails prints no frames, so a script never takes them for success.
         if let svgPath = arguments.string("--svg") {
             let svg = WireframeSVG(result: result).render()
             do {
@@ -59,6 +64,7 @@ enum LayoutSolveCommand {
                 return ExitStatus.failure
             }
         }
+        Console.out(result.jsonString(pretty: !arguments.has("--compact")))
         return ExitStatus.ok
     }
 }

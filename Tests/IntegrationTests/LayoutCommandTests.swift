@@ -134,6 +134,8 @@ import Testing
             let outcome = try ctl.run(words)
             #expect(outcome.status == 1, "\(words)")
             #expect(outcome.stderr == "homefeedctl: \(message)\n", "\(words)")
+            // Not the frames of a solve that failed (an SVG that could not be written).
+            #expect(outcome.stdout.isEmpty, "\(words)")
         }
     }
 
