@@ -26,8 +26,7 @@ final class DaemonClient {
     func connected() throws(CommandFailure) -> VarlinkClient {
         if let client { return client }
         do throws(VarlinkClientError) {
-            let path = socket.path
-            let made = try VarlinkClient(connectingTo: path.hasPrefix("unix:") ? path : "unix:" + path)
+            let made = try VarlinkClient(connectingTo: socket.address)
             client = made
             return made
         } catch {

@@ -118,6 +118,30 @@ import Testing
         #expect(outcome.stderr.hasPrefix(mistake.message + "\n\nusage: homefeedctl"))
     }
 
+    @Test("a socket path too long for sun_path is a usage error naming where it came from, before connecting")
+    func socketTooLong() throws {
+        // 108 bytes: one more than sun_path holds without its NUL.
+        let long = "/" + String(repeating: "s", count: 107)
+        let runtime = "/" + String(repeating: "r", count: 90)
+        let cases: [([String], [String: String], String)] = [
+            (["status", "--socket", long], [:], "homefeedctl status: --socket: longer than the 107 bytes"),
+            (
+                ["refresh"], ["HOMEFEED_SOCKET": long],
+                "homefeedctl refresh: $HOMEFEED_SOCKET: longer than the 107 bytes"
+            ),
+            (
+                ["reload", "--user"], ["XDG_RUNTIME_DIR": runtime],
+                "homefeedctl reload: --user: $XDG_RUNTIME_DIR/homefeed/homefeed.sock: longer than the 107 bytes"
+            ),
+        ]
+        for (words, environment, message) in cases {
+            let outcome = try CommandRunner(executable: "homefeedctl").run(words, environment: environment)
+            #expect(outcome.status == ExitStatus.usage)
+            #expect(outcome.stderr.hasPrefix(message), "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("usage: homefeedctl"))
+        }
+    }
+
     @Test("homefeedd: an unknown option, a bad level, a socket path too long for sun_path; exit 64")
     func daemonUsageErrors() throws {
         let daemon = CommandRunner(executable: "homefeedd")
