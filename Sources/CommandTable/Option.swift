@@ -74,9 +74,9 @@ public struct Argument: Sendable {
 public enum ValueKind: Sendable, Equatable {
     /// Any text.
     case text
-    /// A finite decimal number.
+    /// A finite decimal number (``ValueKind/decimal(_:)``): `375`, `-0.5`, `1e3`.
     case number
-    /// Comma-separated finite numbers: `3,4,5`, `47,0,34,0`.
+    /// Comma-separated finite decimal numbers, blanks around each allowed: `3,4,5`, `"3, 4"`.
     case numbers
     /// A whole number in the range.
     case integer(ClosedRange<Int>)
@@ -93,10 +93,12 @@ public enum ValueKind: Sendable, Equatable {
         case .text:
             return
         case .number:
-            guard Self.finite(text) != nil else { throw UsageError("\(name): expected a number, got \"\(text)\"") }
+            guard Self.decimal(text) != nil else {
+                throw UsageError("\(name): expected a decimal number, got \"\(text)\"")
+            }
         case .numbers:
-            for part in text.split(separator: ",", omittingEmptySubsequences: false) where Self.finite(part) == nil {
-                throw UsageError("\(name): expected comma-separated numbers, got \"\(text)\"")
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) where Self.listed(part) == nil {
+                throw UsageError("\(name): expected comma-separated decimal numbers, got \"\(text)\"")
             }
         case .integer(let range):
             guard let value = Int(text), range.contains(value) else {
@@ -111,13 +113,45 @@ public enum ValueKind: Sendable, Equatable {
         }
     }
 
-    /// A finite number, allowing blanks around it (`--items "3, 4"`).
-    static func finite(_ text: some StringProtocol) -> Double? {
+    /// A finite decimal number, as people and JSON write one: an optional sign, digits with an
+    /// optional fraction, an optional exponent (`375`, `-0.5`, `.5`, `1e3`). Nothing else that
+    /// `Double(_:)` reads: no hex (`0x10`), no `nan` or `inf`, no blanks, as ``integer(_:)``
+    /// takes none either; nil for those and for a number beyond the range of a double.
+    public static func decimal(_ text: some StringProtocol) -> Double? {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func skip(_ characters: String) {
+            if index < bytes.count, characters.utf8.contains(bytes[index]) { index += 1 }
+        }
+        func digits() -> Int {
+            let start = index
+            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
+                index += 1
+            }
+            return index - start
+        }
+        skip("+-")
+        var count = digits()
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            count += digits()
+        }
+        guard count > 0 else { return nil }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            skip("+-")
+            guard digits() > 0 else { return nil }
+        }
+        guard index == bytes.count, let value = Double(String(text)), value.isFinite else { return nil }
+        return value
+    }
+
+    /// One number of a ``numbers`` list: a decimal number, blanks around it allowed (`--items "3, 4"`).
+    static func listed(_ text: some StringProtocol) -> Double? {
         var trimmed = Substring(text)
         while trimmed.first == " " { trimmed.removeFirst() }
         while trimmed.last == " " { trimmed.removeLast() }
-        guard let value = Double(trimmed), value.isFinite else { return nil }
-        return value
+        return decimal(trimmed)
     }
 
     static func describe(_ range: ClosedRange<Int>) -> String {

@@ -29,7 +29,7 @@ public struct ParsedArguments: Sendable {
 
     /// The value of a ``ValueKind/number`` option, if given.
     public func double(_ name: String) -> Double? {
-        string(name).flatMap { ValueKind.finite($0) }
+        string(name).flatMap { ValueKind.decimal($0) }
     }
 
     /// The value of a required ``ValueKind/number`` option.
@@ -46,7 +46,7 @@ public struct ParsedArguments: Sendable {
     /// The values of a ``ValueKind/numbers`` option, if given: `--items 3,4,5` → `[3, 4, 5]`.
     public func doubles(_ name: String) -> [Double]? {
         string(name).map { text in
-            text.split(separator: ",", omittingEmptySubsequences: false).compactMap { ValueKind.finite($0) }
+            text.split(separator: ",", omittingEmptySubsequences: false).compactMap { ValueKind.listed($0) }
         }
     }
 

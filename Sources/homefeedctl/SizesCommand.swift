@@ -116,7 +116,7 @@ enum SizesCommand {
         let value = word[word.index(after: equals)...]
         var entry: [String: JSONValue] = ["id": .string(id)]
         func number(_ text: Substring) throws(CommandFailure) -> Double {
-            guard let number = Double(text), number.isFinite else {
+            guard let number = ValueKind.decimal(text) else {
                 throw .usage("\(word): expected HEIGHT, WIDTHxHEIGHT or WIDTHx in points")
             }
             return number

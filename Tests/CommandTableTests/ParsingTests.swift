@@ -70,6 +70,15 @@ enum SampleTool {
         #expect(try solve.parse(["a.json", "--width", "-5"]).double("--width") == -5)
     }
 
+    @Test("a number is decimal: sign, digits, fraction and exponent as people write them")
+    func decimalNumbers() throws {
+        for (text, value) in [
+            ("375", 375.0), ("+2", 2), ("-0.5", -0.5), (".5", 0.5), ("5.", 5), ("1e3", 1000), ("2.5E-1", 0.25),
+        ] {
+            #expect(try solve.parse(["a.json", "--width", text]).double("--width") == value, "\(text)")
+        }
+    }
+
     struct Refusal: Sendable, CustomTestStringConvertible {
         var words: [String]
         var message: String
@@ -85,8 +94,22 @@ enum SampleTool {
                 words: ["a.json", "b.json", "--width", "3"],
                 message: #"unexpected argument "b.json" (takes SPEC)"#
             ),
-            Refusal(words: ["a.json", "--width", "wide"], message: #"--width: expected a number, got "wide""#),
-            Refusal(words: ["a.json", "--width", "inf"], message: #"--width: expected a number, got "inf""#),
+            Refusal(words: ["a.json", "--width", "wide"], message: #"--width: expected a decimal number, got "wide""#),
+            Refusal(words: ["a.json", "--width", "inf"], message: #"--width: expected a decimal number, got "inf""#),
+            Refusal(words: ["a.json", "--width", "nan"], message: #"--width: expected a decimal number, got "nan""#),
+            Refusal(words: ["a.json", "--width", "0x10"], message: #"--width: expected a decimal number, got "0x10""#),
+            Refusal(
+                words: ["a.json", "--width", "0X1p3"],
+                message: #"--width: expected a decimal number, got "0X1p3""#
+            ),
+            Refusal(words: ["a.json", "--width", " 5"], message: #"--width: expected a decimal number, got " 5""#),
+            Refusal(words: ["a.json", "--width", "5 "], message: #"--width: expected a decimal number, got "5 ""#),
+            Refusal(
+                words: ["a.json", "--width", "1e999"],
+                message: #"--width: expected a decimal number, got "1e999""#
+            ),
+            Refusal(words: ["a.json", "--width", "1e"], message: #"--width: expected a decimal number, got "1e""#),
+            Refusal(words: ["a.json", "--width", "."], message: #"--width: expected a decimal number, got ".""#),
             Refusal(words: ["a.json", "--width", "3", "--width=4"], message: "--width given twice"),
             Refusal(words: ["a.json", "--width"], message: "--width needs a value (W)"),
             Refusal(words: ["a.json", "--width", "--rtl"], message: "--width needs a value (W)"),
@@ -95,7 +118,11 @@ enum SampleTool {
             Refusal(words: ["a.json", "--width", "3", "-x"], message: "unknown option -x"),
             Refusal(
                 words: ["a.json", "--width", "3", "--items", "1,,2"],
-                message: #"--items: expected comma-separated numbers, got "1,,2""#
+                message: #"--items: expected comma-separated decimal numbers, got "1,,2""#
+            ),
+            Refusal(
+                words: ["a.json", "--width", "3", "--items", "1, 0x2"],
+                message: #"--items: expected comma-separated decimal numbers, got "1, 0x2""#
             ),
             Refusal(
                 words: ["a.json", "--width", "3", "--columns", "19"],

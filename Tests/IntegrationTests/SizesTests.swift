@@ -126,7 +126,10 @@ struct SizesTests {
         let clear = try ctl.run(["sizes", "clear"] + socket)
         #expect(clear.stdout.hasPrefix("cleared 1; version "))
 
-        #expect(try ctl.run(["sizes", "report", "\(id)=tall"] + socket).status == ExitStatus.usage)
+        // Decimal numbers only, as every option's: not "tall", not hex (0X10 is 16 to Double).
+        for size in ["tall", "0X10", "5xnan", "1e999"] {
+            #expect(try ctl.run(["sizes", "report", "\(id)=\(size)"] + socket).status == ExitStatus.usage, "\(size)")
+        }
         #expect(try ctl.run(["sizes", "resize"]).status == ExitStatus.usage)
         #expect(try ctl.run(["sizes", "--help"]).stdout.contains("ID=SIZE"))
         daemon.stop()
