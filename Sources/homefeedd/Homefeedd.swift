@@ -7,12 +7,14 @@ import HomeDaemon
 @main
 enum Homefeedd {
     static func main() async {
-        signal(SIGPIPE, SIG_IGN)
         let command = DaemonOptions.command
         switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
         case .exit(let status):
             exit(status)
         case .run(let arguments):
+            // A client that goes away is an EPIPE on its socket, never the end of the daemon. Only
+            // here: help and --version printed into a closed pipe end as any program's do.
+            signal(SIGPIPE, SIG_IGN)
             let options: DaemonOptions
             do throws(UsageError) {
                 options = try DaemonOptions(arguments, environment: ProcessInfo.processInfo.environment)

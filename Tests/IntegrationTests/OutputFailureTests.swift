@@ -26,6 +26,16 @@ import Testing
         #expect(outcome.stderr == Self.message)
     }
 
+    @Test("homefeedd --check-config on a full disk: the reason on stderr, exit 74, not 0 with the verdict lost")
+    func checkConfigFullDisk() throws {
+        let outcome = try CommandRunner(executable: "homefeedd").run(
+            ["--check-config", "--config", "feeds"],
+            stdout: .file("/dev/full")
+        )
+        #expect(outcome.status == ExitStatus.outputFailed)
+        #expect(outcome.stderr.hasSuffix("homefeedd: cannot write the output: No space left on device\n"))
+    }
+
     @Test("stderr on a full disk: the failure's own status, no trap")
     func fullErrorStream() throws {
         let child = try ChildProcess(

@@ -63,8 +63,7 @@ public struct DaemonRunner: Sendable {
             let verdict =
                 "\(options.configDirectory.path): ok (\(configuration.spec.sections.count) sections, "
                 + "\(configuration.sources.sources.count) sources, profiles \(profiles))\n"
-            StandardStream.output.write(verdict)
-            return 0
+            return StandardStream.print(verdict, tool: "homefeedd")
         }
         do {
             for directory in [options.stateDirectory, options.cacheDirectory] {
