@@ -8,7 +8,8 @@ enum ReloadCommand {
         abstract: "re-read configuration, sources and layout",
         discussion: """
             Re-reads the configuration, sources and layout (as SIGHUP does). A configuration that does \
-            not validate is rejected and the running one keeps serving.
+            not validate, or whose layout cannot lay out the stored content, is rejected and the running \
+            one keeps serving. Waits until the daemon has applied it, however long that takes.
             """,
         options: DaemonCommand.options,
         examples: ["homefeedctl reload"],
@@ -16,7 +17,9 @@ enum ReloadCommand {
     )
 
     static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
-        let reply = try client.call("Reload")
+        // Until done: a reload reads the store, lays out every profile and publishes, each store
+        // step waiting up to store-busy-timeout (60 s at most) for another process's lock.
+        let reply = try client.call("Reload", untilDone: true)
         Console.out(
             arguments.has("--json")
                 ? JSONValue.object(reply).text : "reloaded; version \(reply["version"]?.intValue ?? 0)"

@@ -5,7 +5,7 @@ import Varlink
 
 @testable import homefeedctl
 
-/// How long homefeedctl waits for the daemon: `refresh` and `store check` until the work is
+/// How long homefeedctl waits for the daemon: `refresh`, `reload` and `store check` until the work is
 /// done, other commands at most their timeout. Run in the test process against ``FakeDaemon``,
 /// with the timeout shortened from 45 s to a tenth of a second and replies later than that.
 @Suite(.timeLimit(.minutes(2)))
@@ -20,16 +20,17 @@ struct ReplyTimeoutTests {
         }
     }
 
-    @Test("refresh and store check wait for a reply later than the timeout; status gives up")
+    @Test("refresh, reload and store check wait for a reply later than the timeout; status gives up")
     func untilDone() async throws {
         let daemon = try FakeDaemon([
             "Refresh": Self.late(["attempted": 3, "changed": 1, "version": 7]),
             "CheckStore": Self.late(["ok": true, "problems": []]),
+            "Reload": Self.late(["version": 8]),
             "GetStatus": Self.late(["version": 7]),
         ])
         let socket = DaemonSocket(path: daemon.socket, origin: nil)
         // The command bodies block: off the cooperative pool, whose threads serve the fake daemon.
-        let (refresh, check, status) = await offPool {
+        let (refresh, reload, check, status) = await offPool {
             func run(_ command: Command, _ body: (ParsedArguments, DaemonClient) throws(CommandFailure) -> Int32)
                 -> Result<Int32, CommandFailure>
             {
@@ -42,10 +43,14 @@ struct ReplyTimeoutTests {
             let status = Result { () throws(CommandFailure) in
                 try DaemonClient(socket, timeout: Self.timeout).call("GetStatus")
             }
-            return (run(RefreshCommand.command, RefreshCommand.run), run(StoreCommand.check, StoreCommand.run), status)
+            return (
+                run(RefreshCommand.command, RefreshCommand.run), run(ReloadCommand.command, ReloadCommand.run),
+                run(StoreCommand.check, StoreCommand.run), status
+            )
         }
         await daemon.shutdown()
         #expect(try refresh.get() == ExitStatus.ok)
+        #expect(try reload.get() == ExitStatus.ok)
         #expect(try check.get() == ExitStatus.ok)
         #expect(throws: CommandFailure.self) { try status.get() }
         if case .failure(let failure) = status {
