@@ -260,6 +260,25 @@ struct ImagePipelineTests {
         #expect(!log.lines.contains { $0.contains("secret") }, "\(log.lines)")
     }
 
+    @Test(
+        "an icon an older version found for a page whose URL has a user name and password is neither fetched nor shown"
+    )
+    func savedIconOfPageWithUserinfo() async throws {
+        let server = try await FixtureServer.shared.value
+        let page = "http://reader:secret@127.0.0.1:\(server.port)/page/\(key)"
+        // As an older version saved it: the page's icon resolved against its URL, userinfo and all.
+        let icon = "http://reader:secret@127.0.0.1:\(server.port)/img/\(key)-old?name=icon.png"
+        try await store.savePageIcon(PageIconRecord(pageURL: page, iconURL: icon, checkedAt: Date(), lastUsed: Date()))
+        let subject = ImageSubject(kind: .page, url: page, source: "s")
+        let pipeline = pipeline()
+        await pipeline.needs([ImageRequirement(subject: subject, key: Self.box)])
+        await pipeline.waitUntilIdle()
+        #expect(try await seen(server, ["old"]) == [0])
+        #expect(try await store.images(urls: [icon]).isEmpty)
+        let index = try await ImageIndex.load([subject], store: store, cache: cache)
+        #expect(index == ImageIndex(entries: [:]))
+    }
+
     @Test("an image whose content changes keeps its old files through that pass: the served version links to them")
     func replacedContentOutlivesItsPass() async throws {
         let file = URL(fileURLWithPath: scratch.file("icon"))

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import HomeFetch
 import HomeStore
 import ThumbnailProtocol
 
@@ -37,8 +38,11 @@ struct ImageLookup {
     var originals: [String: ImageOriginal] = [:]
     var renditions: [String: [ImageRendition]] = [:]
 
+    /// A page whose URL has a user name or password has no icon here: it is never searched
+    /// (``ImagePipeline/discoverIcons(_:budget:now:)``), and an icon an older version found for
+    /// it was resolved against that URL, so it may carry them to the icon's host and into logs.
     init(_ subjects: [ImageSubject], store: Store) async throws {
-        let pageURLs = subjects.filter { $0.kind == .page }.map(\.url)
+        let pageURLs = subjects.filter { $0.kind == .page && SourceList.withoutUserinfo($0.url) == nil }.map(\.url)
         pages = pageURLs.isEmpty ? [:] : try await store.pageIcons(pageURLs: pageURLs)
         let urls = subjects.compactMap { subject -> String? in
             subject.kind == .image ? subject.url : pages[subject.url]?.iconURL
