@@ -36,6 +36,9 @@ public actor FetchScheduler {
     private var generator: SplitMix64
     private var order: [String] = []
     private var entries: [String: Entry] = [:]
+    /// Sources whose stored state was amended as it was taken (a saved move dropped, a next
+    /// attempt caught up): saved once ``run()`` runs, so the store holds what the schedule does.
+    private var amended: Set<String> = []
     private var inFlight: [String: Task<Report, Never>] = [:]
     private var wake: AsyncStream<Void>.Continuation?
 
@@ -73,10 +76,18 @@ public actor FetchScheduler {
         slots = FetchSlots(limit: configuration.maxConcurrentFetches)
         generator = SplitMix64(seed: jitterSeed)
         let now = clock.now()
-        var (order, entries) = Self.index(sources, states: states, keeping: [:], policy: policy, now: now, log: log)
+        var (order, entries, amended) = Self.index(
+            sources,
+            states: states,
+            keeping: [:],
+            policy: policy,
+            now: now,
+            log: log
+        )
         Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
         self.order = order
         self.entries = entries
+        self.amended = amended
     }
 
     // MARK: - Service
@@ -100,6 +111,12 @@ public actor FetchScheduler {
         wake = continuation
         var wakes = stream.makeAsyncIterator()
         while !Task.isCancelled {
+            if !amended.isEmpty {
+                // Sorted: the store sees the sources in one order, whatever the set's.
+                let urls = amended.sorted()
+                amended = []
+                for url in urls { await persist(url) }
+            }
             let now = clock.now()
             Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
             for url in order {
@@ -168,7 +185,16 @@ public actor FetchScheduler {
     /// transfer ends at once, nothing is reported).
     public func replaceSources(_ sources: [FeedSource], states: [SourceFetchState] = []) {
         let now = clock.now()
-        (order, entries) = Self.index(sources, states: states, keeping: entries, policy: policy, now: now, log: log)
+        let amended: Set<String>
+        (order, entries, amended) = Self.index(
+            sources,
+            states: states,
+            keeping: entries,
+            policy: policy,
+            now: now,
+            log: log
+        )
+        self.amended.formUnion(amended)
         Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
         for (url, task) in inFlight where entries[url] == nil { task.cancel() }
         wake?.yield()
@@ -459,11 +485,12 @@ extension FetchScheduler {
         policy: SchedulePolicy,
         now: Date,
         log: LogHandler
-    ) -> ([String], [String: Entry]) {
+    ) -> (order: [String], entries: [String: Entry], amended: Set<String>) {
         var byURL: [String: SourceFetchState] = [:]
         for state in states { byURL[state.url] = state }
         var order: [String] = []
         var entries: [String: Entry] = [:]
+        var amended: Set<String> = []
         for source in sources where entries[source.url] == nil {
             order.append(source.url)
             if var entry = old[source.url] {
@@ -472,11 +499,12 @@ extension FetchScheduler {
             } else if let stored = byURL[source.url] {
                 var state = Self.withoutUserinfoRedirect(stored, log: log)
                 state = Self.catchUp(state, of: source, policy: policy, now: now, log: log)
+                if state != stored { amended.insert(source.url) }
                 entries[source.url] = Entry(source: source, state: state)
             } else {
                 entries[source.url] = Entry(source: source, state: SourceFetchState(url: source.url))
             }
         }
-        return (order, entries)
+        return (order, entries, amended)
     }
 }

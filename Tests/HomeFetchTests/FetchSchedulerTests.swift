@@ -290,13 +290,22 @@ struct FetchSchedulerTests {
     func savedUserinfoDropped() async throws {
         let url = "https://intra.example/feed.xml"
         let log = LogRecorder()
+        let clock = ManualClock()
+        let persistence = Recorder()
         let scheduler = FetchScheduler(
             sources: [FeedSource(url: url, kind: .notices)],
-            states: [SourceFetchState(url: url, permanentRedirectURL: "https://reader:secret@new.example/feed.xml")],
+            // Due in an hour: nothing is fetched while the test runs.
+            states: [
+                SourceFetchState(
+                    url: url,
+                    nextAttempt: clock.now().addingTimeInterval(3600),
+                    permanentRedirectURL: "https://reader:secret@new.example/feed.xml"
+                )
+            ],
             fetcher: FetchTesting.fetcher,
             sink: Recorder(),
-            persistence: Recorder(),
-            clock: ManualClock(),
+            persistence: persistence,
+            clock: clock,
             configuration: Self.configuration(),
             log: { _, message in log.sink(message()) }
         )
@@ -304,6 +313,12 @@ struct FetchSchedulerTests {
         #expect(log.lines.count == 1)
         #expect(log.lines.first?.contains("https://new.example/feed.xml") == true, "\(log.lines)")
         #expect(!log.lines.contains { $0.contains("secret") }, "\(log.lines)")
+        // And from the store, as soon as the scheduler runs, not at the source's next fetch.
+        let running = Task { await scheduler.run() }
+        await persistence.waitForStates(1)
+        running.cancel()
+        await running.value
+        #expect(await persistence.states.map(\.permanentRedirectURL) == [nil])
     }
 
     @Test("a stalled source times out without holding up the others")
