@@ -434,10 +434,17 @@ extension FetchScheduler {
     /// `refresh-interval` (it applies from the next start), and a lowered one would otherwise
     /// wait out the old interval, up to the horizon. Only a time a success set moves (no
     /// failure since): a failure's backoff and a server's `Retry-After` are honoured as saved.
-    /// The latest time allowed is the last attempt's start plus `totalTimeout` (the interval
-    /// runs from the attempt's end) plus the interval with the most jitter; a server's
+    /// The latest time allowed is the last attempt's start plus `totalTimeout` and
+    /// ``storingAllowance`` (the interval runs from the end of the attempt, once its document
+    /// is stored) plus the interval with the most jitter; a server's
     /// `max-age` or a feed's `ttl` that lengthened the interval is not stored, so such a source
     /// is fetched once early, and waits the longer interval again once an answer carries it.
+    /// What storing a fetched document may add between the attempt's end and its next attempt
+    /// being set (seconds): the store may wait `store-busy-timeout`, 60 s at most, for a lock,
+    /// then write 10 000 notices. A source fetched again under an unchanged interval is never
+    /// taken for one whose interval was lowered.
+    static let storingAllowance: Double = 300
+
     private static func catchUp(
         _ stored: SourceFetchState,
         of source: FeedSource,
@@ -448,7 +455,9 @@ extension FetchScheduler {
         guard stored.consecutiveFailures == 0, stored.lastError == nil, !stored.isGone,
             let last = stored.lastAttempt, let next = stored.nextAttempt
         else { return stored }
-        let wait = policy.configuration.limits.totalTimeout + policy.longestWaitWithoutHints(for: source)
+        let wait =
+            policy.configuration.limits.totalTimeout + Self.storingAllowance
+            + policy.longestWaitWithoutHints(for: source)
         let latest = last.addingTimeInterval(wait)
         guard next > latest else { return stored }
         var state = stored

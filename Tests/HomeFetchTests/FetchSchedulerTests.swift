@@ -443,12 +443,13 @@ struct FetchSchedulerTests {
             lastSuccess: at(-600),
             nextAttempt: at(-600 + 86_400)
         )
-        // Set by this interval after a fetch that took the whole timeout.
+        // Set by this interval after a fetch that took the whole timeout, and a store that
+        // waited a minute for a lock before it took the document.
         let slow = SourceFetchState(
             url: "https://slow.example/feed",
             lastAttempt: at(-100),
             lastSuccess: at(-100),
-            nextAttempt: at(-100 + 10 + 1800)
+            nextAttempt: at(-100 + 10 + 60 + 1800)
         )
         let backedOff = SourceFetchState(
             url: "https://busy.example/feed",
@@ -472,13 +473,13 @@ struct FetchSchedulerTests {
             log: { _, message in log.sink(message()) }
         )
         #expect(await scheduler.state(for: overdue.url)?.nextAttempt == start)
-        #expect(await scheduler.state(for: recent.url)?.nextAttempt == at(-600 + 10 + 1800))
+        #expect(await scheduler.state(for: recent.url)?.nextAttempt == at(-600 + 10 + 300 + 1800))
         #expect(await scheduler.state(for: slow.url)?.nextAttempt == slow.nextAttempt)
         #expect(await scheduler.state(for: backedOff.url)?.nextAttempt == backedOff.nextAttempt)
         #expect(await scheduler.nextWake() == start)
         #expect(log.lines.count == 2, "\(log.lines)")
         let notice = log.lines.first { $0.hasPrefix("\(recent.url): next attempt was ") }
-        #expect(notice?.hasSuffix("moved to \(at(1210))") == true, "\(log.lines)")
+        #expect(notice?.hasSuffix("moved to \(at(1510))") == true, "\(log.lines)")
     }
 
     @Test("a service-link document reaches the sink as OPML; a file source comes back not modified")
