@@ -22,6 +22,9 @@ public struct LoadedConfiguration: Sendable {
 
     public static let settingsFile = "homefeedd.conf"
 
+    /// The layout file `settings` names, in `directory`.
+    var layoutURL: URL { directory.appendingPathComponent(settings.layoutFile) }
+
     /// Reads and validates the configuration in `directory`.
     ///
     /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout

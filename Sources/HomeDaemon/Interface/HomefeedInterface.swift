@@ -302,7 +302,7 @@ public struct HomefeedInterface: Sendable {
             return Self.invalidArgument(parameter, reason)
         case .configuration(let config):
             let configuration = await service.configuration
-            let layoutFile = configuration.directory.appendingPathComponent(configuration.settings.layoutFile).path
+            let layoutFile = configuration.layoutURL.path
             if config.file == layoutFile {
                 return VarlinkError(
                     "io.homefeed.InvalidLayout",

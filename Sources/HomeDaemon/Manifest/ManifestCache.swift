@@ -221,36 +221,25 @@ public actor ManifestCache {
         let images = newImages ?? self.images
         let next = version + 1
         let elements = elements ?? ElementIndex(sectionIDs: spec.sections.map(\.id), sections: sections)
-        let results = await withTaskGroup(of: (Int, Result<ManifestBuilder.Built, LayoutSolveError>).self) { group in
-            for (index, profile) in profiles.enumerated() {
-                let sizes = measurements.sizes(for: MeasurementTargets.profile(profile.name))
-                let earlier = solved[profile.name]
-                group.addTask {
-                    let result = Result { () throws(LayoutSolveError) -> ManifestBuilder.Built in
-                        try ManifestBuilder.built(
-                            spec: spec,
-                            sections: sections,
-                            environment: profile.environment,
-                            version: next,
-                            profile: profile.name,
-                            generatedAt: time,
-                            measurements: sizes,
-                            images: images,
-                            elements: elements,
-                            reusing: earlier
-                        )
-                    }
-                    return (index, result)
-                }
+        let results = await ProfileSolves.map(profiles) { profile in
+            Result { () throws(LayoutSolveError) -> ManifestBuilder.Built in
+                try ManifestBuilder.built(
+                    spec: spec,
+                    sections: sections,
+                    environment: profile.environment,
+                    version: next,
+                    profile: profile.name,
+                    generatedAt: time,
+                    measurements: measurements.sizes(for: MeasurementTargets.profile(profile.name)),
+                    images: images,
+                    elements: elements,
+                    reusing: solved[profile.name]
+                )
             }
-            var results = [Result<ManifestBuilder.Built, LayoutSolveError>?](repeating: nil, count: profiles.count)
-            for await (index, result) in group { results[index] = result }
-            return results
         }
         var built: [String: EncodedManifest] = [:]
         var stale: [StaleMeasurement] = []
         for (profile, result) in zip(profiles, results) {
-            guard let result else { continue }
             let build = try result.get()
             let target = MeasurementTargets.profile(profile.name)
             built[profile.name] = build.manifest

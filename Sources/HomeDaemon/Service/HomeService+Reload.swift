@@ -2,17 +2,6 @@ import FoundationEssentials
 import HomeFetch
 import HomeLayout
 
-/// What a reload found of its new configuration before applying any of it: each profile's
-/// layout, solved with the content stored now, and the text heights measured for it
-/// (``HomeService/trial(of:)``). The configuration's first version starts from them, so a
-/// reload that succeeds solves its profiles no more often than any other version does.
-struct ReloadTrial: Sendable {
-    /// By profile name.
-    var layouts: [String: SolvedLayout]
-    /// By target and element id, as the measurement book keeps computed sizes.
-    var computed: [String: [String: SizeEntry]]
-}
-
 extension HomeService {
     /// Re-reads the configuration directory. A configuration is rejected, and the current one
     /// keeps serving, when it does not validate, when its layout cannot be solved at one of its
@@ -79,7 +68,11 @@ extension HomeService {
     /// - Throws: ``ServiceError/configuration(_:)`` naming the layout file, the JSON path and
     ///   the first profile (in configuration order) whose layout cannot be solved;
     ///   ``ServiceError/storeUnavailable(_:)`` when the store cannot be read.
-    func trial(of next: LoadedConfiguration) async throws(ServiceError) -> ReloadTrial {
+    ///
+    /// - Returns: each profile's layout and the text heights measured for it: the first version
+    ///   of an applied configuration starts from them, so a reload that succeeds solves its
+    ///   profiles no more often than any other version does.
+    func trial(of next: LoadedConfiguration) async throws(ServiceError) -> MeasuredText {
         defer { memory.workHappened() }
         let stored = try await withStore("cannot read the content for the new configuration", isWrite: false) {
             try await snapshot(of: next)
@@ -104,47 +97,33 @@ extension HomeService {
             at: Date()
         )
         book.replaceAll(.computed, with: text.computed)
-        // Each profile on its own child task, as a version's are.
-        let results = await withTaskGroup(of: (Int, Result<SolvedLayout, LayoutSolveError>).self) { group in
-            for (index, profile) in settings.profiles.enumerated() {
-                let sizes = book.sizes(for: MeasurementTargets.profile(profile.name))
-                let earlier = text.layouts[profile.name]
-                group.addTask {
-                    let result = Result { () throws(LayoutSolveError) -> SolvedLayout in
-                        try ManifestBuilder.solve(
-                            spec: spec,
-                            sections: sections,
-                            environment: profile.environment,
-                            measurements: sizes,
-                            elements: elements,
-                            reusing: earlier
-                        ).layout
-                    }
-                    return (index, result)
-                }
+        let results = await ProfileSolves.map(settings.profiles) { [book] profile in
+            Result { () throws(LayoutSolveError) -> SolvedLayout in
+                try ManifestBuilder.solve(
+                    spec: spec,
+                    sections: sections,
+                    environment: profile.environment,
+                    measurements: book.sizes(for: MeasurementTargets.profile(profile.name)),
+                    elements: elements,
+                    reusing: text.layouts[profile.name]
+                ).layout
             }
-            var results = [Result<SolvedLayout, LayoutSolveError>?](repeating: nil, count: settings.profiles.count)
-            for await (index, result) in group { results[index] = result }
-            return results
         }
-        var layouts: [String: SolvedLayout] = [:]
+        var trial = text
         for (profile, result) in zip(settings.profiles, results) {
-            switch result {
-            case .success(let layout):
-                layouts[profile.name] = layout
-            case .failure(let error):
+            do throws(LayoutSolveError) {
+                trial.layouts[profile.name] = try result.get()
+            } catch {
                 throw rejected(
                     ConfigError(
-                        file: next.directory.appendingPathComponent(settings.layoutFile).path,
+                        file: next.layoutURL.path,
                         unsolvable: error,
                         context: "at profile \(profile.name), with the content stored now"
                     )
                 )
-            case nil:
-                continue
             }
         }
-        return ReloadTrial(layouts: layouts, computed: text.computed)
+        return trial
     }
 
     /// A configuration a reload does not take, logged at `<3>` (the reload's caller logs no

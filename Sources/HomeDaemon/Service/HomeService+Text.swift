@@ -97,48 +97,38 @@ extension HomeService {
         at time: Date
     ) async -> MeasuredText {
         guard Self.measuresText(settings) else { return MeasuredText() }
-        // Each profile is laid out on its own child task, as the version's manifests are
-        // (``ManifestCache/prepare(sections:elements:spec:profiles:measurements:images:solved:at:)``); the
-        // slots keep the profiles' order.
-        let found = await withTaskGroup(of: (Int, [TextSlot], SolvedLayout?).self) { group in
-            for (position, profile) in settings.profiles.enumerated() {
-                let target = MeasurementTargets.profile(profile.name)
-                let sizes = measurements.sizes(for: target)
-                let earlier = earlier[profile.name]
-                group.addTask {
-                    do throws(LayoutSolveError) {
-                        let (layout, _) = try ManifestBuilder.solve(
-                            spec: spec,
-                            sections: sections,
-                            environment: profile.environment,
-                            measurements: sizes,
-                            elements: elements,
-                            reusing: earlier
-                        )
-                        let slots = TextSlots.find(
-                            in: layout.result,
-                            sections: sections,
-                            settings: settings,
-                            target: target,
-                            scale: profile.environment.scale
-                        )
-                        return (position, slots, layout)
-                    } catch {
-                        // The version itself will fail on this profile and say why.
-                        return (position, [], nil)
-                    }
-                }
+        // Laid out as the version's manifests are, a child task per profile (``ProfileSolves``);
+        // the slots keep the profiles' order.
+        let found = await ProfileSolves.map(settings.profiles) {
+            profile -> (slots: [TextSlot], layout: SolvedLayout?) in
+            let target = MeasurementTargets.profile(profile.name)
+            do throws(LayoutSolveError) {
+                let (layout, _) = try ManifestBuilder.solve(
+                    spec: spec,
+                    sections: sections,
+                    environment: profile.environment,
+                    measurements: measurements.sizes(for: target),
+                    elements: elements,
+                    reusing: earlier[profile.name]
+                )
+                let slots = TextSlots.find(
+                    in: layout.result,
+                    sections: sections,
+                    settings: settings,
+                    target: target,
+                    scale: profile.environment.scale
+                )
+                return (slots, layout)
+            } catch {
+                // The version itself will fail on this profile and say why.
+                return ([], nil)
             }
-            var found = [[TextSlot]](repeating: [], count: settings.profiles.count)
-            var solved: [String: SolvedLayout] = [:]
-            for await (position, slots, layout) in group {
-                found[position] = slots
-                solved[settings.profiles[position].name] = layout
-            }
-            return (slots: found, solved: solved)
         }
-        var measured = MeasuredText(layouts: found.solved)
-        let slots = found.slots.flatMap { $0 }
+        var measured = MeasuredText()
+        for (profile, result) in zip(settings.profiles, found) {
+            measured.layouts[profile.name] = result.layout
+        }
+        let slots = found.flatMap(\.slots)
         let results = slots.isEmpty ? [] : await textMeasurer.measure(slots.map(\.request))
         for (slot, result) in zip(slots, results) {
             switch result {
