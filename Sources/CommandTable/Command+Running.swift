@@ -13,7 +13,8 @@ extension Command {
     /// `--help` or `-h` anywhere before `--` prints that command's help; `help [COMMAND…]`
     /// where a subcommand is expected prints the named command's help; `--version` on a
     /// command that has a version prints `NAME VERSION`. These go to standard output with
-    /// status 0 (74, ``ExitStatus/outputFailed``, when it cannot be written). A usage error goes to standard error with the command's usage, status 64 (`ExitStatus.usage`).
+    /// status 0 (74, ``ExitStatus/outputFailed``, when it cannot be written). A usage error
+    /// goes to standard error with the command's usage, status 64 (`ExitStatus.usage`).
     public func resolve(_ words: [String]) -> Resolution {
         var command = self
         var path = [name]

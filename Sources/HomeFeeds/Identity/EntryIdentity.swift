@@ -78,10 +78,10 @@ enum EntryIdentity {
 /// The earlier ones of an entry are the kept entry whose id equals its base id (§3: "a kept
 /// entry whose id equals this entry's base id is an earlier one") and the kept entries renamed
 /// from that base. The entry is dropped when it repeats one of them exactly (title, link,
-/// summary, published), looked up in a set rather than compared with each: 10 000 items of one
-/// guid made 50 million comparisons, 2.8 s of a release parse; otherwise it becomes `base|link` when no earlier entry has its link,
-/// else `base|k` with k = 1 + the earlier ones (Miniflux's disambiguation, so one guid on every
-/// item does not collapse a feed). The first occurrence keeps the plain id. Ids stay unique in
+/// summary, published), looked up in a set rather than compared with each (10 000 items of one
+/// guid made 50 million comparisons: 4.5 s of a release parse of a 14 MB feed). Otherwise it
+/// becomes `base|link` when no earlier entry has its link, else `base|k` with k = 1 + the
+/// earlier ones (Miniflux's disambiguation, so one guid on every item does not collapse a feed). The first occurrence keeps the plain id. Ids stay unique in
 /// the document: a renamed id that a kept entry already has (a native `a|https://e.test/2` read
 /// before the renamed `a`) gives way to `base|k`, and k to the first free number.
 struct EntryDisambiguator {
