@@ -264,6 +264,48 @@ struct HomeServiceTests {
         #expect(await service.version > before)
     }
 
+    @Test(
+        "a clean stop brings the reservation down to the last version; a start continues above the reservation when the store is behind it"
+    )
+    func versionsAfterPowerLoss() async throws {
+        let reserved = stateDirectory.appendingPathComponent("versions-reserved")
+        var last = 0
+        do {
+            let service = try await start()
+            _ = try await service.recordHistory(title: "정전 전", link: nil, kind: nil, at: nil)
+            last = await service.version
+            await service.stop()
+        }
+        // The checkpoint synced the manifests: the next start continues from the last version.
+        #expect(try String(contentsOf: reserved, encoding: .utf8) == "\(last)\n")
+        do {
+            let service = try await start()
+            #expect(await service.version == last + 1)
+            last = await service.version
+            _ = try await service.recordHistory(title: "정전 직전", link: nil, kind: nil, at: nil)
+            // Served, then lost to a power loss (synchronous=NORMAL), which the reservation
+            // written before it was served survives: the store's file still says `last`.
+            #expect(try String(contentsOf: reserved, encoding: .utf8) == "\(last + VersionReservation.block - 1)\n")
+        }
+        let storePath = stateDirectory.appendingPathComponent("homefeed.sqlite").path
+        let store = try await Store(path: storePath)
+        #expect(try await store.loadManifests().map(\.version).max() == Int64(last + 1))
+        for manifest in try await store.loadManifests() {
+            try await store.saveManifest(
+                StoredManifest(
+                    profile: manifest.profile,
+                    version: Int64(last),
+                    etag: manifest.etag,
+                    bytes: manifest.bytes,
+                    generatedAt: manifest.generatedAt
+                )
+            )
+        }
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        #expect(await service.version > last + VersionReservation.block - 1)
+    }
+
     @Test("stop checkpoints the store: the write-ahead log is emptied into homefeed.sqlite")
     func stopCheckpoints() async throws {
         let service = try await start()

@@ -23,6 +23,18 @@ import Testing
         #expect(VersionReservation.read(in: directory.url.path).0.reserved == 2 * VersionReservation.block)
     }
 
+    @Test("settling writes exactly the version given; the next version above it reserves a new block")
+    func settle() throws {
+        let directory = try TemporaryDirectory(prefix: "hf-reserve")
+        var reservation = VersionReservation.read(in: directory.url.path).0
+        try reservation.cover(7)
+        try reservation.settle(at: 8)
+        #expect(reservation.reserved == 8)
+        #expect(VersionReservation.read(in: directory.url.path).0.reserved == 8)
+        try reservation.cover(9)
+        #expect(VersionReservation.read(in: directory.url.path).0.reserved == 8 + VersionReservation.block)
+    }
+
     @Test("a reservation file that holds no version number is named in a warning and reserves nothing")
     func badFile() throws {
         let directory = try TemporaryDirectory(prefix: "hf-reserve")

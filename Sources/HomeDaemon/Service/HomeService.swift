@@ -119,11 +119,12 @@ public actor HomeService {
         if let warning { logger.warning(warning) }
         versionReservation = reservation
         // Versions only increase, even when the profiles were renamed since the last run, and
-        // when the store lost its manifests (a recovery that salvaged none, a deleted file).
+        // when the store lost its manifests (a recovery that salvaged none, a deleted file) or
+        // its last commits (a power loss under synchronous=NORMAL): the reservation is synced.
         cache = ManifestCache(
             spec: configuration.spec,
             profiles: configuration.settings.profiles,
-            version: persisted.map { Int($0.version) }.max() ?? reservation.reserved
+            version: max(persisted.map { Int($0.version) }.max() ?? 0, reservation.reserved)
         )
         var restored: [String: EncodedManifest] = [:]
         for manifest in persisted {
@@ -213,8 +214,10 @@ public actor HomeService {
     /// Stops polling and waits for fetches in flight (their documents are stored first), then
     /// for the version in flight (and the one a pending change asks for); no version is made
     /// after. The image pipeline stops next, so that version's images are not asked for again;
-    /// then the store's write-ahead log is checkpointed into its file, and a pending heap trim
-    /// (``MemoryRelief``) is cancelled last.
+    /// then the store's write-ahead log is checkpointed into its file and, once that has synced
+    /// the last version's manifests, the version reservation comes down to that version
+    /// (``VersionReservation/settle(at:)``); a pending heap trim (``MemoryRelief``) is cancelled
+    /// last.
     public func stop() async {
         schedulerTask?.cancel()
         await schedulerTask?.value
@@ -225,7 +228,14 @@ public actor HomeService {
         await images?.stop()
         await fetcher.shutdown()
         do throws(StoreError) {
-            if try await !store.checkpoint() {
+            if try await store.checkpoint() {
+                let served = await cache.version
+                do throws(ReservationError) {
+                    try versionReservation.settle(at: served)
+                } catch {
+                    logger.warning("stop: the version reservation stays a block ahead: \(error)")
+                }
+            } else {
                 logger.warning("stop: another reader kept part of the write-ahead log beside \(store.path)")
             }
         } catch {

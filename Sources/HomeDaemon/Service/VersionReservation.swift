@@ -10,8 +10,11 @@ import SystemCalls
 /// stored and served, the reservation moves to that version + ``block`` − 1, written to a
 /// temporary file, synced, and renamed over the old one. That is one small write per thousand
 /// versions, and a version is never served above what the file says, even after a power loss.
-/// A store that holds no manifest starts above the reservation: versions jump by up to a block
-/// then, which clients never see as a step back.
+/// The daemon starts above both the store's highest version and the reservation: a power loss
+/// can take back the store's last commits (`synchronous=NORMAL`), never the reservation, so
+/// versions may jump by up to a block then, which clients never see as a step back. A clean
+/// stop, once its checkpoint has synced the manifests into the store's file, brings the
+/// reservation down to the last version (``settle(at:)``), so a clean restart continues from it.
 ///
 /// Not Sendable: a value the service actor keeps.
 struct VersionReservation {
@@ -61,6 +64,17 @@ struct VersionReservation {
         let next = version + Self.block - 1
         try Self.write(next, to: path)
         reserved = next
+    }
+
+    /// Sets the reservation to exactly `version`, the highest one served, once the store holds
+    /// it durably (a clean stop, after the final checkpoint): the next start continues from
+    /// there instead of from the end of the block. Written as a block is.
+    ///
+    /// - Throws: ``ReservationError``; the reservation is unchanged then.
+    mutating func settle(at version: Int) throws(ReservationError) {
+        guard version != reserved else { return }
+        try Self.write(version, to: path)
+        reserved = version
     }
 
     private static func write(_ value: Int, to path: String) throws(ReservationError) {
