@@ -5,8 +5,9 @@ extension Store {
     /// Stores one fetched document of a notice source, in one transaction: new entries are
     /// inserted, known ones whose content hash changed are updated, the rest only get a new
     /// `lastSeen` (to the hour: it is rewritten when an hour or more old, so re-ingesting an
-    /// unchanged document within the hour writes nothing); repeated entry IDs and tombstoned entries are skipped; then the source's
-    /// retention runs. Either all of it is written or, on any error or crash, none of it.
+    /// unchanged document within the hour writes nothing, except for an entry whose date was in
+    /// the future at every earlier sighting and is not any more: it moves to that date now);
+    /// repeated entry IDs and tombstoned entries are skipped; then the source's retention runs. Either all of it is written or, on any error or crash, none of it.
     /// Entries that have left the feed are kept until retention removes them.
     ///
     /// - Parameters:
@@ -97,17 +98,23 @@ extension Store {
                     try setImage.bind(entry.imageURL, at: 1)
                     try setImage.bind(known.id, at: 2)
                     try run(setImage)
-                    if known.hash == hash { result.updated += 1 }
                 }
                 if known.hash == hash {
-                    // lastSeen moves on at most once per resolution step: rewriting every row of
-                    // a large unchanged feed on each poll would rewrite the whole table.
-                    if known.lastSeen <= now - Self.lastSeenResolution {
+                    // A date in the future at every earlier sighting is the notice's from this
+                    // one on (`sort_at`, Schema.noticeDates): it moves in the order.
+                    let redated = published.map { $0 > known.lastSeen && $0 <= now } ?? false
+                    // Otherwise lastSeen moves on at most once per resolution step: rewriting
+                    // every row of a large unchanged feed on each poll would rewrite the table.
+                    if redated || known.lastSeen <= now - Self.lastSeenResolution {
                         try touch.bind(now, at: 1)
                         try touch.bind(known.id, at: 2)
                         try run(touch)
                     }
-                    if known.imageURL == entry.imageURL { result.unchanged += 1 }
+                    if redated || known.imageURL != entry.imageURL {
+                        result.updated += 1
+                    } else {
+                        result.unchanged += 1
+                    }
                 } else {
                     try update.bind(entry.title, at: 1)
                     try update.bind(entry.link, at: 2)

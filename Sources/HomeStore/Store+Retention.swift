@@ -45,20 +45,43 @@ extension Store {
     /// its maximum age, then the oldest beyond its maximum count. Index range scans only,
     /// so it is cheap when nothing is over the limits.
     ///
+    /// A notice's age is its date's when that date is not after `now`, whatever the clock said
+    /// when the notice was seen. Undated, or dated after `now`, it has only the store's own
+    /// sightings to go by, and those may have been taken under a clock that was behind (a device
+    /// without a battery-backed clock, before NTP): such a notice goes once it has been missing
+    /// from its feed's documents for the maximum age, as a tombstone is forgotten
+    /// (``expireTombstones(of:before:)``), never only because it was first seen long ago.
+    ///
     /// - Returns: notices removed.
     func prune(_ source: RetentionSource, now: Int64) throws(StoreError) -> Int {
         var removed = 0
         if let maxAge = source.maxAge {
             let cutoff = now - maxAge
-            try database.execute(
-                """
-                INSERT OR REPLACE INTO notice_tombstones (source_id, entry_id, removed_at, last_seen_at)
-                SELECT source_id, entry_id, ?, last_seen_at FROM notices WHERE source_id = ? AND sort_at < ?
-                """,
-                [now, source.id, cutoff]
-            )
-            try database.execute("DELETE FROM notices WHERE source_id = ? AND sort_at < ?", [source.id, cutoff])
-            removed += database.changes
+            // Every notice too old by either rule sorts before the cutoff (`sort_at` is its date
+            // when that was not after a sighting, else its first sighting, and neither is after
+            // its last), so a source with nothing there costs one index probe.
+            let candidate = try database.fetchOne(
+                "SELECT 1 FROM notices WHERE source_id = ? AND sort_at < ? LIMIT 1",
+                [source.id, cutoff]
+            ) { _ in true }
+            if candidate != nil, let lastRead = try lastRead(of: source.id) {
+                let tooOld = """
+                    source_id = ?2 AND sort_at < ?3
+                    AND CASE WHEN published_at <= ?1 THEN published_at < ?3 ELSE last_seen_at < ?4 END
+                    """
+                let arguments: [(any SQLBindable)?] = [
+                    now, source.id, cutoff, min(cutoff, lastRead - Self.lastSeenResolution),
+                ]
+                try database.execute(
+                    """
+                    INSERT OR REPLACE INTO notice_tombstones (source_id, entry_id, removed_at, last_seen_at)
+                    SELECT source_id, entry_id, ?1, last_seen_at FROM notices WHERE \(tooOld)
+                    """,
+                    arguments
+                )
+                try database.execute("DELETE FROM notices WHERE \(tooOld)", arguments)
+                removed += database.changes
+            }
         }
         if let maxEntries = source.maxEntries {
             // The newest notice past the limit; it and everything older go.
@@ -85,12 +108,10 @@ extension Store {
         return removed
     }
 
-    /// Forgets the tombstones of `source` last seen before `cutoff` and before the feed's last
-    /// document: when it was last parsed, every entry in it had its notice or tombstone seen,
-    /// within ``lastSeenResolution``, so the latest sighting of any tells that time.
-    ///
-    /// - Returns: tombstones removed.
-    private func expireTombstones(of source: Int64, before cutoff: Int64) throws(StoreError) -> Int {
+    /// When the feed of `source` was last parsed, to within ``lastSeenResolution``: every entry
+    /// in that document had its notice or tombstone seen then, so the latest sighting of any
+    /// tells that time. nil when it has neither.
+    private func lastRead(of source: Int64) throws(StoreError) -> Int64? {
         let lastRead = try database.fetchOne(
             """
             SELECT max(seen) FROM (
@@ -99,7 +120,15 @@ extension Store {
             """,
             [source]
         ) { $0.column(0, as: Int64.self) }
-        guard let lastRead = lastRead ?? nil else { return 0 }
+        return lastRead ?? nil
+    }
+
+    /// Forgets the tombstones of `source` last seen before `cutoff` and before the feed's last
+    /// document (``lastRead(of:)``).
+    ///
+    /// - Returns: tombstones removed.
+    private func expireTombstones(of source: Int64, before cutoff: Int64) throws(StoreError) -> Int {
+        guard let lastRead = try lastRead(of: source) else { return 0 }
         try database.execute(
             "DELETE FROM notice_tombstones WHERE source_id = ? AND last_seen_at < ?",
             [source, min(cutoff, lastRead - Self.lastSeenResolution)]

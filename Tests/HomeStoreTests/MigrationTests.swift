@@ -81,6 +81,7 @@ import Testing
         #expect(
             Schema.migrations.map(\.identifier) == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
+                "7-notice-dates",
             ]
         )
         #expect(Schema.initial.sql == Self.version1)
@@ -92,6 +93,7 @@ import Testing
         #expect(
             try await test.store.appliedMigrations() == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
+                "7-notice-dates",
             ]
         )
         #expect(try await test.store.integrityCheck() == ["ok"])
@@ -128,6 +130,7 @@ import Testing
         #expect(
             try await store.appliedMigrations() == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
+                "7-notice-dates",
             ]
         )
         let source = try #require(try await store.source(url: "https://example.org/feed.xml"))
@@ -156,7 +159,7 @@ import Testing
         #expect(try Schema.migrator.migrate(db, upTo: "2-retention", appliedAt: 2) == ["2-retention"])
         #expect(
             try Schema.migrator.migrate(db, appliedAt: 3) == [
-                "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
+                "3-content-digest", "4-measurements", "5-images", "6-measurement-container", "7-notice-dates",
             ]
         )
         #expect(try Schema.migrator.migrate(db, appliedAt: 4) == [])
@@ -216,8 +219,45 @@ import Testing
                 VALUES ('profile:phone', 'history:1', 7, 48, 1780000000);
             """
         )
-        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["6-measurement-container"])
+        let applied = try Schema.migrator.migrate(db, upTo: "6-measurement-container", appliedAt: 2)
+        #expect(applied == ["6-measurement-container"])
         #expect(try db.scalar("SELECT count(*) FROM measurements WHERE container_fingerprint IS NULL") == 1)
+    }
+
+    @Test("7-notice-dates sorts each notice by its date once that was not after a sighting, keeping rows and ids")
+    func noticeDates() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.file("db.sqlite"))
+        #expect(try Schema.migrator.migrate(db, upTo: "6-measurement-container", appliedAt: 1).count == 6)
+        // First seen on 2000-01-01 under a clock that was behind, seen again on 2026-09-21:
+        // dated 2026-09-20 (a day before that sighting), dated 2026-09-23 (after every
+        // sighting), and undated.
+        try db.executeScript(
+            """
+            INSERT INTO sources (id, url, kind, created_at) VALUES (1, 'https://example.org/feed.xml', 'notices', 946684800);
+            INSERT INTO notices (id, source_id, entry_id, published_at, first_seen_at, last_seen_at, content_hash, image_url)
+                VALUES (7, 1, 'dated', 1789913600, 946684800, 1790000000, 1, 'https://example.org/a.png'),
+                (8, 1, 'future', 1790172800, 946684800, 1790000000, 2, NULL),
+                (9, 1, 'undated', NULL, 946684800, 1790000000, 3, NULL);
+            """
+        )
+        #expect(try db.scalar("SELECT sort_at FROM notices WHERE id = 7") == 946_684_800)
+        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["7-notice-dates"])
+        let rows = try db.fetchAll(
+            "SELECT id, entry_id, sort_at, image_url FROM notices ORDER BY sort_at DESC, id DESC"
+        ) {
+            "\($0.column(0, or: Int64(0))) \($0.column(1, or: "")) \($0.column(2, or: Int64(0))) \($0.column(3, or: "-"))"
+        }
+        #expect(
+            rows == [
+                "7 dated 1789913600 https://example.org/a.png", "9 undated 946684800 -", "8 future 946684800 -",
+            ]
+        )
+        #expect(try db.fetchAll("PRAGMA integrity_check") { $0.column(0, or: "") } == ["ok"])
+        let indexes = try db.fetchAll(
+            "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notices' ORDER BY name"
+        ) { $0.column(0, or: "") }
+        #expect(indexes == ["notices_by_source_time", "notices_by_time", "sqlite_autoindex_notices_1"])
     }
 
     @Test("a database of another application is refused")

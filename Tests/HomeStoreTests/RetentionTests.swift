@@ -31,14 +31,98 @@ import Testing
         let first = try await test.store.ingestNotices(sourceURL: feed, entries: document, now: Clock.t0)
         #expect(first.inserted == 2 && first.skipped == 1)
 
-        // Five days on, "fresh" is 6 days old and "undated" 5: both stay. Three more days: both go.
+        // Five days on, "fresh" is 6 days old: it stays. Three more days: it goes. "undated" has
+        // no date, and its feed still lists it (its last document did): it stays.
         let stays = try await test.store.applyRetention(now: Clock.at(5 * Clock.day))
         #expect(stays.prunedNotices == 0)
         let goes = try await test.store.applyRetention(now: Clock.at(8 * Clock.day))
-        #expect(goes.prunedNotices == 2)
-        #expect(try await test.store.counts().tombstones == 2)
+        #expect(goes.prunedNotices == 1)
+        #expect(try await test.store.counts().tombstones == 1)
         let later = try await test.store.ingestNotices(sourceURL: feed, entries: document, now: Clock.at(8 * Clock.day))
-        #expect(later.inserted == 0 && later.skipped == 3)
+        #expect(later.inserted == 0 && later.skipped == 2 && later.unchanged == 1)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["undated"])
+    }
+
+    @Test("an undated notice ages from when its feed stopped listing it, not from its first sighting")
+    func undatedAge() async throws {
+        let test = try await TestStore().withSources(maxAge: .seconds(10 * 86_400))
+        let both = [NoticeInput(entryID: "stays"), NoticeInput(entryID: "leaves")]
+        try await test.store.ingestNotices(sourceURL: feed, entries: both, now: Clock.t0)
+        // Day 5: "leaves" is gone from the feed. Day 9: it was last seen 9 days ago, it stays.
+        // Day 20: "stays", first seen 20 days ago but still listed, is kept; "leaves" goes.
+        try await test.store.ingestNotices(sourceURL: feed, entries: [both[0]], now: Clock.at(5 * Clock.day))
+        #expect(try await test.store.applyRetention(now: Clock.at(9 * Clock.day)).prunedNotices == 0)
+        let later = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: [both[0]],
+            now: Clock.at(20 * Clock.day)
+        )
+        #expect(later.pruned == 1 && later.unchanged == 1)
+        // The feed answers 304 for a year: it still lists "stays".
+        #expect(try await test.store.applyRetention(now: Clock.at(365 * Clock.day)).prunedNotices == 0)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["stays"])
+    }
+
+    @Test("notices first seen under a clock that was behind keep their dates and are not pruned once it is right")
+    func clockBehind() async throws {
+        let test = try await TestStore().withSources(maxAge: .seconds(90 * 86_400))
+        // 2000-01-01: a device without a battery-backed clock, before NTP. The entries are dated
+        // a day or two before t0 (their feed's clock was right).
+        let behind = Date(timeIntervalSince1970: 946_684_800)
+        let document = entries(count: 3) + [NoticeInput(entryID: "undated", title: "날짜 없음")]
+        let first = try await test.store.ingestNotices(sourceURL: feed, entries: document, now: behind)
+        #expect(first.inserted == 4 && first.pruned == 0)
+        // Dated after that sighting: ordered by it, so none floats to the top.
+        let seen = try await test.store.newestNotices(sourceURL: feed, limit: 10)
+        #expect(seen.allSatisfy { $0.sortDate == behind })
+
+        // The clock is set right: the pass at the start, before any fetch, keeps them all.
+        #expect(try await test.store.applyRetention(now: Clock.t0).prunedNotices == 0)
+        // Seen again: each dated notice moves to its date, which orders it from now on.
+        let again = try await test.store.ingestNotices(sourceURL: feed, entries: document, now: Clock.t0)
+        #expect(again.inserted == 0 && again.pruned == 0 && again.updated == 3 && again.unchanged == 1)
+        let sorted = try await test.store.newestNotices(sourceURL: feed, limit: 10)
+        #expect(sorted.map(\.entryID) == ["e-2", "e-1", "e-0", "undated"])
+        #expect(sorted.dropLast().allSatisfy { $0.sortDate == $0.published })
+        // Ninety days after their dates they go, as any notice does; the undated one, still in
+        // its feed, stays.
+        #expect(try await test.store.applyRetention(now: Clock.at(90 * Clock.day)).prunedNotices == 3)
+        #expect(try await test.store.noticeCount(sourceURL: feed) == 1)
+    }
+
+    @Test("a future-dated entry is ordered by its first sighting until it is seen on or after its date")
+    func futureDated() async throws {
+        let test = try await TestStore().withSources()
+        let future = NoticeInput(entryID: "future", published: Clock.at(2 * Clock.day))
+        let today = NoticeInput(entryID: "today", published: Clock.at(-60))
+        try await test.store.ingestNotices(sourceURL: feed, entries: [future, today], now: Clock.t0)
+        let tomorrow = NoticeInput(entryID: "tomorrow", published: Clock.at(Clock.day))
+        let beforeDate = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: [future, today, tomorrow],
+            now: Clock.at(Clock.day)
+        )
+        #expect(beforeDate.inserted == 1 && beforeDate.unchanged == 2)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "future")?.sortDate == Clock.t0)
+        #expect(
+            try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == [
+                "tomorrow", "future", "today",
+            ]
+        )
+        // Seen within the hour after its date: it moves at once (lastSeen is otherwise rewritten
+        // at most hourly).
+        let afterDate = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: [future, today, tomorrow],
+            now: Clock.at(2 * Clock.day + 60)
+        )
+        #expect(afterDate.updated == 1 && afterDate.unchanged == 2)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "future")?.sortDate == future.published)
+        #expect(
+            try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == [
+                "future", "tomorrow", "today",
+            ]
+        )
     }
 
     @Test("absurd limits from a configuration are clamped, not trapped")

@@ -65,8 +65,9 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
     public var lastSeen: Date
     /// 64-bit FNV-1a of title, link, published and summary: a change means an update.
     public var contentHash: Int64
-    /// The time notices are ordered by: `published`, but never later than `firstSeen`
-    /// (a future-dated entry does not stick to the top), `firstSeen` when undated.
+    /// The time notices are ordered by: `published` once it was not in the future at a sighting
+    /// (not after `lastSeen`), else `firstSeen`: a future-dated entry does not stick to the top,
+    /// and one first seen under a clock that was behind moves to its date when seen again.
     public var sortDate: Date
     /// The URL of the entry's image, if any.
     public var imageURL: String?
@@ -77,9 +78,10 @@ public struct StoredNotice: Sendable, Hashable, Identifiable {
 public struct IngestResult: Sendable, Hashable {
     /// New entries stored.
     public var inserted = 0
-    /// Known entries whose content changed.
+    /// Known entries whose content or image changed, or whose date orders them from this
+    /// sighting on (it was in the future at every earlier one).
     public var updated = 0
-    /// Known entries with the same content (their `lastSeen` moves on, to the hour).
+    /// Known entries with the same content and place (their `lastSeen` moves on, to the hour).
     public var unchanged = 0
     /// Repeats of an entry ID earlier in the same document (the first one wins).
     public var duplicates = 0
