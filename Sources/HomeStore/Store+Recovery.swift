@@ -6,8 +6,9 @@ import Glibc
 ///
 /// Sendable: a plain value.
 public struct StoreRecovery: Sendable, Hashable {
-    /// Why the file was judged corrupt: `PRAGMA quick_check`'s first finding, or the SQLite
-    /// error opening it met (code and message, never SQL or bound values).
+    /// Why the file was judged corrupt: the first finding of `PRAGMA quick_check` (or of
+    /// `integrity_check`, with the full check), or the SQLite error opening it met (code and
+    /// message, never SQL or bound values).
     public var reason: String
     /// Where the corrupt file is now: `<path>.corrupt-<UTC time>`, its `-wal` and `-shm`
     /// companions beside it under the same name, so `sqlite3` opens it as it was.
@@ -41,28 +42,42 @@ extension StoreError {
 /// Opening the file, and the recovery from a corrupt one. Runs on the store's queue before the
 /// actor exists; a plain namespace over ``Database``.
 enum StoreOpening {
+    /// What ``open(path:busyTimeout:appliedAt:now:recoverIfCorrupt:fullCheck:)`` made of the file.
+    struct Opened {
+        var database: Database
+        var recovery: StoreRecovery?
+        var indexRepair: String?
+    }
+
     /// Opens `path` and brings its schema up to date. With `recoverIfCorrupt`, a file that
-    /// fails `PRAGMA quick_check` or that SQLite reports as corrupt while opening is moved aside
-    /// and a fresh file takes its place, holding the manifests and history still readable.
+    /// fails `PRAGMA quick_check` (`integrity_check` with `fullCheck`, whose index findings
+    /// alone are mended by `REINDEX`) or that SQLite reports as corrupt while opening is moved
+    /// aside and a fresh file takes its place, holding the manifests and history still readable.
     /// Files of another program or of a newer homefeed are refused either way, never moved.
     static func open(
         path: String,
         busyTimeout: Duration,
         appliedAt: Int64,
         now: Date,
-        recoverIfCorrupt: Bool
-    ) throws(StoreError) -> (Database, StoreRecovery?) {
+        recoverIfCorrupt: Bool,
+        fullCheck: Bool
+    ) throws(StoreError) -> Opened {
         let db = try Database(path: path, busyTimeout: busyTimeout)
         let damage: String
         do throws(StoreError) {
             // Refuse before the journal-mode switch: a refused file is never written to.
             try Schema.migrator.check(db)
-            if recoverIfCorrupt, let finding = try quickCheckFinding(db) {
+            let outcome: CheckOutcome? =
+                if !recoverIfCorrupt { nil } else if fullCheck { try fullCheckOutcome(db) } else {
+                    try quickCheckFinding(db).map(CheckOutcome.damaged)
+                }
+            if case .damaged(let finding)? = outcome {
                 damage = finding
             } else {
                 try db.enableWAL()
                 try Schema.migrator.migrate(db, appliedAt: appliedAt)
-                return (db, nil)
+                guard case .repaired(let finding)? = outcome else { return Opened(database: db) }
+                return Opened(database: db, indexRepair: finding)
             }
         } catch  where recoverIfCorrupt && error.isCorruption {
             damage = error.summary
@@ -96,7 +111,7 @@ enum StoreOpening {
             salvagedManifests: manifests.count,
             salvagedHistory: history.count
         )
-        return (fresh, recovery)
+        return Opened(database: fresh, recovery: recovery)
     }
 
     /// The rows of `sql` that can still be read: a damaged page ends the scan, and the rows
@@ -137,14 +152,58 @@ enum StoreOpening {
         }
     }
 
+    /// What a check at open found wrong.
+    enum CheckOutcome {
+        /// Damage the recovery moves aside: the check's first finding and how many follow.
+        case damaged(String)
+        /// Index entries that disagreed with their tables, which `REINDEX` mended; the same words.
+        case repaired(String)
+    }
+
     /// nil when `PRAGMA quick_check` says `ok`, else its first finding and how many follow.
     static func quickCheckFinding(_ db: Database) throws(StoreError) -> String? {
         let lines = try check(db, "PRAGMA quick_check")
+        return lines == ["ok"] ? nil : describe("quick_check", findings(lines), lines)
+    }
+
+    /// nil when `PRAGMA integrity_check` says `ok`. When its only findings are index entries
+    /// that disagree with their tables, `REINDEX` rebuilds every index from its table and the
+    /// check runs again: `.repaired` when it then says `ok`. Anything else is `.damaged`.
+    static func fullCheckOutcome(_ db: Database) throws(StoreError) -> CheckOutcome? {
+        let lines = try check(db, "PRAGMA integrity_check")
         if lines == ["ok"] { return nil }
-        let findings = lines.filter { !$0.hasPrefix("*** in database") }
-        guard let first = findings.first else { return "quick_check: " + lines.joined(separator: "; ") }
+        let findings = findings(lines)
+        let found = describe("integrity_check", findings, lines)
+        guard !findings.isEmpty, findings.allSatisfy(isIndexFinding) else { return .damaged(found) }
+        do throws(StoreError) {
+            try db.executeScript("REINDEX")
+        } catch  where error.isCorruption || error.resultCode?.primary == .constraint {
+            // A UNIQUE index over rows that are not unique: the table itself is wrong.
+            return .damaged(found + "; REINDEX: " + error.summary)
+        }
+        let after = try check(db, "PRAGMA integrity_check")
+        if after == ["ok"] { return .repaired(found) }
+        return .damaged(describe("integrity_check after REINDEX", self.findings(after), after))
+    }
+
+    /// The findings of a check's lines, without the `*** in database main ***` headers.
+    private static func findings(_ lines: [String]) -> [String] {
+        lines.filter { !$0.hasPrefix("*** in database") }
+    }
+
+    /// `quick_check: <first finding> (and N more)`.
+    private static func describe(_ check: String, _ findings: [String], _ lines: [String]) -> String {
+        guard let first = findings.first else { return "\(check): " + lines.joined(separator: "; ") }
         let more = findings.count - 1
-        return "quick_check: \(first)" + (more > 0 ? " (and \(more) more)" : "")
+        return "\(check): \(first)" + (more > 0 ? " (and \(more) more)" : "")
+    }
+
+    /// Whether an `integrity_check` finding is an index entry that disagrees with its table
+    /// (SQLite 3.40's `row N missing from index I`, `wrong # of entries in index I`, `non-unique
+    /// entry in index I`), which `REINDEX` mends: it rebuilds every index from its table.
+    static func isIndexFinding(_ finding: String) -> Bool {
+        (finding.hasPrefix("row ") && finding.contains(" missing from index "))
+            || finding.hasPrefix("wrong # of entries in index ") || finding.hasPrefix("non-unique entry in index ")
     }
 
     /// Renames `path` (and its `-wal` and `-shm` files) to `<path>.corrupt-<UTC time>`, adding

@@ -19,9 +19,12 @@ public actor Store {
     public nonisolated let configuration: StoreConfiguration
     /// The database file's path.
     public nonisolated let path: String
-    /// Set when the file was corrupt at open and ``init(path:configuration:now:recoverIfCorrupt:)``
+    /// Set when the file was corrupt at open and ``init(path:configuration:now:recoverIfCorrupt:fullCheck:)``
     /// moved it aside and started a fresh one.
     public nonisolated let recovery: StoreRecovery?
+    /// Set when the full check at open found only index entries that disagree with their
+    /// tables and `REINDEX` mended them: `integrity_check`'s first finding and how many followed.
+    public nonisolated let indexRepair: String?
     /// Called every 1 000 entries during an ingest, inside its transaction. Tests only.
     var ingestProgressHook: (@Sendable (Int) -> Void)?
 
@@ -42,6 +45,12 @@ public actor Store {
     ///     the file corrupt (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) while opening it, move the file
     ///     aside to `<path>.corrupt-<UTC time>` and start a fresh one holding the manifests and
     ///     history still readable; ``recovery`` says what happened.
+    ///   - fullCheck: with `recoverIfCorrupt`, run `PRAGMA integrity_check` instead, which also
+    ///     compares every index with its table (`quick_check` does not, so a damaged index,
+    ///     `SQLITE_CORRUPT_INDEX` at a write, passes it) and reads the whole file. When its
+    ///     only findings are index entries that disagree with their tables, `REINDEX` rebuilds
+    ///     the indexes from the tables and the check runs again: clean, the file is kept with
+    ///     every row (``indexRepair``); any other finding moves the file aside as above.
     /// - Throws: ``StoreError``: SQLite could not open the file, or it is corrupt and
     ///   `recoverIfCorrupt` is false; ``StoreError/Kind/newerDatabase(unknownMigrations:)``
     ///   when a newer homefeed wrote it (the file is left unmodified);
@@ -50,24 +59,27 @@ public actor Store {
         path: String,
         configuration: StoreConfiguration = StoreConfiguration(),
         now: Date = Date(),
-        recoverIfCorrupt: Bool = false
+        recoverIfCorrupt: Bool = false,
+        fullCheck: Bool = false
     ) async throws(StoreError) {
         let executor = QueueExecutor(label: "homefeed.store")
         let appliedAt = SQLDate.seconds(now)
-        let (database, recovery) = try await executor.run { () throws(StoreError) -> (Database, StoreRecovery?) in
+        let opened = try await executor.run { () throws(StoreError) -> StoreOpening.Opened in
             try StoreOpening.open(
                 path: path,
                 busyTimeout: configuration.busyTimeout,
                 appliedAt: appliedAt,
                 now: now,
-                recoverIfCorrupt: recoverIfCorrupt
+                recoverIfCorrupt: recoverIfCorrupt,
+                fullCheck: fullCheck
             )
         }
         self.executor = executor
-        self.database = database
+        self.database = opened.database
         self.configuration = configuration
         self.path = path
-        self.recovery = recovery
+        self.recovery = opened.recovery
+        self.indexRepair = opened.indexRepair
     }
 
     /// Row counts of every table.

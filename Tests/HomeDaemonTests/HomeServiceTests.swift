@@ -306,6 +306,43 @@ struct HomeServiceTests {
         #expect(await service.version > last + VersionReservation.block - 1)
     }
 
+    @Test("a damaged index that quick_check misses is rebuilt at the next start, instead of failing the store again")
+    func damagedIndex() async throws {
+        try editConfiguration(replacing: "history-limit = 200", with: "history-limit = 3")
+        let titles = try await { () async throws -> [String] in
+            let service = try await start()
+            let titles = try await recordHistory(3, on: service)
+            await service.stop()
+            return titles
+        }()
+        let storePath = stateDirectory.appendingPathComponent("homefeed.sqlite").path
+        let root = try Database(path: storePath).scalar(
+            "SELECT rootpage FROM sqlite_schema WHERE name = 'history_by_time'"
+        )
+        try IndexDamage.shiftFirstKey(onLeafPage: Int(root), of: storePath)
+        let marker = stateDirectory.appendingPathComponent(IntegrityCheckMarker.fileName).path
+
+        // quick_check passes; the fourth event's trim meets the damaged entry: the store is
+        // failing until the restart, which is asked for the full check.
+        do {
+            let service = try await start()
+            #expect(await service.status().store == "ok")
+            await #expect(throws: ServiceError.self) {
+                _ = try await service.recordHistory(title: "event 3", link: nil, kind: "open", at: nil)
+            }
+            #expect(await service.status().store == "failing")
+            #expect(try String(contentsOfFile: marker, encoding: .utf8).hasPrefix("SQLITE_CORRUPT_INDEX (779)"))
+            await service.stop()
+        }
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        #expect(await service.status().store == "ok")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(try await service.snapshot(of: service.configuration).history.map(\.title) == titles)
+        _ = try await service.recordHistory(title: "event 3", link: nil, kind: "open", at: nil)
+        #expect(await service.status().history == 3)
+    }
+
     @Test("stop checkpoints the store: the write-ahead log is emptied into homefeed.sqlite")
     func stopCheckpoints() async throws {
         let service = try await start()

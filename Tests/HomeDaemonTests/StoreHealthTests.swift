@@ -1,4 +1,5 @@
 import HomeStore
+import Synchronization
 import Testing
 import Varlink
 
@@ -66,6 +67,21 @@ import Varlink
         health.failed(Self.busy)
         health.succeeded()
         #expect(health.report == failing)
+    }
+
+    @Test("the first corruption error, of a call or of the probe, is handed on once")
+    func corruptionFound() {
+        let found = Mutex<[String]>([])
+        let health = StoreHealth(recovery: nil) { error in found.withLock { $0.append(error.summary) } }
+        health.failed(Self.busy)
+        health.probeAnswered(Self.busy)
+        #expect(found.withLock { $0 } == [])
+        let index = StoreError(kind: .sqlite(.corruptIndex), message: "database disk image is malformed")
+        health.probeAnswered(index)
+        health.failed(index)
+        health.probeMissed(.milliseconds(250))
+        health.probeAnswered(StoreError(kind: .sqlite(.corrupt), message: "database disk image is malformed"))
+        #expect(found.withLock { $0 } == ["SQLITE_CORRUPT_INDEX (779): database disk image is malformed"])
     }
 
     @Test("a recovered store says so until it fails, and again once it works")

@@ -143,6 +143,55 @@ struct RecoveryTests {
         }
     }
 
+    @Test("an index that disagrees with its table passes quick_check; the full check rebuilds it and keeps every row")
+    func damagedIndex() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        try await Self.filledStore(at: path)
+        try IndexDamage.shiftFirstKey(onLeafPage: try Self.rootPage(of: "history_by_time", in: path), of: path)
+
+        var configuration = StoreConfiguration.unlimited
+        configuration.historyLimit = 2
+        do {
+            let store = try await Store(path: path, configuration: configuration, now: Clock.t0, recoverIfCorrupt: true)
+            #expect(store.recovery == nil && store.indexRepair == nil)
+            #expect(try await store.quickCheck() == ["ok"])
+            #expect(try await store.integrityCheck() == ["row 1 missing from index history_by_time"])
+            // The trim deletes the oldest event, whose index entry is not where its row says.
+            let error = try await #require(throws: StoreError.self) {
+                try await store.recordHistory(HistoryInput(time: Clock.at(120), title: "열람실", kind: "service"))
+            }
+            #expect(error.resultCode == .corruptIndex)
+        }
+
+        let store = try await Store(
+            path: path,
+            configuration: configuration,
+            now: Clock.t0,
+            recoverIfCorrupt: true,
+            fullCheck: true
+        )
+        #expect(store.recovery == nil)
+        #expect(store.indexRepair == "integrity_check: row 1 missing from index history_by_time")
+        #expect(try await store.integrityCheck() == ["ok"])
+        #expect(try await store.counts().notices == 3)
+        try await store.recordHistory(HistoryInput(time: Clock.at(120), title: "열람실", kind: "service"))
+        #expect(try await store.recentHistory(limit: 5).map(\.title) == ["열람실", "식단"])
+    }
+
+    @Test("the full check moves a file damaged beyond its indexes aside, as the quick one does")
+    func fullCheckOfDamagedTable() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        try await Self.filledStore(at: path)
+        try Self.overwrite(page: try Self.rootPage(of: "notices", in: path), of: path)
+        let store = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true, fullCheck: true)
+        let recovery = try #require(store.recovery)
+        #expect(store.indexRepair == nil)
+        #expect(recovery.salvagedManifests == 1 && recovery.salvagedHistory == 2)
+        #expect(try await store.integrityCheck() == ["ok"])
+    }
+
     @Test("another program's file is refused, never moved aside")
     func foreignFileStays() async throws {
         let directory = try TemporaryDirectory()

@@ -1,8 +1,56 @@
 import FoundationEssentials
 import HomeStore
 
-/// The store's health: store operations for callers, the watchdog's probe, the on-demand check.
+/// The store's health: opening it, store operations for callers, the watchdog's probe, the
+/// on-demand check.
 extension HomeService {
+    /// Opens `homefeed.sqlite` in `stateDirectory`, moving a corrupt file aside
+    /// (``Store/recovery``), with SQLite's full `integrity_check` when an
+    /// ``IntegrityCheckMarker`` asks for it; the marker goes once the store has opened. Indexes
+    /// that check mended are logged at `<4>`.
+    static func openStore(
+        in stateDirectory: URL,
+        configuration: StoreConfiguration,
+        logger: Logger
+    ) async throws(StoreError) -> Store {
+        let path = stateDirectory.appendingPathComponent("homefeed.sqlite").path
+        let marker = IntegrityCheckMarker(besideStoreAt: path)
+        let fullCheck = marker.isPresent
+        let store = try await Store(
+            path: path,
+            configuration: configuration,
+            recoverIfCorrupt: true,
+            fullCheck: fullCheck
+        )
+        if let repair = store.indexRepair {
+            logger.warning("store \(path): \(repair); rebuilt its indexes from their tables (REINDEX), every row kept")
+        }
+        if fullCheck {
+            do throws(DurableFileError) {
+                try marker.remove()
+            } catch {
+                logger.warning("store: the next start checks the whole file again: \(error)")
+            }
+        }
+        return store
+    }
+
+    /// What ``StoreHealth`` does with the first corruption error: asks the next start for the
+    /// full check (``IntegrityCheckMarker``), which `quick_check` would not replace.
+    static func requestFullCheck(of store: Store, logger: Logger) -> @Sendable (StoreError) -> Void {
+        let marker = IntegrityCheckMarker(besideStoreAt: store.path)
+        return { error in
+            do throws(DurableFileError) {
+                try marker.write(reason: error.summary)
+                logger.warning(
+                    "store \(store.path) is damaged (\(error.summary)): the next start checks the whole file"
+                )
+            } catch {
+                logger.error("cannot ask the next start to check the whole store: \(error)")
+            }
+        }
+    }
+
     /// Runs a store operation for a caller: a `StoreError` counts in the health and becomes
     /// ``ServiceError/storeUnavailable(_:)``; anything else ``ServiceError/internalError(reason:cause:)``
     /// with `reason` for the client. A success counts only when `isWrite` (see ``StoreHealth``).
@@ -67,13 +115,20 @@ extension HomeService {
 
     /// `PRAGMA integrity_check` on demand (`CheckStore`, `homefeedctl store check`): every page
     /// and index. Problems are logged at `<2>`; the daemon keeps serving (the file may still be
-    /// readable where it matters), and the admin decides.
+    /// readable where it matters), and the next start checks the whole file again
+    /// (``IntegrityCheckMarker``): it rebuilds the indexes when only they are wrong, else moves
+    /// the file aside.
     ///
     /// - Returns: the problems, empty for a sound file.
     func checkStore() async throws(ServiceError) -> [String] {
         let lines = try await withStore("cannot check the store", isWrite: false) { try await store.integrityCheck() }
         if lines == ["ok"] { return [] }
         logger.critical("integrity_check of \(store.path) found \(lines.count) problem(s), first: \(lines[0])")
+        do throws(DurableFileError) {
+            try IntegrityCheckMarker(besideStoreAt: store.path).write(reason: "integrity_check: \(lines[0])")
+        } catch {
+            logger.error("cannot ask the next start to check the whole store: \(error)")
+        }
         return lines
     }
 }

@@ -78,7 +78,8 @@ public actor HomeService {
     let textMeasurer: TextMeasurer
     var textState = TextMeasuringState()
 
-    /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh),
+    /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh, or
+    /// mending its indexes, ``openStore(in:configuration:logger:)``),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
@@ -102,14 +103,13 @@ public actor HomeService {
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
         storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))
-        store = try await Store(
-            path: stateDirectory.appendingPathComponent("homefeed.sqlite").path,
-            configuration: storeConfiguration,
-            recoverIfCorrupt: true
-        )
+        store = try await Self.openStore(in: stateDirectory, configuration: storeConfiguration, logger: logger)
         let store = self.store
         memory = MemoryRelief(releaseCaches: { await store.releaseMemory() })
-        health = StoreHealth(recovery: store.recovery)
+        health = StoreHealth(
+            recovery: store.recovery,
+            corruptionFound: Self.requestFullCheck(of: store, logger: logger)
+        )
         authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
         let persisted = try await store.loadManifests()

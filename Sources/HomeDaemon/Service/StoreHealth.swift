@@ -13,7 +13,9 @@ import Synchronization
 ///   answered when its ping is due counts as one failure (``probeMissed(_:)``). A corruption error
 ///   (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) makes the store failing at once and until the daemon
 ///   restarts: the file is damaged, whatever still works in it (the probe writes no table, a
-///   source's fetch state lives in another), and only the restart's recovery mends it.
+///   source's fetch state lives in another), and only the restart's recovery mends it. The first
+///   one is handed to `corruptionFound`, which asks that restart for the full check
+///   (``IntegrityCheckMarker``): the quick one misses a damaged index.
 ///
 /// Sendable: the counters sit behind a `Mutex`; the service, the fetch scheduler's sink and the
 /// watchdog record into it from their own contexts.
@@ -44,24 +46,32 @@ final class StoreHealth: Sendable {
         /// The watchdog's probe in flight was counted as a failure when its ping was due.
         var probeMissed = false
 
-        mutating func failed(_ error: StoreError) {
+        /// - Returns: whether `error` is the first corruption error.
+        mutating func failed(_ error: StoreError) -> Bool {
             consecutiveFailures += 1
             totalFailures += 1
-            record(error)
+            return record(error)
         }
 
         /// Makes `error` the last failure's, without counting it.
-        mutating func record(_ error: StoreError) {
+        ///
+        /// - Returns: whether `error` is the first corruption error.
+        mutating func record(_ error: StoreError) -> Bool {
             lastError = error
             lastReason = error.summary
-            if error.isCorruption, corruption == nil { corruption = error }
+            guard error.isCorruption, corruption == nil else { return false }
+            corruption = error
+            return true
         }
     }
 
     private let counters: Mutex<Counters>
+    private let corruptionFound: @Sendable (StoreError) -> Void
 
-    init(recovery: StoreRecovery?) {
+    /// - Parameter corruptionFound: called once, with the first corruption error, outside the lock.
+    init(recovery: StoreRecovery?, corruptionFound: @escaping @Sendable (StoreError) -> Void = { _ in }) {
         counters = Mutex(Counters(recovery: recovery.map(Self.describe)))
+        self.corruptionFound = corruptionFound
     }
 
     /// `the file was corrupt (quick_check: …); moved aside to homefeed.sqlite.corrupt-…; …`.
@@ -79,7 +89,7 @@ final class StoreHealth: Sendable {
 
     /// A store operation failed.
     func failed(_ error: StoreError) {
-        counters.withLock { $0.failed(error) }
+        if counters.withLock({ $0.failed(error) }) { corruptionFound(error) }
     }
 
     /// The watchdog's probe had not answered when its ping was due (the store's queue or the
@@ -96,15 +106,18 @@ final class StoreHealth: Sendable {
     /// The watchdog's probe answered: nil when it took the write lock. A failure of a probe
     /// already counted as missed is not counted again, but becomes the reason.
     func probeAnswered(_ error: StoreError?) {
-        counters.withLock {
+        let firstCorruption = counters.withLock {
             let missed = $0.probeMissed
             $0.probeMissed = false
             switch error {
-            case nil: $0.consecutiveFailures = 0
-            case let error? where missed: $0.record(error)
-            case let error?: $0.failed(error)
+            case nil:
+                $0.consecutiveFailures = 0
+                return false
+            case let error? where missed: return $0.record(error)
+            case let error?: return $0.failed(error)
             }
         }
+        if firstCorruption, let error { corruptionFound(error) }
     }
 
     var report: Report {

@@ -1,5 +1,4 @@
 import Glibc
-import SystemCalls
 
 /// The highest version number the daemon may have served, in a file of its own beside the store
 /// (`versions-reserved`), so that versions keep increasing when the store loses its manifests: a
@@ -8,8 +7,9 @@ import SystemCalls
 ///
 /// Versions are reserved in blocks of ``block``: before a version above the reservation is
 /// stored and served, the reservation moves to that version + ``block`` − 1, written to a
-/// temporary file, synced, and renamed over the old one. That is one small write per thousand
-/// versions, and a version is never served above what the file says, even after a power loss.
+/// temporary file, synced, and renamed over the old one (``DurableFile``). That is one small
+/// write per thousand versions, and a version is never served above what the file says, even
+/// after a power loss.
 /// The daemon starts above both the store's highest version and the reservation: a power loss
 /// can take back the store's last commits (`synchronous=NORMAL`), never the reservation, so
 /// versions may jump by up to a block then, which clients never see as a step back. A clean
@@ -78,42 +78,9 @@ struct VersionReservation {
     }
 
     private static func write(_ value: Int, to path: String) throws(ReservationError) {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw ReservationError(call: "open", path: temporary, code: errno) }
-        var isOpen = true
-        var isRenamed = false
-        // Whatever fails, the descriptor is closed and the temporary file goes.
-        defer {
-            if isOpen { close(fd) }
-            if !isRenamed { unlink(temporary) }
-        }
-        let bytes = Array("\(value)\n".utf8)
-        let written = bytes.withUnsafeBytes { buffer in
-            retryingEINTR { Glibc.write(fd, buffer.baseAddress, buffer.count) }
-        }
-        guard written == bytes.count else {
-            throw ReservationError(call: "write", path: temporary, code: written < 0 ? errno : ENOSPC)
-        }
-        guard fsync(fd) == 0 else { throw ReservationError(call: "fsync", path: temporary, code: errno) }
-        close(fd)
-        isOpen = false
-        guard rename(temporary, path) == 0 else { throw ReservationError(call: "rename", path: path, code: errno) }
-        isRenamed = true
-        // The rename is durable once the directory is synced too.
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        let directoryFD = open(directory.isEmpty ? "." : directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryFD >= 0 else { throw ReservationError(call: "open", path: directory, code: errno) }
-        defer { close(directoryFD) }
-        guard fsync(directoryFD) == 0 else { throw ReservationError(call: "fsync", path: directory, code: errno) }
+        try DurableFile.replace(path, with: "\(value)\n")
     }
 }
 
-/// Writing the version reservation failed: the call, the file and the system's message.
-struct ReservationError: Error, CustomStringConvertible {
-    var call: String
-    var path: String
-    var code: Int32
-
-    var description: String { "\(call)(\(path)): \(String(cString: strerror(code)))" }
-}
+/// Writing the version reservation failed (``DurableFile``).
+typealias ReservationError = DurableFileError

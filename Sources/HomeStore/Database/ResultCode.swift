@@ -32,6 +32,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let readOnly = ResultCode(rawValue: 8)
     /// `SQLITE_CORRUPT`.
     public static let corrupt = ResultCode(rawValue: 11)
+    /// `SQLITE_CORRUPT_INDEX`: an index entry disagrees with its table (`REINDEX` mends it).
+    public static let corruptIndex = ResultCode(rawValue: 779)
     /// `SQLITE_CANTOPEN`.
     public static let cantOpen = ResultCode(rawValue: 14)
     /// `SQLITE_CONSTRAINT`, the primary code of every constraint violation.
