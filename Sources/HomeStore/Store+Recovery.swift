@@ -62,6 +62,7 @@ enum StoreOpening {
         recoverIfCorrupt: Bool,
         fullCheck: Bool
     ) throws(StoreError) -> Opened {
+        let hadLog = FileManager.default.fileExists(atPath: path + "-wal")
         let db = try Database(path: path, busyTimeout: busyTimeout)
         let damage: String
         do throws(StoreError) {
@@ -81,6 +82,9 @@ enum StoreOpening {
             }
         } catch  where recoverIfCorrupt && error.isCorruption {
             damage = error.summary
+        } catch {
+            leaveAsFound(db, hadLog: hadLog)
+            throw error
         }
         let manifests = salvage(salvageManifests, from: db, Store.manifest)
         let history = salvage(salvageHistory, from: db) { row throws(StoreError) in historyInput(row) }
@@ -112,6 +116,18 @@ enum StoreOpening {
             salvagedHistory: history.count
         )
         return Opened(database: fresh, recovery: recovery)
+    }
+
+    /// Closes the connection to a refused file (another program's, a newer homefeed's) and
+    /// leaves the file as it was found: its write-ahead log is not copied into it, as closing
+    /// as usual does, and when it had no log, the empty one reading it made goes again, with its
+    /// shared-memory index.
+    static func leaveAsFound(_ db: Database, hadLog: Bool) {
+        db.closeWithoutCheckpoint()
+        let log = db.path + "-wal"
+        guard !hadLog, (try? FileManager.default.attributesOfItem(atPath: log)[.size] as? Int) == 0 else { return }
+        unlink(log)
+        unlink(db.path + "-shm")
     }
 
     /// The rows of `sql` that can still be read: a damaged page ends the scan, and the rows

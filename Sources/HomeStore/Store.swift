@@ -53,7 +53,7 @@ public actor Store {
     ///     every row (``indexRepair``); any other finding moves the file aside as above.
     /// - Throws: ``StoreError``: SQLite could not open the file, or it is corrupt and
     ///   `recoverIfCorrupt` is false; ``StoreError/Kind/newerDatabase(unknownMigrations:)``
-    ///   when a newer homefeed wrote it (the file is left unmodified);
+    ///   when a newer homefeed wrote it (the file and its write-ahead log are left as found);
     ///   ``StoreError/Kind/foreignDatabase(applicationID:)`` when it belongs to another program.
     public init(
         path: String,

@@ -198,14 +198,43 @@ import Testing
             try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
         }
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let listed = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 
         let error = try await #require(throws: StoreError.self) {
             _ = try await Store(path: path, now: Clock.t0)
         }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == listed)
         #expect(error.kind == .newerDatabase(unknownMigrations: ["3-from-the-future"]))
         #expect(error.description.contains("newer homefeed"))
         #expect(error.description.contains("3-from-the-future"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+
+    @Test("a refused file keeps its write-ahead log: neither is changed, nor the log copied into the file")
+    func newerFileWithLogIsLeftAsFound() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("newer.sqlite")
+        do {
+            let store = try await Store(path: path, now: Clock.t0)
+            try await store.upsertSource(SourceInput(url: "https://example.org/a", kind: .notices), now: Clock.t0)
+        }
+        do {
+            // A newer homefeed's last commits, still in the log (it was killed, or the power went).
+            let db = try Database(path: path)
+            try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+            try db.execute("INSERT INTO schema_migrations VALUES ('9-from-the-future', 1)")
+            try db.execute("UPDATE sources SET title = 'newer'")
+            db.closeWithoutCheckpoint()
+        }
+        let files = [path, path + "-wal"]
+        let before = try files.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        #expect(before[1].count > 0)
+
+        let error = try await #require(throws: StoreError.self) {
+            _ = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true)
+        }
+        #expect(error.kind == .newerDatabase(unknownMigrations: ["9-from-the-future"]))
+        #expect(files.map { try? Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
     }
 
     @Test("6-measurement-container keeps the measurements stored before, without a container")
