@@ -11,7 +11,7 @@ enum Schema {
     static let migrator = Migrator(migrations: migrations, applicationID: applicationID)
 
     static let migrations: [Migration] = [
-        initial, retention, contentDigest, measurements, images, measurementContainer, noticeDates,
+        initial, retention, contentDigest, measurements, images, measurementContainer, noticeDates, historyIDs,
     ]
 
     /// Sources, notices, service links, history and the last manifest per profile.

@@ -2,9 +2,13 @@ import FoundationEssentials
 
 extension Store {
     /// Records a user action and trims history to ``StoreConfiguration/historyLimit``, in one
-    /// transaction.
+    /// transaction. Each event gets a new id, never one an earlier event had
+    /// (`AUTOINCREMENT`, migration `8-history-ids`).
     ///
     /// - Returns: the event's id.
+    /// - Throws: ``StoreError/Kind/historyEventTooOld(oldestKept:)`` when the history is full and
+    ///   the event is older than every one kept, so that the trim would remove it at once:
+    ///   nothing is written, and no id is handed out for a row that does not exist.
     @discardableResult
     public func recordHistory(_ event: HistoryInput) throws(StoreError) -> Int64 {
         try database.transaction { () throws(StoreError) -> Int64 in
@@ -14,8 +18,22 @@ extension Store {
             )
             let id = database.lastInsertRowID
             try trimHistory()
-            return id
+            guard try database.scalar("SELECT count(*) FROM history WHERE id = ?", [id]) == 0 else { return id }
+            let oldest = try database.fetchOne("SELECT min(at) FROM history") { $0.column(0, as: Date.self) } ?? nil
+            throw Self.tooOld(event.time, oldestKept: oldest, limit: configuration.historyLimit)
         }
+    }
+
+    /// ``StoreError/Kind/historyEventTooOld(oldestKept:)``, saying what is kept.
+    private static func tooOld(_ time: Date, oldestKept: Date?, limit: Int) -> StoreError {
+        let format = Date.ISO8601FormatStyle()
+        let kept =
+            oldestKept.map { "the \(limit) events kept are all newer (the oldest at \(format.format($0)))" }
+            ?? "the history keeps no events (limit \(limit))"
+        return StoreError(
+            kind: .historyEventTooOld(oldestKept: oldestKept),
+            message: "an event at \(format.format(time)) would be trimmed at once: \(kept)"
+        )
     }
 
     /// The most recent events, newest first (by time, then by id).

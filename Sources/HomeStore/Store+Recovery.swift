@@ -87,7 +87,11 @@ enum StoreOpening {
             throw error
         }
         let manifests = salvage(salvageManifests, from: db, Store.manifest)
-        let history = salvage(salvageHistory, from: db) { row throws(StoreError) in historyInput(row) }
+        let history = salvage(salvageHistory, from: db) { row throws(StoreError) in
+            (id: row.column(4, or: Int64(0)), event: historyInput(row))
+        }
+        // Ids stay, and so does the largest ever given: clients know events by their ids.
+        let lastHistoryID = salvage(salvageHistorySequence, from: db) { $0.column(0, or: Int64(0)) }.first ?? 0
         db.closeWithoutCheckpoint()
         let movedTo = try moveAside(path, at: now)
 
@@ -102,10 +106,23 @@ enum StoreOpening {
                     [manifest.profile, manifest.version, manifest.etag, manifest.generatedAt, manifest.bytes]
                 )
             }
-            for event in history {
+            for (id, event) in history {
                 try fresh.execute(
-                    "INSERT INTO history (at, kind, title, link) VALUES (?, ?, ?, ?)",
-                    [event.time, event.kind, event.title, event.link]
+                    "INSERT INTO history (id, at, kind, title, link) VALUES (?, ?, ?, ?, ?)",
+                    [id, event.time, event.kind, event.title, event.link]
+                )
+            }
+            if lastHistoryID > 0 {
+                try fresh.execute(
+                    "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'history'",
+                    [lastHistoryID]
+                )
+                try fresh.execute(
+                    """
+                    INSERT INTO sqlite_sequence (name, seq) SELECT 'history', ?
+                    WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'history')
+                    """,
+                    [lastHistoryID]
                 )
             }
         }
@@ -147,7 +164,8 @@ enum StoreOpening {
     }
 
     static let salvageManifests = "SELECT profile, version, etag, bytes, generated_at FROM manifests ORDER BY profile"
-    static let salvageHistory = "SELECT at, kind, title, link FROM history ORDER BY id"
+    static let salvageHistory = "SELECT at, kind, title, link, id FROM history ORDER BY id"
+    static let salvageHistorySequence = "SELECT seq FROM sqlite_sequence WHERE name = 'history'"
 
     static func historyInput(_ row: Statement) -> HistoryInput {
         HistoryInput(

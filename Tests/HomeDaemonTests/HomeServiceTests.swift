@@ -129,6 +129,34 @@ struct HomeServiceTests {
         return titles
     }
 
+    @Test("an event older than every kept one while the history is full is the caller's error, not the store's")
+    func historyEventTooOld() async throws {
+        try editConfiguration(replacing: "history-limit = 200", with: "history-limit = 3")
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let recorded = try await recordHistory(3, on: service)
+        let version = await service.version
+        do {
+            _ = try await service.recordHistory(
+                title: "too old",
+                link: nil,
+                kind: "open",
+                at: Date(timeIntervalSince1970: 1_600_000_000)
+            )
+            Issue.record("recorded an event the trim removes at once")
+        } catch {
+            guard case .invalidArgument(let parameter, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(parameter == "at")
+            #expect(reason.contains("would be trimmed at once"))
+        }
+        #expect(await service.status().store == "ok")
+        #expect(await service.version == version)
+        #expect(try await service.snapshot(of: service.configuration).history.map(\.title) == recorded)
+    }
+
     @Test("the history section shows the newest events its binding takes")
     func historyRun() async throws {
         // `items = history:3` in the sample: three of five, and the snapshot reads no more.

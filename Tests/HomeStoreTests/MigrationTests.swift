@@ -81,7 +81,7 @@ import Testing
         #expect(
             Schema.migrations.map(\.identifier) == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
-                "7-notice-dates",
+                "7-notice-dates", "8-history-ids",
             ]
         )
         #expect(Schema.initial.sql == Self.version1)
@@ -93,7 +93,7 @@ import Testing
         #expect(
             try await test.store.appliedMigrations() == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
-                "7-notice-dates",
+                "7-notice-dates", "8-history-ids",
             ]
         )
         #expect(try await test.store.integrityCheck() == ["ok"])
@@ -130,7 +130,7 @@ import Testing
         #expect(
             try await store.appliedMigrations() == [
                 "1-initial", "2-retention", "3-content-digest", "4-measurements", "5-images", "6-measurement-container",
-                "7-notice-dates",
+                "7-notice-dates", "8-history-ids",
             ]
         )
         let source = try #require(try await store.source(url: "https://example.org/feed.xml"))
@@ -160,6 +160,7 @@ import Testing
         #expect(
             try Schema.migrator.migrate(db, appliedAt: 3) == [
                 "3-content-digest", "4-measurements", "5-images", "6-measurement-container", "7-notice-dates",
+                "8-history-ids",
             ]
         )
         #expect(try Schema.migrator.migrate(db, appliedAt: 4) == [])
@@ -271,7 +272,7 @@ import Testing
             """
         )
         #expect(try db.scalar("SELECT sort_at FROM notices WHERE id = 7") == 946_684_800)
-        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["7-notice-dates"])
+        #expect(try Schema.migrator.migrate(db, upTo: "7-notice-dates", appliedAt: 2) == ["7-notice-dates"])
         let rows = try db.fetchAll(
             "SELECT id, entry_id, sort_at, image_url FROM notices ORDER BY sort_at DESC, id DESC"
         ) {
@@ -287,6 +288,31 @@ import Testing
             "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'notices' ORDER BY name"
         ) { $0.column(0, or: "") }
         #expect(indexes == ["notices_by_source_time", "notices_by_time", "sqlite_autoindex_notices_1"])
+    }
+
+    @Test("8-history-ids keeps every event and its id, and numbers new ones above the largest")
+    func historyIDs() throws {
+        let directory = try TemporaryDirectory()
+        let db = try Database(path: directory.file("db.sqlite"))
+        #expect(try Schema.migrator.migrate(db, upTo: "7-notice-dates", appliedAt: 1).count == 7)
+        try db.executeScript(
+            """
+            INSERT INTO history (id, at, kind, title, link) VALUES (4, 1790000000, 'open', '도서관', NULL),
+                (9, 1790000060, 'service', '식단', 'https://example.org/menu');
+            """
+        )
+        #expect(try Schema.migrator.migrate(db, appliedAt: 2) == ["8-history-ids"])
+        let rows = try db.fetchAll("SELECT id, at, kind, title, link FROM history ORDER BY id") {
+            "\($0.column(0, or: Int64(0))) \($0.column(1, or: Int64(0))) \($0.column(2, or: "")) "
+                + "\($0.column(3, or: "")) \($0.column(4, or: "-"))"
+        }
+        #expect(rows == ["4 1790000000 open 도서관 -", "9 1790000060 service 식단 https://example.org/menu"])
+        #expect(try db.scalar("SELECT seq FROM sqlite_sequence WHERE name = 'history'") == 9)
+        try db.execute("DELETE FROM history WHERE id = 9")
+        try db.execute("INSERT INTO history (at, kind, title) VALUES (1790000120, 'open', '열람실')")
+        #expect(db.lastInsertRowID == 10)
+        #expect(try db.fetchAll("PRAGMA integrity_check") { $0.column(0, or: "") } == ["ok"])
+        #expect(try db.scalar("SELECT count(*) FROM sqlite_schema WHERE name = 'history_by_time'") == 1)
     }
 
     @Test("a database of another application is refused")

@@ -95,6 +95,32 @@ struct RecoveryTests {
         #expect(try await store.quickCheck() == ["ok"])
     }
 
+    @Test("a recovery keeps the history's ids and never gives one again")
+    func recoveredHistoryIDs() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        try await Self.filledStore(at: path)
+        var ids: [Int64] = []
+        do {
+            // A third event, the oldest, so that a lower limit trims the largest id.
+            let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0)
+            try await store.recordHistory(HistoryInput(time: Clock.at(-60), title: "열람실", kind: "service"))
+            var configuration = StoreConfiguration.unlimited
+            configuration.historyLimit = 2
+            let lowered = try await Store(path: path, configuration: configuration, now: Clock.t0)
+            #expect(try await lowered.applyRetention(now: Clock.t0).trimmedHistory == 1)
+            ids = try await lowered.recentHistory(limit: 5).map(\.id)
+        }
+        try Database(path: path).executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+        try Self.overwrite(page: try Self.rootPage(of: "notices", in: path), of: path)
+
+        let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0, recoverIfCorrupt: true)
+        #expect(store.recovery?.salvagedHistory == 2)
+        #expect(try await store.recentHistory(limit: 5).map(\.id) == ids)
+        let next = try await store.recordHistory(HistoryInput(time: Clock.at(120), title: "도서관", kind: "service"))
+        #expect(next == 4)
+    }
+
     @Test("a damaged page in the middle of the history keeps the events read before it")
     func partlyReadableHistory() async throws {
         let directory = try TemporaryDirectory()

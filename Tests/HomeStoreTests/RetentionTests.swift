@@ -219,14 +219,57 @@ import Testing
         #expect(try await test.store.recentHistory(limit: 1).map(\.id) == [ids[4]])
     }
 
+    @Test("an event older than every kept one while the history is full is refused, not trimmed under its id")
+    func historyTooOld() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.historyLimit = 2
+        let test = try await TestStore(configuration)
+        let first = try await test.store.recordHistory(HistoryInput(time: Clock.at(5), title: "e0", kind: "open"))
+        // Not full yet: an older event is kept.
+        try await test.store.recordHistory(HistoryInput(time: Clock.at(3), title: "e1", kind: "open"))
+        let error = try await #require(throws: StoreError.self) {
+            try await test.store.recordHistory(HistoryInput(time: Clock.at(2), title: "e2", kind: "open"))
+        }
+        #expect(error.kind == .historyEventTooOld(oldestKept: Clock.at(3)))
+        #expect(
+            error.message
+                == "an event at 2026-09-21T14:13:22Z would be trimmed at once: the 2 events kept are all newer "
+                + "(the oldest at 2026-09-21T14:13:23Z)"
+        )
+        #expect(try await test.store.recentHistory(limit: 10).map(\.title) == ["e0", "e1"])
+        // As old as the oldest kept: that one goes (ties go by id), the new one stays.
+        let tie = try await test.store.recordHistory(HistoryInput(time: Clock.at(3), title: "e3", kind: "open"))
+        #expect(tie == first + 2)
+        #expect(try await test.store.recentHistory(limit: 10).map(\.title) == ["e0", "e3"])
+    }
+
+    @Test("a history id is never given twice, even after the event that had the largest was trimmed")
+    func historyIDsNotReused() async throws {
+        var configuration = StoreConfiguration.unlimited
+        configuration.historyLimit = 3
+        let test = try await TestStore(configuration)
+        var ids: [Int64] = []
+        for time in [5.0, 9, 1] {
+            ids.append(
+                try await test.store.recordHistory(HistoryInput(time: Clock.at(time), title: "\(time)", kind: "open"))
+            )
+        }
+        // A lower limit trims the oldest by time: the event with the largest id.
+        configuration.historyLimit = 2
+        let lowered = try await Store(path: test.path, configuration: configuration, now: Clock.t0)
+        #expect(try await lowered.applyRetention(now: Clock.at(10)).trimmedHistory == 1)
+        let next = try await lowered.recordHistory(HistoryInput(time: Clock.at(10), title: "10", kind: "open"))
+        #expect(next == ids[2] + 1)
+        #expect(try await lowered.recentHistory(limit: 10).map(\.id) == [next, ids[1]])
+    }
+
     @Test("history keeps the newest events by time, then by id, whatever order they are recorded in")
     func historyCapOrder() async throws {
         var configuration = StoreConfiguration.unlimited
         configuration.historyLimit = 3
         let test = try await TestStore(configuration)
-        // The two oldest share a time (the later id is the newer: e0 goes first), and the last
-        // is older than all the others, so it is trimmed as soon as it is recorded.
-        for (index, time) in [5.0, 5, 9, 7, 0].enumerated() {
+        // The two oldest share a time (the later id is the newer: e0 goes first).
+        for (index, time) in [5.0, 5, 9, 7].enumerated() {
             try await test.store.recordHistory(
                 HistoryInput(time: Clock.at(time), title: "e\(index)", link: nil, kind: "open")
             )

@@ -103,7 +103,10 @@ enum HomefeedInterfaceDescription {
         # Records a user-history event (something the user opened or did). title and kind
         # are folded as feed text is: each run of white space, line and paragraph breaks
         # included, becomes one space, none at either end; then title is 1 to 1024 bytes
-        # and kind 1 to 64 (InvalidArgument otherwise).
+        # and kind 1 to 64 (InvalidArgument otherwise). at is when, now by default. While
+        # the history holds history-limit events, an at older than every one of them is
+        # refused (InvalidArgument for at): the event would be trimmed at once. The id is
+        # the event's alone: no earlier event had it, even one trimmed since.
         method RecordHistory(title: string, link: ?string, kind: ?string, at: ?string) -> (id: int, version: int)
 
         # Most recent notices, newest first.

@@ -52,7 +52,9 @@ extension HomeService {
     }
 
     /// Runs a store operation for a caller: a `StoreError` counts in the health and becomes
-    /// ``ServiceError/storeUnavailable(_:)``; anything else ``ServiceError/internalError(reason:cause:)``
+    /// ``ServiceError/storeUnavailable(_:)``, except the store's refusal of a history event
+    /// older than every kept one, which is the caller's ``ServiceError/invalidArgument(parameter:reason:)``
+    /// for `at`; anything else ``ServiceError/internalError(reason:cause:)``
     /// with `reason` for the client. A success counts only when `isWrite` (see ``StoreHealth``).
     func withStore<T>(
         _ reason: String,
@@ -64,6 +66,7 @@ extension HomeService {
             if isWrite { health.succeeded() }
             return result
         } catch let error as StoreError {
+            if case .historyEventTooOld = error.kind { throw .invalidArgument(parameter: "at", reason: error.message) }
             health.failed(error)
             throw .storeUnavailable(error)
         } catch {

@@ -1,3 +1,5 @@
+public import FoundationEssentials
+
 /// Every failure `HomeStore` reports: an SQLite error with its code, message and SQL, or a
 /// store-level refusal (a database newer than this code, an unknown source).
 ///
@@ -21,6 +23,9 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownSource(url: String)
         /// The source exists but is of the other kind (notices vs. services).
         case wrongSourceKind(url: String, kind: SourceKind)
+        /// A history event older than every one kept while the history is full: the trim would
+        /// remove it at once. Nothing is written. `oldestKept` is nil when the limit keeps none.
+        case historyEventTooOld(oldestKept: Date?)
     }
 
     /// The case, with the data a caller can match on.
