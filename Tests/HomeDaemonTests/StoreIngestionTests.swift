@@ -42,7 +42,7 @@ struct StoreIngestionTests {
             <opml version="2.0"><head><title>sources</title></head><body>
             <outline type="rss" text="공지사항" xmlUrl="notices.xml"/>
             <outline type="rss" text="Loopback" xmlUrl="\(httpFeed)"/>
-            <outline type="link" text="Services" url="services.opml"/>
+            <outline type="link" category="/app-service" text="Services" url="services.opml"/>
             <outline type="link" category="/other-service" text="셔틀" url="https://example.test/shuttle"/>
             </body></opml>
             """
@@ -101,6 +101,9 @@ struct StoreIngestionTests {
             #expect(try await store.noticeCount(sourceURL: httpFeed) == 2)
             #expect(try await store.serviceLinks(section: "main-service").map(\.title) == ["학사"])
             #expect(try await store.serviceLinks(section: "other-service").map(\.title) == ["셔틀"])
+            // A source's own section is its outline's category, recorded without the slash; the
+            // links of its document go where their own categories say.
+            #expect(try await store.sources().map(\.section) == [nil, nil, "app-service", nil])
             let source = try #require(try await store.source(url: httpFeed))
             #expect(source.validators.etag == "\"v1\"")
             #expect(source.lastError == nil)

@@ -17,7 +17,8 @@ public struct SourceInput: Sendable, Hashable {
     public var kind: SourceKind
     /// The title from the configuration.
     public var title: String?
-    /// The target section (OPML `category`, e.g. `/main-service`).
+    /// The section key of the outline's OPML `category` (`main-service` …), when it names one.
+    /// Stored for reference: the daemon places each link by its own category.
     public var section: String?
     /// Most notices kept for this source; `nil` uses the store's default.
     public var maxEntries: Int?
@@ -78,7 +79,7 @@ public struct Source: Sendable, Hashable, Identifiable {
     public var kind: SourceKind
     /// The title from the configuration.
     public var title: String?
-    /// The target section from the configuration.
+    /// The section key of the outline's OPML `category` (`main-service` …), when it names one.
     public var section: String?
     /// The validators of the last successful (200) fetch.
     public var validators: Validators

@@ -4,7 +4,7 @@ public struct ServiceLinkInput: Sendable, Hashable {
     public var title: String
     /// The link's target URL.
     public var url: String
-    /// The target section, e.g. `/main-service`.
+    /// The target section's key, e.g. `main-service`; empty when the link names none.
     public var section: String
     /// An icon URL or name, if the document gives one.
     public var icon: String?
@@ -41,7 +41,7 @@ public struct StoredServiceLink: Sendable, Hashable, Identifiable {
     public var title: String
     /// The link's target URL.
     public var url: String
-    /// The target section.
+    /// The target section's key, e.g. `main-service`; empty when the link names none.
     public var section: String
     /// An icon URL or name, if the document gives one.
     public var icon: String?
