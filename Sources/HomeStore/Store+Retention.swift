@@ -137,8 +137,10 @@ extension Store {
     }
 
     /// Applies retention everywhere, in one transaction: every notice source's limits
-    /// (removed notices become tombstones), forgets tombstones whose entries have not been
-    /// seen for ``StoreConfiguration/tombstoneGrace`` of reading their feed, and trims history
+    /// (removed notices become tombstones), deletes the notices and tombstones of sources that
+    /// are services sources (a URL whose outline became a list of links), forgets tombstones
+    /// whose entries have not been seen for ``StoreConfiguration/tombstoneGrace`` of reading
+    /// their feed, and trims history
     /// to ``StoreConfiguration/historyLimit``. An ingest already prunes its own source; run this
     /// periodically (the daemon does, hourly) so age limits apply to sources that stopped
     /// updating.
@@ -161,6 +163,16 @@ extension Store {
             for source in sources {
                 report.prunedNotices += try prune(source, now: nowSeconds)
             }
+            // A URL whose outline became a list of links: nothing shows its notices, and no limit
+            // of a notices source reaches them. Deleted, not tombstoned: its feed is not read.
+            try database.execute(
+                "DELETE FROM notice_tombstones WHERE source_id IN (SELECT id FROM sources WHERE kind <> 'notices')"
+            )
+            report.expiredTombstones += database.changes
+            try database.execute(
+                "DELETE FROM notices WHERE source_id IN (SELECT id FROM sources WHERE kind <> 'notices')"
+            )
+            report.servicesSourceNotices = database.changes
             let graceCutoff = nowSeconds - Self.seconds(configuration.tombstoneGrace)
             let withTombstones = try database.fetchAll(
                 "SELECT DISTINCT source_id FROM notice_tombstones WHERE last_seen_at < ?",

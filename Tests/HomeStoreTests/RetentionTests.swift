@@ -149,6 +149,22 @@ import Testing
         #expect(try await test.store.noticeCount(sourceURL: feed) == 4)
     }
 
+    @Test("a URL that became a list of links loses its notices and tombstones at the next pass")
+    func sourceChangedKind() async throws {
+        let test = try await TestStore().withSources(maxEntries: 2)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: Clock.t0)
+        let before = try await test.store.counts()
+        #expect(before.notices == 2 && before.tombstones == 3)
+        // Within every limit: a pass removes nothing while the source is a feed.
+        #expect(try await test.store.applyRetention(now: Clock.at(60)) == RetentionReport())
+
+        try await test.store.upsertSource(SourceInput(url: feed, kind: .services), now: Clock.at(60))
+        let report = try await test.store.applyRetention(now: Clock.at(120))
+        #expect(report.servicesSourceNotices == 2 && report.expiredTombstones == 3 && report.prunedNotices == 0)
+        let counts = try await test.store.counts()
+        #expect(counts.notices == 0 && counts.tombstones == 0 && counts.sources == 2)
+    }
+
     @Test("a tombstone lives while its entry is still in the feed and is forgotten after the grace period")
     func tombstoneGrace() async throws {
         var configuration = StoreConfiguration.unlimited

@@ -92,7 +92,8 @@ extension HomeService {
             if report != RetentionReport() {
                 logger.info(
                     "retention: removed \(report.prunedNotices) notices, \(report.expiredTombstones) tombstones, "
-                        + "\(report.trimmedHistory) history events"
+                        + "\(report.trimmedHistory) history events, \(report.servicesSourceNotices) notices of "
+                        + "sources that are lists of links now"
                 )
             }
             if report.prunedNotices > 0 || report.trimmedHistory > 0 { requestPublish() }

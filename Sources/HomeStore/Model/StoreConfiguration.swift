@@ -46,7 +46,10 @@ public struct StoreCounts: Sendable, Hashable {
 public struct RetentionReport: Sendable, Hashable {
     /// Notices moved to tombstones (too many or too old).
     public var prunedNotices = 0
-    /// Tombstones forgotten after ``StoreConfiguration/tombstoneGrace``.
+    /// Notices of services sources (URLs whose outline became a list of links), deleted.
+    public var servicesSourceNotices = 0
+    /// Tombstones forgotten after ``StoreConfiguration/tombstoneGrace``, or because their source
+    /// is a services source.
     public var expiredTombstones = 0
     /// History events beyond ``StoreConfiguration/historyLimit``.
     public var trimmedHistory = 0
