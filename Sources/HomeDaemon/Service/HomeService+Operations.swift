@@ -99,8 +99,8 @@ extension HomeService {
     }
 
     /// The configured sources whose notices are shown and listed: the `rss` outlines. A URL
-    /// whose outline changed kind keeps its old notices in the store (as a removed source
-    /// does), unseen.
+    /// whose outline changed kind keeps its old notices, unseen, until the next hourly
+    /// retention pass deletes them (``Store/applyRetention(now:)``).
     static func noticeSourceURLs(of configuration: LoadedConfiguration) -> Set<String> {
         configuration.sources.urls(of: .notices)
     }
