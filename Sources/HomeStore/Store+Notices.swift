@@ -45,7 +45,10 @@ extension Store {
         -> IngestResult
     {
         let lookup = try database.statement(
-            "SELECT id, content_hash, last_seen_at, image_url FROM notices WHERE source_id = ? AND entry_id = ?"
+            """
+            SELECT id, content_hash, last_seen_at, image_url, first_seen_at FROM notices
+            WHERE source_id = ? AND entry_id = ?
+            """
         )
         let setImage = try database.statement("UPDATE notices SET image_url = ? WHERE id = ?")
         let touch = try database.statement("UPDATE notices SET last_seen_at = ? WHERE id = ?")
@@ -88,9 +91,12 @@ extension Store {
 
             try lookup.bind(sourceID, at: 1)
             try lookup.bind(entry.entryID, at: 2)
-            let known: (id: Int64, hash: Int64, lastSeen: Int64, imageURL: String?)? =
+            let known: (id: Int64, hash: Int64, lastSeen: Int64, imageURL: String?, firstSeen: Int64)? =
                 try lookup.step()
-                ? (lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0), lookup.column(3)) : nil
+                ? (
+                    lookup.column(0, or: 0), lookup.column(1, or: 0), lookup.column(2, or: 0), lookup.column(3),
+                    lookup.column(4, or: 0)
+                ) : nil
             lookup.reset()
 
             if let known {
@@ -100,9 +106,13 @@ extension Store {
                     try run(setImage)
                 }
                 if known.hash == hash {
-                    // A date in the future at every earlier sighting is the notice's from this
-                    // one on (`sort_at`, Schema.noticeDates): it moves in the order.
-                    let redated = published.map { $0 > known.lastSeen && $0 <= now } ?? false
+                    // A date more than a day after the first sighting, in the future at every
+                    // earlier one, is the notice's from this one on (`sort_at`,
+                    // Schema.noticeDates): it moves in the order.
+                    let redated =
+                        published.map {
+                            $0 > known.lastSeen && $0 <= now && $0 - known.firstSeen > Self.futureDateTolerance
+                        } ?? false
                     // Otherwise lastSeen moves on at most once per resolution step: rewriting
                     // every row of a large unchanged feed on each poll would rewrite the table.
                     if redated || known.lastSeen <= now - Self.lastSeenResolution {
@@ -169,6 +179,14 @@ extension Store {
 
     /// Seconds: an unchanged entry's `lastSeen` is only rewritten when it is at least this old.
     static let lastSeenResolution: Int64 = 3_600
+
+    /// How far after its first sighting a notice may be dated and still be ordered by that
+    /// sighting for good (seconds; the literal in `Schema.noticeDates`' `sort_at` too): a feed
+    /// that writes its local time as UTC dates every entry up to 14 hours ahead, and those
+    /// entries would otherwise jump to the top again when their dates came. Further ahead, the
+    /// store's clock was behind when it saw the entry, and the date orders it once it is seen
+    /// on or after it.
+    static let futureDateTolerance: Int64 = 86_400
 
     /// Steps a write statement to completion and resets it.
     private func run(_ statement: Statement) throws(StoreError) {

@@ -125,6 +125,25 @@ import Testing
         )
     }
 
+    @Test("an entry dated hours ahead (a feed's local time written as UTC) keeps its first sighting's place for good")
+    func timeZoneAhead() async throws {
+        let test = try await TestStore().withSources()
+        // Nine hours ahead, as KST written with a Z; another feed's notice an hour later.
+        let ahead = NoticeInput(entryID: "ahead", published: Clock.at(9 * 3600))
+        try await test.store.ingestNotices(sourceURL: feed, entries: [ahead], now: Clock.t0)
+        let between = NoticeInput(entryID: "between", published: Clock.at(3600))
+        try await test.store.ingestNotices(sourceURL: feed, entries: [ahead, between], now: Clock.at(3600))
+        // Seen again after its date: it does not jump above what came since.
+        let after = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: [ahead, between],
+            now: Clock.at(10 * 3600)
+        )
+        #expect(after.updated == 0 && after.unchanged == 2)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "ahead")?.sortDate == Clock.t0)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["between", "ahead"])
+    }
+
     @Test("absurd limits from a configuration are clamped, not trapped")
     func hugeLimits() async throws {
         var configuration = StoreConfiguration.unlimited
