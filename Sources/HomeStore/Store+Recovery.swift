@@ -108,7 +108,7 @@ enum StoreOpening {
             }
             for (id, event) in history {
                 try fresh.execute(
-                    "INSERT INTO history (id, at, kind, title, link) VALUES (?, ?, ?, ?, ?)",
+                    "INSERT OR IGNORE INTO history (id, at, kind, title, link) VALUES (?, ?, ?, ?, ?)",
                     [id, event.time, event.kind, event.title, event.link]
                 )
             }

@@ -371,6 +371,22 @@ struct HomeServiceTests {
         #expect(await service.status().history == 3)
     }
 
+    @Test(
+        "a start that fails on a corrupt store asks the next start for the full check; one that fails otherwise does not"
+    )
+    func startFailedOnCorruption() throws {
+        let marker = stateDirectory.appendingPathComponent(IntegrityCheckMarker.fileName).path
+        let logger = Logger(label: "test", level: .error, sink: { _ in })
+        // SQLITE_CONSTRAINT (19): not damage.
+        let constraint = StoreError(kind: .sqlite(ResultCode(rawValue: 19)), message: "UNIQUE constraint failed")
+        HomeService.startFailed(constraint, stateDirectory: stateDirectory, logger: logger)
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        // SQLITE_CORRUPT_INDEX (779), as a start-up write into a damaged index of the links meets it.
+        let damage = StoreError(kind: .sqlite(ResultCode(rawValue: 779)), message: "database disk image is malformed")
+        HomeService.startFailed(damage, stateDirectory: stateDirectory, logger: logger)
+        #expect(try String(contentsOfFile: marker, encoding: .utf8).hasPrefix("SQLITE_CORRUPT_INDEX (779)"))
+    }
+
     @Test("stop checkpoints the store: the write-ahead log is emptied into homefeed.sqlite")
     func stopCheckpoints() async throws {
         let service = try await start()

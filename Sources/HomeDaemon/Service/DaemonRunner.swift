@@ -86,6 +86,7 @@ public struct DaemonRunner: Sendable {
         } catch {
             logger.error("cannot start: \(error)")
             notifier.status("Cannot start: \(error)")
+            HomeService.startFailed(error, stateDirectory: options.stateDirectory, logger: logger)
             return 1
         }
         let manager = ServiceManager(notifier: notifier, service: service, logger: logger)

@@ -13,7 +13,7 @@ extension HomeService {
         configuration: StoreConfiguration,
         logger: Logger
     ) async throws(StoreError) -> Store {
-        let path = stateDirectory.appendingPathComponent("homefeed.sqlite").path
+        let path = storePath(in: stateDirectory)
         let marker = IntegrityCheckMarker(besideStoreAt: path)
         let fullCheck = marker.isPresent
         let store = try await Store(
@@ -35,16 +35,32 @@ extension HomeService {
         return store
     }
 
+    /// The store's file in `stateDirectory`.
+    static func storePath(in stateDirectory: URL) -> String {
+        stateDirectory.appendingPathComponent("homefeed.sqlite").path
+    }
+
     /// What ``StoreHealth`` does with the first corruption error: asks the next start for the
     /// full check (``IntegrityCheckMarker``), which `quick_check` would not replace.
     static func requestFullCheck(of store: Store, logger: Logger) -> @Sendable (StoreError) -> Void {
-        let marker = IntegrityCheckMarker(besideStoreAt: store.path)
+        requestFullCheck(ofStoreAt: store.path, logger: logger)
+    }
+
+    /// What a start that failed does with its error: a corruption error asks the next start for
+    /// the full check too. Start-up writes (the sources, the list's links) can run into a
+    /// damaged index that `quick_check` passes over, and every start would fail the same way
+    /// until the service manager gave up.
+    static func startFailed(_ error: any Error, stateDirectory: URL, logger: Logger) {
+        guard let error = error as? StoreError, error.isCorruption else { return }
+        requestFullCheck(ofStoreAt: storePath(in: stateDirectory), logger: logger)(error)
+    }
+
+    private static func requestFullCheck(ofStoreAt path: String, logger: Logger) -> @Sendable (StoreError) -> Void {
+        let marker = IntegrityCheckMarker(besideStoreAt: path)
         return { error in
             do throws(DurableFileError) {
                 try marker.write(reason: error.summary)
-                logger.warning(
-                    "store \(store.path) is damaged (\(error.summary)): the next start checks the whole file"
-                )
+                logger.warning("store \(path) is damaged (\(error.summary)): the next start checks the whole file")
             } catch {
                 logger.error("cannot ask the next start to check the whole store: \(error)")
             }
