@@ -105,8 +105,10 @@ enum HomefeedInterfaceDescription {
         # included, becomes one space, none at either end; then title is 1 to 1024 bytes
         # and kind 1 to 64 (InvalidArgument otherwise). at is when, now by default. While
         # the history holds history-limit events, an at older than every one of them is
-        # refused (InvalidArgument for at): the event would be trimmed at once. The id is
-        # the event's alone: no earlier event had it, even one trimmed since.
+        # refused (InvalidArgument for at, also when at was left out and the clock is
+        # behind every kept event): the event would be trimmed at once. The id is the
+        # event's alone in this store: no earlier event had it, even one trimmed since
+        # (one trimmed before the store's 8-history-ids migration may have had it).
         method RecordHistory(title: string, link: ?string, kind: ?string, at: ?string) -> (id: int, version: int)
 
         # Most recent notices, newest first.
