@@ -225,6 +225,25 @@ struct StoreFaultTests {
         #expect(await daemon.stop() == 0)
     }
 
+    @Test("a start with the full check due asks the service manager for ten more minutes first")
+    func fullCheckExtendsStartTimeout() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try await daemon.start(["--no-fetch"])
+        #expect(await daemon.stop() == 0)
+        let marker = root.stateDirectory.appendingPathComponent("integrity-check-due").path
+        #expect(FileManager.default.createFile(atPath: marker, contents: Data("test\n".utf8)))
+
+        let receiver = try NotifyReceiver(path: root.path("n.sock"))
+        try await daemon.start(["--no-fetch"], environment: ["NOTIFY_SOCKET": receiver.socketValue])
+        // Sent before the check, so the first message; READY=1 comes after it.
+        let first = try #require(await offPool { receiver.receive() }, "no notification: \(root.log())")
+        #expect(NotifyReceiver.lines(first).contains("EXTEND_TIMEOUT_USEC=600000000"), "\(first)")
+        #expect(await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
+        #expect(!FileManager.default.fileExists(atPath: marker))
+        #expect(await daemon.stop() == 0)
+    }
+
     @Test("homefeedctl store check runs integrity_check through the daemon")
     func storeCheck() async throws {
         let root = try ScratchRoot()

@@ -74,6 +74,12 @@ public struct DaemonRunner: Sendable {
             return 1
         }
 
+        // SQLite's full integrity_check (and a REINDEX) reads the whole store: on a large file on
+        // an SD card, longer than the unit's start timeout, which would kill every start with
+        // the check still due. Ten minutes more are asked for, as the check's own budget.
+        if IntegrityCheckMarker(besideStoreAt: HomeService.storePath(in: options.stateDirectory)).isPresent {
+            notifier.extendTimeout(seconds: 600, status: "Checking the whole store (integrity_check)")
+        }
         let service: HomeService
         do {
             service = try await HomeService(

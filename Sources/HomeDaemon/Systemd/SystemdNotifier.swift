@@ -77,6 +77,12 @@ public struct SystemdNotifier: Sendable {
 
     public func stopping(status: String? = nil) { send(["STOPPING=1"] + Self.statusField(status)) }
 
+    /// `EXTEND_TIMEOUT_USEC`: the start (or stop) may take `seconds` more from now than the
+    /// unit's timeout allows, for work whose length follows the data (systemd ≥ 236).
+    public func extendTimeout(seconds: Int, status: String? = nil) {
+        send(["EXTEND_TIMEOUT_USEC=\(seconds * 1_000_000)"] + Self.statusField(status))
+    }
+
     public func watchdog(status: String? = nil) { send(["WATCHDOG=1"] + Self.statusField(status)) }
 
     /// `CLOCK_MONOTONIC` in microseconds, the clock systemd compares `MONOTONIC_USEC` with.
