@@ -100,7 +100,7 @@ public struct ImageCache: Sendable {
 
     private func makeDirectory(_ path: String, mode: mode_t) throws {
         if mkdir(path, mode) != 0, errno != EEXIST {
-            throw ImageCacheError(path: path, operation: "mkdir", code: errno)
+            throw FileCallError(call: "mkdir", path: path, code: errno)
         }
         try share(path, mode: mode)
     }
@@ -108,7 +108,7 @@ public struct ImageCache: Sendable {
     /// `chmod` to `mode` and, when the group may read it, gives it to the client group (a failure
     /// leaves the daemon's group and is logged once: ``RenditionGroup/share(_:)``).
     private func share(_ path: String, mode: mode_t) throws {
-        guard chmod(path, mode) == 0 else { throw ImageCacheError(path: path, operation: "chmod", code: errno) }
+        guard chmod(path, mode) == 0 else { throw FileCallError(call: "chmod", path: path, code: errno) }
         if mode & 0o070 != 0 { group.share(path) }
     }
 
@@ -116,16 +116,7 @@ public struct ImageCache: Sendable {
         guard rename(source, target) == 0 else {
             let code = errno
             unlink(source)
-            throw ImageCacheError(path: target, operation: "rename", code: code)
+            throw FileCallError(call: "rename", path: target, code: code)
         }
     }
-}
-
-/// A file operation of the image cache failed.
-struct ImageCacheError: Error, CustomStringConvertible {
-    var path: String
-    var operation: String
-    var code: Int32
-
-    var description: String { "\(operation)(\(path)): \(String(cString: strerror(code)))" }
 }

@@ -169,7 +169,7 @@ final class ThumbnailHelperProcess {
 
     private func readProcStatus() throws -> String {
         let fd = open("/proc/\(pid)/status", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageCacheError(path: "/proc/\(pid)/status", operation: "open", code: errno) }
+        guard fd >= 0 else { throw FileCallError(call: "open", path: "/proc/\(pid)/status", code: errno) }
         defer { close(fd) }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)

@@ -129,7 +129,7 @@ extension HomeService {
     /// that cannot be written is logged at `<4>` and the version is served all the same: only a
     /// later store that loses its manifests could then start below it.
     private func reserve(_ version: Int) {
-        do throws(ReservationError) {
+        do throws(FileCallError) {
             try versionReservation.cover(version)
         } catch {
             logger.warning("cannot reserve version \(version): \(error)")

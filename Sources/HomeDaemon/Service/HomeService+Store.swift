@@ -26,7 +26,7 @@ extension HomeService {
             logger.warning("store \(path): \(repair); rebuilt its indexes from their tables (REINDEX), every row kept")
         }
         if fullCheck {
-            do throws(DurableFileError) {
+            do throws(FileCallError) {
                 try marker.remove()
             } catch {
                 logger.warning("store: the next start checks the whole file again: \(error)")
@@ -58,7 +58,7 @@ extension HomeService {
     private static func requestFullCheck(ofStoreAt path: String, logger: Logger) -> @Sendable (StoreError) -> Void {
         let marker = IntegrityCheckMarker(besideStoreAt: path)
         return { error in
-            do throws(DurableFileError) {
+            do throws(FileCallError) {
                 try marker.write(reason: error.summary)
                 logger.warning("store \(path) is damaged (\(error.summary)): the next start checks the whole file")
             } catch {
@@ -144,7 +144,7 @@ extension HomeService {
         let lines = try await withStore("cannot check the store", isWrite: false) { try await store.integrityCheck() }
         if lines == ["ok"] { return [] }
         logger.critical("integrity_check of \(store.path) found \(lines.count) problem(s), first: \(lines[0])")
-        do throws(DurableFileError) {
+        do throws(FileCallError) {
             try IntegrityCheckMarker(besideStoreAt: store.path).write(reason: "integrity_check: \(lines[0])")
         } catch {
             logger.error("cannot ask the next start to check the whole store: \(error)")

@@ -230,7 +230,7 @@ public actor HomeService {
         do throws(StoreError) {
             if try await store.checkpoint() {
                 let served = await cache.version
-                do throws(ReservationError) {
+                do throws(FileCallError) {
                     try versionReservation.settle(at: served)
                 } catch {
                     logger.warning("stop: the version reservation stays a block ahead: \(error)")

@@ -30,12 +30,12 @@ struct IntegrityCheckMarker: Sendable {
 
     /// Asks the next start for the full check, saying why (a corruption error's summary, a
     /// finding of `integrity_check`).
-    func write(reason: String) throws(DurableFileError) {
+    func write(reason: String) throws(FileCallError) {
         try DurableFile.replace(path, with: reason.split(whereSeparator: \.isNewline).joined(separator: " ") + "\n")
     }
 
     /// The full check has run: the store opened sound, mended or recovered.
-    func remove() throws(DurableFileError) {
+    func remove() throws(FileCallError) {
         try DurableFile.remove(path)
     }
 }

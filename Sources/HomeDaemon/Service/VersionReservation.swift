@@ -57,9 +57,9 @@ struct VersionReservation {
     /// Makes sure `version` is reserved before it is served: writes a new block when it is above
     /// the reservation.
     ///
-    /// - Throws: ``ReservationError`` naming the call and the file that failed; the reservation
+    /// - Throws: ``FileCallError`` naming the call and the file that failed; the reservation
     ///   is unchanged then.
-    mutating func cover(_ version: Int) throws(ReservationError) {
+    mutating func cover(_ version: Int) throws(FileCallError) {
         guard version > reserved else { return }
         let next = version + Self.block - 1
         try Self.write(next, to: path)
@@ -70,17 +70,14 @@ struct VersionReservation {
     /// it durably (a clean stop, after the final checkpoint): the next start continues from
     /// there instead of from the end of the block. Written as a block is.
     ///
-    /// - Throws: ``ReservationError``; the reservation is unchanged then.
-    mutating func settle(at version: Int) throws(ReservationError) {
+    /// - Throws: ``FileCallError``; the reservation is unchanged then.
+    mutating func settle(at version: Int) throws(FileCallError) {
         guard version != reserved else { return }
         try Self.write(version, to: path)
         reserved = version
     }
 
-    private static func write(_ value: Int, to path: String) throws(ReservationError) {
+    private static func write(_ value: Int, to path: String) throws(FileCallError) {
         try DurableFile.replace(path, with: "\(value)\n")
     }
 }
-
-/// Writing the version reservation failed (``DurableFile``).
-typealias ReservationError = DurableFileError
