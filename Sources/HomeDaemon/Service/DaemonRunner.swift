@@ -110,6 +110,7 @@ public struct DaemonRunner: Sendable {
             return 1
         }
         server.start()
+        await manager.probeEventLoop { await server.eventLoopTurned() }
         if options.fetching {
             logger.info("fetching with \(FeedFetcher.libraryVersion)")
             await service.startFetching()

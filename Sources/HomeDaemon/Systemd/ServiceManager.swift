@@ -21,6 +21,12 @@ actor ServiceManager {
     /// The health check in flight (``checkHealth()``): one that missed its ping keeps running,
     /// and the next tick waits for it instead of starting another.
     private var check: Task<String, Never>?
+    /// Returns once the Varlink server's event loop has turned, installed once the server runs.
+    private var loopProbe: (@Sendable () async -> Void)?
+    /// The loop probe in flight: one that missed its ping is waited for by the next tick.
+    private var loopCheck: Task<Void, Never>?
+    /// The loop had not answered at the last health check, to log its changes once.
+    private var loopWasStalled = false
 
     init(notifier: SystemdNotifier, service: HomeService, logger: Logger) {
         self.notifier = notifier
@@ -30,6 +36,12 @@ actor ServiceManager {
 
     func countSubscribers(with counter: @escaping @Sendable () async -> Int) {
         subscribers = counter
+    }
+
+    /// Has each health check also wait for `probe`, the event loop's turn
+    /// (`VarlinkServer.eventLoopTurned()`): no ping while it has not answered.
+    func probeEventLoop(with probe: @escaping @Sendable () async -> Void) {
+        loopProbe = probe
     }
 
     /// Start-up is complete: the socket is served and a manifest is loaded.
@@ -102,6 +114,11 @@ actor ServiceManager {
     /// failure (``StoreHealth/probeMissed(_:)``) and the ping goes out on time, at most 1.5
     /// intervals (¾ of `$WATCHDOG_USEC`) after the last. A wedged service or store misses every
     /// ping, turns the store failing after three, and stops the pings.
+    ///
+    /// The same half interval is the Varlink event loop's to turn (``probeEventLoop(with:)``):
+    /// it serves every client and never waits for the store, so a loop that has not run a job
+    /// submitted that long ago is wedged, and its tick sends no ping. Two such ticks in a row
+    /// leave the manager a whole `$WATCHDOG_USEC` without one: it restarts the daemon.
     func runHealthChecks(every interval: Duration, pinging: Bool) async {
         let clock = ContinuousClock()
         let budget = interval / 2
@@ -115,8 +132,14 @@ actor ServiceManager {
             }
             let check = self.check ?? Task { await checkHealth() }
             self.check = check
+            let loopCheck = self.loopCheck ?? loopProbe.map { probe in Task { await probe() } }
+            self.loopCheck = loopCheck
             let line = await check.value(before: due)
+            var loopTurned = true
+            if let loopCheck { loopTurned = await loopCheck.value(before: due) != nil }
             if isStopping { return }
+            if loopTurned { self.loopCheck = nil }
+            noteLoop(turned: loopTurned, within: budget, pinging: pinging)
             if line == nil {
                 if Task.isCancelled { return }
                 service.health.probeMissed(budget)
@@ -140,11 +163,25 @@ actor ServiceManager {
             // Without an answer there is no new line: the old one stands until a check ends.
             let changed = line.map { $0 != lastStatus } ?? false
             if changed { lastStatus = line }
-            if pinging, !isFailing {
+            if pinging, !isFailing, loopTurned {
                 notifier.watchdog(status: changed ? line : nil)
             } else if changed, let line {
                 notifier.status(line)
             }
+        }
+    }
+
+    /// Logs a change of the event loop's state: stalled at `<3>`, turning again at `<5>`.
+    private func noteLoop(turned: Bool, within budget: Duration, pinging: Bool) {
+        guard turned == loopWasStalled else { return }
+        loopWasStalled = !turned
+        if turned {
+            logger.notice("the Varlink event loop turns again")
+        } else {
+            logger.error(
+                "the Varlink event loop has not run a job within \(budget): every client waits"
+                    + (pinging ? "; no watchdog ping while it does not" : "")
+            )
         }
     }
 

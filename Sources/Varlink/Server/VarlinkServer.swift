@@ -185,6 +185,15 @@ public final class VarlinkServer: Sendable {
         await loop.stop()
     }
 
+    /// Returns once the event loop thread has run a job submitted now: how a watchdog sees that
+    /// the one thread serving every connection still turns. A health check that never touches
+    /// it would go on pinging while every client hangs. Returns at once after ``shutdown()``.
+    public func eventLoopTurned() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            loop.submit { continuation.resume() }
+        }
+    }
+
     /// A snapshot of the counters.
     public var statistics: VarlinkServerStatistics {
         var statistics = context.statistics.withLock { $0 }
