@@ -71,7 +71,7 @@ final class PangoEngine {
         FcConfigDestroy(config)
     }
 
-    /// Lays `text` out at `width` points in `style` and reads its logical extents.
+    /// Lays `text` out at `width` points in `style` and reads the height of its logical extents.
     ///
     /// - Parameter text: UTF-8 without NUL bytes (``TextInput``).
     func measure(_ text: [UInt8], style: TextStyle, width: Double) throws(TextMeasureError) -> TextMetrics {
@@ -97,17 +97,49 @@ final class PangoEngine {
                 pango_layout_set_text(layout, chars.baseAddress, Int32(chars.count))
             }
         }
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
         return TextMetrics(
-            height: Double(logical.height) / Double(PANGO_SCALE),
+            height: Self.logicalHeight(layout, lineSpacing: style.lineSpacing.map(Float.init) ?? 0),
             lines: Int(pango_layout_get_line_count(layout)),
             isTruncated: pango_layout_is_ellipsized(layout) != 0
         )
     }
 
-    /// The family fontconfig gives a font description.
-    func loadedFamily(_ font: String) throws(TextMeasureError) -> String {
+    /// The height of `layout`'s logical extents in points: `pango_layout_get_extents`' sum of its
+    /// lines, computed the same way line by line, but in `Double`.
+    ///
+    /// Pango adds up the lines' positions in 32-bit Pango units (1/1024 point), which wrap past
+    /// 2 097 152 points: a thousand lines of a 200-point font at a line height of 10 came out
+    /// negative. Each line's own extents are far within range; only the sum is not. The steps are
+    /// Pango's (`get_line_extents_layout_coords`): without a line spacing factor each line starts
+    /// where the one before ends; with one, each baseline is the one before plus the factor times
+    /// the line's height, added in `Float` and truncated to whole units as C does, so every
+    /// height Pango gets right comes out to the same unit.
+    private static func logicalHeight(_ layout: OpaquePointer, lineSpacing: Float) -> Double {
+        var baseline = 0.0
+        var bottom = 0.0
+        var isFirst = true
+        var node = pango_layout_get_lines_readonly(layout)
+        while let current = node {
+            node = current.pointee.next
+            guard let line = current.pointee.data?.assumingMemoryBound(to: PangoLayoutLine.self) else { continue }
+            var logical = PangoRectangle()
+            pango_layout_line_get_extents(line, nil, &logical)
+            if isFirst || lineSpacing == 0 {
+                baseline = bottom - Double(logical.y)
+            } else {
+                var height: Int32 = 0
+                pango_layout_line_get_height(line, &height)
+                baseline = Double((Float(baseline) + lineSpacing * Float(height)).rounded(.towardZero))
+            }
+            bottom = baseline + Double(logical.y) + Double(logical.height)
+            isFirst = false
+        }
+        return bottom / Double(PANGO_SCALE)
+    }
+
+    /// The family fontconfig gives a font description, and every name of that family (the
+    /// font's FC_FAMILY values, e.g. `NanumGothic` and `나눔고딕`), the first one included.
+    func loadedFamily(_ font: String) throws(TextMeasureError) -> (family: String, names: [String]) {
         let description = try self.description(font)
         guard let loaded = pango_font_map_load_font(fontMap, context, description) else {
             throw .fontNotLoaded(font)

@@ -74,7 +74,8 @@ public struct TextStyle: Sendable, Hashable {
 /// What one measurement found.
 public struct TextMetrics: Sendable, Hashable {
     /// The height of the laid-out lines in points: Pango's logical extents, unrounded (a
-    /// renderer at scale 1 needs `ceil(height)` pixels, as pango-view's image has).
+    /// renderer at scale 1 needs `ceil(height)` pixels, as pango-view's image has), summed
+    /// line by line without the 32-bit overflow of Pango's own sum, so never negative.
     public var height: Double
     /// Lines laid out (at most the style's `maxLines`).
     public var lines: Int

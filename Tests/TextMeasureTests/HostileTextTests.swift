@@ -74,4 +74,24 @@ struct HostileTextTests {
         #expect(capped.lines == 3)
         #expect(capped.isTruncated)
     }
+
+    @Test("heights beyond Pango's 32-bit units are summed without wrapping")
+    func tallText() throws {
+        // 2 097 152 points is 2^31 Pango units: Pango's own extents came out negative here
+        // (-1 868 948.58 and -1 866 179).
+        let words = String(repeating: "i ", count: 2_000)
+        let line = try TextHost.measurer.measure("i", style: TextStyle(font: "DejaVu Sans 1000"), width: 300)
+        let plain = try TextHost.measurer.measure(words, style: TextStyle(font: "DejaVu Sans 1000"), width: 300)
+        #expect(plain.lines == 2_000)
+        #expect(plain.height == 2_000 * line.height)
+
+        let spaced = TextStyle(font: "DejaVu Sans 200", lineSpacing: 10, maxLines: 1_000)
+        let small = try TextHost.measurer.measure("i", style: TextStyle(font: "DejaVu Sans 200"), width: 100)
+        let capped = try TextHost.measurer.measure(words, style: spaced, width: 100)
+        #expect(capped.lines == 1_000)
+        #expect(capped.isTruncated)
+        // Baselines 10 line heights apart, added in Float as Pango does: within a few points.
+        let expected = small.height + 999 * 10 * small.height
+        #expect(abs(capped.height - expected) < expected * 1e-5, "\(capped.height) for about \(expected)")
+    }
 }
