@@ -37,7 +37,8 @@ public final class TextMeasurer: Sendable {
         /// A fontconfig configuration file instead of the default (`FONTCONFIG_FILE`, else
         /// `fonts.conf`).
         public var fontconfigFile: String?
-        /// Measurements kept, and bytes of their text.
+        /// Measurements, and bytes of their text, that a set measured again and again (each
+        /// version's titles) keeps cached whole; at most twice as many are held.
         public var cacheEntries = 2_048
         public var cacheBytes = 2 << 20
 
