@@ -20,6 +20,12 @@ static inline PangoFontMap *cpango_ft2_font_map_new(FcConfig *config, double dpi
     return map;
 }
 
+/* The fontconfig pattern a font Pango loaded was matched to (owned by the font), whose
+   FC_FAMILY values are every name of its family (NanumGothic and 나눔고딕 are one family). */
+static inline FcPattern *cpango_font_pattern(PangoFont *font) {
+    return pango_fc_font_get_pattern(PANGO_FC_FONT(font));
+}
+
 /* The number of fonts `config` knows (0 when fontconfig found no configuration or no fonts). */
 static inline int cpango_font_count(FcConfig *config) {
     FcFontSet *set = FcConfigGetFonts(config, FcSetSystem);

@@ -147,7 +147,17 @@ final class PangoEngine {
         defer { g_object_unref(loaded) }
         guard let described = pango_font_describe(loaded) else { throw .fontNotLoaded(font) }
         defer { pango_font_description_free(described) }
-        return pango_font_description_get_family(described).map { String(cString: $0) } ?? ""
+        let family = pango_font_description_get_family(described).map { String(cString: $0) } ?? ""
+        var names = [family]
+        if let pattern = cpango_font_pattern(loaded) {
+            var index: Int32 = 0
+            var name: UnsafeMutablePointer<FcChar8>?
+            while FcPatternGetString(pattern, FC_FAMILY, index, &name) == FcResultMatch, let name {
+                names.append(String(cString: name))
+                index += 1
+            }
+        }
+        return (family, names)
     }
 
     /// The parsed description of a font string, checked to load once.

@@ -68,12 +68,16 @@ public final class TextMeasurer: Sendable {
         public var families: [String]
         /// The family fontconfig loads for it.
         public var loadedFamily: String
+        /// Every name of the loaded family (fontconfig's FC_FAMILY values: a Korean font is
+        /// `NanumGothic` and `나눔고딕`), ``loadedFamily`` among them.
+        public var loadedFamilyNames: [String]
 
         /// The first family named is neither installed nor a generic alias (`sans`, `serif` …):
-        /// fontconfig substitutes ``loadedFamily``.
+        /// fontconfig substitutes ``loadedFamily``. A family named by any of its names (a
+        /// localized one too) is installed.
         public var missingFamily: String? {
             guard let first = families.first, !FontDescription.isGeneric(first),
-                !FontDescription.sameFamily(first, loadedFamily)
+                !loadedFamilyNames.contains(where: { FontDescription.sameFamily(first, $0) })
             else { return nil }
             return first
         }
@@ -174,10 +178,11 @@ public final class TextMeasurer: Sendable {
     /// ``resolveFont(_:)`` on the caller's thread.
     public func resolveFontNow(_ font: String) throws(TextMeasureError) -> FontResolution {
         let families = FontDescription.parse(font).families
-        let result: Result<String, TextMeasureError> = state.withLock { state in
+        let result: Result<(family: String, names: [String]), TextMeasureError> = state.withLock { state in
             Result { () throws(TextMeasureError) in try Self.engine(&state, configuration).loadedFamily(font) }
         }
-        return FontResolution(families: families, loadedFamily: try result.get())
+        let loaded = try result.get()
+        return FontResolution(families: families, loadedFamily: loaded.family, loadedFamilyNames: loaded.names)
     }
 
     /// Cache hits and misses so far, and the measurements kept.

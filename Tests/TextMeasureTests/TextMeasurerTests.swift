@@ -145,6 +145,16 @@ struct TextMeasurerTests {
         #expect(try await TextHost.measurer.resolveFont("sans-serif 12").missingFamily == nil)
     }
 
+    @Test("a family named by its localized name is installed, not substituted", .enabled(if: TextHost.hasFonts))
+    func localizedFamily() async throws {
+        // fc-list: NanumGothic,나눔고딕. Pango describes the font by its first name only.
+        let korean = try await TextHost.measurer.resolveFont("나눔고딕 17")
+        #expect(korean.missingFamily == nil, "loaded \(korean.loadedFamily), names \(korean.loadedFamilyNames)")
+        #expect(korean.loadedFamilyNames.contains("나눔고딕"))
+        let english = try await TextHost.measurer.resolveFont("NanumGothic 17")
+        #expect(english.loadedFamily == korean.loadedFamily)
+    }
+
     @Test("without fonts every call fails as unavailable, and stays failed")
     func noFonts() async throws {
         let directory = try TemporaryDirectory(prefix: "hf-fc")
