@@ -133,7 +133,7 @@ struct TextMeasurerTests {
         for index in 0..<20 {
             _ = try measurer.measure(String(repeating: "x", count: 3_990) + "\(index)", style: style, width: 200)
         }
-        #expect(measurer.cacheStatistics.count <= 16)
+        #expect(measurer.cacheStatistics.count <= 8)
     }
 
     @Test("an unknown family is resolved to what fontconfig substitutes", .enabled(if: TextHost.hasFonts))
