@@ -517,6 +517,51 @@ struct HomeServiceTests {
         #expect(await service.awaitPublished() == nil)
     }
 
+    @Test("content the running layout cannot lay out is logged once, tried again at each change only, and shown stale")
+    func unsolvableContent() async throws {
+        // Validates: nothing is fetched yet, so the section is empty and the first version made.
+        try writeLayoutOverWorkBudget()
+        let log = LogRecorder()
+        let service = try await HomeService(
+            configuration: try await LoadedConfiguration.load(directory: configDirectory),
+            stateDirectory: stateDirectory,
+            logger: Logger(label: "test", level: .notice, sink: log.sink)
+        )
+        defer { Task { await service.stop() } }
+        let version = await service.version
+        // The services list brings six links into the section: its versions cannot be made.
+        await #expect(throws: ServiceError.self) { _ = try await service.refresh(url: nil) }
+        // Changes that leave the section as it was fail the same way, and are not told again.
+        await service.requestPublish()
+        #expect(await service.awaitPublished() != nil)
+        await #expect(throws: ServiceError.self) {
+            _ = try await service.recordHistory(title: "도서관", link: nil, kind: nil, at: nil)
+        }
+        await service.requestPublish()
+        #expect(await service.awaitPublished() != nil)
+        let failures = log.lines.filter { $0.contains("cannot publish a new version") }
+        #expect(failures.count == 1, "\(failures)")
+        let failure = try #require(failures.first)
+        #expect(failure.hasPrefix("<3>"))
+        #expect(failure.contains("/layout.json: sections[3]: at profile phone, with the content stored now: solver"))
+        #expect(failure.hasSuffix("trying again at the next change"), "\(failure)")
+        #expect(await service.version == version)
+        let stale = try #require(await service.statusSummary().stale)
+        #expect(stale.contains("/layout.json: sections[3]: at profile phone"), "\(stale)")
+        // A layout that lays the content out publishes it, said once at <5>, and is current.
+        let layout = configDirectory.appendingPathComponent("layout.json")
+        try FileManager.default.removeItem(at: layout)
+        try FileManager.default.copyItem(
+            at: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("feeds/layout.json"),
+            to: layout
+        )
+        #expect(try await service.reload() > version)
+        let recovered = log.lines.filter { $0.contains("the manifests are current again") }
+        #expect(recovered.count == 1 && recovered.first?.hasPrefix("<5>") == true, "\(recovered)")
+        #expect(await service.statusSummary().stale == nil)
+    }
+
     @Test("a reload applies client-group to the image files made from then on")
     func reloadClientGroup() async throws {
         let service = try await HomeService(

@@ -126,7 +126,7 @@ struct VersionPublisherTests {
         // The delay is a millisecond per failure in a row: the test waits for calls, not time.
         let publisher = VersionPublisher(retryDelay: { .milliseconds($0) })
         let maker = SteppedMaker(failing: [1, 2, 4])
-        let delays = Mutex<[Duration]>([])
+        let delays = Mutex<[Duration?]>([])
         let running = Task {
             await publisher.run(
                 making: { await maker.make() },

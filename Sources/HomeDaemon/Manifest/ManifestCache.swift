@@ -181,14 +181,29 @@ public actor ManifestCache {
         at time: Date
     ) async throws(LayoutSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
-        return try await prepare(
-            sections: HomeAssembler.assemble(sectionIDs: spec.sections.map(\.id), content: content, bindings: bindings),
-            spec: spec,
-            profiles: newProfiles,
-            measurements: newMeasurements,
-            images: newImages,
-            at: time
-        )
+        do throws(ProfileSolveError) {
+            return try await prepare(
+                sections: HomeAssembler.assemble(
+                    sectionIDs: spec.sections.map(\.id),
+                    content: content,
+                    bindings: bindings
+                ),
+                spec: spec,
+                profiles: newProfiles,
+                measurements: newMeasurements,
+                images: newImages,
+                at: time
+            )
+        } catch {
+            throw error.error
+        }
+    }
+
+    /// A layout that cannot be solved at one profile: the service names the profile (and the
+    /// layout file) in its log, as a reload's trial does.
+    struct ProfileSolveError: Error {
+        var profile: String
+        var error: LayoutSolveError
     }
 
     /// ``prepare(content:bindings:spec:profiles:measurements:images:at:)`` for sections already
@@ -198,7 +213,7 @@ public actor ManifestCache {
     /// The profiles are laid out and encoded concurrently, each on its own child task: they share
     /// nothing but their inputs, and a version's latency is what the `RecordHistory` caller and
     /// every subscriber wait for (issue 17). The error thrown is still the first profile's, in
-    /// configuration order.
+    /// configuration order, with that profile's name.
     ///
     /// - Parameter elements: the ``ElementIndex`` of the spec laid out (`newSpec`, or the current
     ///   one) and `sections`, when the caller has made it already (the service, once per
@@ -214,7 +229,7 @@ public actor ManifestCache {
         images newImages: ImageIndex? = nil,
         solved: [String: SolvedLayout] = [:],
         at time: Date
-    ) async throws(LayoutSolveError) -> PreparedVersion {
+    ) async throws(ProfileSolveError) -> PreparedVersion {
         let spec = newSpec ?? self.spec
         let profiles = newProfiles ?? self.profiles
         let measurements = newMeasurements ?? self.measurements
@@ -240,7 +255,12 @@ public actor ManifestCache {
         var built: [String: EncodedManifest] = [:]
         var stale: [StaleMeasurement] = []
         for (profile, result) in zip(profiles, results) {
-            let build = try result.get()
+            let build: ManifestBuilder.Built
+            do throws(LayoutSolveError) {
+                build = try result.get()
+            } catch {
+                throw ProfileSolveError(profile: profile.name, error: error)
+            }
             let target = MeasurementTargets.profile(profile.name)
             built[profile.name] = build.manifest
             stale += build.stale.map { StaleMeasurement(target: target, id: $0.id, entry: $0.entry) }

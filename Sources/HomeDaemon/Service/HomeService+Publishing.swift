@@ -45,7 +45,8 @@ extension HomeService {
     /// Makes one version: reads the store, lays out and encodes every profile's manifest, stores
     /// them in one transaction, then serves them. A failure is returned to the callers waiting
     /// on the version, and logged at `<3>` by ``versionFailed(_:retryingIn:)``; the previous
-    /// version keeps serving, since a version is served only once it is stored.
+    /// version keeps serving, since a version is served only once it is stored. A layout that
+    /// cannot lay out the content names the layout file, the JSON path and the profile.
     func makeVersion() async -> Result<Int, ServiceError> {
         defer { memory.workHappened() }
         // Read once, before the first await: a reload while this version is made must not filter
@@ -110,6 +111,13 @@ extension HomeService {
             if let error = error as? StoreError {
                 health.failed(error)
                 failure = .storeUnavailable(error)
+            } else if let error = error as? ManifestCache.ProfileSolveError {
+                let problem = ConfigError(
+                    file: configuration.layoutURL.path,
+                    unsolvable: error.error,
+                    context: "at profile \(error.profile), with the content stored now"
+                )
+                failure = .internalError(reason: "cannot make a new version", cause: "\(problem)")
             } else {
                 failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
             }
@@ -118,11 +126,17 @@ extension HomeService {
     }
 
     /// Logs a version that failed at `<3>`, with when its changes are tried again
-    /// (``VersionPublisher``): the served version is stale until one succeeds.
-    nonisolated func versionFailed(_ failure: ServiceError, retryingIn delay: Duration) {
-        logger.error(
-            "cannot publish a new version: \(failure); trying again in \(delay.components.seconds) s, or at the next change"
-        )
+    /// (``VersionPublisher``): after `delay`, or at the next change only when it is nil (the
+    /// publisher does not tell the same such failure twice in a row). The served version is
+    /// stale until one succeeds (``versionRecovered(_:from:)``).
+    nonisolated func versionFailed(_ failure: ServiceError, retryingIn delay: Duration?) {
+        let retry = delay.map { "trying again in \($0.components.seconds) s, or at the next change" }
+        logger.error("cannot publish a new version: \(failure); " + (retry ?? "trying again at the next change"))
+    }
+
+    /// Logs at `<5>` the first version made after failures: the served version is current again.
+    nonisolated func versionRecovered(_ version: Int, from failure: ServiceError) {
+        logger.notice("published version \(version) after failing (\(failure)); the manifests are current again")
     }
 
     /// Reserves `version` before it is stored and served (``VersionReservation``). A reservation

@@ -1,8 +1,8 @@
 import HomeFetch
 import HomeStore
 
-/// What the `STATUS=` line shows (``ServiceManager``): the version, the store's state and how
-/// many configured sources are failing.
+/// What the `STATUS=` line shows (``ServiceManager``): the version, why it is stale, the store's
+/// state and how many configured sources are failing.
 ///
 /// Read after every version and every health check, so without the counts
 /// ``HomeService/status()`` makes for `GetStatus`: a count over every notice and one per
@@ -10,6 +10,9 @@ import HomeStore
 /// the version's push to its subscribers was being written on the other core.
 struct StatusSummary: Equatable {
     var version: Int
+    /// Why the version served is not the content's: the failure of the last version tried
+    /// (``VersionPublisher/staleness``), nil once one is made.
+    var stale: String? = nil
     /// ``StoreHealth``'s state: `ok`, `failing` or `recovered`.
     var store: String
     var storeReason: String?
@@ -33,6 +36,7 @@ extension HomeService {
         let report = health.report
         return StatusSummary(
             version: await cache.version,
+            stale: publisher.staleness?.description,
             store: report.state.rawValue,
             storeReason: report.reason,
             sources: lastSourceTally.sources,

@@ -187,7 +187,8 @@ public actor HomeService {
                     guard let self else { return .failure(VersionPublisher.stopped) }
                     return await self.makeVersion()
                 },
-                failed: { [weak self] failure, delay in self?.versionFailed(failure, retryingIn: delay) }
+                failed: { [weak self] failure, delay in self?.versionFailed(failure, retryingIn: delay) },
+                recovered: { [weak self] version, failure in self?.versionRecovered(version, from: failure) }
             )
         }
         if holdsVersions {

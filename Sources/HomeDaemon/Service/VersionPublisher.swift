@@ -14,9 +14,12 @@ import Synchronization
 /// version that covered it, or nil (``awaitPublished()``). ``finish()`` ends the stream; the
 /// task returns after the version in flight, so a stop never cuts one in half.
 ///
-/// A version that fails (the store locked past its busy timeout, a full disk) leaves its
-/// changes pending: they are tried again after ``retryDelay(afterFailures:)`` (1 s, doubling to
-/// 60 s), or at once when another change comes first, until a version is made.
+/// A version the store fails (locked past its busy timeout, a full disk) leaves its changes
+/// pending: they are tried again after ``retryDelay(afterFailures:)`` (1 s, doubling to 60 s),
+/// or at once when another change comes first, until a version is made. Any other failure (a
+/// layout that cannot lay out the content) would fail the same way with nothing changed: it is
+/// tried again at the next change only, and told once while it fails the same way
+/// (``ServiceError/mayPassUnchanged``).
 ///
 /// Sendable: the counters, waiters and version streams sit behind a `Mutex`.
 final class VersionPublisher: Sendable {
@@ -26,7 +29,8 @@ final class VersionPublisher: Sendable {
         var requested = 0
         var attempted = 0
         var published = 0
-        /// Failed attempts in a row, and the failure of the last one.
+        /// Failed attempts in a row, and the failure of the last one: nil once a version is
+        /// made, so the served version is stale while it is set (``staleness``).
         var failures = 0
         var lastFailure: ServiceError?
         /// Sleeps until the failed changes are tried again.
@@ -150,21 +154,31 @@ final class VersionPublisher: Sendable {
     /// Open ``versions()`` streams.
     var subscriberCount: Int { state.withLock { $0.streams.count } }
 
+    /// Why the served version is stale: the failure of the last attempt, nil once the last
+    /// attempt made a version.
+    var staleness: ServiceError? { state.withLock { $0.lastFailure } }
+
     /// Makes versions until ``finish()``: for each change signal, `makeVersion` runs until every
     /// change counted so far is covered. Call once, from the one task that owns publishing.
     ///
     /// - Parameter makeVersion: makes, stores and serves one version; returns its number, or
     ///   the failure (the previous version keeps serving).
-    /// - Parameter failed: told each failure and how long until its changes are tried again.
+    /// - Parameter failed: told a failure and how long until its changes are tried again (nil:
+    ///   at the next change only); not told again of a failure that is not retried while it
+    ///   repeats the one before, word for word.
+    /// - Parameter recovered: told the failure before a version that was made (once, when
+    ///   the run of failures ends).
     func run(
         making makeVersion: () async -> Result<Int, ServiceError>,
-        failed: (ServiceError, Duration) -> Void = { _, _ in }
+        failed: (ServiceError, Duration?) -> Void = { _, _ in },
+        recovered: (Int, ServiceError) -> Void = { _, _ in }
     ) async {
         for await _ in changes {
             while let generation = state.withLock({ $0.startRound() }) {
                 let outcome = await makeVersion()
-                let (ready, streams, retryIn) = state.withLock { state in
+                let (ready, streams, previous, retryIn) = state.withLock { state in
                     state.attempted = generation
+                    let previous = state.lastFailure
                     var retryIn: Duration?
                     switch outcome {
                     case .success:
@@ -174,25 +188,28 @@ final class VersionPublisher: Sendable {
                     case .failure(let error):
                         state.failures += 1
                         state.lastFailure = error
-                        let delay = retryDelay(state.failures)
-                        retryIn = delay
-                        state.retry = Task { [weak self] in
-                            guard (try? await Task.sleep(for: delay)) != nil else { return }
-                            self?.retryFailed()
+                        if error.mayPassUnchanged {
+                            let delay = retryDelay(state.failures)
+                            retryIn = delay
+                            state.retry = Task { [weak self] in
+                                guard (try? await Task.sleep(for: delay)) != nil else { return }
+                                self?.retryFailed()
+                            }
                         }
                     }
                     let ready = state.waiters.filter { $0.generation <= generation }
                     state.waiters.removeAll { $0.generation <= generation }
-                    return (ready, Array(state.streams.values), retryIn)
+                    return (ready, Array(state.streams.values), previous, retryIn)
                 }
                 let failure: ServiceError?
                 switch outcome {
                 case .success(let version):
                     failure = nil
+                    if let previous { recovered(version, previous) }
                     for stream in streams { stream.yield(version) }
                 case .failure(let error):
                     failure = error
-                    if let retryIn { failed(error, retryIn) }
+                    if retryIn != nil || previous?.description != error.description { failed(error, retryIn) }
                 }
                 for waiter in ready { waiter.continuation.resume(returning: failure) }
             }
@@ -240,4 +257,15 @@ final class VersionPublisher: Sendable {
         reason: "the daemon is stopping",
         cause: "no more versions are made"
     )
+}
+
+extension ServiceError {
+    /// Whether making the same version again, with nothing changed, may succeed: after a store
+    /// failure it may (a lock released, space freed), so ``VersionPublisher`` tries again on a
+    /// timer; any other failure (a layout that cannot lay out the content) comes back the same
+    /// until something changes.
+    var mayPassUnchanged: Bool {
+        if case .storeUnavailable = self { return true }
+        return false
+    }
 }

@@ -192,12 +192,14 @@ actor ServiceManager {
         return await statusLine()
     }
 
-    /// `Serving version 4; sources: 3 ok, 0 failing; 1 subscriber`, with the store's state
-    /// when it is not ok: `Store failing: SQLITE_BUSY (5): database is locked; serving version 4; …`
-    /// or `Serving version 4; store recovered: the file was corrupt (…); …`.
+    /// `Serving version 4; sources: 3 ok, 0 failing; 1 subscriber`, with why the version is
+    /// stale while new ones fail (`Serving version 4, stale: cannot make a new version: …; …`) and
+    /// the store's state when it is not ok: `Store failing: SQLITE_BUSY (5): database is locked;
+    /// serving version 4; …` or `Serving version 4; store recovered: the file was corrupt (…); …`.
     func statusLine() async -> String {
         let status = await service.statusSummary()
         var line = "version \(status.version)"
+        if let stale = status.stale { line += ", stale: \(stale)" }
         switch status.store {
         case "failing": line = "Store failing: \(status.storeReason ?? "unknown"); serving " + line
         case "recovered": line = "Serving " + line + "; store recovered: \(status.storeReason ?? "")"
