@@ -39,6 +39,10 @@ public actor FetchScheduler {
     /// Sources whose stored state was amended as it was taken (a saved move dropped, a next
     /// attempt caught up): saved once ``run()`` runs, so the store holds what the schedule does.
     private var amended: Set<String> = []
+    /// The last move not saved (``reasonNotToSave(_:movingFrom:)``) told of each source, by
+    /// configured URL: a move followed at every fetch is logged once, and again only when it
+    /// leads somewhere else. One URL per configured source, for the scheduler's life.
+    private var toldUnsavedMoves: [String: String] = [:]
     private var inFlight: [String: Task<Report, Never>] = [:]
     private var wake: AsyncStream<Void>.Continuation?
 
@@ -195,6 +199,7 @@ public actor FetchScheduler {
             log: log
         )
         self.amended.formUnion(amended)
+        toldUnsavedMoves = toldUnsavedMoves.filter { entries[$0.key] != nil }
         Self.pullIn(&entries, notAfter: now.addingTimeInterval(policy.horizon), log: log)
         for (url, task) in inFlight where entries[url] == nil { task.cancel() }
         wake?.yield()
@@ -322,9 +327,11 @@ public actor FetchScheduler {
         entry.state.validators = response.validators
         if let target = response.permanentRedirectURL {
             if let reason = Self.reasonNotToSave(response, movingFrom: entry.state.fetchURL) {
-                log(.notice) {
-                    "\(entry.source.url): moved permanently to \(target); not saved: \(reason), so this move is "
-                        + "followed at each fetch instead"
+                if toldUnsavedMoves.updateValue(target, forKey: url) != target {
+                    log(.notice) {
+                        "\(entry.source.url): moved permanently to \(target); not saved: \(reason), so this move is "
+                            + "followed at each fetch instead"
+                    }
                 }
             } else {
                 entry.state.permanentRedirectURL = target == entry.source.url ? nil : target

@@ -258,6 +258,32 @@ struct FetchSchedulerTests {
         #expect(log.lines.contains(notice), "\(log.lines)")
     }
 
+    @Test("a move that is not saved is logged once per target, however many fetches follow it")
+    func unsavedMoveLoggedOnce() async throws {
+        let url = "https://intra.example/feed.xml"
+        let log = LogRecorder()
+        let fetcher = RelocatingFetcher(target: "http://intra.example/feed.xml")
+        let scheduler = FetchScheduler(
+            sources: [FeedSource(url: url, kind: .notices)],
+            fetcher: fetcher,
+            sink: Recorder(),
+            persistence: Recorder(),
+            clock: ManualClock(),
+            configuration: Self.configuration(),
+            jitterSeed: 1,
+            log: { _, message in log.sink(message()) }
+        )
+        func moves() -> [String] { log.lines.filter { $0.contains("moved permanently") } }
+        for _ in 0..<3 { _ = try await scheduler.refresh() }
+        #expect(moves().count == 1, "\(moves())")
+        // Somewhere else: told again, once.
+        fetcher.move(to: "http://other.example/feed.xml")
+        for _ in 0..<3 { _ = try await scheduler.refresh() }
+        #expect(moves().count == 2, "\(moves())")
+        let moved = "\(url): moved permanently to http://other.example/feed.xml; not saved"
+        #expect(moves().last?.hasPrefix(moved) == true)
+    }
+
     @Test("a permanent move to a URL with a user name and password is followed but not saved, nor logged with them")
     func noUserinfoSaved() async throws {
         let server = try await FixtureServer.shared.value
@@ -614,6 +640,21 @@ struct MovedFetcher: SourceFetching {
                 status: 304
             )
         )
+    }
+}
+
+/// A ``MovedFetcher`` whose target the test moves.
+final class RelocatingFetcher: SourceFetching {
+    private let target: Mutex<String>
+
+    init(target: String) {
+        self.target = Mutex(target)
+    }
+
+    func move(to url: String) { target.withLock { $0 = url } }
+
+    func fetch(_ request: FetchRequest) async throws(FetchError) -> FetchOutcome {
+        try await MovedFetcher(target: target.withLock { $0 }).fetch(request)
     }
 }
 
