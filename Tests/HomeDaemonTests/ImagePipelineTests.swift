@@ -279,6 +279,29 @@ struct ImagePipelineTests {
         #expect(index == ImageIndex(entries: [:]))
     }
 
+    @Test("a helper that cannot start is logged once for its batch, not once per image")
+    func helperStartFailureLoggedOnce() async throws {
+        let server = try await FixtureServer.shared.value
+        let log = LogRecorder()
+        let pipeline = pipeline(logger: Logger(label: "images", level: .debug, sink: log.sink)) {
+            $0.helperPath = "/nonexistent/homefeed-thumbnail"
+        }
+        // Three originals (the same bytes would be one), all in one batch.
+        await pipeline.needs(
+            ["icon.png", "photo.jpg", "favicon.ico"].map {
+                ImageRequirement(
+                    subject: .image(url: server.url("/img/\(key)-\($0)?name=\($0)"), source: "s"),
+                    key: Self.box
+                )
+            }
+        )
+        await pipeline.waitUntilIdle()
+        let failures = log.lines.filter { $0.contains("cannot start") }
+        #expect(failures.count == 1, "\(failures)")
+        #expect(failures.first?.hasPrefix("<3>") == true)
+        #expect(failures.first?.hasSuffix("; 3 images tried again in a later pass") == true, "\(failures)")
+    }
+
     @Test("an image whose content changes keeps its old files through that pass: the served version links to them")
     func replacedContentOutlivesItsPass() async throws {
         let file = URL(fileURLWithPath: scratch.file("icon"))

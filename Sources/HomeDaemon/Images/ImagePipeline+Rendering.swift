@@ -66,6 +66,9 @@ extension ImagePipeline {
             if !outcome.limitsApplied {
                 logger.warning("images: homefeed-thumbnail could not set its resource limits (seccomp?)")
             }
+            // A helper's failure (one that could not start fails every image left in the batch
+            // with it) is logged once, with the images it leaves for a later pass.
+            var transient: [(reason: String, images: Int)] = []
             for request in batch {
                 guard let job = jobs[request.id] else { continue }
                 defer { for output in job.outputs { unlink(output.path) } }
@@ -88,13 +91,21 @@ extension ImagePipeline {
                     logger.error("images: \(job.original.contentHash.prefix(12)): \(reason); trying again later")
                 case .failure(let failure)?:
                     if failure.isTransient {
-                        logger.error("images: \(failure.reason)")
+                        if let last = transient.indices.last, transient[last].reason == failure.reason {
+                            transient[last].images += 1
+                        } else {
+                            transient.append((failure.reason, 1))
+                        }
                     } else {
                         await refuse(job.original, reason: failure.reason)
                     }
                 case nil:
                     break
                 }
+            }
+            for failure in transient {
+                let images = failure.images == 1 ? "1 image" : "\(failure.images) images"
+                logger.error("images: \(failure.reason); \(images) tried again in a later pass")
             }
         }
         return changed
