@@ -68,13 +68,13 @@ enum HomefeedCtl {
 
 /// Writes whole lines to stdout and stderr, through CommandTable's one writer.
 enum Console {
-    /// Writes `text` and the terminator to stdout. When stdout takes no more (a full disk, a
-    /// closed descriptor), says so on stderr and exits with ``ExitStatus/outputFailed``: the
-    /// output is what the command is for, and a script must not take a cut one for the whole.
+    /// Writes `text` and the terminator to stdout, always: a text that ends in a blank line (a
+    /// preview's last row) keeps it. When stdout takes no more (a full disk, a closed
+    /// descriptor), says so on stderr and exits with ``ExitStatus/outputFailed``: the output is
+    /// what the command is for, and a script must not take a cut one for the whole.
     static func out(_ text: String, terminator: String = "\n") {
-        let line = terminator.isEmpty || text.hasSuffix(terminator) ? text : text + terminator
         do throws(StandardStream.Failure) {
-            try StandardStream.output.writeAll(line)
+            try StandardStream.output.writeAll(text + terminator)
         } catch {
             exit(error.report(tool: "homefeedctl"))
         }

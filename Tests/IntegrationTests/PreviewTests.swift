@@ -67,6 +67,17 @@ struct PreviewTests {
         #expect(drawn.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="1000000000000000" height="116""#))
     }
 
+    @Test("every row of the text drawing is printed, a blank last one too")
+    func blankLastRow() async throws {
+        // 100 points at 79/375 columns a point, halved, and one: 12 rows, the box in the first 5.
+        let outcome = try await preview(Self.manifest(frames: [Self.frame]), ["--columns", "80"])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.last == "")
+        #expect(lines.dropLast().count == 1 + 12, "\(outcome.stdout)")
+        #expect(lines.dropLast().last == "")
+    }
+
     @Test("a screen taller than 2000 rows is cut there, with a line saying so")
     func rowCap() async throws {
         // 100 000 points at 79/375 columns a point, halved: 10 535 rows.
