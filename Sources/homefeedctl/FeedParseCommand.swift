@@ -43,6 +43,7 @@ enum FeedParseCommand {
                 #"an unparseable document ({"error": true, "message": ..., "line": ..., "column": ...} on stdout) or an unreadable file"#
             ),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: [
             "homefeedctl feed parse news.xml --url https://example.test/feed.xml \\",

@@ -20,6 +20,7 @@ enum LayoutCheckCommand {
             ExitStatusMeaning(ExitStatus.ok, "no errors (warnings allowed)"),
             ExitStatusMeaning(ExitStatus.failure, "an error at some width, or a spec that cannot be read or decoded"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: [
             "homefeedctl layout check feeds/layout.json",

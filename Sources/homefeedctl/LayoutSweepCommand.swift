@@ -25,6 +25,7 @@ enum LayoutSweepCommand {
             ExitStatusMeaning(ExitStatus.ok, "no width errors (warnings allowed)"),
             ExitStatusMeaning(ExitStatus.failure, "an error at some width, or a spec that cannot be read or decoded"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl layout sweep feeds/layout.json --from 200 --to 1400"],
         body: run

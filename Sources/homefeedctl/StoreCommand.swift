@@ -27,6 +27,7 @@ enum StoreCommand {
             ExitStatusMeaning(ExitStatus.failure, "problems found, or an error reply"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
             ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl store check"],
         body: DaemonCommand.body(run)

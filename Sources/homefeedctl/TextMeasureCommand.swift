@@ -55,6 +55,7 @@ enum TextMeasureCommand {
                 "the text cannot be measured: an invalid style, no fonts, an unreadable standard input"
             ),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: [
             "homefeedctl text measure \"2026학년도 겨울 계절학기 수강신청 안내\" --font \"NanumGothic 17\" \\",

@@ -16,6 +16,7 @@ enum WatchCommand {
             ExitStatusMeaning(ExitStatus.failure, "an error reply"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
             ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running, or it ended the subscription"),
+            ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl watch --profile phone"],
         body: DaemonCommand.body(run)
