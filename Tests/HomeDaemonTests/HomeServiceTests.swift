@@ -4,6 +4,7 @@ import HomeStore
 import LogCore
 import TestSupport
 import Testing
+import Varlink
 
 @testable import HomeDaemon
 
@@ -429,6 +430,31 @@ struct HomeServiceTests {
         #expect(reloaded > version)
     }
 
+    @Test(
+        "a reload whose configuration names another layout file, missing or broken, fails with InvalidLayout",
+        arguments: [nil, #"{"sections": [{"id": "x", "group": {"axis": "sideways"}}]}"#]
+    )
+    func renamedLayoutReload(_ layout: String?) async throws {
+        let service = try await start()
+        defer { Task { await service.stop() } }
+        let settings = configDirectory.appendingPathComponent("homefeedd.conf")
+        let text = try String(contentsOf: settings, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "layout = layout.json", with: "layout = renamed.json").utf8)
+            .write(to: settings)
+        if let layout { try Data(layout.utf8).write(to: configDirectory.appendingPathComponent("renamed.json")) }
+        do {
+            _ = try await service.reload()
+            Issue.record("accepted a layout file that is missing or broken")
+        } catch {
+            guard case .configuration(let problem) = error else { throw error }
+            #expect(problem.file.hasSuffix("/renamed.json"))
+            #expect(problem.isLayout)
+            let reply = await HomefeedInterface(service: service).error(error, method: "io.homefeed.Reload")
+            #expect(reply.name == "io.homefeed.InvalidLayout", "\(reply)")
+            #expect(reply.parameters["path"] == .string(layout == nil ? "" : "sections[0].group.axis"), "\(reply)")
+        }
+    }
+
     /// Replaces the sample's `appService` section (sections[3]) with one whose group costs
     /// 1 999 998 of a section's 2 000 000 units of solver work (`LayoutLimits`): 917 items in a
     /// group, 109 of those in another, wrapped in 19 more. With its header and the one item it
@@ -528,9 +554,10 @@ struct HomeServiceTests {
             logger: Logger(label: "test", level: .notice, sink: log.sink)
         )
         defer { Task { await service.stop() } }
-        let version = await service.version
-        // The services list brings six links into the section: its versions cannot be made.
+        // The services list brings six links into the section: its versions cannot be made (one
+        // made between the feed's document and the list's may be).
         await #expect(throws: ServiceError.self) { _ = try await service.refresh(url: nil) }
+        let version = await service.version
         // Changes that leave the section as it was fail the same way, and are not told again.
         await service.requestPublish()
         #expect(await service.awaitPublished() != nil)

@@ -47,12 +47,24 @@ public struct LoadedConfiguration: Sendable {
         if scope == .user { settings.clientGroup = nil }
 
         let layoutURL = directory.appendingPathComponent(settings.layoutFile)
-        let layoutBytes = try read(layoutURL, limit: LayoutLimits.maxSpecBytes)
+        let layoutBytes: [UInt8]
+        do throws(ConfigError) {
+            layoutBytes = try read(layoutURL, limit: LayoutLimits.maxSpecBytes)
+        } catch {
+            var error = error
+            error.isLayout = true
+            throw error
+        }
         let spec: LayoutSpec
         do throws(LayoutSpecError) {
             spec = try LayoutSpec(json: layoutBytes)
         } catch {
-            throw ConfigError(file: layoutURL.path, key: error.path.isEmpty ? nil : error.path, reason: error.reason)
+            throw ConfigError(
+                file: layoutURL.path,
+                key: error.path.isEmpty ? nil : error.path,
+                reason: error.reason,
+                isLayout: true
+            )
         }
         // The layout must solve at every profile with the spec's own item counts.
         for profile in settings.profiles {

@@ -301,9 +301,9 @@ public struct HomefeedInterface: Sendable {
         case .invalidArgument(let parameter, let reason):
             return Self.invalidArgument(parameter, reason)
         case .configuration(let config):
-            let configuration = await service.configuration
-            let layoutFile = configuration.layoutURL.path
-            if config.file == layoutFile {
+            // The new configuration's layout, which a reload may name differently from the
+            // running one's: told by the error, not by comparing file names.
+            if config.isLayout {
                 return VarlinkError(
                     "io.homefeed.InvalidLayout",
                     parameters: ["path": .string(config.key ?? ""), "reason": .string(config.reason)]
