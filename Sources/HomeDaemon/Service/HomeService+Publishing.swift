@@ -117,7 +117,7 @@ extension HomeService {
                     unsolvable: error.error,
                     context: "at profile \(error.profile), with the content stored now"
                 )
-                failure = .internalError(reason: "cannot make a new version", cause: "\(problem)")
+                failure = .internalError(reason: ServiceError.contentNotLaidOut, cause: "\(problem)")
             } else {
                 failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
             }

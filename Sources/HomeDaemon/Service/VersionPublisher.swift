@@ -16,9 +16,9 @@ import Synchronization
 ///
 /// A version the store fails (locked past its busy timeout, a full disk) leaves its changes
 /// pending: they are tried again after ``retryDelay(afterFailures:)`` (1 s, doubling to 60 s),
-/// or at once when another change comes first, until a version is made. Any other failure (a
-/// layout that cannot lay out the content) would fail the same way with nothing changed: it is
-/// tried again at the next change only, and told once while it fails the same way
+/// or at once when another change comes first, until a version is made; so is any failure
+/// nobody foresaw. A layout that cannot lay out the content would fail the same way with nothing
+/// changed: it is tried again at the next change only, and told once while it fails the same way
 /// (``ServiceError/mayPassUnchanged``).
 ///
 /// Sendable: the counters, waiters and version streams sit behind a `Mutex`.
@@ -260,12 +260,16 @@ final class VersionPublisher: Sendable {
 }
 
 extension ServiceError {
+    /// The reason of a version that failed because the layout cannot lay out the content stored
+    /// now: it fails the same way until the content, the layout or the history changes.
+    static let contentNotLaidOut = "cannot make a new version: the layout cannot lay out the content stored now"
+
     /// Whether making the same version again, with nothing changed, may succeed: after a store
-    /// failure it may (a lock released, space freed), so ``VersionPublisher`` tries again on a
-    /// timer; any other failure (a layout that cannot lay out the content) comes back the same
-    /// until something changes.
+    /// failure it may (a lock released, space freed), and so may after a failure nobody
+    /// foresaw, so ``VersionPublisher`` tries again on a timer; a layout that cannot lay out
+    /// the content comes back the same until something changes.
     var mayPassUnchanged: Bool {
-        if case .storeUnavailable = self { return true }
-        return false
+        if case .internalError(let reason, _) = self, reason == Self.contentNotLaidOut { return false }
+        return true
     }
 }
