@@ -11,7 +11,9 @@ public protocol FetchedDocumentSink: Sendable {
     /// source moves (`document.response.finalURL` may change).
     ///
     /// - Returns: true when the store changed (new or updated entries).
-    /// - Throws: anything; the attempt then counts as a failure of the source, with backoff.
+    /// - Throws: ``DocumentNotTaken`` to leave the document for a later attempt, with the
+    ///   validators kept and no failure counted; anything else, and the attempt counts as a
+    ///   failure of the source, with backoff.
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool
 }
 

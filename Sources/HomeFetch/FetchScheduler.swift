@@ -289,9 +289,13 @@ public actor FetchScheduler {
         switch result {
         case .success(let outcome):
             var changed = false
+            var taken = true
             if case .fetched(let document) = outcome {
                 do {
                     changed = try await sink.ingest(document, from: source)
+                } catch let error as DocumentNotTaken {
+                    taken = false
+                    log(.info) { "\(source.url): fetched, not stored: \(error); fetched in full next time" }
                 } catch {
                     // Validators stay as they were, so the next attempt gets the whole document.
                     recordFailure(url, error: nil, message: "\(source.url): ingest failed: \(error)", now: clock.now())
@@ -299,7 +303,7 @@ public actor FetchScheduler {
                     return .failed
                 }
             }
-            recordSuccess(url, outcome: outcome, now: clock.now())
+            recordSuccess(url, outcome: outcome, keepingValidators: !taken, now: clock.now())
             switch outcome {
             case .fetched: report = changed ? .changed : .unchanged
             case .notModified: report = .notModified
@@ -321,10 +325,12 @@ public actor FetchScheduler {
         return report
     }
 
-    private func recordSuccess(_ url: String, outcome: FetchOutcome, now: Date) {
+    /// - Parameter keepingValidators: the sink did not take the document (``DocumentNotTaken``):
+    ///   the validators stay those of the last document taken.
+    private func recordSuccess(_ url: String, outcome: FetchOutcome, keepingValidators: Bool, now: Date) {
         guard var entry = entries[url] else { return }
         let response = outcome.response
-        entry.state.validators = response.validators
+        if !keepingValidators { entry.state.validators = response.validators }
         if let target = response.permanentRedirectURL {
             if let reason = Self.reasonNotToSave(response, movingFrom: entry.state.fetchURL) {
                 if toldUnsavedMoves.updateValue(target, forKey: url) != target {

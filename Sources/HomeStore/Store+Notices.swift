@@ -18,7 +18,9 @@ extension Store {
     ///     `.fetched(validators)`, so validators are stored if and only if the document is.
     /// - Returns: what happened to each entry.
     /// - Throws: ``StoreError/Kind/unknownSource(url:)``,
-    ///   ``StoreError/Kind/wrongSourceKind(url:kind:)``, or an SQLite error (nothing written).
+    ///   ``StoreError/Kind/wrongSourceKind(url:kind:)``, ``StoreError/Kind/clockBehind(now:latest:)``
+    ///   when `now` is more than a day behind the latest time the store recorded (`checkClock`),
+    ///   or an SQLite error (nothing written, `fetch` included).
     @discardableResult
     public func ingestNotices(
         sourceURL: String,
@@ -29,6 +31,7 @@ extension Store {
         try database.transaction { () throws(StoreError) -> IngestResult in
             let source = try retentionSource(url: sourceURL, kind: .notices)
             let nowSeconds = SQLDate.seconds(now)
+            try checkClock(now: nowSeconds)
             var result = try ingest(
                 entries,
                 sourceID: source.id,

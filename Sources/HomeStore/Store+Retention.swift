@@ -152,10 +152,13 @@ extension Store {
     /// of it would come back as new when the feed next changes.
     ///
     /// - Returns: what was removed.
+    /// - Throws: ``StoreError/Kind/clockBehind(now:latest:)`` when `now` is more than a day
+    ///   behind the latest time the store recorded (nothing removed), or an SQLite error.
     @discardableResult
     public func applyRetention(now: Date = Date()) throws(StoreError) -> RetentionReport {
         try database.transaction { () throws(StoreError) -> RetentionReport in
             let nowSeconds = SQLDate.seconds(now)
+            try checkClock(now: nowSeconds)
             var report = RetentionReport()
             let sources = try database.fetchAll(
                 "SELECT id, max_entries, max_age_seconds FROM sources WHERE kind = 'notices' ORDER BY id"

@@ -2,6 +2,7 @@ import Foundation
 import HomeFeeds
 import HomeFetch
 import HomeStore
+import LogCore
 import TestSupport
 import Testing
 
@@ -159,7 +160,8 @@ struct StoreIngestionTests {
             ingestion: ingestion,
             changed: ServiceSignal<Void>(),
             health: health,
-            warnings: ParseWarningCounts()
+            warnings: ParseWarningCounts(),
+            clock: StoreClockWatch(logger: Logger(label: "test", level: .error, sink: { _ in }))
         )
         let scheduler = FetchScheduler(
             sources: list.sources,
@@ -177,6 +179,85 @@ struct StoreIngestionTests {
         let source = try #require(try await store.source(url: list.sources[0].url))
         #expect(
             source.lastError?.contains("names a feed (type=\"rss\") here, but the document is an OPML list") == true
+        )
+    }
+
+    @Test(
+        "a feed fetched while the clock is behind the store's latest time is left for later: no failure, no validators"
+    )
+    func clockBehind() async throws {
+        let server = try await FixtureServer.shared.value
+        let httpFeed = server.url("/feed/\(UUID().uuidString.lowercased())")
+        let list = try await SourceList.load(path: try writeConfiguration(httpFeed: httpFeed))
+        let store = try await Store(path: directory.appendingPathComponent("homefeed.sqlite").path)
+        let ingestion = StoreIngestion(store: store)
+        let states = try await ingestion.register(list)
+        // Seen in 2100: the system clock is far behind that, whatever it says.
+        let seen = Date(timeIntervalSince1970: 4_102_444_800)
+        try await store.ingestNotices(sourceURL: list.sources[0].url, entries: [NoticeInput(entryID: "x")], now: seen)
+        let log = LogRecorder()
+        let health = StoreHealth(recovery: nil)
+        let sink = PublishingSink(
+            ingestion: ingestion,
+            changed: ServiceSignal<Void>(),
+            health: health,
+            warnings: ParseWarningCounts(),
+            clock: StoreClockWatch(logger: Logger(label: "test", level: .info, sink: log.sink))
+        )
+        let scheduler = FetchScheduler(
+            sources: list.sources,
+            states: states,
+            fetcher: Self.fetcher,
+            sink: sink,
+            persistence: ingestion,
+            clock: ManualClock(),
+            configuration: FetchSchedulerConfiguration(limits: FetchLimits(maxBodyBytes: 1 << 20, totalTimeout: 10)),
+            jitterSeed: 1
+        )
+        for _ in 0..<2 {
+            let summary = try await scheduler.refresh(url: httpFeed)
+            #expect(summary == RefreshSummary(attempted: 1))
+        }
+        #expect(health.totalFailures == 0)
+        #expect(try await store.noticeCount(sourceURL: httpFeed) == 0)
+        // Both fetches asked for the whole document, and the next one will too.
+        let requests = try await server.requests(String(httpFeed.split(separator: "/").last ?? ""))
+        #expect(requests.count == 2 && requests.allSatisfy { $0.ifNoneMatch == nil })
+        let state = try #require(await scheduler.state(for: httpFeed))
+        #expect(state.validators == HTTPValidators() && state.consecutiveFailures == 0 && state.lastError == nil)
+        let source = try #require(try await store.source(url: httpFeed))
+        #expect(source.validators == Validators() && source.lastError == nil && source.lastSuccess != nil)
+        // Said once, however many fetches it refuses.
+        #expect(log.lines.filter { $0.hasPrefix("<4>") && $0.contains("behind") }.count == 1)
+    }
+
+    @Test("the clock being behind is logged once while it lasts, its end once")
+    func clockWatchLogsOnce() {
+        let log = LogRecorder()
+        let watch = StoreClockWatch(logger: Logger(label: "test", level: .info, sink: log.sink))
+        let behind = StoreError(
+            kind: .clockBehind(
+                now: Date(timeIntervalSince1970: 946_684_800),
+                latest: Date(timeIntervalSince1970: 1_790_000_000)
+            ),
+            message: "behind"
+        )
+        #expect(!watch.refused(StoreError(kind: .unknownSource(url: "x"), message: "no source")))
+        watch.accepted()
+        #expect(watch.refused(behind) && watch.refused(behind))
+        watch.accepted()
+        watch.accepted()
+        #expect(watch.refused(behind))
+        #expect(
+            log.lines == [
+                "<4>test: the system clock (2000-01-01T00:00:00Z) is more than a day behind the latest time the store "
+                    + "recorded (2026-09-21T14:13:20Z): fetched notices are not stored and retention does not run "
+                    + "until it is right; sources are fetched again on their schedule",
+                "<5>test: the system clock is no longer behind the store's latest time: storing notices again",
+                "<4>test: the system clock (2000-01-01T00:00:00Z) is more than a day behind the latest time the store "
+                    + "recorded (2026-09-21T14:13:20Z): fetched notices are not stored and retention does not run "
+                    + "until it is right; sources are fetched again on their schedule",
+            ]
         )
     }
 }

@@ -90,6 +90,44 @@ import Testing
         #expect(try await test.store.noticeCount(sourceURL: feed) == 1)
     }
 
+    @Test("a source at its count limit fetched while the clock is years behind keeps every notice, tombstones none")
+    func countLimitClockBehind() async throws {
+        let test = try await TestStore().withSources(maxEntries: 3)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
+        // 2000-01-01, before NTP: the two new entries, dated after it, would sort by that sighting
+        // below the three kept, and the count limit would tombstone them in the same ingest.
+        let behind = Date(timeIntervalSince1970: 946_684_800)
+        let document = entries(count: 5)
+        let fetched = FetchRecord(
+            outcome: .fetched(Validators(etag: "\"v2\"")),
+            attemptedAt: behind,
+            nextAttempt: nil,
+            permanentRedirect: nil
+        )
+        let latest = try #require(try await test.store.notice(sourceURL: feed, entryID: "e-2")?.sortDate)
+        let refused = StoreError.Kind.clockBehind(now: behind, latest: latest)
+        let ingest = await #expect(throws: StoreError.self) {
+            try await test.store.ingestNotices(sourceURL: feed, entries: document, now: behind, fetch: fetched)
+        }
+        #expect(ingest?.kind == refused)
+        let pass = await #expect(throws: StoreError.self) { try await test.store.applyRetention(now: behind) }
+        #expect(pass?.kind == refused)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["e-2", "e-1", "e-0"])
+        #expect(try await test.store.counts().tombstones == 0)
+        #expect(try await test.store.source(url: feed)?.validators == Validators())
+
+        // The clock is right again: the same fetch is stored, and the oldest by date go.
+        let right = try await test.store.ingestNotices(
+            sourceURL: feed,
+            entries: document,
+            now: Clock.at(60),
+            fetch: fetched
+        )
+        #expect(right.inserted == 2 && right.pruned == 2)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["e-4", "e-3", "e-2"])
+        #expect(try await test.store.source(url: feed)?.validators.etag == "\"v2\"")
+    }
+
     @Test("a future-dated entry is ordered by its first sighting until it is seen on or after its date")
     func futureDated() async throws {
         let test = try await TestStore().withSources()

@@ -94,9 +94,12 @@ extension HomeService {
     /// sources that stopped changing (an ingest prunes only the source it reads), tombstones past
     /// their grace, the history cap. The daemon runs it at the start and then hourly
     /// (``DaemonRunner``). A pass that
-    /// removed notices or history events asks for a version: they may be on screen.
+    /// removed notices or history events asks for a version: they may be on screen. While the
+    /// system clock is behind the store's latest time, the store refuses the pass: that is
+    /// logged once (``StoreClockWatch``), not counted in the health, and the next pass tries again.
     ///
-    /// - Returns: what it removed; nil when the store failed (logged, and counted in the health).
+    /// - Returns: what it removed; nil when the store failed (logged, and counted in the health)
+    ///   or refused the pass.
     @discardableResult
     func applyRetention(now: Date = Date()) async -> RetentionReport? {
         // It reads every notice source's index ranges: the store's page cache and the heap are
@@ -105,6 +108,7 @@ extension HomeService {
         do {
             let report = try await store.applyRetention(now: now)
             health.succeeded()
+            storeClock.accepted()
             if report != RetentionReport() {
                 logger.info(
                     "retention: removed \(report.prunedNotices) notices, \(report.expiredTombstones) tombstones, "
@@ -115,6 +119,7 @@ extension HomeService {
             if report.prunedNotices > 0 || report.trimmedHistory > 0 { requestPublish() }
             return report
         } catch {
+            if storeClock.refused(error) { return nil }
             health.failed(error)
             logger.warning("retention: \(error)")
             return nil

@@ -44,6 +44,8 @@ public actor HomeService {
     let logger: Logger
     /// How the store is doing (`GetStatus`, `STATUS=`, the watchdog).
     let health: StoreHealth
+    /// Whether the store last refused to write because the system clock is behind.
+    let storeClock: StoreClockWatch
     /// Who may mutate; the client group is resolved here, at start and on reload.
     let authorization: PeerAuthorization
     var scheduler: FetchScheduler
@@ -110,6 +112,7 @@ public actor HomeService {
             recovery: store.recovery,
             corruptionFound: Self.requestFullCheck(of: store, logger: logger)
         )
+        storeClock = StoreClockWatch(logger: logger)
         authorization = PeerAuthorization(clientGroup: configuration.settings.clientGroup)
         fetcher = FeedFetcher(configuration: configuration.settings.fetch.fetcherConfiguration)
         let persisted = try await store.loadManifests()
@@ -163,7 +166,13 @@ public actor HomeService {
             sources: configuration.sources.sources,
             states: states,
             fetcher: fetcher,
-            sink: PublishingSink(ingestion: ingestion, changed: changed, health: health, warnings: parseWarnings),
+            sink: PublishingSink(
+                ingestion: ingestion,
+                changed: changed,
+                health: health,
+                warnings: parseWarnings,
+                clock: storeClock
+            ),
             persistence: RecordingPersistence(ingestion: ingestion, health: health, attempted: attempted),
             configuration: schedule,
             log: logger.child("fetch").handler

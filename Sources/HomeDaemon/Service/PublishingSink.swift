@@ -35,12 +35,15 @@ final class ParseWarningCounts: Sendable {
 }
 
 /// Stores fetched documents and raises the change signal when the store changed, so a fetch
-/// with new notices makes a new manifest version. Store failures count in the health.
+/// with new notices makes a new manifest version. Store failures count in the health; a feed
+/// the store refuses because the system clock is behind does not, and is left for a later
+/// attempt (``DocumentNotTaken``), logged once by `clock`.
 struct PublishingSink: FetchedDocumentSink {
     let ingestion: StoreIngestion
     let changed: ServiceSignal<Void>
     let health: StoreHealth
     let warnings: ParseWarningCounts
+    let clock: StoreClockWatch
 
     func ingest(_ document: FetchedDocument, from source: FeedSource) async throws -> Bool {
         warnings.record(document.document.warningCount, for: source.url)
@@ -48,10 +51,13 @@ struct PublishingSink: FetchedDocumentSink {
         do {
             didChange = try await ingestion.ingest(document, from: source)
         } catch let error as StoreError {
+            if clock.refused(error) { throw DocumentNotTaken(reason: error.message) }
             health.failed(error)
             throw error
         }
         health.succeeded()
+        // Only a feed's ingest reads the clock (a list of links dates nothing).
+        if case .feed = document.document { clock.accepted() }
         if didChange { await changed.raise() }
         return didChange
     }

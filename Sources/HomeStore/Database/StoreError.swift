@@ -1,7 +1,7 @@
 public import FoundationEssentials
 
 /// Every failure `HomeStore` reports: an SQLite error with its code, message and SQL, or a
-/// store-level refusal (a database newer than this code, an unknown source).
+/// store-level refusal (a database newer than this code, an unknown source, a clock that is behind).
 ///
 /// The description is one line and safe to log: SQL is shown with its `?` placeholders,
 /// never with bound values (feed text, URLs with credentials), and is shortened when long.
@@ -26,6 +26,11 @@ public struct StoreError: Error, Sendable, Hashable, CustomStringConvertible {
         /// A history event older than every one kept while the history is full: the trim would
         /// remove it at once. Nothing is written. `oldestKept` is nil when the limit keeps none.
         case historyEventTooOld(oldestKept: Date?)
+        /// The clock (`now`) is more than a day behind `latest`, the newest time the store
+        /// recorded: a notices ingest or a retention pass would date and prune rows by a clock
+        /// that is behind (a device without a battery-backed clock, before NTP). Nothing is
+        /// written; the same call succeeds once the clock is right.
+        case clockBehind(now: Date, latest: Date)
     }
 
     /// The case, with the data a caller can match on.
