@@ -47,6 +47,7 @@ enum StoreOpening {
         var database: Database
         var recovery: StoreRecovery?
         var indexRepair: String?
+        var removedDuplicates: [String: Int] = [:]
     }
 
     /// Opens `path` and brings its schema up to date. With `recoverIfCorrupt`, a file that
@@ -77,8 +78,8 @@ enum StoreOpening {
             } else {
                 try db.enableWAL()
                 try Schema.migrator.migrate(db, appliedAt: appliedAt)
-                guard case .repaired(let finding)? = outcome else { return Opened(database: db) }
-                return Opened(database: db, indexRepair: finding)
+                guard case .repaired(let finding, let removed)? = outcome else { return Opened(database: db) }
+                return Opened(database: db, indexRepair: finding, removedDuplicates: removed)
             }
         } catch  where recoverIfCorrupt && error.isCorruption {
             damage = error.summary
@@ -190,8 +191,10 @@ enum StoreOpening {
     enum CheckOutcome {
         /// Damage the recovery moves aside: the check's first finding and how many follow.
         case damaged(String)
-        /// Index entries that disagreed with their tables, which `REINDEX` mended; the same words.
-        case repaired(String)
+        /// Index entries that disagreed with their tables, which `REINDEX` mended; the same words,
+        /// and the rows removed per table because they repeated a unique key
+        /// (``removeRepeatedKeys(_:)``), empty when none did.
+        case repaired(String, removed: [String: Int])
     }
 
     /// nil when `PRAGMA quick_check` says `ok`, else its first finding and how many follow.
@@ -202,21 +205,31 @@ enum StoreOpening {
 
     /// nil when `PRAGMA integrity_check` says `ok`. When its only findings are index entries
     /// that disagree with their tables, `REINDEX` rebuilds every index from its table and the
-    /// check runs again: `.repaired` when it then says `ok`. Anything else is `.damaged`.
+    /// check runs again: `.repaired` when it then says `ok`. Anything else is `.damaged`. A
+    /// `REINDEX` that fails on a UNIQUE constraint met rows that a damaged unique index let in
+    /// with a key another row has: those are deleted (``removeRepeatedKeys(_:)``) and `REINDEX`
+    /// runs again; `.damaged` only when that fails too.
     static func fullCheckOutcome(_ db: Database) throws(StoreError) -> CheckOutcome? {
         let lines = try check(db, "PRAGMA integrity_check")
         if lines == ["ok"] { return nil }
         let findings = findings(lines)
         let found = describe("integrity_check", findings, lines)
         guard !findings.isEmpty, findings.allSatisfy(isIndexFinding) else { return .damaged(found) }
+        var removed: [String: Int] = [:]
         do throws(StoreError) {
             try db.executeScript("REINDEX")
-        } catch  where error.isCorruption || error.resultCode?.primary == .constraint {
-            // A UNIQUE index over rows that are not unique: the table itself is wrong.
+        } catch  where error.resultCode?.primary == .constraint {
+            // A UNIQUE index over rows that are not unique: the one stored first of each stays.
+            do throws(StoreError) {
+                removed = try removeRepeatedKeys(db)
+            } catch  where error.isCorruption || error.resultCode?.primary == .constraint {
+                return .damaged(found + "; REINDEX after removing repeated keys: " + error.summary)
+            }
+        } catch  where error.isCorruption {
             return .damaged(found + "; REINDEX: " + error.summary)
         }
         let after = try check(db, "PRAGMA integrity_check")
-        if after == ["ok"] { return .repaired(found) }
+        if after == ["ok"] { return .repaired(found, removed: removed) }
         return .damaged(describe("integrity_check after REINDEX", self.findings(after), after))
     }
 

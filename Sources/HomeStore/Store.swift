@@ -25,6 +25,11 @@ public actor Store {
     /// Set when the full check at open found only index entries that disagree with their
     /// tables and `REINDEX` mended them: `integrity_check`'s first finding and how many followed.
     public nonisolated let indexRepair: String?
+    /// With ``indexRepair``: the rows deleted per table because they repeated the key of a
+    /// UNIQUE index that was damaged and let them in (the row stored first kept, the rows that
+    /// depend on a deleted one gone with it), so that `REINDEX` could rebuild it. Empty when
+    /// none were.
+    public nonisolated let removedDuplicates: [String: Int]
     /// Called every 1 000 entries during an ingest, inside its transaction. Tests only.
     var ingestProgressHook: (@Sendable (Int) -> Void)?
 
@@ -50,7 +55,9 @@ public actor Store {
     ///     `SQLITE_CORRUPT_INDEX` at a write, passes it) and reads the whole file. When its
     ///     only findings are index entries that disagree with their tables, `REINDEX` rebuilds
     ///     the indexes from the tables and the check runs again: clean, the file is kept with
-    ///     every row (``indexRepair``); any other finding moves the file aside as above.
+    ///     every row (``indexRepair``), but for rows that repeat a unique key a damaged index let
+    ///     in, deleted when `REINDEX` fails on them (``removedDuplicates``); any other finding
+    ///     moves the file aside as above.
     /// - Throws: ``StoreError``: SQLite could not open the file, or it is corrupt and
     ///   `recoverIfCorrupt` is false; ``StoreError/Kind/newerDatabase(unknownMigrations:)``
     ///   when a newer homefeed wrote it (the file and its write-ahead log are left as found);
@@ -80,6 +87,7 @@ public actor Store {
         self.path = path
         self.recovery = opened.recovery
         self.indexRepair = opened.indexRepair
+        self.removedDuplicates = opened.removedDuplicates
     }
 
     /// Row counts of every table.

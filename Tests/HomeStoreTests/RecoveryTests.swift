@@ -205,6 +205,55 @@ struct RecoveryTests {
         #expect(try await store.recentHistory(limit: 5).map(\.title) == ["열람실", "식단"])
     }
 
+    @Test("rows a damaged unique index let in with a repeated key are removed, the first kept, and the file is kept")
+    func repeatedUniqueKey() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("store.sqlite")
+        let feed = "https://example.org/feed.xml"
+        do {
+            let store = try await Store(path: path, configuration: .unlimited, now: Clock.t0)
+            // The feed's id is 2: a key's first column of 1 takes no byte in the record, and
+            // IndexDamage needs one to shift.
+            try await store.upsertSource(
+                SourceInput(url: "https://example.org/first.xml", kind: .notices),
+                now: Clock.t0
+            )
+            try await store.upsertSource(SourceInput(url: feed, kind: .notices), now: Clock.t0)
+            try await store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
+        }
+        do {
+            let db = try Database(path: path)
+            try db.executeScript("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        // The index entry of (2, e-0) now says (3, e-0): the UNIQUE check of a second e-0 finds
+        // nothing, and the row goes in.
+        try IndexDamage.shiftFirstKey(
+            onLeafPage: try Self.rootPage(of: "sqlite_autoindex_notices_1", in: path),
+            of: path
+        )
+        do {
+            let db = try Database(path: path)
+            try db.executeScript(
+                """
+                INSERT INTO notices (source_id, entry_id, title, first_seen_at, last_seen_at, content_hash)
+                VALUES (2, 'e-0', 'again', 0, 0, 0);
+                PRAGMA wal_checkpoint(TRUNCATE);
+                """
+            )
+            #expect(try db.scalar("SELECT count(*) FROM notices NOT INDEXED WHERE entry_id = 'e-0'") == 2)
+        }
+
+        let store = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true, fullCheck: true)
+        #expect(store.recovery == nil)
+        #expect(store.indexRepair?.hasPrefix("integrity_check: ") == true)
+        #expect(store.removedDuplicates == ["notices": 1])
+        #expect(try await store.integrityCheck() == ["ok"])
+        #expect(try await store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["e-2", "e-1", "e-0"])
+        #expect(try await store.notice(sourceURL: feed, entryID: "e-0")?.title == "제목 0")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+        #expect(!names.contains { $0.contains(".corrupt-") })
+    }
+
     @Test("the full check moves a file damaged beyond its indexes aside, as the quick one does")
     func fullCheckOfDamagedTable() async throws {
         let directory = try TemporaryDirectory()

@@ -7,7 +7,7 @@ extension HomeService {
     /// Opens `homefeed.sqlite` in `stateDirectory`, moving a corrupt file aside
     /// (``Store/recovery``), with SQLite's full `integrity_check` when an
     /// ``IntegrityCheckMarker`` asks for it; the marker goes once the store has opened. Indexes
-    /// that check mended are logged at `<4>`.
+    /// that check mended, and the rows it removed to mend them, are logged at `<4>`.
     static func openStore(
         in stateDirectory: URL,
         configuration: StoreConfiguration,
@@ -23,7 +23,18 @@ extension HomeService {
             fullCheck: fullCheck
         )
         if let repair = store.indexRepair {
-            logger.warning("store \(path): \(repair); rebuilt its indexes from their tables (REINDEX), every row kept")
+            if store.removedDuplicates.isEmpty {
+                logger.warning(
+                    "store \(path): \(repair); rebuilt its indexes from their tables (REINDEX), every row kept"
+                )
+            } else {
+                let removed = store.removedDuplicates.sorted { $0.key < $1.key }.map { "\($0.value) from \($0.key)" }
+                logger.warning(
+                    "store \(path): \(repair); removed rows that repeated a unique key a damaged index let in (the "
+                        + "row stored first kept, with the rows depending on a removed one): "
+                        + removed.joined(separator: ", ") + "; rebuilt its indexes from their tables (REINDEX)"
+                )
+            }
         }
         if fullCheck {
             do throws(FileCallError) {
