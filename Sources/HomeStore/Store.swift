@@ -32,6 +32,12 @@ public actor Store {
     public nonisolated let removedDuplicates: [String: Int]
     /// Called every 1 000 entries during an ingest, inside its transaction. Tests only.
     var ingestProgressHook: (@Sendable (Int) -> Void)?
+    /// When ``checkClock(now:)`` first found the clock behind, by this process's monotonic
+    /// clock; nil while it is not.
+    var clockBehindSince: ContinuousClock.Instant?
+    /// How long a clock that stays behind is refused before it is taken as right
+    /// (``checkClock(now:)``): a day of running. Tests shorten it.
+    var clockTrustDelay: Duration = .seconds(86_400)
 
     /// The actor's executor: a private serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor {
@@ -138,6 +144,11 @@ public actor Store {
     /// Tests only.
     package func _runsOnStoreQueue() -> Bool {
         QueueExecutor.isOnExecutorQueue
+    }
+
+    /// Shortens ``clockTrustDelay``. Tests only.
+    package func _setClockTrustDelay(_ delay: Duration) {
+        clockTrustDelay = delay
     }
 
     /// Installs a hook called every 1 000 entries inside an ingest's transaction. Tests only

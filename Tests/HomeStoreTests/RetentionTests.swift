@@ -128,6 +128,24 @@ import Testing
         #expect(try await test.store.source(url: feed)?.validators.etag == "\"v2\"")
     }
 
+    @Test("a clock that stays behind for the trust delay is taken as right: the store's latest time was the wrong one")
+    func clockBehindTrusted() async throws {
+        let test = try await TestStore().withSources(maxEntries: 10)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
+        await test.store._setClockTrustDelay(.milliseconds(50))
+        let behind = Date(timeIntervalSince1970: 946_684_800)
+        await #expect(throws: StoreError.self) {
+            try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: behind)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        let stored = try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: behind)
+        #expect(stored.inserted == 2)
+        #expect(try await test.store.noticeCount(sourceURL: feed) == 5)
+        // A clock that is right again starts the delay afresh the next time it falls behind.
+        try await test.store.applyRetention(now: Clock.at(60))
+        await #expect(throws: StoreError.self) { try await test.store.applyRetention(now: behind) }
+    }
+
     @Test("a future-dated entry is ordered by its first sighting until it is seen on or after its date")
     func futureDated() async throws {
         let test = try await TestStore().withSources()
