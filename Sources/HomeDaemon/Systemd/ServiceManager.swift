@@ -134,9 +134,12 @@ actor ServiceManager {
             self.check = check
             let loopCheck = self.loopCheck ?? loopProbe.map { probe in Task { await probe() } }
             self.loopCheck = loopCheck
+            // Both waited for at once: a wait begun after the other's deadline passed would
+            // race a deadline already past and could miss an answer that was there.
+            let deadline = due
+            async let turned = Self.answered(loopCheck, before: deadline)
             let line = await check.value(before: due)
-            var loopTurned = true
-            if let loopCheck { loopTurned = await loopCheck.value(before: due) != nil }
+            let loopTurned = await turned
             if isStopping { return }
             if loopTurned { self.loopCheck = nil }
             noteLoop(turned: loopTurned, within: budget, pinging: pinging)
@@ -169,6 +172,12 @@ actor ServiceManager {
                 notifier.status(line)
             }
         }
+    }
+
+    /// Whether `probe` has answered by `deadline` (true without a probe).
+    private static func answered(_ probe: Task<Void, Never>?, before deadline: ContinuousClock.Instant) async -> Bool {
+        guard let probe else { return true }
+        return await probe.value(before: deadline) != nil
     }
 
     /// Logs a change of the event loop's state: stalled at `<3>`, turning again at `<5>`.
