@@ -78,10 +78,10 @@ import Testing
         #expect(spin.isArmed)
     }
 
-    @Test("a gap counts up to the dense limit, so one stall does not decide a trial")
+    @Test("a gap counts up to the run limit, so one stall does not decide a trial")
     func stallsAreCapped() {
         var spin = calling()
-        calls(&spin, IdleSpin.stretch, gap: 6_000)
+        calls(&spin, IdleSpin.stretch, gap: 30_000)
         // The trial of sleeping: 62 calls 5 µs apart, one a second late, which ends the run
         // of calls (the next wait is the first of a new run, not a sample), and one more.
         calls(&spin, IdleSpin.trial - 2, gap: 5_000)
@@ -89,8 +89,33 @@ import Testing
         #expect(!spin.isArmed)
         calls(&spin, 1, gap: 5_000)
         calls(&spin, 1, gap: 5_000)
-        // (63 × 5 µs + 50 µs) / 64 = 5.7 µs, sooner than 6 µs; uncapped it would be 15.6 ms.
+        // (63 × 5 µs + 1 ms) / 64 = 20.5 µs, sooner than 30 µs; uncapped it would be 15.6 ms.
         #expect(!spin.isArmed, "sleeping won")
+    }
+
+    @Test("a trial of sleeping on a machine slow to wake (gaps past the dense limit) still ends, and spinning wins")
+    func slowWakeTrialEnds() {
+        var spin = calling()
+        calls(&spin, IdleSpin.stretch, gap: 6_000)
+        // Sleeping: 60 µs a call, past the dense limit, so no wait of the trial spins.
+        calls(&spin, IdleSpin.trial, gap: 60_000)
+        #expect(!spin.isArmed)
+        calls(&spin, 1, gap: 6_000)
+        #expect(spin.isArmed, "the trial ended and spinning won")
+    }
+
+    @Test("a wait that only looked (pushes in the lane) is no sample, and the wait after it does not spin")
+    func pollsAreNoSamples() {
+        var spin = calling()
+        calls(&spin, IdleSpin.stretch - 1, gap: 6_000)
+        #expect(spin.isArmed)
+        for _ in 0..<10 { spin.notePoll() }
+        #expect(!spin.isArmed)
+        // The first wait after the polls starts a run; the one after it is the stretch's last sample.
+        calls(&spin, 1, gap: 6_000)
+        #expect(spin.isArmed)
+        calls(&spin, 1, gap: 6_000)
+        #expect(!spin.isArmed, "the trial of sleeping")
     }
 }
 

@@ -431,7 +431,7 @@ final class EventLoop: TaskExecutor, @unchecked Sendable {
             if count == 0 { count = csystem_epoll_wait(epollFD, events, Self.eventCapacity, timeout) }
             let wokeAt = ServerClock.monotonic.now()
             wakeTime = clock == .monotonic ? wokeAt : clock.now()
-            spin.noteWait(events: count, waited: wokeAt &- sleptAt)
+            if timeout == 0 { spin.notePoll() } else { spin.noteWait(events: count, waited: wokeAt &- sleptAt) }
             if count < 0 {
                 // EINTR: a signal; anything else is a bug in how the loop uses epoll.
                 precondition(errno == EINTR, "epoll_wait failed: \(SystemError.name(of: errno))")

@@ -10,31 +10,40 @@
 ///
 /// *Only while calls are dense.* The loop spins only after a wait that ended with events
 /// within ``denseGap`` of its start, a client calling back to back. A device whose clients call
-/// now and then, or whose loop wakes for a push or a timer, never spins; an idle loop costs
-/// nothing.
+/// now and then, or whose loop wakes for a timer or works through a fan-out of pushes, does not
+/// spin; an idle loop costs nothing.
 ///
 /// *Only while it helps.* On a busy machine a spinning loop keeps its core from the client it
 /// waits for, whose wake-up then queues behind another process: the calls came a third slower
 /// with a busy loop on the other core. So the loop measures: the mean gap from answering to the
-/// next call, over ``stretch`` dense waits in the mode it prefers, then over ``trial`` in the
-/// other mode, and prefers whichever brought calls sooner. A wrong choice costs one stretch.
+/// next call (each up to ``runGap``), over ``stretch`` waits in the mode it prefers, then over
+/// ``trial`` in the other mode, and prefers whichever brought calls sooner. A wrong choice costs
+/// one stretch.
 ///
 /// Loop thread only; a value the loop owns.
 struct IdleSpin {
     /// How long the loop polls before it sleeps (ns): longer than a client's turn-around on
     /// this machine class (5–8 µs from a reply to the next call), short beside a call's CPU.
     static let window: UInt64 = 10_000
-    /// A wait that ends with events sooner than this (ns) is a client calling back to back.
+    /// A wait that ends with events sooner than this (ns) is a client calling back to back: the
+    /// next wait may spin.
     static let denseGap: UInt64 = 50_000
-    /// Dense waits in the preferred mode between trials of the other.
+    /// A wait that ends with events sooner than this (ns) keeps a run of calls going: the next
+    /// wait is a sample of the mode the loop is in, its gap counted up to this. Longer than
+    /// ``denseGap``, so that a trial of sleeping on a machine slow to wake (gaps of 60 µs where
+    /// spinning had 6) still gathers its samples and ends.
+    static let runGap: UInt64 = 1_000_000
+    /// Samples in the preferred mode between trials of the other.
     static let stretch = 960
-    /// Dense waits in the other mode per trial.
+    /// Samples in the other mode per trial.
     static let trial = 64
 
     private var prefersSpinning = true
     private var inTrial = false
-    /// The last wait was dense: the next one is a sample of the current mode.
+    /// The last wait was dense: the next one may spin.
     private var dense = false
+    /// The last wait kept a run of calls going: the next one is a sample.
+    private var inRun = false
     private var samples = 0
     private var gapSum: UInt64 = 0
     /// The mean gap of the last stretch in the preferred mode (ns).
@@ -46,10 +55,11 @@ struct IdleSpin {
     /// True when the next wait should poll for ``window`` before it sleeps.
     var isArmed: Bool { dense && spinsNow }
 
-    /// Notes how a wait ended: with `events` ready (0 when it timed out) after `waited` ns.
+    /// Notes how a wait that could sleep ended: with `events` ready (0 when it timed out)
+    /// after `waited` ns.
     mutating func noteWait(events: Int32, waited: UInt64) {
-        if dense {
-            gapSum &+= min(waited, Self.denseGap)
+        if inRun {
+            gapSum &+= min(waited, Self.runGap)
             samples += 1
             if inTrial, samples == Self.trial {
                 if gapSum / UInt64(samples) < preferredMean { prefersSpinning.toggle() }
@@ -64,5 +74,13 @@ struct IdleSpin {
             }
         }
         dense = events > 0 && waited < Self.denseGap
+        inRun = events > 0 && waited < Self.runGap
+    }
+
+    /// Notes a wait that only looked (a timeout of 0: pushes in the lane, a timer due). It says
+    /// nothing of how soon a client calls, and the wait after it does not spin.
+    mutating func notePoll() {
+        dense = false
+        inRun = false
     }
 }
