@@ -13,13 +13,16 @@ struct VersionPublisherTests {
     actor SteppedMaker {
         private(set) var calls = 0
         private let failing: Set<Int>
+        private let unsolvable: Set<Int>
         private var started: [(call: Int, continuation: CheckedContinuation<Void, Never>)] = []
         private var gate: CheckedContinuation<Void, Never>?
         /// Set when the test is cancelled: no call waits any more.
         private var isOpen = false
 
-        init(failing: Set<Int> = []) {
+        /// - Parameter unsolvable: calls that fail as a layout that cannot lay out the content.
+        init(failing: Set<Int> = [], unsolvable: Set<Int> = []) {
             self.failing = failing
+            self.unsolvable = unsolvable
         }
 
         func make() async -> Result<Int, ServiceError> {
@@ -30,6 +33,9 @@ struct VersionPublisherTests {
             if !isOpen { await withCheckedContinuation { gate = $0 } }
             if failing.contains(call) {
                 return .failure(.storeUnavailable(StoreError(kind: .sqlite(.busy), message: "database is locked")))
+            }
+            if unsolvable.contains(call) {
+                return .failure(.internalError(reason: ServiceError.contentNotLaidOut, cause: "sections[3]"))
             }
             return .success(call)
         }
@@ -156,6 +162,36 @@ struct VersionPublisherTests {
         await maker.letGo()
         #expect(await versions.next() == 5)
         #expect(delays.withLock { $0 } == [.milliseconds(1), .milliseconds(2), .milliseconds(1)])
+        publisher.finish()
+        await running.value
+    }
+
+    @Test("a layout that cannot lay out the content waits for a change, and does not lengthen the store's retry delay")
+    func unsolvableWaitsForChange() async {
+        let publisher = VersionPublisher(retryDelay: { .milliseconds($0) })
+        let maker = SteppedMaker(failing: [2], unsolvable: [1])
+        let delays = Mutex<[Duration?]>([])
+        let running = Task {
+            await publisher.run(
+                making: { await maker.make() },
+                failed: { _, delay in delays.withLock { $0.append(delay) } }
+            )
+        }
+        var versions = publisher.versions().makeAsyncIterator()
+        async let first = publisher.publish()
+        await maker.waitForCall(1)
+        await maker.letGo()
+        #expect(await first != nil)
+        // No retry on a timer: the next call is the next change's, a store failure whose
+        // delay is the first one, as after a success.
+        async let second = publisher.publish()
+        await maker.waitForCall(2)
+        await maker.letGo()
+        #expect(await second != nil)
+        await maker.waitForCall(3)
+        await maker.letGo()
+        #expect(await versions.next() == 3)
+        #expect(delays.withLock { $0 } == [nil, .milliseconds(1)])
         publisher.finish()
         await running.value
     }

@@ -29,8 +29,10 @@ final class VersionPublisher: Sendable {
         var requested = 0
         var attempted = 0
         var published = 0
-        /// Failed attempts in a row, and the failure of the last one: nil once a version is
-        /// made, so the served version is stale while it is set (``staleness``).
+        /// Failed attempts in a row that are retried on a timer (the layout's failures, which
+        /// wait for a change, do not lengthen the store's delay), and the failure of the last
+        /// attempt: nil once a version is made, so the served version is stale while it is set
+        /// (``staleness``).
         var failures = 0
         var lastFailure: ServiceError?
         /// Sleeps until the failed changes are tried again.
@@ -186,9 +188,9 @@ final class VersionPublisher: Sendable {
                         state.failures = 0
                         state.lastFailure = nil
                     case .failure(let error):
-                        state.failures += 1
                         state.lastFailure = error
                         if error.mayPassUnchanged {
+                            state.failures += 1
                             let delay = retryDelay(state.failures)
                             retryIn = delay
                             state.retry = Task { [weak self] in
