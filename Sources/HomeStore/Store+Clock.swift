@@ -13,12 +13,21 @@ extension Store {
     /// behind, the entries of a source at its count limit would sort below every one it
     /// holds and be tombstoned for good in the same ingest. One probe of `notices_by_time`.
     ///
-    /// A clock still behind after ``clockTrustDelay`` of this process's run (a day) is taken as
-    /// right: the store's latest time is then the wrong one, recorded under a clock that was
-    /// once far ahead, and refusing until the real time reaches it would stop storing for years.
+    /// The clock is taken as right, and the store's latest time as the wrong one (recorded
+    /// under a clock that was once far ahead: an undated notice first seen then), when
+    /// - `dates`, the entries of the document being stored, confirm it: one of them is within
+    ///   a day of `now` and none is more than a day after it. A clock in 2000 is never within
+    ///   a day of a live feed's newest entry; a right clock is, for any feed that published
+    ///   in the last day;
+    /// - or it has stayed behind for ``clockTrustDelay`` of this process's run (a day), for
+    ///   the feeds that never confirm it (undated, or quiet) and the retention pass.
+    ///
+    /// The sightings after `now` are then moved back to `now` in the same transaction, so the
+    /// store's latest time is no later than the clock from then on, across restarts too, and
+    /// a source at its count limit does not tombstone its new entries below them.
     ///
     /// - Throws: ``StoreError/Kind/clockBehind(now:latest:)``.
-    func checkClock(now: Int64) throws(StoreError) {
+    func checkClock(now: Int64, dates: [Date?] = []) throws(StoreError) {
         let latest = try database.fetchOne("SELECT max(sort_at) FROM notices") { $0.column(0, as: Int64.self) }
         guard let latest = latest ?? nil, now < latest - Self.clockTolerance else {
             clockBehindSince = nil
@@ -26,15 +35,29 @@ extension Store {
         }
         let since = clockBehindSince ?? ContinuousClock.now
         clockBehindSince = since
-        if ContinuousClock.now - since >= clockTrustDelay { return }
+        let dated = dates.compactMap { $0.map(SQLDate.seconds) }
+        let confirmed =
+            dated.contains { abs($0 - now) <= Self.clockTolerance }
+            && !dated.contains { $0 > now + Self.clockTolerance }
+        if confirmed || ContinuousClock.now - since >= clockTrustDelay {
+            try database.execute(
+                """
+                UPDATE notices SET first_seen_at = min(first_seen_at, ?1), last_seen_at = min(last_seen_at, ?1)
+                WHERE first_seen_at > ?1 OR last_seen_at > ?1
+                """,
+                [now]
+            )
+            clockBehindSince = nil
+            return
+        }
         let format = Date.ISO8601FormatStyle()
         let clock = Date(timeIntervalSince1970: Double(now))
         let recorded = Date(timeIntervalSince1970: Double(latest))
         throw StoreError(
             kind: .clockBehind(now: clock, latest: recorded),
             message: "the clock (\(format.format(clock))) is more than a day behind the latest time the store "
-                + "recorded (\(format.format(recorded))): nothing is stored or pruned until it is right, or for "
-                + "at most a day of running"
+                + "recorded (\(format.format(recorded))): nothing is stored or pruned until it is right, a "
+                + "stored feed confirms it, or for at most a day of running"
         )
     }
 }

@@ -31,7 +31,7 @@ extension Store {
         try database.transaction { () throws(StoreError) -> IngestResult in
             let source = try retentionSource(url: sourceURL, kind: .notices)
             let nowSeconds = SQLDate.seconds(now)
-            try checkClock(now: nowSeconds)
+            try checkClock(now: nowSeconds, dates: entries.map(\.published))
             var result = try ingest(
                 entries,
                 sourceID: source.id,

@@ -252,12 +252,12 @@ struct StoreIngestionTests {
             log.lines == [
                 "<4>test: the system clock (2000-01-01T00:00:00Z) is more than a day behind the latest time the store "
                     + "recorded (2026-09-21T14:13:20Z): fetched notices are not stored and retention does not run "
-                    + "until it is right (for at most a day of running); sources are fetched again on their schedule",
+                    + "until it is right (a fresh feed confirms it, or a day of running passes); sources are fetched again on their schedule",
                 "<5>test: storing fetched notices again: the system clock has caught up with the store's latest "
-                    + "time, or has stayed behind it for a day of running and is taken as right",
+                    + "time, or is taken as right (a fresh feed confirmed it, or it stayed behind for a day of running)",
                 "<4>test: the system clock (2000-01-01T00:00:00Z) is more than a day behind the latest time the store "
                     + "recorded (2026-09-21T14:13:20Z): fetched notices are not stored and retention does not run "
-                    + "until it is right (for at most a day of running); sources are fetched again on their schedule",
+                    + "until it is right (a fresh feed confirms it, or a day of running passes); sources are fetched again on their schedule",
             ]
         )
     }

@@ -128,7 +128,7 @@ import Testing
         #expect(try await test.store.source(url: feed)?.validators.etag == "\"v2\"")
     }
 
-    @Test("a clock that stays behind for the trust delay is taken as right: the store's latest time was the wrong one")
+    @Test("a clock behind for the trust delay is taken as right, and the sightings after it move back to it for good")
     func clockBehindTrusted() async throws {
         let test = try await TestStore().withSources(maxEntries: 10)
         try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
@@ -141,9 +141,33 @@ import Testing
         let stored = try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: behind)
         #expect(stored.inserted == 2)
         #expect(try await test.store.noticeCount(sourceURL: feed) == 5)
-        // A clock that is right again starts the delay afresh the next time it falls behind.
-        try await test.store.applyRetention(now: Clock.at(60))
-        await #expect(throws: StoreError.self) { try await test.store.applyRetention(now: behind) }
+        // The store's latest time is the clock's now, whatever the delay: a restart, which
+        // counts the delay afresh, stores and prunes by this clock at once.
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "e-0")?.sortDate == behind)
+        await test.store._setClockTrustDelay(.seconds(86_400))
+        try await test.store.applyRetention(now: behind)
+    }
+
+    @Test("a stored feed with an entry dated within a day of the clock confirms it against a store time far ahead")
+    func clockConfirmedByFeed() async throws {
+        let test = try await TestStore().withSources(maxEntries: 10)
+        // First seen under a clock ten years ahead, undated: the store's latest time.
+        let ahead = Clock.at(3_650 * Clock.day)
+        let undated = [NoticeInput(entryID: "u-0", title: "undated")]
+        try await test.store.ingestNotices(sourceURL: feed, entries: undated, now: ahead)
+        // A quiet feed (its newest entry a month old) confirms nothing: refused.
+        let quiet = [NoticeInput(entryID: "q-0", published: Clock.at(-30 * Clock.day))]
+        await #expect(throws: StoreError.self) {
+            try await test.store.ingestNotices(sourceURL: feed, entries: quiet, now: Clock.t0)
+        }
+        // An entry an hour old confirms the clock: stored, and the sighting ten years ahead
+        // moves back to now.
+        let live = [NoticeInput(entryID: "l-0", published: Clock.at(-3_600))]
+        let stored = try await test.store.ingestNotices(sourceURL: feed, entries: undated + live, now: Clock.t0)
+        #expect(stored.inserted == 1)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "u-0")?.sortDate == Clock.t0)
+        #expect(try await test.store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["u-0", "l-0"])
+        try await test.store.ingestNotices(sourceURL: feed, entries: quiet, now: Clock.t0)
     }
 
     @Test("a future-dated entry is ordered by its first sighting until it is seen on or after its date")

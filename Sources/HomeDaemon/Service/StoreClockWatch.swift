@@ -26,7 +26,7 @@ final class StoreClockWatch: Sendable {
             logger.warning(
                 "the system clock (\(ISO8601.string(now))) is more than a day behind the latest time the store "
                     + "recorded (\(ISO8601.string(latest))): fetched notices are not stored and retention does "
-                    + "not run until it is right (for at most a day of running); sources are fetched again on their schedule"
+                    + "not run until it is right (a fresh feed confirms it, or a day of running passes); sources are fetched again on their schedule"
             )
         }
         return true
@@ -41,7 +41,7 @@ final class StoreClockWatch: Sendable {
         if ended {
             logger.notice(
                 "storing fetched notices again: the system clock has caught up with the store's latest time, "
-                    + "or has stayed behind it for a day of running and is taken as right"
+                    + "or is taken as right (a fresh feed confirmed it, or it stayed behind for a day of running)"
             )
         }
     }
