@@ -161,6 +161,20 @@ import Testing
         #expect(try solve([(config, 2)]).sections[0].decorations.isEmpty)
     }
 
+    @Test("separator insets wider than the row leave a zero-wide line inside the row, never a negative width")
+    func separatorInsetsPastTheRow() throws {
+        var config = ListConfiguration(appearance: .insetGrouped)
+        config.separatorInsets = ListConfiguration.SeparatorInsets(leading: 500)
+        let s = try solve([(config, 2)]).sections[0]
+        // The row is x 16, 343 wide: the line starts at its trailing edge (359), 0 wide, where it
+        // was at 16 + 500 = 516, 343 − 500 = −157 wide.
+        #expect(separators(s) == [line("separator", 0, rect(359, 78.5, 0, 0.5))])
+        // A trailing inset past the row keeps the line at its leading inset.
+        config.separatorInsets = ListConfiguration.SeparatorInsets(leading: 10, trailing: 400)
+        let trailing = try solve([(config, 2)]).sections[0]
+        #expect(separators(trailing) == [line("separator", 0, rect(26, 78.5, 0, 0.5))])
+    }
+
     @Test("an empty list section shows its header only: no card, no separators")
     func empty() throws {
         let config = ListConfiguration(appearance: .insetGrouped, headerMode: .supplementary)

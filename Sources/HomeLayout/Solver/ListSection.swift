@@ -162,12 +162,14 @@ struct ListSection {
         func separator(_ kind: String, _ row: Int, atTop: Bool, fullWidth: Bool) -> DecorationFrame {
             let frame = rows[row]
             let inset = fullWidth ? (0.0, 0.0) : (leading, trailing)
+            // Insets wider than the row leave a zero-wide line, never a negative width: it starts
+            // at the leading inset, but no further than the row's trailing edge.
             return DecorationFrame(
                 elementKind: kind,
                 frame: Rect(
-                    x: frame.x + inset.0,
+                    x: frame.x + min(inset.0, frame.width),
                     y: atTop ? frame.y : frame.maxY - thickness,
-                    width: frame.width - inset.0 - inset.1,
+                    width: max(frame.width - inset.0 - inset.1, 0),
                     height: thickness
                 ),
                 zIndex: Self.separatorZIndex,
