@@ -339,4 +339,53 @@ import Testing
             solveError(group, width: 500) { $0.variants = [SectionVariant(minWidth: 600, overrides: overrides)] } == nil
         )
     }
+
+    @Test("interGroupSpacing that makes a section's content length negative is an error naming the spacing")
+    func negativeContentLength() throws {
+        // Two 50-high groups with spacing −1000: P = 2 × 50 − 1000 = −900, where the section
+        // was −900 high.
+        let group = vgroup(.fractionalWidth(1), .absolute(50), [fill])
+        let error = try #require(solveError(group, count: 2) { $0.interGroupSpacing = -1000 })
+        #expect(error.kind == .negativeContentLength(length: -900, spacing: -1000, axis: .vertical))
+        #expect(error.path == "sections[0].interGroupSpacing")
+        #expect(error.code == "negativeContentLength")
+        #expect(
+            error.description
+                == "section 0 (s): sections[0].interGroupSpacing: the content length is -900 pt along vertical "
+                + "with interGroupSpacing -1000: the groups would end before they start (UIKit refuses a "
+                + "negative content length)"
+        )
+        // One group uses no spacing; overlapping groups that leave a positive length stay valid.
+        #expect(solveError(group, count: 1) { $0.interGroupSpacing = -1000 } == nil)
+        let overlap = try frames(group, count: 2) { $0.interGroupSpacing = -20 }
+        #expect(overlap.map(\.y) == [0, 30])
+        // A variant that sets the spacing is named.
+        var spacing = SectionOverrides()
+        spacing.interGroupSpacing = -1000
+        let variant = try #require(
+            solveError(group, count: 2) { $0.variants = [SectionVariant(minWidth: 0, overrides: spacing)] }
+        )
+        #expect(variant.path == "sections[0].variants[0].interGroupSpacing")
+    }
+
+    @Test("interGroupSpacing that makes an orthogonal row's content width negative is an error")
+    func negativeOrthogonalContentLength() throws {
+        // Four 100-wide groups with spacing −150: P = 400 − 450 = −50 along x, where the row had
+        // a negative content width and stride and items at x = 0, −50, −100, −150.
+        let group = hgroup(.absolute(100), .absolute(50), [fill])
+        let error = try #require(
+            solveError(group, count: 4) {
+                $0.interGroupSpacing = -150
+                $0.orthogonalScrollingBehavior = .continuous
+            }
+        )
+        #expect(error.kind == .negativeContentLength(length: -50, spacing: -150, axis: .horizontal))
+        #expect(error.path == "sections[0].interGroupSpacing")
+        // Two groups overlap: P = 200 − 150 = 50 stays valid.
+        let overlap = try frames(group, count: 2) {
+            $0.interGroupSpacing = -150
+            $0.orthogonalScrollingBehavior = .continuous
+        }
+        #expect(overlap.map(\.x) == [0, -50])
+    }
 }

@@ -162,6 +162,20 @@ import Testing
         )
     }
 
+    @Test("spacing that makes an orthogonal row's content length negative is a structured error, exit 1")
+    func negativeContentLength() throws {
+        let path = try scratch.write(
+            #"{"sections": [{"id": "row", "itemCount": 4, "interGroupSpacing": -150, "orthogonalScrollingBehavior": "continuous", "group": {"axis": "horizontal", "size": {"width": {"absolute": 100}, "height": {"absolute": 100}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"fractionalHeight": 1}}}}]}}]}"#,
+            to: "spec.json"
+        )
+        let outcome = try ctl.run(["layout", "solve", path, "--width", "375"])
+        #expect(outcome.status == 1)
+        let error = try #require(try json(outcome.stdout)["error"] as? [String: Any])
+        #expect(error["code"] as? String == "negativeContentLength")
+        #expect(error["path"] as? String == "sections[0].interGroupSpacing")
+        #expect(error["sectionId"] as? String == "row")
+    }
+
     @Test(
         "usage errors exit 64",
         arguments: [

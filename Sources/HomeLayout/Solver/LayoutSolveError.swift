@@ -16,6 +16,9 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case conflictingSupplementaryInsets
         /// §9 item 7: two supplementaries of one section share an element kind.
         case duplicateElementKind(String)
+        /// §9 item 1: a section's content (or an orthogonal row's) that would end before it
+        /// starts, `length` pt along `axis`, mostly from negative interGroupSpacing.
+        case negativeContentLength(length: Double, spacing: Double, axis: Axis)
         /// A group with no subitems.
         case emptyGroup
         /// A subitem that takes no length along the group's axis would be placed forever.
@@ -51,6 +54,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case .invalidFrame: "invalidFrame"
         case .conflictingSupplementaryInsets: "conflictingSupplementaryInsets"
         case .duplicateElementKind: "duplicateElementKind"
+        case .negativeContentLength: "negativeContentLength"
         case .emptyGroup: "emptyGroup"
         case .subitemRepeatsForever: "subitemRepeatsForever"
         case .limitExceeded: "limitExceeded"
@@ -76,6 +80,10 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
             "supplementariesFollowContentInsets cannot be set together with supplementaryContentInsetsReference"
         case .duplicateElementKind(let kind):
             "duplicate supplementary element kind \"\(kind)\" in one section"
+        case .negativeContentLength(let length, let spacing, let axis):
+            "the content length is \(fmt(length)) pt along \(axis.rawValue) with interGroupSpacing "
+                + "\(fmt(spacing)): the groups would end before they start (UIKit refuses a negative "
+                + "content length)"
         case .emptyGroup:
             "a group needs at least one subitem"
         case .subitemRepeatsForever(let consumes, let axis):

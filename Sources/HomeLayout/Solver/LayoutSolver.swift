@@ -74,7 +74,8 @@ public enum LayoutSolver {
             }
             sections.append(section)
             let groupVariant = matching.last { Self.variant(declared.variants[$0], sets: "group") }
-            groupOrigins.append(GroupOrigin(section: index, variant: groupVariant))
+            let spacingVariant = matching.last { Self.variant(declared.variants[$0], sets: "interGroupSpacing") }
+            groupOrigins.append(GroupOrigin(section: index, variant: groupVariant, spacingVariant: spacingVariant))
         }
 
         let isHorizontal = configuration.scrollDirection == .horizontal
@@ -319,14 +320,21 @@ public enum LayoutSolver {
     }
 }
 
-/// Where a section's root group was declared: the section, or the variant that set it. Error
-/// paths start there; it is rendered only when a solve fails, not for every solve.
+/// Where a section's root group was declared, and the interGroupSpacing that repeats it: the
+/// section, or the variant that set each. Error paths start there; they are rendered only when
+/// a solve fails, not for every solve.
 struct GroupOrigin {
     var section: Int
     var variant: Int?
+    var spacingVariant: Int? = nil
 
     /// `sections[1].group`, or `sections[1].variants[0].group`.
-    var path: String {
-        "sections[\(section)]" + (variant.map { ".variants[\($0)]" } ?? "") + ".group"
+    var path: String { root(variant) + ".group" }
+
+    /// `sections[1].interGroupSpacing`, or `sections[1].variants[0].interGroupSpacing`.
+    var spacingPath: String { root(spacingVariant) + ".interGroupSpacing" }
+
+    private func root(_ variant: Int?) -> String {
+        "sections[\(section)]" + (variant.map { ".variants[\($0)]" } ?? "")
     }
 }

@@ -160,6 +160,8 @@ struct SectionSolver {
             }
         }
 
+        try checkContentLength(primary, of: section, index: index, isOrthogonal: isOrthogonal, origin: origin)
+
         // §6.1–6.2: boundary supplementaries, header band and footer band.
         let boundary = BoundaryPlacer(environment: environment, grid: grid, platform: platform)
         let supplementaryFrame = boundary.container(for: section, reference: reference)
