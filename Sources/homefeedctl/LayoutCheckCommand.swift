@@ -35,6 +35,7 @@ enum LayoutCheckCommand {
         var environments: [LayoutEnvironment] = []
         for width in widths { environments.append(try LayoutCommand.environment(arguments, width: width)) }
         guard let spec = LayoutCommand.loadSpec(path) else { return ExitStatus.failure }
+        try LayoutCommand.checkItemCounts(counts, for: spec)
 
         var errors: [String] = []
         var warnings: [String] = []

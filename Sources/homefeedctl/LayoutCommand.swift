@@ -61,7 +61,10 @@ enum LayoutCommand {
                 "--items",
                 "N,N,...",
                 .numbers,
-                help: "item counts per section, in order (default: each section's itemCount)"
+                help: """
+                    item counts per section, in order, at most one per section (a section without one \
+                    keeps its itemCount)
+                    """
             ),
         ]
     }
@@ -130,5 +133,15 @@ enum LayoutCommand {
             counts.append(Int(value))
         }
         return counts
+    }
+
+    /// `--items` names at most one count per section of `spec`: a count past the last section
+    /// would be silently ignored, so it is a usage error.
+    static func checkItemCounts(_ counts: [Int]?, for spec: LayoutSpec) throws(UsageError) {
+        let sections = spec.sections.count
+        guard let counts, counts.count > sections else { return }
+        throw UsageError(
+            "--items: \(counts.count) counts for \(sections) section\(sections == 1 ? "" : "s"); give at most one per section"
+        )
     }
 }

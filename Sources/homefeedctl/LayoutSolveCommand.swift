@@ -41,6 +41,7 @@ enum LayoutSolveCommand {
         let environment = try LayoutCommand.environment(arguments, width: arguments.requiredDouble("--width"))
         let counts = try LayoutCommand.itemCounts(arguments)
         guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.failure }
+        try LayoutCommand.checkItemCounts(counts, for: spec)
         var measurements = LayoutMeasurements()
         if let path = arguments.string("--measurements") {
             guard let loaded = LayoutCommand.loadMeasurements(path, for: spec) else { return ExitStatus.failure }

@@ -80,6 +80,7 @@ enum LayoutSweepCommand {
             environments.append(try LayoutCommand.environment(arguments, width: from + Double(index) * step))
         }
         guard let spec = LayoutCommand.loadSpec(arguments.positionals[0]) else { return ExitStatus.failure }
+        try LayoutCommand.checkItemCounts(counts, for: spec)
 
         var widthsByKey: [Key: [Double]] = [:]
         var messages: [Key: String] = [:]

@@ -177,6 +177,23 @@ import Testing
     }
 
     @Test(
+        "--items with more counts than sections is a usage error naming both; fewer keep their itemCount",
+        arguments: [["solve", "--width", "375"], ["check"], ["sweep", "--from", "300", "--to", "310"]]
+    )
+    func itemsPastTheSections(_ command: [String]) throws {
+        let path = try scratch.write(
+            #"{"sections": [{"id": "one", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}}}]}}]}"#,
+            to: "spec.json"
+        )
+        let layout = ["layout", command[0], path] + command.dropFirst()
+        let outcome = try ctl.run(layout + ["--items", "1,2,3"])
+        #expect(outcome.status == ExitStatus.usage)
+        #expect(outcome.stderr.contains("--items: 3 counts for 1 section; give at most one per section"))
+        #expect(outcome.stdout.isEmpty)
+        #expect(try ctl.run(layout + ["--items", "2"]).status == 0)
+    }
+
+    @Test(
         "usage errors exit 64",
         arguments: [
             ["layout", "solve", "feeds/layout.json"],
