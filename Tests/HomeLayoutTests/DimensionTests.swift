@@ -48,6 +48,16 @@ import Testing
         #expect(PixelGrid.roundedHalfAwayFromZero(value).bitPattern == expected.bitPattern)
     }
 
+    @Test("a scale other than 1, 2 or 3 snaps to its own grid of 1/scale, as docs/layout.md says")
+    func fractionalScale() throws {
+        // 375 × 7.3 = 2737.5 pixels: the content width rounds to 2738 (375.068…), a full-width
+        // item floors to 2737 (374.932…).
+        let group = hgroup(.fractionalWidth(1), .absolute(50), [item(.fractionalWidth(1), .absolute(50))])
+        let result = try solve(group, count: 1, scale: 7.3)
+        #expect(result.contentSize.width == 2738 / 7.3)
+        #expect(abs(result.sections[0].itemFrames[0].width - 2737 / 7.3) < 1e-9)
+    }
+
     @Test("NaN stays NaN through the final rounding")
     func roundingNaN() {
         #expect(PixelGrid.roundedHalfAwayFromZero(.nan).isNaN)
