@@ -225,7 +225,7 @@ struct StoreFaultTests {
         #expect(await daemon.stop() == 0)
     }
 
-    @Test("a start with the full check due asks the service manager for ten more minutes first")
+    @Test("a start with the full check due asks the service manager for a minute more first, and not after READY=1")
     func fullCheckExtendsStartTimeout() async throws {
         let root = try ScratchRoot()
         let daemon = FaultDaemon(root: root)
@@ -238,10 +238,14 @@ struct StoreFaultTests {
         try await daemon.start(["--no-fetch"], environment: ["NOTIFY_SOCKET": receiver.socketValue])
         // Sent before the check, so the first message; READY=1 comes after it.
         let first = try #require(await offPool { receiver.receive() }, "no notification: \(root.log())")
-        #expect(NotifyReceiver.lines(first).contains("EXTEND_TIMEOUT_USEC=600000000"), "\(first)")
+        #expect(NotifyReceiver.lines(first).contains("EXTEND_TIMEOUT_USEC=60000000"), "\(first)")
         #expect(await offPool { receiver.await("READY=1") } != nil, "no READY=1: \(root.log())")
         #expect(!FileManager.default.fileExists(atPath: marker))
+        let ready = receiver.messages.count
         #expect(await daemon.stop() == 0)
+        #expect(await offPool { receiver.await("STOPPING=1") } != nil)
+        let afterReady = receiver.messages.dropFirst(ready).filter { $0.contains("EXTEND_TIMEOUT_USEC") }
+        #expect(afterReady.isEmpty, "\(afterReady)")
     }
 
     @Test("homefeedctl store check runs integrity_check through the daemon")

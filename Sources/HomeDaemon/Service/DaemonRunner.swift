@@ -74,21 +74,33 @@ public struct DaemonRunner: Sendable {
             return 1
         }
 
-        // SQLite's full integrity_check (and a REINDEX) reads the whole store: on a large file on
-        // an SD card, longer than the unit's start timeout, which would kill every start with
-        // the check still due. Ten minutes more are asked for, as the check's own budget.
-        if IntegrityCheckMarker(besideStoreAt: HomeService.storePath(in: options.stateDirectory)).isPresent {
-            notifier.extendTimeout(seconds: 600, status: "Checking the whole store (integrity_check)")
-        }
-        let service: HomeService
-        do {
-            service = try await HomeService(
+        let startService = { () async throws -> HomeService in
+            try await HomeService(
                 configuration: configuration,
                 stateDirectory: options.stateDirectory,
                 cacheDirectory: options.cacheDirectory,
                 logger: logger,
                 textMeasurer: textMeasurer
             )
+        }
+        let service: HomeService
+        do {
+            // SQLite's full integrity_check (and a REINDEX) reads the whole store: on a large file
+            // on an SD card, longer than the unit's start timeout, which would kill every start
+            // with the check still due. More time is asked for until the service has started.
+            if IntegrityCheckMarker(besideStoreAt: HomeService.storePath(in: options.stateDirectory)).isPresent {
+                service = try await StartTimeoutExtension.during(
+                    send: {
+                        notifier.extendTimeout(
+                            seconds: StartTimeoutExtension.grant,
+                            status: "Checking the whole store (integrity_check)"
+                        )
+                    },
+                    startService
+                )
+            } else {
+                service = try await startService()
+            }
         } catch {
             logger.error("cannot start: \(error)")
             notifier.status("Cannot start: \(error)")

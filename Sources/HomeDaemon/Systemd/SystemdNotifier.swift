@@ -77,8 +77,10 @@ public struct SystemdNotifier: Sendable {
 
     public func stopping(status: String? = nil) { send(["STOPPING=1"] + Self.statusField(status)) }
 
-    /// `EXTEND_TIMEOUT_USEC`: the start (or stop) may take `seconds` more from now than the
-    /// unit's timeout allows, for work whose length follows the data (systemd ≥ 236).
+    /// `EXTEND_TIMEOUT_USEC`: the start (or stop) goes on, and the service sends `READY=1` (or
+    /// another extension) within `seconds` from now (systemd ≥ 236). Not added to the unit's
+    /// timeout, and counted from the message: work longer than `seconds` sends it again
+    /// (``StartTimeoutExtension``).
     public func extendTimeout(seconds: Int, status: String? = nil) {
         send(["EXTEND_TIMEOUT_USEC=\(seconds * 1_000_000)"] + Self.statusField(status))
     }
