@@ -42,7 +42,7 @@ extension StoreError {
 /// Opening the file, and the recovery from a corrupt one. Runs on the store's queue before the
 /// actor exists; a plain namespace over ``Database``.
 enum StoreOpening {
-    /// What ``open(path:busyTimeout:appliedAt:now:recoverIfCorrupt:fullCheck:)`` made of the file.
+    /// What ``open(path:busyTimeout:appliedAt:now:recoverIfCorrupt:fullCheck:stop:)`` made of the file.
     struct Opened {
         var database: Database
         var recovery: StoreRecovery?
@@ -61,7 +61,8 @@ enum StoreOpening {
         appliedAt: Int64,
         now: Date,
         recoverIfCorrupt: Bool,
-        fullCheck: Bool
+        fullCheck: Bool,
+        stop: StoreOpeningStop? = nil
     ) throws(StoreError) -> Opened {
         let hadLog = FileManager.default.fileExists(atPath: path + "-wal")
         let db = try Database(path: path, busyTimeout: busyTimeout)
@@ -69,10 +70,17 @@ enum StoreOpening {
         do throws(StoreError) {
             // Refuse before the journal-mode switch: a refused file is never written to.
             try Schema.migrator.check(db)
-            let outcome: CheckOutcome? =
-                if !recoverIfCorrupt { nil } else if fullCheck { try fullCheckOutcome(db) } else {
+            let check = { () throws(StoreError) -> CheckOutcome? in
+                if !recoverIfCorrupt {
+                    nil
+                } else if fullCheck {
+                    try fullCheckOutcome(db)
+                } else {
                     try quickCheckFinding(db).map(CheckOutcome.damaged)
                 }
+            }
+            let outcome: CheckOutcome?
+            if let stop { outcome = try stop.interruptible(db, check) } else { outcome = try check() }
             if case .damaged(let finding)? = outcome {
                 damage = finding
             } else {

@@ -19,7 +19,7 @@ public actor Store {
     public nonisolated let configuration: StoreConfiguration
     /// The database file's path.
     public nonisolated let path: String
-    /// Set when the file was corrupt at open and ``init(path:configuration:now:recoverIfCorrupt:fullCheck:)``
+    /// Set when the file was corrupt at open and ``init(path:configuration:now:recoverIfCorrupt:fullCheck:stop:)``
     /// moved it aside and started a fresh one.
     public nonisolated let recovery: StoreRecovery?
     /// Set when the full check at open found only index entries that disagree with their
@@ -56,6 +56,8 @@ public actor Store {
     ///     the file corrupt (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) while opening it, move the file
     ///     aside to `<path>.corrupt-<UTC time>` and start a fresh one holding the manifests and
     ///     history still readable; ``recovery`` says what happened.
+    ///   - stop: ends the opening early when requested from another thread (``StoreOpeningStop``):
+    ///     the check that runs is interrupted and nothing after it is done.
     ///   - fullCheck: with `recoverIfCorrupt`, run `PRAGMA integrity_check` instead, which also
     ///     compares every index with its table (`quick_check` does not, so a damaged index,
     ///     `SQLITE_CORRUPT_INDEX` at a write, passes it) and reads the whole file. When its
@@ -73,7 +75,8 @@ public actor Store {
         configuration: StoreConfiguration = StoreConfiguration(),
         now: Date = Date(),
         recoverIfCorrupt: Bool = false,
-        fullCheck: Bool = false
+        fullCheck: Bool = false,
+        stop: StoreOpeningStop? = nil
     ) async throws(StoreError) {
         let executor = QueueExecutor(label: "homefeed.store")
         let appliedAt = SQLDate.seconds(now)
@@ -84,7 +87,8 @@ public actor Store {
                 appliedAt: appliedAt,
                 now: now,
                 recoverIfCorrupt: recoverIfCorrupt,
-                fullCheck: fullCheck
+                fullCheck: fullCheck,
+                stop: stop
             )
         }
         self.executor = executor

@@ -248,6 +248,46 @@ struct StoreFaultTests {
         #expect(afterReady.isEmpty, "\(afterReady)")
     }
 
+    @Test(
+        "SIGTERM during the start: STOPPING=1 at once, no READY=1, exit 0 at the next step, the store as it was",
+        .enabled(if: Host.has(Host.sqlite3))
+    )
+    func stopDuringStart() async throws {
+        let root = try ScratchRoot()
+        let daemon = FaultDaemon(root: root)
+        try daemon.configure("store-busy-timeout = 30s\n")
+        try await daemon.start(["--no-fetch"])
+        _ = try await daemon.call("io.homefeed.RecordHistory", ["title": "도서관"])
+        #expect(await daemon.stop() == 0)
+        let marker = root.stateDirectory.appendingPathComponent("integrity-check-due").path
+        #expect(FileManager.default.createFile(atPath: marker, contents: Data("test\n".utf8)))
+
+        // Another process's write lock holds the start at its first write, up to the busy timeout.
+        let lock = try await offPool { try StoreLock(root.storePath) }
+        let receiver = try NotifyReceiver(path: root.path("n.sock"))
+        let process = try ChildProcess(
+            SystemdTools.homefeedd,
+            root.daemonArguments(socket: daemon.socket),
+            environment: SystemdTools.cleanEnvironment(["NOTIFY_SOCKET": receiver.socketValue]),
+            log: root.logPath
+        )
+        // The first message comes as the start opens the store.
+        _ = try #require(await offPool { receiver.receive() }, "no notification: \(root.log())")
+        process.signal(SIGTERM)
+        let stopping = await offPool { receiver.await("STOPPING=1") }
+        #expect(stopping != nil, "no STOPPING=1 before the start finished: \(root.log())")
+        await offPool { lock.release() }
+        #expect(await offPool { process.wait() } == 0, "\(root.log())")
+        #expect(!receiver.messages.contains { NotifyReceiver.lines($0).contains("READY=1") }, "\(receiver.messages)")
+        #expect(root.log().contains("stopped before the start had finished"), "\(root.log())")
+
+        // The next start finds the store whole, with what it held.
+        try await daemon.start(["--no-fetch"])
+        #expect(try await daemon.call("io.homefeed.GetStatus")["history"]?.intValue == 1)
+        #expect(await daemon.stop() == 0)
+        #expect(try await offPool { try root.integrityCheck() } == "ok")
+    }
+
     @Test("homefeedctl store check runs integrity_check through the daemon")
     func storeCheck() async throws {
         let root = try ScratchRoot()

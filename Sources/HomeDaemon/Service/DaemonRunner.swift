@@ -37,8 +37,10 @@ public struct DaemonRunner: Sendable {
         MemoryRelief.tuneAllocator()
         // libxml2's process-wide state (deny-all entity loader) before any thread parses.
         FeedParser.prepare()
-        // Handlers first: SIGHUP's default action kills, and one may come before READY=1.
-        let signals = SignalEvents.stream()
+        // Handlers first: SIGHUP's default action kills, and one may come before READY=1. SIGTERM
+        // and SIGINT stop the start itself (StartupStop); the others wait for the serving loop.
+        let startup = StartupStop(notifier: notifier, logger: logger)
+        let signals = startup.relay(SignalEvents.stream())
         let textMeasurer = options.checkConfig ? TextMeasurer() : Self.startTextMeasurer(options)
         let configuration: LoadedConfiguration
         do throws(ConfigError) {
@@ -80,7 +82,8 @@ public struct DaemonRunner: Sendable {
                 stateDirectory: options.stateDirectory,
                 cacheDirectory: options.cacheDirectory,
                 logger: logger,
-                textMeasurer: textMeasurer
+                textMeasurer: textMeasurer,
+                storeOpeningStop: startup.storeOpening
             )
         }
         let service: HomeService
@@ -102,10 +105,19 @@ public struct DaemonRunner: Sendable {
                 service = try await startService()
             }
         } catch {
+            if startup.isStopped {
+                logger.notice("stopped before the start had finished")
+                return 0
+            }
             logger.error("cannot start: \(error)")
             notifier.status("Cannot start: \(error)")
             HomeService.startFailed(error, stateDirectory: options.stateDirectory, logger: logger)
             return 1
+        }
+        guard startup.finishStarting() else {
+            await service.stop()
+            logger.notice("stopped before the start had finished")
+            return 0
         }
         let manager = ServiceManager(notifier: notifier, service: service, logger: logger)
         let interface = HomefeedInterface(service: service, reload: { try await manager.reload(reason: "Reload()") })

@@ -7,11 +7,13 @@ extension HomeService {
     /// Opens `homefeed.sqlite` in `stateDirectory`, moving a corrupt file aside
     /// (``Store/recovery``), with SQLite's full `integrity_check` when an
     /// ``IntegrityCheckMarker`` asks for it; the marker goes once the store has opened. Indexes
-    /// that check mended, and the rows it removed to mend them, are logged at `<4>`.
+    /// that check mended, and the rows it removed to mend them, are logged at `<4>`. `stop` ends
+    /// the opening early (SIGTERM during start-up), the marker kept.
     static func openStore(
         in stateDirectory: URL,
         configuration: StoreConfiguration,
-        logger: Logger
+        logger: Logger,
+        stop: StoreOpeningStop? = nil
     ) async throws(StoreError) -> Store {
         let path = storePath(in: stateDirectory)
         let marker = IntegrityCheckMarker(besideStoreAt: path)
@@ -20,7 +22,8 @@ extension HomeService {
             path: path,
             configuration: configuration,
             recoverIfCorrupt: true,
-            fullCheck: fullCheck
+            fullCheck: fullCheck,
+            stop: stop
         )
         if let repair = store.indexRepair {
             if store.removedDuplicates.isEmpty {

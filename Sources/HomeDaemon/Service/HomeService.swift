@@ -2,7 +2,7 @@ public import FoundationEssentials
 import HomeFeeds
 import HomeFetch
 public import HomeLayout
-import HomeStore
+public import HomeStore
 public import TextMeasure
 public import Varlink
 
@@ -81,7 +81,7 @@ public actor HomeService {
     var textState = TextMeasuringState()
 
     /// Opens the store in `stateDirectory` (moving a corrupt file aside and starting afresh, or
-    /// mending its indexes, ``openStore(in:configuration:logger:)``),
+    /// mending its indexes, ``openStore(in:configuration:logger:stop:)``),
     /// serves the persisted manifests at once, then publishes a fresh version from the stored
     /// content, unless the store was recovered: then the next version waits for the refetch.
     /// Fetching starts with ``startFetching()``.
@@ -90,13 +90,16 @@ public actor HomeService {
     /// - Parameter textMeasurer: measures the text of slots bound to `[text]` styles (the
     ///   daemon's writes fontconfig's caches under `--cache-dir` and has been loading its fonts
     ///   since the daemon started, `DaemonRunner.startTextMeasurer`).
+    /// - Parameter storeOpeningStop: ends the store's opening early when requested (SIGTERM
+    ///   while the daemon starts, ``StartupStop``); the init then throws.
     public init(
         configuration: LoadedConfiguration,
         stateDirectory: URL,
         cacheDirectory: URL? = nil,
         logger: Logger,
         now: Date = Date(),
-        textMeasurer: TextMeasurer = TextMeasurer()
+        textMeasurer: TextMeasurer = TextMeasurer(),
+        storeOpeningStop: StoreOpeningStop? = nil
     ) async throws {
         self.startedAt = now
         self.configuration = configuration
@@ -105,7 +108,12 @@ public actor HomeService {
         var storeConfiguration = StoreConfiguration()
         storeConfiguration.historyLimit = configuration.settings.historyLimit
         storeConfiguration.busyTimeout = .milliseconds(Int(configuration.settings.storeBusyTimeout * 1000))
-        store = try await Self.openStore(in: stateDirectory, configuration: storeConfiguration, logger: logger)
+        store = try await Self.openStore(
+            in: stateDirectory,
+            configuration: storeConfiguration,
+            logger: logger,
+            stop: storeOpeningStop
+        )
         let store = self.store
         memory = MemoryRelief(releaseCaches: { await store.releaseMemory() })
         health = StoreHealth(

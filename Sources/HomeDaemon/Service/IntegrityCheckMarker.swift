@@ -2,7 +2,7 @@ import Glibc
 import HomeStore
 
 /// A file beside the store, `integrity-check-due`, that asks the next start for SQLite's full
-/// `integrity_check` instead of its `quick_check` (``Store/init(path:configuration:now:recoverIfCorrupt:fullCheck:)``).
+/// `integrity_check` instead of its `quick_check` (``Store/init(path:configuration:now:recoverIfCorrupt:fullCheck:stop:)``).
 ///
 /// `quick_check` does not compare indexes with their tables, so a store whose index disagrees
 /// with its table (`SQLITE_CORRUPT_INDEX` at the next write that touches the entry) passes it:

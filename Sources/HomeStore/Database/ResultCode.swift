@@ -30,6 +30,8 @@ public struct ResultCode: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let busy = ResultCode(rawValue: 5)
     /// `SQLITE_READONLY`.
     public static let readOnly = ResultCode(rawValue: 8)
+    /// `SQLITE_INTERRUPT`: `sqlite3_interrupt` ended the statement (``StoreOpeningStop``).
+    public static let interrupt = ResultCode(rawValue: 9)
     /// `SQLITE_CORRUPT`.
     public static let corrupt = ResultCode(rawValue: 11)
     /// `SQLITE_CORRUPT_INDEX`: an index entry disagrees with its table (`REINDEX` mends it).
