@@ -17,9 +17,11 @@ SWIFT ?= swift
 SWIFT_FLAGS ?= -Xswiftc -warnings-as-errors
 # libvips-dev: homefeed-thumbnail; libvips-tools: vips and vipsthumbnail, homefeed-bench images'
 # floor. libpango1.0-dev: TextMeasure (pangoft2 + fontconfig); pango1.0-tools: pango-view, which
-# the text tests compare with; the fonts the sample homefeedd.conf measures with.
+# the text tests compare with; the fonts the sample homefeedd.conf measures with. systemd:
+# systemd-socket-activate for SystemdTests and systemd-analyze for check-units (a fresh CI
+# container has neither).
 DEB_PACKAGES := libsqlite3-dev libxml2-dev libcurl4-openssl-dev libvips-dev libvips-tools pkg-config sqlite3 curl \
-                debhelper lintian libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core
+                debhelper lintian libpango1.0-dev pango1.0-tools fonts-nanum fonts-dejavu-core systemd
 # The Python `varlink` client, a real third-party client for VarlinkTests and the consumer example,
 # and `jsonschema`, the validator the integration tests check served manifests with (PyPI).
 PYTHON ?= python3
