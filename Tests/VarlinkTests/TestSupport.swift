@@ -309,6 +309,16 @@ final class RawSocket: @unchecked Sendable {
         await offPool { self.blockingReadMessage() }
     }
 
+    /// The next `count` messages (fewer at EOF, error or timeout), read on one thread: a thread
+    /// started per message took seconds each on a machine busy with the whole suite.
+    func readMessages(_ count: Int) async -> [[UInt8]] {
+        await offPool {
+            var messages: [[UInt8]] = []
+            while messages.count < count, let message = self.blockingReadMessage() { messages.append(message) }
+            return messages
+        }
+    }
+
     func readReply() async -> VarlinkReply? {
         await readMessage().flatMap { try? VarlinkReply(decoding: $0) }
     }
