@@ -5,7 +5,8 @@ extension StoreOpening {
     /// constraint. The rows are grouped by a scan of each table (`NOT INDEXED`), never through
     /// the index that let them in; the rows that depend on a deleted one go with it by their
     /// foreign keys (`ON DELETE CASCADE`: a repeated source takes its notices, links and
-    /// tombstones). `WITHOUT ROWID` tables, whose key is the table itself, cannot repeat it, and
+    /// tombstones), and the rows whose parent is gone all the same (a cascade that missed them
+    /// through a damaged index) after them. `WITHOUT ROWID` tables, whose key is the table itself, cannot repeat it, and
     /// rows with a `NULL` in the key do not repeat it either, as for SQLite.
     ///
     /// - Returns: the rows removed per table, cascaded deletions included; tables that lost
@@ -31,8 +32,18 @@ extension StoreOpening {
                     )
                 }
             }
-            let after = try rowCounts(db, tables.map(\.name))
             try db.executeScript("REINDEX")
+            // A cascade finds the dependent rows through their foreign key's index, which may be
+            // damaged too: the rows it missed, and any other row whose parent is gone, are
+            // deleted by what `foreign_key_check` reports (`integrity_check` does not look).
+            let orphans = try db.fetchAll("SELECT \"table\", rowid FROM pragma_foreign_key_check") {
+                (table: $0.column(0, or: ""), rowid: $0.column(1, as: Int64.self))
+            }
+            for orphan in orphans {
+                guard let rowid = orphan.rowid else { continue }
+                try db.execute("DELETE FROM \(quoted(orphan.table)) WHERE rowid = ?", [rowid])
+            }
+            let after = try rowCounts(db, tables.map(\.name))
             return before.filter { $0.value > after[$0.key, default: 0] }.reduce(into: [:]) {
                 $0[$1.key] = $1.value - after[$1.key, default: 0]
             }
