@@ -5,8 +5,9 @@ import Synchronization
 /// the full `integrity_check` may read a large file for minutes.
 ///
 /// ``request()`` makes the check that runs fail at once (`sqlite3_interrupt`, `SQLITE_INTERRUPT`)
-/// and the opening throws before its next step, with the file left as found: the checks only
-/// read it, and a `REINDEX` cut short is rolled back. The migrations and a recovery (a file moved
+/// (and every statement after it: a progress handler) and the opening throws before its next
+/// step, with every row kept: the checks only read the file, a `REINDEX` cut short is rolled
+/// back, and one that finished only rebuilt indexes from their tables. The migrations and a recovery (a file moved
 /// aside is always followed by the fresh one holding what was salvaged) are never cut short: a
 /// request that comes during them ends the opening once they are done.
 ///
@@ -47,9 +48,9 @@ public final class StoreOpeningStop: Sendable {
     }
 
     /// Runs `check` on `database` so that ``request()`` interrupts it (the check then throws
-    /// SQLite's `SQLITE_INTERRUPT`); throws ``stopped`` when a request came before it, or during
-    /// it and the check still ended (an interrupt sent before its statement starts is lost:
-    /// SQLite clears it then).
+    /// SQLite's `SQLITE_INTERRUPT`, from `sqlite3_interrupt` or, between statements, the
+    /// progress handler); throws ``stopped`` when a request came before it, or during it and the
+    /// check still ended.
     func interruptible<T>(
         _ database: Database,
         _ check: () throws(StoreError) -> T
@@ -59,7 +60,22 @@ public final class StoreOpeningStop: Sendable {
             if state.requested { throw Self.stopped }
             state.checking = connection
         }
-        defer { state.withLock { $0.checking = nil } }
+        // Every 1 000 virtual-machine steps the statement asks whether a stop was requested:
+        // an interrupt sent between two statements of the check (integrity_check, REINDEX, the
+        // check again) is cleared when the next one starts, and the rest would run to its end.
+        sqlite3_progress_handler(
+            database.handle,
+            1_000,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<StoreOpeningStop>.fromOpaque(context).takeUnretainedValue().isRequested ? 1 : 0
+            },
+            Unmanaged.passUnretained(self).toOpaque()
+        )
+        defer {
+            sqlite3_progress_handler(database.handle, 0, nil, nil)
+            state.withLock { $0.checking = nil }
+        }
         let value = try check()
         try checkNotRequested()
         return value

@@ -30,28 +30,47 @@ struct StoreOpeningStopTests {
     func interruptsRunningCheck() async throws {
         let db = try Database(path: ":memory:")
         let stop = StoreOpeningStop()
-        let done = Atomic(false)
+        let started = Atomic(false)
         let requester = Task.detached {
-            // Until the check has ended: a request before its statement starts is not sent to
-            // SQLite (it clears an interrupt when a statement starts on an idle connection).
-            while !done.load(ordering: .relaxed) {
-                stop.request()
-                try? await Task.sleep(for: .milliseconds(10))
-            }
+            // Once the check has started: a request before it makes `interruptible` throw
+            // `stopped` without running it.
+            while !started.load(ordering: .acquiring) { try? await Task.sleep(for: .milliseconds(1)) }
+            stop.request()
         }
         defer { requester.cancel() }
         let error = #expect(throws: StoreError.self) {
             try stop.interruptible(db) { () throws(StoreError) in
-                try db.scalar(
+                started.store(true, ordering: .releasing)
+                return try db.scalar(
                     "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) "
                         + "SELECT count(*) FROM c"
                 )
             }
         }
-        done.store(true, ordering: .relaxed)
         #expect(error?.resultCode == .interrupt)
         #expect(error != StoreOpeningStop.stopped, "\(String(describing: error))")
         // The connection is usable again.
+        #expect(try db.scalar("SELECT 1") == 1)
+    }
+
+    /// SQLite clears an interrupt when a statement starts on an idle connection: without the
+    /// progress handler, the check's next statement (a REINDEX, the check again) ran to its end.
+    @Test("a stop requested between two statements of a check interrupts the next one")
+    func interruptsBetweenStatements() throws {
+        let db = try Database(path: ":memory:")
+        let stop = StoreOpeningStop()
+        let error = #expect(throws: StoreError.self) {
+            try stop.interruptible(db) { () throws(StoreError) in
+                _ = try db.scalar("SELECT 1")
+                stop.request()
+                return try db.scalar(
+                    "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 100000000) "
+                        + "SELECT count(*) FROM c"
+                )
+            }
+        }
+        #expect(error?.resultCode == .interrupt)
+        #expect(error != StoreOpeningStop.stopped, "the statement ran to its end: \(String(describing: error))")
         #expect(try db.scalar("SELECT 1") == 1)
     }
 }
