@@ -94,10 +94,12 @@ public struct DaemonRunner: Sendable {
             if IntegrityCheckMarker(besideStoreAt: HomeService.storePath(in: options.stateDirectory)).isPresent {
                 service = try await StartTimeoutExtension.during(
                     send: {
-                        notifier.extendTimeout(
-                            seconds: StartTimeoutExtension.grant,
-                            status: "Checking the whole store (integrity_check)"
-                        )
+                        startup.whileStarting {
+                            notifier.extendTimeout(
+                                seconds: StartTimeoutExtension.grant,
+                                status: "Checking the whole store (integrity_check)"
+                            )
+                        }
                     },
                     startService
                 )

@@ -49,16 +49,26 @@ final class StartupStop: Sendable {
     /// Whether a signal stopped the start.
     var isStopped: Bool { outcome.withLock { $0 == false } }
 
+    /// Runs `send` (a message to the service manager) unless a signal stopped the start: under
+    /// the lock the stop takes, so nothing of the start is sent after `STOPPING=1`, where an
+    /// `EXTEND_TIMEOUT_USEC` would lengthen the stop's own timeout and replace its status.
+    func whileStarting(_ send: () -> Void) {
+        outcome.withLock { outcome in
+            if outcome != false { send() }
+        }
+    }
+
     private func stop(by signal: Int32) -> Bool {
+        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
         let starting = outcome.withLock { outcome in
             guard outcome == nil else { return false }
             outcome = false
+            // Under the lock: a start-up message (``whileStarting(_:)``) goes before it or not at all.
+            notifier.stopping(status: "Stopping (\(name)) during start-up")
             return true
         }
         guard starting else { return false }
-        let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
         logger.notice("signal \(signal): stopping before the start has finished")
-        notifier.stopping(status: "Stopping (\(name)) during start-up")
         storeOpening.request()
         return true
     }
