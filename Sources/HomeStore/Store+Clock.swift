@@ -14,7 +14,9 @@ extension Store {
     /// holds and be tombstoned for good in the same ingest. One probe of `notices_by_time`.
     ///
     /// The clock is taken as right, and the store's latest time as the wrong one (recorded
-    /// under a clock that was once far ahead: an undated notice first seen then), when
+    /// under a clock that was once far ahead: an undated notice first seen then), when no
+    /// stored notice is dated more than a day after the clock (the dates come from the feeds'
+    /// servers, so such a date says the clock is behind), and
     /// - `dates`, the entries of the document being stored, confirm it: one of them is within
     ///   a day of `now` and none is more than a day after it. A clock in 2000 is never within
     ///   a day of a live feed's newest entry; a right clock is, for any feed that published
@@ -22,9 +24,10 @@ extension Store {
     /// - or it has stayed behind for ``clockTrustDelay`` of this process's run (a day), for
     ///   the feeds that never confirm it (undated, or quiet) and the retention pass.
     ///
-    /// The sightings after `now` are then moved back to `now` in the same transaction, so the
-    /// store's latest time is no later than the clock from then on, across restarts too, and
-    /// a source at its count limit does not tombstone its new entries below them.
+    /// The sightings after `now` (of notices and tombstones) are then moved back to `now` in the
+    /// same transaction, so the store's latest time is no later than the clock from then on,
+    /// across restarts too, and a source at its count limit does not tombstone its new entries
+    /// below them.
     ///
     /// - Throws: ``StoreError/Kind/clockBehind(now:latest:)``.
     func checkClock(now: Int64, dates: [Date?] = []) throws(StoreError) {
@@ -39,12 +42,23 @@ extension Store {
         let confirmed =
             dated.contains { abs($0 - now) <= Self.clockTolerance }
             && !dated.contains { $0 > now + Self.clockTolerance }
-        if confirmed || ContinuousClock.now - since >= clockTrustDelay {
+        // The notices' own dates come from their feeds' servers: one more than a day after the
+        // clock says the clock is behind, whatever a feed with the same wrong clock (a server
+        // on the LAN) or a day of running says. Only read on this rare path (a scan).
+        let storedDate = try database.fetchOne("SELECT max(published_at) FROM notices") {
+            $0.column(0, as: Int64.self)
+        }
+        let contradicted = (storedDate ?? nil).map { $0 > now + Self.clockTolerance } ?? false
+        if !contradicted, confirmed || ContinuousClock.now - since >= clockTrustDelay {
             try database.execute(
                 """
                 UPDATE notices SET first_seen_at = min(first_seen_at, ?1), last_seen_at = min(last_seen_at, ?1)
                 WHERE first_seen_at > ?1 OR last_seen_at > ?1
                 """,
+                [now]
+            )
+            try database.execute(
+                "UPDATE notice_tombstones SET last_seen_at = ?1 WHERE last_seen_at > ?1",
                 [now]
             )
             clockBehindSince = nil

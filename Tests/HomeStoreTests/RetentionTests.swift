@@ -131,21 +131,43 @@ import Testing
     @Test("a clock behind for the trust delay is taken as right, and the sightings after it move back to it for good")
     func clockBehindTrusted() async throws {
         let test = try await TestStore().withSources(maxEntries: 10)
-        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
+        // First seen under a clock ten years ahead, undated: the store's latest time.
+        let undated = [NoticeInput(entryID: "u-0", title: "undated")]
+        try await test.store.ingestNotices(sourceURL: feed, entries: undated, now: Clock.at(3_650 * Clock.day))
         await test.store._setClockTrustDelay(.milliseconds(50))
-        let behind = Date(timeIntervalSince1970: 946_684_800)
+        // A quiet feed (its newest entry a month old) confirms nothing.
+        let quiet = [NoticeInput(entryID: "q-0", published: Clock.at(-30 * Clock.day))]
         await #expect(throws: StoreError.self) {
-            try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: behind)
+            try await test.store.ingestNotices(sourceURL: feed, entries: quiet, now: Clock.t0)
         }
         try await Task.sleep(for: .milliseconds(100))
-        let stored = try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 5), now: behind)
-        #expect(stored.inserted == 2)
-        #expect(try await test.store.noticeCount(sourceURL: feed) == 5)
+        let stored = try await test.store.ingestNotices(sourceURL: feed, entries: quiet, now: Clock.t0)
+        #expect(stored.inserted == 1)
         // The store's latest time is the clock's now, whatever the delay: a restart, which
         // counts the delay afresh, stores and prunes by this clock at once.
-        #expect(try await test.store.notice(sourceURL: feed, entryID: "e-0")?.sortDate == behind)
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "u-0")?.sortDate == Clock.t0)
         await test.store._setClockTrustDelay(.seconds(86_400))
-        try await test.store.applyRetention(now: behind)
+        try await test.store.applyRetention(now: Clock.t0)
+    }
+
+    @Test("a stored notice dated after the clock says it is behind, whatever a feed or a day of running says")
+    func clockContradictedByStore() async throws {
+        let test = try await TestStore().withSources(maxEntries: 10)
+        try await test.store.ingestNotices(sourceURL: feed, entries: entries(count: 3), now: Clock.t0)
+        await test.store._setClockTrustDelay(.milliseconds(50))
+        // 2000, before NTP, and a server on the LAN with the same wrong clock: its entry is
+        // dated "now", but the stored notices are dated 2026.
+        let behind = Date(timeIntervalSince1970: 946_684_800)
+        let local = [NoticeInput(entryID: "lan-0", published: behind)]
+        await #expect(throws: StoreError.self) {
+            try await test.store.ingestNotices(sourceURL: feed, entries: local, now: behind)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: StoreError.self) {
+            try await test.store.ingestNotices(sourceURL: feed, entries: local, now: behind)
+        }
+        await #expect(throws: StoreError.self) { try await test.store.applyRetention(now: behind) }
+        #expect(try await test.store.notice(sourceURL: feed, entryID: "e-0")?.sortDate != behind)
     }
 
     @Test("a stored feed with an entry dated within a day of the clock confirms it against a store time far ahead")
