@@ -39,9 +39,31 @@ extension StoreOpening {
             let orphans = try db.fetchAll("SELECT \"table\", rowid FROM pragma_foreign_key_check") {
                 (table: $0.column(0, or: ""), rowid: $0.column(1, as: Int64.self))
             }
+            var withoutRowID: Set<String> = []
             for orphan in orphans {
-                guard let rowid = orphan.rowid else { continue }
+                guard let rowid = orphan.rowid else {
+                    withoutRowID.insert(orphan.table)
+                    continue
+                }
                 try db.execute("DELETE FROM \(quoted(orphan.table)) WHERE rowid = ?", [rowid])
+            }
+            // A `WITHOUT ROWID` table's orphans come without a rowid: deleted by their key.
+            for table in withoutRowID.sorted() {
+                let keys = try db.fetchAll(
+                    "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?)",
+                    [table]
+                ) {
+                    (
+                        from: $0.column(0, as: String.self), parent: $0.column(1, as: String.self),
+                        to: $0.column(2, as: String.self)
+                    )
+                }
+                for key in keys {
+                    guard let from = key.from, let parent = key.parent, let to = key.to else { continue }
+                    try db.executeScript(
+                        "DELETE FROM \(quoted(table)) WHERE \(quoted(from)) NOT IN (SELECT \(quoted(to)) FROM \(quoted(parent)))"
+                    )
+                }
             }
             let after = try rowCounts(db, tables.map(\.name))
             return before.filter { $0.value > after[$0.key, default: 0] }.reduce(into: [:]) {

@@ -240,6 +240,8 @@ struct RecoveryTests {
                 PRAGMA foreign_keys = OFF;
                 INSERT INTO notices (source_id, entry_id, title, first_seen_at, last_seen_at, content_hash)
                 VALUES (99, 'orphan', 'a cascade missed it', 0, 0, 0);
+                INSERT INTO notice_tombstones (source_id, entry_id, removed_at, last_seen_at)
+                VALUES (99, 'orphan', 0, 0);
                 PRAGMA wal_checkpoint(TRUNCATE);
                 """
             )
@@ -249,7 +251,7 @@ struct RecoveryTests {
         let store = try await Store(path: path, now: Clock.t0, recoverIfCorrupt: true, fullCheck: true)
         #expect(store.recovery == nil)
         #expect(store.indexRepair?.hasPrefix("integrity_check: ") == true)
-        #expect(store.removedDuplicates == ["notices": 2], "the repeat and the orphan")
+        #expect(store.removedDuplicates == ["notices": 2, "notice_tombstones": 1], "the repeat and the orphans")
         #expect(try await store.counts().notices == 3)
         #expect(try await store.integrityCheck() == ["ok"])
         #expect(try await store.newestNotices(sourceURL: feed, limit: 10).map(\.entryID) == ["e-2", "e-1", "e-0"])
