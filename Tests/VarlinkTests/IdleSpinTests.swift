@@ -78,7 +78,7 @@ import Testing
         #expect(spin.isArmed)
     }
 
-    @Test("a gap counts up to the run limit, so one stall does not decide a trial")
+    @Test("a gap counts up to the dense limit, so one stall does not decide a trial")
     func stallsAreCapped() {
         var spin = calling()
         calls(&spin, IdleSpin.stretch, gap: 30_000)
@@ -89,7 +89,7 @@ import Testing
         #expect(!spin.isArmed)
         calls(&spin, 1, gap: 5_000)
         calls(&spin, 1, gap: 5_000)
-        // (63 × 5 µs + 1 ms) / 64 = 20.5 µs, sooner than 30 µs; uncapped it would be 15.6 ms.
+        // (63 × 5 µs + 50 µs) / 64 = 5.7 µs, sooner than 30 µs; uncapped it would be 15.6 ms.
         #expect(!spin.isArmed, "sleeping won")
     }
 

@@ -16,7 +16,7 @@
 /// *Only while it helps.* On a busy machine a spinning loop keeps its core from the client it
 /// waits for, whose wake-up then queues behind another process: the calls came a third slower
 /// with a busy loop on the other core. So the loop measures: the mean gap from answering to the
-/// next call (each up to ``runGap``), over ``stretch`` waits in the mode it prefers, then over
+/// next call (each up to ``denseGap``), over ``stretch`` waits in the mode it prefers, then over
 /// ``trial`` in the other mode, and prefers whichever brought calls sooner. A wrong choice costs
 /// one stretch.
 ///
@@ -29,9 +29,9 @@ struct IdleSpin {
     /// next wait may spin.
     static let denseGap: UInt64 = 50_000
     /// A wait that ends with events sooner than this (ns) keeps a run of calls going: the next
-    /// wait is a sample of the mode the loop is in, its gap counted up to this. Longer than
-    /// ``denseGap``, so that a trial of sleeping on a machine slow to wake (gaps of 60 µs where
-    /// spinning had 6) still gathers its samples and ends.
+    /// wait is a sample of the mode the loop is in, its gap counted up to ``denseGap``. Longer
+    /// than ``denseGap``, so that a trial of sleeping on a machine slow to wake (gaps of 60 µs
+    /// where spinning had 6) still gathers its samples and ends.
     static let runGap: UInt64 = 1_000_000
     /// Samples in the preferred mode between trials of the other.
     static let stretch = 960
@@ -59,7 +59,10 @@ struct IdleSpin {
     /// after `waited` ns.
     mutating func noteWait(events: Int32, waited: UInt64) {
         if inRun {
-            gapSum &+= min(waited, Self.runGap)
+            // Capped at the dense limit: a client preempted for a millisecond on a busy machine
+            // would otherwise outweigh a whole trial (a mean, not a median), and spinning, which
+            // loses there, won trials by such outliers (1.35–1.41× the echo with a 1 ms cap).
+            gapSum &+= min(waited, Self.denseGap)
             samples += 1
             if inTrial, samples == Self.trial {
                 if gapSum / UInt64(samples) < preferredMean { prefersSpinning.toggle() }
