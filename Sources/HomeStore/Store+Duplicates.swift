@@ -6,8 +6,9 @@ extension StoreOpening {
     /// the index that let them in; the rows that depend on a deleted one go with it by their
     /// foreign keys (`ON DELETE CASCADE`: a repeated source takes its notices, links and
     /// tombstones), and the rows whose parent is gone all the same (a cascade that missed them
-    /// through a damaged index) after them. `WITHOUT ROWID` tables, whose key is the table itself, cannot repeat it, and
-    /// rows with a `NULL` in the key do not repeat it either, as for SQLite.
+    /// through a damaged index) after them. `WITHOUT ROWID` tables, whose key is the table
+    /// itself, cannot repeat it, and rows with a `NULL` in the key do not repeat it either, as
+    /// for SQLite.
     ///
     /// - Returns: the rows removed per table, cascaded deletions included; tables that lost
     ///   none are left out.
@@ -35,20 +36,12 @@ extension StoreOpening {
             try db.executeScript("REINDEX")
             // A cascade finds the dependent rows through their foreign key's index, which may be
             // damaged too: the rows it missed, and any other row whose parent is gone, are
-            // deleted by what `foreign_key_check` reports (`integrity_check` does not look).
-            let orphans = try db.fetchAll("SELECT \"table\", rowid FROM pragma_foreign_key_check") {
-                (table: $0.column(0, or: ""), rowid: $0.column(1, as: Int64.self))
+            // deleted in each table `foreign_key_check` names (`integrity_check` does not look),
+            // by their key, as a `WITHOUT ROWID` table's orphans come without a rowid.
+            let orphaned = try db.fetchAll("SELECT DISTINCT \"table\" FROM pragma_foreign_key_check ORDER BY 1") {
+                $0.column(0, or: "")
             }
-            var withoutRowID: Set<String> = []
-            for orphan in orphans {
-                guard let rowid = orphan.rowid else {
-                    withoutRowID.insert(orphan.table)
-                    continue
-                }
-                try db.execute("DELETE FROM \(quoted(orphan.table)) WHERE rowid = ?", [rowid])
-            }
-            // A `WITHOUT ROWID` table's orphans come without a rowid: deleted by their key.
-            for table in withoutRowID.sorted() {
+            for table in orphaned {
                 let keys = try db.fetchAll(
                     "SELECT \"from\", \"table\", \"to\" FROM pragma_foreign_key_list(?)",
                     [table]
