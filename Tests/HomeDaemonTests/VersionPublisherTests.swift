@@ -35,7 +35,9 @@ struct VersionPublisherTests {
                 return .failure(.storeUnavailable(StoreError(kind: .sqlite(.busy), message: "database is locked")))
             }
             if unsolvable.contains(call) {
-                return .failure(.internalError(reason: ServiceError.contentNotLaidOut, cause: "sections[3]"))
+                return .failure(
+                    .contentNotLaidOut(ConfigError(file: "layout.json", key: "sections[3]", reason: "budget"))
+                )
             }
             return .success(call)
         }

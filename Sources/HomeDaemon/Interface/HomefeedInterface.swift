@@ -296,6 +296,12 @@ public struct HomefeedInterface: Sendable {
         case .internalError(let reason, _):
             service.logger.error("\(method) failed: \(error)")
             return VarlinkError("io.homefeed.InternalError", parameters: ["reason": .string(reason)])
+        case .contentNotLaidOut:
+            service.logger.error("\(method) failed: \(error)")
+            return VarlinkError(
+                "io.homefeed.InternalError",
+                parameters: ["reason": .string(ServiceError.contentNotLaidOutReason)]
+            )
         case .sourceNotFound(let url):
             return VarlinkError("io.homefeed.SourceNotFound", parameters: ["url": .string(url)])
         case .invalidArgument(let parameter, let reason):

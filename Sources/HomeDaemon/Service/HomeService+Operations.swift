@@ -76,6 +76,14 @@ public enum ServiceError: Error, Sendable, CustomStringConvertible {
     /// Anything else: `reason` is what the client is told, `cause` goes to the log only
     /// (`io.homefeed.InternalError`).
     case internalError(reason: String, cause: String)
+    /// A version the layout cannot lay out with the content stored now (a list grown past a
+    /// section's budget), the layout file, JSON path and profile in `problem`
+    /// (`io.homefeed.InternalError`). It fails the same way until the content, the layout or the
+    /// history changes (``VersionPublisher``).
+    case contentNotLaidOut(ConfigError)
+
+    /// What an `io.homefeed.InternalError` tells the client of ``contentNotLaidOut(_:)``.
+    static let contentNotLaidOutReason = "cannot make a new version: the layout cannot lay out the content stored now"
 
     public var description: String {
         switch self {
@@ -84,6 +92,7 @@ public enum ServiceError: Error, Sendable, CustomStringConvertible {
         case .configuration(let error): error.description
         case .storeUnavailable(let error): "store unavailable: \(error)"
         case .internalError(let reason, let cause): "\(reason): \(cause)"
+        case .contentNotLaidOut(let problem): "\(Self.contentNotLaidOutReason): \(problem)"
         }
     }
 }

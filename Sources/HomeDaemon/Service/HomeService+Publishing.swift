@@ -112,12 +112,13 @@ extension HomeService {
                 health.failed(error)
                 failure = .storeUnavailable(error)
             } else if let error = error as? ManifestCache.ProfileSolveError {
-                let problem = ConfigError(
-                    file: configuration.layoutURL.path,
-                    unsolvable: error.error,
-                    context: "at profile \(error.profile), with the content stored now"
+                failure = .contentNotLaidOut(
+                    ConfigError(
+                        file: configuration.layoutURL.path,
+                        unsolvable: error.error,
+                        context: "at profile \(error.profile), with the content stored now"
+                    )
                 )
-                failure = .internalError(reason: ServiceError.contentNotLaidOut, cause: "\(problem)")
             } else {
                 failure = .internalError(reason: "cannot make a new version", cause: "\(error)")
             }

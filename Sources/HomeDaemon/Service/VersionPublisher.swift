@@ -262,16 +262,12 @@ final class VersionPublisher: Sendable {
 }
 
 extension ServiceError {
-    /// The reason of a version that failed because the layout cannot lay out the content stored
-    /// now: it fails the same way until the content, the layout or the history changes.
-    static let contentNotLaidOut = "cannot make a new version: the layout cannot lay out the content stored now"
-
     /// Whether making the same version again, with nothing changed, may succeed: after a store
     /// failure it may (a lock released, space freed), and so may after a failure nobody
     /// foresaw, so ``VersionPublisher`` tries again on a timer; a layout that cannot lay out
     /// the content comes back the same until something changes.
     var mayPassUnchanged: Bool {
-        if case .internalError(let reason, _) = self, reason == Self.contentNotLaidOut { return false }
+        if case .contentNotLaidOut = self { return false }
         return true
     }
 }
