@@ -200,6 +200,44 @@ import ThumbnailProtocol
         }
     }
 
+    @Test("a layout whose groups repeat at a negative stride is refused, however few items its itemCount lays out")
+    func negativeGroupStride() async throws {
+        let sample = try SampleConfiguration(prefix: "hf-cfg")
+        let url = sample.configDirectory.appendingPathComponent("layout.json")
+        let sampleLayout = try Data(contentsOf: url)
+        /// The sample layout with the history section's spacing set: its three items fill one
+        /// 72-high group, so no spacing is used at its own itemCount.
+        func load(spacing: Double) async throws(ConfigError) -> LoadedConfiguration {
+            do {
+                var spec = try #require(try JSONSerialization.jsonObject(with: sampleLayout) as? [String: Any])
+                var sections = try #require(spec["sections"] as? [[String: Any]])
+                #expect(sections[0]["itemCount"] as? Int == 3)
+                sections[0]["interGroupSpacing"] = spacing
+                spec["sections"] = sections
+                try JSONSerialization.data(withJSONObject: spec).write(to: url)
+            } catch {
+                Issue.record("cannot write the layout: \(error)")
+            }
+            return try await LoadedConfiguration.load(directory: sample.configDirectory)
+        }
+        do {
+            _ = try await load(spacing: -73)
+            Issue.record("accepted groups 72 high spaced -73")
+        } catch {
+            #expect(error.isLayout)
+            #expect(
+                error.description.hasSuffix(
+                    "layout.json: sections[0].interGroupSpacing: at profile phone: a group 72 pt long along vertical "
+                        + "with interGroupSpacing -73 repeats every -1 pt: each group makes the section shorter, so "
+                        + "enough items would make its content length negative (UIKit refuses a negative content length)"
+                ),
+                "\(error.description)"
+            )
+        }
+        // Groups that only overlap (or touch, at -72) stay valid.
+        #expect(try await load(spacing: -72).spec.sections[0].interGroupSpacing == -72)
+    }
+
     @Test("a source URL with a password is refused at its line, pointing at credential=, never showing the password")
     func sourceWithUserinfo() async throws {
         let sample = try SampleConfiguration(prefix: "hf-cfg")

@@ -28,7 +28,8 @@ public struct LoadedConfiguration: Sendable {
     /// Reads and validates the configuration in `directory`.
     ///
     /// - Throws: ``ConfigError`` naming the file and what is wrong: a settings key, a layout
-    ///   JSON path, a layout UIKit would refuse at one of the profiles, an unreadable source list,
+    ///   JSON path, a layout UIKit would refuse at one of the profiles (or would once enough
+    ///   content fills a section whose groups repeat at a negative stride), an unreadable source list,
     ///   a source whose URL scheme cannot be fetched, whose URL holds a user name or password, or
     ///   whose credential cannot be read (with the outline's line).
     public static func load(
@@ -66,10 +67,11 @@ public struct LoadedConfiguration: Sendable {
                 isLayout: true
             )
         }
-        // The layout must solve at every profile with the spec's own item counts.
+        // The layout must solve at every profile with the spec's own item counts, and no section
+        // may shrink as content adds groups to it: the content decides how many it holds.
         for profile in settings.profiles {
             do throws(LayoutSolveError) {
-                _ = try LayoutSolver.solve(spec, in: profile.environment)
+                _ = try LayoutSolver.solve(spec, in: profile.environment, refusingNegativeStrides: true)
             } catch {
                 throw ConfigError(file: layoutURL.path, unsolvable: error, context: "at profile \(profile.name)")
             }

@@ -19,6 +19,10 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         /// §9 item 1: a section's content (or an orthogonal row's) that would end before it
         /// starts, `length` pt along `axis`, mostly from negative interGroupSpacing.
         case negativeContentLength(length: Double, spacing: Double, axis: Axis)
+        /// §9 item 1, for any item count: a root group `extent` pt long along `axis` that
+        /// interGroupSpacing `spacing` repeats at a negative stride (`extent + spacing`), so
+        /// each group shortens the section and enough of them make its content length negative.
+        case negativeGroupStride(extent: Double, spacing: Double, axis: Axis)
         /// A group with no subitems.
         case emptyGroup
         /// A subitem that takes no length along the group's axis would be placed forever.
@@ -55,6 +59,7 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
         case .conflictingSupplementaryInsets: "conflictingSupplementaryInsets"
         case .duplicateElementKind: "duplicateElementKind"
         case .negativeContentLength: "negativeContentLength"
+        case .negativeGroupStride: "negativeGroupStride"
         case .emptyGroup: "emptyGroup"
         case .subitemRepeatsForever: "subitemRepeatsForever"
         case .limitExceeded: "limitExceeded"
@@ -84,6 +89,10 @@ public struct LayoutSolveError: Error, Sendable, Hashable, CustomStringConvertib
             "the content length is \(fmt(length)) pt along \(axis.rawValue) with interGroupSpacing "
                 + "\(fmt(spacing)): the groups would end before they start (UIKit refuses a negative "
                 + "content length)"
+        case .negativeGroupStride(let extent, let spacing, let axis):
+            "a group \(fmt(extent)) pt long along \(axis.rawValue) with interGroupSpacing \(fmt(spacing)) "
+                + "repeats every \(fmt(extent + spacing)) pt: each group makes the section shorter, so enough "
+                + "items would make its content length negative (UIKit refuses a negative content length)"
         case .emptyGroup:
             "a group needs at least one subitem"
         case .subitemRepeatsForever(let consumes, let axis):

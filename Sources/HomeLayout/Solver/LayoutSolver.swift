@@ -14,6 +14,10 @@ public enum LayoutSolver {
     ///     §7.1): each replaces the estimate on the element's estimated axes, and everything
     ///     after it re-fits. A measurement of an axis that is not estimated, or of an element
     ///     the layout does not have, is a warning.
+    ///   - refusingNegativeStrides: also refuse, with `negativeGroupStride`, a section whose root
+    ///     group repeats at a negative stride (its extent along the section's axis plus
+    ///     interGroupSpacing), whatever its item count: enough items would make its content
+    ///     length negative. For a spec that must take any content, as the daemon's does.
     /// - Returns: frames plus the warnings UIKit would log.
     /// - Throws: ``LayoutSolveError`` for everything UIKit raises (§9) and for values no
     ///   container can use (non-finite, non-positive sizes, limits).
@@ -21,7 +25,8 @@ public enum LayoutSolver {
         _ spec: LayoutSpec,
         in environment: LayoutEnvironment,
         itemCounts: [Int]? = nil,
-        measurements: LayoutMeasurements = LayoutMeasurements()
+        measurements: LayoutMeasurements = LayoutMeasurements(),
+        refusingNegativeStrides: Bool = false
     ) throws(LayoutSolveError) -> LayoutResult {
         try validate(environment)
         try validate(measurements)
@@ -128,6 +133,7 @@ public enum LayoutSolver {
 
         var solver = SectionSolver(environment: solvingEnvironment, grid: grid, platform: platform)
         solver.transposed = isHorizontal
+        solver.refusesNegativeStride = refusingNegativeStrides
         var layouts: [SectionLayout] = []
         layouts.reserveCapacity(sections.count)
         var y = globalHeader

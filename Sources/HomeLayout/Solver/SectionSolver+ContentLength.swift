@@ -12,13 +12,57 @@ extension SectionSolver {
         origin: GroupOrigin
     ) throws(LayoutSolveError) {
         guard primary < 0 else { return }
-        let axis: Axis = isOrthogonal ? .horizontal : .vertical
-        throw LayoutSolveError(
+        throw negativeLength(
             .negativeContentLength(
                 length: primary,
                 spacing: section.interGroupSpacing,
-                axis: transposed ? axis.transposed : axis
+                axis: reportedAxis(isOrthogonal: isOrthogonal)
             ),
+            of: section,
+            index: index,
+            origin: origin
+        )
+    }
+
+    /// §9 item 1 for any item count (``refusesNegativeStride``): each repetition adds `extent`
+    /// (the root group along the section's axis, root edge spacing included) plus
+    /// interGroupSpacing to P, so a negative sum makes P negative once the section holds enough
+    /// groups, however few it holds now. A stride of 0 or more only overlaps groups.
+    func checkStride(
+        extent: Double,
+        of section: LayoutSection,
+        index: Int,
+        isOrthogonal: Bool,
+        origin: GroupOrigin
+    ) throws(LayoutSolveError) {
+        guard refusesNegativeStride, extent + section.interGroupSpacing < 0 else { return }
+        throw negativeLength(
+            .negativeGroupStride(
+                extent: extent,
+                spacing: section.interGroupSpacing,
+                axis: reportedAxis(isOrthogonal: isOrthogonal)
+            ),
+            of: section,
+            index: index,
+            origin: origin
+        )
+    }
+
+    /// The section's axis as the spec spells it: x for an orthogonal row, swapped back for a
+    /// layout solved transposed.
+    private func reportedAxis(isOrthogonal: Bool) -> Axis {
+        let axis: Axis = isOrthogonal ? .horizontal : .vertical
+        return transposed ? axis.transposed : axis
+    }
+
+    private func negativeLength(
+        _ kind: LayoutSolveError.Kind,
+        of section: LayoutSection,
+        index: Int,
+        origin: GroupOrigin
+    ) -> LayoutSolveError {
+        LayoutSolveError(
+            kind,
             sectionIndex: index,
             sectionID: section.id,
             // Negative root edge spacing can do the same without negative interGroupSpacing.

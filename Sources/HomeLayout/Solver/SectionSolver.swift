@@ -6,6 +6,9 @@ struct SectionSolver {
     let platform: LayoutPlatform
     /// Whether the layout scrolls horizontally and is solved transposed (for warnings' axis names).
     var transposed = false
+    /// Whether a root group repeated at a negative stride is an error whatever the item count
+    /// (``checkStride(extent:of:index:isOrthogonal:origin:)``), as configuration loading asks.
+    var refusesNegativeStride = false
 
     /// The unrounded section and its length along the scroll axis.
     struct Output {
@@ -128,6 +131,7 @@ struct SectionSolver {
         }
 
         // §5.2, §5.4: the primary length P with the partial last group trimmed.
+        try checkStride(extent: groupExtent, of: section, index: index, isOrthogonal: isOrthogonal, origin: origin)
         let stride = groupExtent + section.interGroupSpacing
         let fullRepetitions = slotsPerGroup == 0 ? 0 : itemCount / slotsPerGroup
         let partialCount = slotsPerGroup == 0 ? 0 : itemCount % slotsPerGroup
