@@ -7,8 +7,9 @@ enum StatusCommand {
         "status",
         abstract: "version, counts and the health of every source",
         discussion: """
-            The daemon's version, counts, the store's state when it is not ok, the health of every \
-            source, and the images: files cached and the error of each image or service page that failed.
+            The daemon's version, counts, the store's state when it is not ok, why the version is \
+            stale while new ones fail, the health of every source, and the images: files cached and \
+            the error of each image or service page that failed.
             """,
         options: DaemonCommand.options,
         examples: ["homefeedctl status --socket /tmp/hf/homefeed.sock"],
@@ -30,9 +31,12 @@ enum StatusCommand {
             Format.pad("HEALTH", 8) + Format.pad("ENTRIES", 9) + Format.pad("LAST SUCCESS", 22)
                 + Format.pad("NEXT", 22) + "SOURCE",
         ]
+        var notes: [String] = []
         if let store = reply["store"]?.stringValue, store != "ok" {
-            lines.insert("store \(store): \(reply["storeReason"]?.stringValue ?? "")", at: 1)
+            notes.append("store \(store): \(reply["storeReason"]?.stringValue ?? "")")
         }
+        if let stale = reply["stale"]?.stringValue { notes.append("stale: \(stale)") }
+        lines.insert(contentsOf: notes, at: 1)
         for source in reply["sources"]?.arrayValue ?? [] {
             let failures = source["failures"]?.intValue ?? 0
             let error = source["lastError"]?.stringValue

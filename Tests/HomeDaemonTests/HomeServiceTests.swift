@@ -455,32 +455,6 @@ struct HomeServiceTests {
         }
     }
 
-    /// Replaces the sample's `appService` section (sections[3]) with one whose group costs
-    /// 1 999 998 of a section's 2 000 000 units of solver work (`LayoutLimits`): 917 items in a
-    /// group, 109 of those in another, wrapped in 19 more. With its header and the one item it
-    /// declares, the layout solves at every profile, so the configuration validates; with the six
-    /// links the sample's services list puts in the section, it cannot be laid out.
-    func writeLayoutOverWorkBudget() throws {
-        let url = configDirectory.appendingPathComponent("layout.json")
-        var spec = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
-        var sections = try #require(spec["sections"] as? [[String: Any]])
-        try #require(sections[3]["id"] as? String == "appService")
-        func group(_ count: Int, of subitem: [String: Any]) -> [String: Any] {
-            [
-                "axis": "horizontal", "count": count, "subitems": [subitem],
-                "size": ["width": ["absolute": 100], "height": ["absolute": 10]],
-            ]
-        }
-        var root = group(917, of: ["item": ["size": ["width": ["absolute": 0.001], "height": ["absolute": 1]]]])
-        root = group(109, of: ["group": root])
-        for _ in 0..<19 { root = group(1, of: ["group": root]) }
-        sections[3]["group"] = root
-        sections[3]["itemCount"] = 1
-        sections[3].removeValue(forKey: "variants")
-        spec["sections"] = sections
-        try JSONSerialization.data(withJSONObject: spec).write(to: url)
-    }
-
     @Test("a reload whose layout cannot lay out the stored content at a profile is rejected, and nothing is retried")
     func unsolvableReload() async throws {
         let log = LogRecorder()
@@ -493,7 +467,7 @@ struct HomeServiceTests {
         _ = try await service.refresh(url: nil)
         let version = await service.version
         let served = try #require(await service.manifest(profile: "phone"))
-        try writeLayoutOverWorkBudget()
+        try OverBudgetLayout.write(in: configDirectory)
         do {
             _ = try await service.reload()
             Issue.record("accepted a layout the stored content cannot be laid out in")
@@ -522,7 +496,7 @@ struct HomeServiceTests {
         let service = try await start()
         defer { Task { await service.stop() } }
         let version = await service.version
-        try writeLayoutOverWorkBudget()
+        try OverBudgetLayout.write(in: configDirectory)
         // Nothing fetched: the section is empty and hidden, and only these two links would fill it.
         let list = configDirectory.appendingPathComponent("sources.opml")
         let links = ["map", "bus"].map {
@@ -546,7 +520,7 @@ struct HomeServiceTests {
     @Test("content the running layout cannot lay out is logged once, tried again at each change only, and shown stale")
     func unsolvableContent() async throws {
         // Validates: nothing is fetched yet, so the section is empty and the first version made.
-        try writeLayoutOverWorkBudget()
+        try OverBudgetLayout.write(in: configDirectory)
         let log = LogRecorder()
         let service = try await HomeService(
             configuration: try await LoadedConfiguration.load(directory: configDirectory),
@@ -575,6 +549,7 @@ struct HomeServiceTests {
         #expect(await service.version == version)
         let stale = try #require(await service.statusSummary().stale)
         #expect(stale.contains("/layout.json: sections[3]: at profile phone"), "\(stale)")
+        #expect(await service.status().stale == stale)
         // A layout that lays the content out publishes it, said once at <5>, and is current.
         let layout = configDirectory.appendingPathComponent("layout.json")
         try FileManager.default.removeItem(at: layout)
@@ -587,6 +562,7 @@ struct HomeServiceTests {
         let recovered = log.lines.filter { $0.contains("the manifests are current again") }
         #expect(recovered.count == 1 && recovered.first?.hasPrefix("<5>") == true, "\(recovered)")
         #expect(await service.statusSummary().stale == nil)
+        #expect(await service.status().stale == nil)
     }
 
     @Test("a reload applies client-group to the image files made from then on")

@@ -158,6 +158,8 @@ public struct HomefeedInterface: Sendable {
             "store": .string(status.store),
             "storeReason": Self.optional(status.storeReason),
         ]
+        // Absent while the version served is current.
+        if let stale = status.stale { parameters["stale"] = .string(stale) }
         if let images = status.images {
             parameters["images"] = .object([
                 "originals": .int(images.originals),

@@ -82,7 +82,9 @@ enum HomefeedInterfaceDescription {
         # counts are then the last ones read). store: ok; recovered (the file was corrupt at
         # start, was moved aside and a fresh store is filled again); failing (store operations
         # keep failing: the watchdog pings stop, so systemd restarts the daemon). storeReason
-        # says why when store is not ok.
+        # says why when store is not ok. stale says why the version served is not the content's:
+        # the last version tried failed (the store could not take it, say, or the layout cannot
+        # lay out the content); the text STATUS= gives after "stale:", absent while it is current.
         method GetStatus() -> (
           version: int,
           startedAt: string,
@@ -93,6 +95,7 @@ enum HomefeedInterfaceDescription {
           sources: []SourceStatus,
           store: (ok, recovered, failing),
           storeReason: ?string,
+          stale: ?string,
           images: ?ImageStatus
         )
 

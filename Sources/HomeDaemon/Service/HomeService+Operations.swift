@@ -34,6 +34,9 @@ public struct DaemonStatus: Sendable, Equatable {
     public var store: String = "ok"
     /// Why the store is not ok; nil when it is.
     public var storeReason: String?
+    /// Why the version served is not the content's, as `STATUS=` says it after `stale:` (the
+    /// failure of the last version tried, ``VersionPublisher/staleness``); nil while it is current.
+    public var stale: String?
     /// Nil when images are off.
     public var images: ImageHealth?
 }
@@ -239,6 +242,7 @@ extension HomeService {
         let report = health.report
         status.store = report.state.rawValue
         status.storeReason = report.reason
+        status.stale = publisher.staleness?.description
         return status
     }
 
