@@ -137,6 +137,30 @@ struct DaemonTests {
         daemon.stop()
     }
 
+    @Test("a feed title of a megabyte is served cut to 4 096 bytes at a character boundary, the manifest small")
+    func megabyteTitle() throws {
+        let daemon = try DaemonHarness()
+        // 8 bytes, then 371 × (한 👍🏽) make 4 089, 한 4 092: the next 4 bytes (👍) would fit,
+        // but its skin tone would not, and the two are one character.
+        let title = "abcdefgh" + String(repeating: "한👍🏽", count: 90_000)
+        let feed = daemon.configDirectory.appendingPathComponent("samples/notices-ko.xml")
+        let xml = try String(contentsOf: feed, encoding: .utf8).replacingOccurrences(
+            of: "<title>2026학년도 겨울 계절학기 수강신청 안내</title>",
+            with: "<title>\(title)</title>"
+        )
+        try Data(xml.utf8).write(to: feed)
+        try daemon.start()
+        _ = try daemon.call("io.homefeed.Refresh")
+        let reply = try daemon.call("io.homefeed.GetManifest", ["profile": "phone"])
+        let served = try #require(sections(reply)[1]["items"]?.arrayValue?.first?["content"]?["title"]?.stringValue)
+        #expect(served.utf8.count == 4_092)
+        #expect(served.hasSuffix("👍🏽한"))
+        #expect(String(title.prefix(served.count)) == served)
+        #expect(JSONValue.object(reply).encodedString.utf8.count < 100_000)
+        #expect(try daemon.manifestSchemaViolations() == [])
+        daemon.stop()
+    }
+
     @Test("a client polling with ifNoneMatch on one connection gets the new manifest as soon as there is one")
     func pollingConnection() throws {
         let daemon = try DaemonHarness()

@@ -42,7 +42,9 @@ public struct ItemContent: Sendable, Equatable {
 
 /// A section's content ready to be laid out.
 ///
-/// Its content fingerprints are computed once, here: a version lays the same sections out for
+/// Every text of its items and header is capped as it is made (``ItemContent/capped``), so the
+/// layout, the text measurer, the fingerprints and the manifest all see the same strings. Its
+/// content fingerprints are computed once, here: a version lays the same sections out for
 /// every profile twice (to find the text slots, then for good), and each layout needs the
 /// fingerprint of every element (callgrind, issue 17). The content is therefore read-only; only
 /// an item's id, which the fingerprint does not cover, can change (``renameItem(at:to:)``).
@@ -62,12 +64,12 @@ public struct AssembledSection: Sendable, Equatable {
 
     init(id: String, items: [ItemContent], header: ItemContent?, isHidden: Bool, imageSlot: ImageSlot = ImageSlot()) {
         self.id = id
-        self.items = items
-        self.header = header
+        self.items = items.map(\.capped)
+        self.header = header?.capped
         self.isHidden = isHidden
         self.imageSlot = imageSlot
-        itemFingerprints = items.map { ContentFingerprint.of($0) }
-        headerFingerprint = ContentFingerprint.of(header)
+        itemFingerprints = self.items.map { ContentFingerprint.of($0) }
+        headerFingerprint = ContentFingerprint.of(self.header)
     }
 
     /// The fingerprint of item `index`'s content, or of no content past the last item.
