@@ -20,17 +20,19 @@ struct ReplyTimeoutTests {
         }
     }
 
-    @Test("refresh, reload and store check wait for a reply later than the timeout; status gives up")
+    @Test("refresh, reload and store check wait for a reply later than the timeout; notices gives up")
     func untilDone() async throws {
         let daemon = try FakeDaemon([
             "Refresh": Self.late(["attempted": 3, "changed": 1, "version": 7]),
             "CheckStore": Self.late(["ok": true, "problems": []]),
             "Reload": Self.late(["version": 8]),
-            "GetStatus": Self.late(["version": 7]),
+            // What refresh reads after its Refresh, answered at once.
+            "GetStatus": VarlinkMethod { _ in .parameters(["version": 7, "sources": []]) },
+            "ListNotices": Self.late(["notices": []]),
         ])
         let socket = DaemonSocket(path: daemon.socket, origin: nil)
         // The command bodies block: off the cooperative pool, whose threads serve the fake daemon.
-        let (refresh, reload, check, status) = await offPool {
+        let (refresh, reload, check, notices) = await offPool {
             func run(_ command: Command, _ body: (ParsedArguments, DaemonClient) throws(CommandFailure) -> Int32)
                 -> Result<Int32, CommandFailure>
             {
@@ -40,21 +42,21 @@ struct ReplyTimeoutTests {
                 guard let arguments = try? command.parse(["--json"]) else { return .success(ExitStatus.usage) }
                 return Result { () throws(CommandFailure) in try body(arguments, client) }
             }
-            let status = Result { () throws(CommandFailure) in
-                try DaemonClient(socket, timeout: Self.timeout).call("GetStatus")
+            let notices = Result { () throws(CommandFailure) in
+                try DaemonClient(socket, timeout: Self.timeout).call("ListNotices")
             }
             return (
                 run(RefreshCommand.command, RefreshCommand.run), run(ReloadCommand.command, ReloadCommand.run),
-                run(StoreCommand.check, StoreCommand.run), status
+                run(StoreCommand.check, StoreCommand.run), notices
             )
         }
         await daemon.shutdown()
         #expect(try refresh.get() == ExitStatus.ok)
         #expect(try reload.get() == ExitStatus.ok)
         #expect(try check.get() == ExitStatus.ok)
-        #expect(throws: CommandFailure.self) { try status.get() }
-        if case .failure(let failure) = status {
-            #expect(failure.message == "io.homefeed.GetStatus: no reply within the timeout")
+        #expect(throws: CommandFailure.self) { try notices.get() }
+        if case .failure(let failure) = notices {
+            #expect(failure.message == "io.homefeed.ListNotices: no reply within the timeout")
         }
     }
 
