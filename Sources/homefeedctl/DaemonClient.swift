@@ -48,7 +48,7 @@ final class DaemonClient {
         do throws(VarlinkClientError) {
             return try client.call("io.homefeed." + method, parameters: parameters, timeout: untilDone ? nil : timeout)
         } catch {
-            throw CommandFailure(error, socket: socket)
+            throw CommandFailure(error, socket: socket, hasReplied: client.hasReceivedBytes)
         }
     }
 
@@ -73,13 +73,25 @@ struct CommandFailure: Error {
         CommandFailure(status: ExitStatus.usage, message: message)
     }
 
-    init(_ error: VarlinkClientError, socket: DaemonSocket) {
+    /// The failure a client error means.
+    ///
+    /// - Parameter hasReplied: whether the daemon sent any byte on the connection before
+    ///   `error`: a close before the first is a refusal (a daemon at its connection limit
+    ///   accepts and closes at once), exit 69 as a daemon that is not running.
+    init(_ error: VarlinkClientError, socket: DaemonSocket, hasReplied: Bool = true) {
         if error.isUnreachable, case .system(let system) = error, system.errno == EACCES || system.errno == EPERM {
             // Only the system socket has a client group; a per-user socket is its user's alone.
             let who = socket.path == DaemonSocket.systemSocket ? " (members of group homefeed may)" : ""
             self.init(status: ExitStatus.unavailable, message: "no permission to connect to \(socket)\(who)")
         } else if error.isUnreachable {
             self.init(status: ExitStatus.unavailable, message: "homefeedd is not running: no answer on \(socket)")
+        } else if error == .connectionClosed, !hasReplied {
+            self.init(
+                status: ExitStatus.unavailable,
+                message:
+                    "homefeedd refused or closed the connection on \(socket) before replying "
+                    + "(probably at its connection limit)"
+            )
         } else if error == .connectionClosed {
             self.init(status: ExitStatus.failure, message: "homefeedd closed the connection before it replied")
         } else if case .errorReply(let reply) = error {

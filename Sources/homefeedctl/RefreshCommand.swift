@@ -21,7 +21,7 @@ enum RefreshCommand {
             ExitStatusMeaning(ExitStatus.ok, "every source refreshed was fetched"),
             ExitStatusMeaning(ExitStatus.failure, "a source's fetch failed (each is named), or an error reply"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
-            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running"),
+            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running or refuses the connection"),
             ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl refresh", "homefeedctl refresh https://example.test/notices.xml"],

@@ -26,7 +26,7 @@ enum StoreCommand {
             ExitStatusMeaning(ExitStatus.ok, "store ok"),
             ExitStatusMeaning(ExitStatus.failure, "problems found, or an error reply"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
-            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running"),
+            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running or refuses the connection"),
             ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl store check"],

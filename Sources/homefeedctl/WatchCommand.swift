@@ -15,7 +15,10 @@ enum WatchCommand {
         exitStatuses: [
             ExitStatusMeaning(ExitStatus.failure, "an error reply"),
             ExitStatusMeaning(ExitStatus.usage, "usage error"),
-            ExitStatusMeaning(ExitStatus.unavailable, "homefeedd is not running, or it ended the subscription"),
+            ExitStatusMeaning(
+                ExitStatus.unavailable,
+                "homefeedd is not running, refuses the connection, or ended the subscription"
+            ),
             ExitStatusMeaning(ExitStatus.outputFailed, "the output cannot be written"),
         ],
         examples: ["homefeedctl watch --profile phone"],
@@ -53,10 +56,10 @@ enum WatchCommand {
                 }
                 return true
             }
-        } catch .connectionClosed {
+        } catch .connectionClosed where connection.hasReceivedBytes {
             throw ended
         } catch {
-            throw CommandFailure(error, socket: client.socket)
+            throw CommandFailure(error, socket: client.socket, hasReplied: connection.hasReceivedBytes)
         }
         throw ended
     }

@@ -14,7 +14,11 @@ final class FakeDaemon: Sendable {
     private let directory: TemporaryDirectory
     private let server: VarlinkServer
 
-    init(_ methods: [String: VarlinkMethod]) throws {
+    /// - Parameter configuration: the server's limits (`maxConnections` 0: every client is
+    ///   accepted and closed at once, as by a daemon at its connection limit).
+    init(_ methods: [String: VarlinkMethod], configuration: VarlinkServerConfiguration = VarlinkServerConfiguration())
+        throws
+    {
         directory = try TemporaryDirectory(prefix: "hf-fake")
         socket = directory.file("s.sock")
         let idl = try String(
@@ -30,7 +34,7 @@ final class FakeDaemon: Sendable {
             ),
             interfaces: [VarlinkInterface(name: "io.homefeed", description: idl, methods: methods)]
         )
-        server = try VarlinkServer(binding: .path(socket), service: service)
+        server = try VarlinkServer(binding: .path(socket), service: service, configuration: configuration)
         server.start()
     }
 

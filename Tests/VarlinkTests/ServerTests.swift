@@ -534,6 +534,27 @@ struct ServerTests {
         }
     }
 
+    @Test("a client the limit closes has received no byte, so it can tell a refusal; an answered one has")
+    func refusedClientReceivedNothing() async throws {
+        var configuration = VarlinkServerConfiguration()
+        configuration.maxConnections = 1
+        try await withServer(configuration: configuration) { _, address, _ in
+            let first = try await VarlinkClient.connect(to: address)
+            #expect(!first.hasReceivedBytes)
+            _ = try await first.call("org.varlink.service.GetInfo")
+            #expect(first.hasReceivedBytes)
+            let refused = try await VarlinkClient.connect(to: address)
+            var error: VarlinkClientError?
+            do {
+                _ = try await refused.call("org.varlink.service.GetInfo")
+            } catch let thrown as VarlinkClientError {
+                error = thrown
+            }
+            #expect(error == .connectionClosed)
+            #expect(!refused.hasReceivedBytes)
+        }
+    }
+
     @Test("a stale socket file is replaced; a live server is not")
     func staleSocket() async throws {
         let directory = try TemporaryDirectory(prefix: "vl")

@@ -24,6 +24,7 @@ public final class VarlinkClient: Sendable {
     let channel: Mutex<Channel>
     /// Whether `fd` is closed; guards `shutdown` against a reused fd number.
     private let fdClosed = Mutex(false)
+    private let receivedBytes = Atomic(false)
     let queue = DispatchQueue(label: "varlink.client")
 
     struct Channel: ~Copyable {
@@ -129,6 +130,11 @@ public final class VarlinkClient: Sendable {
         }
     }
 
+    /// Whether any byte has come from the server on this connection. A server at its connection
+    /// limit accepts a client and closes it at once: ``VarlinkClientError/connectionClosed``
+    /// before any byte is that refusal, where one after a byte is a server that gave up on a reply.
+    public var hasReceivedBytes: Bool { receivedBytes.load(ordering: .relaxed) }
+
     // MARK: - I/O
 
     func send(
@@ -178,7 +184,10 @@ public final class VarlinkClient: Sendable {
             try wait(for: Int16(POLLIN), channel: &channel, method: method, deadline: deadline)
             let result = withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
                 let result = Socket.receive(fd, into: buffer)
-                if case .done(let n) = result { channel.input.append(UnsafeRawBufferPointer(rebasing: buffer[..<n])) }
+                if case .done(let n) = result {
+                    channel.input.append(UnsafeRawBufferPointer(rebasing: buffer[..<n]))
+                    receivedBytes.store(true, ordering: .relaxed)
+                }
                 return result
             }
             switch result {
