@@ -19,13 +19,19 @@ enum ManifestCommand {
     )
 
     /// Which manifest: a profile, or a container given by its size (`manifest`, `watch`,
-    /// `preview`, `sizes`).
-    static let targetOptions: [Option] = [
-        .value("--profile", "P", help: "a configured profile (default: the first)"),
-        .value("--width", "W", .number, help: "or a container: its width in points"),
-        .value("--height", "H", .number, help: "the container's height in points"),
-        .value("--scale", "S", .number, help: "the container's display scale"),
-    ]
+    /// `preview`, `sizes report`).
+    static let targetOptions = targetOptions(byDefault: "the first")
+
+    /// The target options, `--profile` saying what a command does without one (`byDefault`):
+    /// `sizes list` and `sizes clear` act on every target.
+    static func targetOptions(byDefault: String) -> [Option] {
+        [
+            .value("--profile", "P", help: "a configured profile (default: \(byDefault))"),
+            .value("--width", "W", .number, help: "or a container: its width in points"),
+            .value("--height", "H", .number, help: "the container's height in points"),
+            .value("--scale", "S", .number, help: "the container's display scale"),
+        ]
+    }
 
     /// The `GetManifest` parameters the target options name.
     static func targetParameters(_ arguments: ParsedArguments) -> [String: JSONValue] {

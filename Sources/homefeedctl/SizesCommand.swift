@@ -40,7 +40,7 @@ enum SizesCommand {
         "list",
         abstract: "the kept sizes",
         discussion: "Lists the measured sizes the daemon keeps, of one profile or container, or of all.",
-        options: ManifestCommand.targetOptions + DaemonCommand.options,
+        options: everyTargetOptions + DaemonCommand.options,
         examples: ["homefeedctl sizes list"],
         body: DaemonCommand.body(runList)
     )
@@ -52,10 +52,13 @@ enum SizesCommand {
             Forgets the measured sizes of one profile or container, or of all, and makes a new version \
             laid out without them.
             """,
-        options: ManifestCommand.targetOptions + DaemonCommand.options,
+        options: everyTargetOptions + DaemonCommand.options,
         examples: ["homefeedctl sizes clear --profile phone"],
         body: DaemonCommand.body(runClear)
     )
+
+    /// The target of `list` and `clear`: without one, every profile and container.
+    static let everyTargetOptions = ManifestCommand.targetOptions(byDefault: "every profile and container")
 
     static func runReport(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
         var parameters = ManifestCommand.targetParameters(arguments)
