@@ -1,4 +1,5 @@
 import CommandTable
+import HomeFeeds
 import Varlink
 
 /// `homefeedctl history add|list`: the user-history section's events.
@@ -42,12 +43,20 @@ enum HistoryCommand {
     )
 
     static func runAdd(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
-        var parameters: [String: JSONValue] = ["title": .string(arguments.positionals[0])]
-        if let link = arguments.string("--link") { parameters["link"] = .string(link) }
+        // Checked before connecting, as every malformed value is (exit 64): the lengths
+        // RecordHistory takes, of the text folded as it folds it.
+        let title = arguments.positionals[0]
+        guard let folded = FoldedText.of(title), folded.utf8.count <= 1024 else {
+            throw .usage("TITLE: expected 1 to 1024 bytes of text")
+        }
+        var parameters: [String: JSONValue] = ["title": .string(title)]
+        if let link = arguments.string("--link") {
+            guard link.utf8.count <= 4096 else { throw .usage("--link: longer than 4096 bytes") }
+            parameters["link"] = .string(link)
+        }
         if let kind = arguments.string("--kind") {
-            // Checked before connecting, as every malformed value is (exit 64).
-            guard (1...64).contains(kind.utf8.count) else {
-                throw CommandFailure(status: ExitStatus.usage, message: "--kind: expected a word of 1 to 64 bytes")
+            guard let folded = FoldedText.of(kind), folded.utf8.count <= 64 else {
+                throw .usage("--kind: expected a word of 1 to 64 bytes")
             }
             parameters["kind"] = .string(kind)
         }

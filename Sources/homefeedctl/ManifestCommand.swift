@@ -34,12 +34,27 @@ enum ManifestCommand {
     }
 
     /// The `GetManifest` parameters the target options name.
-    static func targetParameters(_ arguments: ParsedArguments) -> [String: JSONValue] {
+    ///
+    /// - Throws: a usage error, before connecting, for what the daemon refuses whatever its
+    ///   configuration: a profile and a container together, or a container without its width or
+    ///   height.
+    static func targetParameters(_ arguments: ParsedArguments) throws(CommandFailure) -> [String: JSONValue] {
+        let profile = arguments.string("--profile")
+        let width = arguments.double("--width")
+        let height = arguments.double("--height")
+        let scale = arguments.double("--scale")
+        let container = width != nil || height != nil || scale != nil
+        guard profile == nil || !container else {
+            throw .usage("give --profile or a container (--width, --height, --scale), not both")
+        }
+        guard !container || (width != nil && height != nil) else {
+            throw .usage("a container needs --width and --height")
+        }
         var parameters: [String: JSONValue] = [:]
-        if let profile = arguments.string("--profile") { parameters["profile"] = .string(profile) }
-        if let width = arguments.double("--width") { parameters["width"] = .double(width) }
-        if let height = arguments.double("--height") { parameters["height"] = .double(height) }
-        if let scale = arguments.double("--scale") { parameters["scale"] = .double(scale) }
+        if let profile { parameters["profile"] = .string(profile) }
+        if let width { parameters["width"] = .double(width) }
+        if let height { parameters["height"] = .double(height) }
+        if let scale { parameters["scale"] = .double(scale) }
         return parameters
     }
 

@@ -61,7 +61,7 @@ enum SizesCommand {
     static let everyTargetOptions = ManifestCommand.targetOptions(byDefault: "every profile and container")
 
     static func runReport(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
-        var parameters = ManifestCommand.targetParameters(arguments)
+        var parameters = try ManifestCommand.targetParameters(arguments)
         var sizes: [JSONValue] = []
         for word in arguments.positionals { sizes.append(try size(word)) }
         parameters["sizes"] = .array(sizes)

@@ -31,7 +31,7 @@ enum WatchCommand {
 
     static func run(_ arguments: ParsedArguments, _ client: DaemonClient) throws(CommandFailure) -> Int32 {
         let json = arguments.has("--json")
-        let parameters = ManifestCommand.targetParameters(arguments)
+        let parameters = try ManifestCommand.targetParameters(arguments)
         let connection = try client.connected()
         // The daemon ends a subscription with the current manifest again (its final reply, without
         // continues): a version already printed is not printed twice.

@@ -95,6 +95,44 @@ import Testing
                 words: ["history", "add", "x", "--kind", String(repeating: "k", count: 65)],
                 message: "homefeedctl history add: --kind: expected a word of 1 to 64 bytes"
             ),
+            // What the daemon would refuse whatever it serves is found before connecting too.
+            Mistake(
+                words: ["history", "add", "x", "--kind", " \t "],
+                message: "homefeedctl history add: --kind: expected a word of 1 to 64 bytes"
+            ),
+            Mistake(
+                words: ["history", "add", ""],
+                message: "homefeedctl history add: TITLE: expected 1 to 1024 bytes of text"
+            ),
+            Mistake(
+                words: ["history", "add", " \n "],
+                message: "homefeedctl history add: TITLE: expected 1 to 1024 bytes of text"
+            ),
+            Mistake(
+                words: ["history", "add", String(repeating: "가", count: 342)],
+                message: "homefeedctl history add: TITLE: expected 1 to 1024 bytes of text"
+            ),
+            Mistake(
+                words: ["history", "add", "x", "--link", "https://x.test/" + String(repeating: "l", count: 4082)],
+                message: "homefeedctl history add: --link: longer than 4096 bytes"
+            ),
+            Mistake(
+                words: ["manifest", "--profile", "phone", "--width", "300"],
+                message: "homefeedctl manifest: give --profile or a container (--width, --height, --scale), not both"
+            ),
+            Mistake(
+                words: ["manifest", "--width", "300"],
+                message: "homefeedctl manifest: a container needs --width and --height"
+            ),
+            Mistake(
+                words: ["watch", "--scale", "2"],
+                message: "homefeedctl watch: a container needs --width and --height"
+            ),
+            Mistake(
+                words: ["sizes", "clear", "--profile", "phone", "--height", "600"],
+                message:
+                    "homefeedctl sizes clear: give --profile or a container (--width, --height, --scale), not both"
+            ),
             Mistake(words: ["status", "--socket"], message: "homefeedctl status: --socket needs a value (PATH)"),
             Mistake(
                 words: ["reload", "now"],
