@@ -17,6 +17,11 @@ final class DaemonClient {
     let timeout: Duration
     private var client: VarlinkClient?
 
+    /// The longest reply read: as long as homefeedd can send (its output limit, 64 MiB), not
+    /// sd-varlink's 16 MiB, since a manifest of many items at the 4 096-byte text cap can pass 16
+    /// MiB (`docs/manifest.md`, "Limits").
+    static let maxReplyBytes = VarlinkServerConfiguration().maxOutputBytes
+
     init(_ socket: DaemonSocket, timeout: Duration = DaemonClient.replyTimeout) {
         self.socket = socket
         self.timeout = timeout
@@ -26,7 +31,7 @@ final class DaemonClient {
     func connected() throws(CommandFailure) -> VarlinkClient {
         if let client { return client }
         do throws(VarlinkClientError) {
-            let made = try VarlinkClient(connectingTo: socket.address)
+            let made = try VarlinkClient(connectingTo: socket.address, maxMessageSize: Self.maxReplyBytes)
             client = made
             return made
         } catch {
