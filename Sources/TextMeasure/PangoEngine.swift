@@ -71,7 +71,8 @@ final class PangoEngine {
         FcConfigDestroy(config)
     }
 
-    /// Lays `text` out at `width` points in `style` and reads the height of its logical extents.
+    /// Lays `text` out at `width` points in `style`, in at most the lines ``LineLimit`` allows,
+    /// and reads the height of its logical extents.
     ///
     /// - Parameter text: UTF-8 without NUL bytes (``TextInput``).
     func measure(_ text: [UInt8], style: TextStyle, width: Double) throws(TextMeasureError) -> TextMetrics {
@@ -82,13 +83,18 @@ final class PangoEngine {
         pango_layout_set_width(layout, pango_units_from_double(width))
         pango_layout_set_wrap(layout, style.wrap == .word ? PANGO_WRAP_WORD : PANGO_WRAP_WORD_CHAR)
         if let spacing = style.lineSpacing { pango_layout_set_line_spacing(layout, Float(spacing)) }
-        if let maxLines = style.maxLines {
+        let language = style.language.flatMap { pango_language_from_string($0) }
+        if let lineLimit = LineLimit.lines(
+            for: text,
+            maxLines: style.maxLines,
+            language: language ?? pango_context_get_language(context)
+        ) {
             // A negative height is a number of lines; the last one is ellipsised.
-            pango_layout_set_height(layout, -Int32(maxLines))
+            pango_layout_set_height(layout, -Int32(lineLimit))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
         }
-        if let language = style.language, let attributes = pango_attr_list_new() {
-            pango_attr_list_insert(attributes, pango_attr_language_new(pango_language_from_string(language)))
+        if let language, let attributes = pango_attr_list_new() {
+            pango_attr_list_insert(attributes, pango_attr_language_new(language))
             pango_layout_set_attributes(layout, attributes)
             pango_attr_list_unref(attributes)
         }

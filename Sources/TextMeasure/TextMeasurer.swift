@@ -28,6 +28,17 @@ public final class TextMeasurer: Sendable {
         public static let maxFontSize = 1_000.0
         public static let maxLineSpacing = 10.0
         public static let maxLines = 1_000
+        /// Lines laid out of one string at most: longer text is measured at this many lines and
+        /// reported truncated, as at a style's `maxLines`. Each line costs Pango 5 to 15 µs of
+        /// CPU here; 4 096 bytes at a width of a few points make 4 000 lines.
+        public static let maxLaidOutLines = 2_000
+        /// Characters (Unicode scalars) of long words Pango may shape again: a string whose
+        /// longest word (a stretch without a line break opportunity, UAX #14) has n characters
+        /// is laid out in at most this / n lines (24 for a word of 4 096), longer text measured
+        /// at that many lines and reported truncated. Pango 1.50 shapes the rest of such a word
+        /// again for every line it breaks in it: 4 096 bytes of "i" took 1.5 to 2.9 s of CPU at
+        /// 5 points. Text of at most 316 characters (every title) is never cut by this.
+        public static let maxLongWordScan = 100_000
     }
 
     public struct Configuration: Sendable, Equatable {

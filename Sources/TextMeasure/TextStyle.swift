@@ -19,7 +19,8 @@ public struct TextStyle: Sendable, Hashable {
     /// `--line-spacing`): baselines are this many line heights apart; nil keeps the font's own.
     public var lineSpacing: Double?
     /// At most this many lines; longer text is measured at this many and marked truncated (the
-    /// client ellipsises its last line). Nil: no limit.
+    /// client ellipsises its last line). Nil: no limit but ``TextMeasurer/Limits``' lines laid
+    /// out, which are fewer for text of thousands of lines or a very long word.
     public var maxLines: Int?
     public var wrap: Wrap
     /// A BCP 47 language tag for font fallback and line breaking (`ko`, `en`); nil: the
@@ -77,10 +78,12 @@ public struct TextMetrics: Sendable, Hashable {
     /// renderer at scale 1 needs `ceil(height)` pixels, as pango-view's image has), summed
     /// line by line without the 32-bit overflow of Pango's own sum, so never negative.
     public var height: Double
-    /// Lines laid out (at most the style's `maxLines`).
+    /// Lines laid out (at most the style's `maxLines`, ``TextMeasurer/Limits/maxLaidOutLines``
+    /// and ``TextMeasurer/Limits/maxLongWordScan`` / its longest word).
     public var lines: Int
-    /// The text did not fit: it was cut at `maxLines` (Pango ellipsised the last line), or it
-    /// was longer than ``TextMeasurer/Limits/maxTextBytes`` and measured up to there.
+    /// The text did not fit: it was cut at `maxLines` or at the lines the limits lay out (Pango
+    /// ellipsised the last line), or it was longer than ``TextMeasurer/Limits/maxTextBytes`` and
+    /// measured up to there.
     public var isTruncated: Bool
 
     public init(height: Double, lines: Int, isTruncated: Bool) {

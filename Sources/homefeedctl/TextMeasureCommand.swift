@@ -16,7 +16,9 @@ enum TextMeasureCommand {
 
             A font family fontconfig does not have is a warning on standard error naming the family it \
             substitutes. Text beyond \(TextMeasurer.Limits.maxTextBytes) bytes is measured up to there and \
-            is truncated.
+            is truncated, and so is text that needs more lines than homefeedd lays out: \
+            \(TextMeasurer.Limits.maxLaidOutLines), fewer for text with a very long word \
+            (\(TextMeasurer.Limits.maxLongWordScan) / its length in characters).
             """,
         arguments: [Argument("TEXT", help: "the text, or - for standard input")],
         options: [

@@ -75,6 +75,47 @@ struct HostileTextTests {
         #expect(capped.isTruncated)
     }
 
+    @Test("a word of 4 096 characters is laid out in few lines, in bounded CPU time")
+    func longWord() throws {
+        // Pango scans the rest of a word again for every line it breaks in it: at 5 points this
+        // word took 1.5 to 2.9 s of CPU for its 4 095 lines, each scanning up to 4 096
+        // characters. Laid out in maxLongWordScan / 4 096 = 24 lines it takes tens of ms; 0.5 s
+        // leaves room for a loaded machine. Width 5 and this font: no other test measures this
+        // text so (the shared measurer's cache would answer).
+        let word = String(repeating: "i", count: 4_096)
+        let before = threadCPUSeconds()
+        let metrics = try TextHost.measurer.measure(word, style: TextStyle(font: "DejaVu Sans 17"), width: 5)
+        let spent = threadCPUSeconds() - before
+        #expect(metrics.lines == TextMeasurer.Limits.maxLongWordScan / 4_096)
+        #expect(metrics.isTruncated)
+        #expect(spent < 0.5, "\(spent) s of CPU")
+    }
+
+    @Test("text of more lines than the limits is measured at the limit's lines and truncated")
+    func lineLimits() throws {
+        let style = TextStyle(font: "DejaVu Sans 13")
+        let line = try TextHost.measurer.measure("i", style: style, width: 1)
+        // "i " 2 048 times: 4 096 lines at 1 point laid out whole (the "i" and the space each).
+        let words = try TextHost.measurer.measure(String(repeating: "i ", count: 2_048), style: style, width: 1)
+        #expect(words.lines == TextMeasurer.Limits.maxLaidOutLines)
+        #expect(words.isTruncated)
+        #expect(words.height == Double(TextMeasurer.Limits.maxLaidOutLines) * line.height)
+        // A word of 1 000 characters: 1 000 lines whole, 100 000 / 1 000 at most.
+        let word = String(repeating: "i", count: 1_000)
+        let long = try TextHost.measurer.measure(word, style: style, width: 1)
+        #expect(long.lines == 100)
+        #expect(long.isTruncated)
+        #expect(long.height == 100 * line.height)
+        // A style's max-lines below the limit is the limit.
+        let capped = try TextHost.measurer.measure(
+            word,
+            style: TextStyle(font: "DejaVu Sans 13", maxLines: 30),
+            width: 1
+        )
+        #expect(capped.lines == 30)
+        #expect(capped.height == 30 * line.height)
+    }
+
     @Test("heights beyond Pango's 32-bit units are summed without wrapping")
     func tallText() throws {
         // 2 097 152 points is 2^31 Pango units: Pango's own extents came out negative here

@@ -20,6 +20,12 @@ struct PangoViewTests {
     }
 
     static let korean = TextStyle(font: "NanumGothic 17")
+    /// 4 000 bytes of words: more characters than maxLaidOutLines, and longer than the 316 that
+    /// LineLimit lets through without looking for the longest word; fewer lines than either limit.
+    static let summary = String(
+        repeating: "2026학년도 겨울 계절학기 수강신청 안내: Campus shuttle timetable changes https://example.test/notices/2026 ",
+        count: 30
+    )
     static let cases: [Case] = [
         Case(name: "Latin", text: "Campus shuttle timetable changes for the winter break", style: korean, width: 200),
         Case(name: "Korean", text: "2026학년도 겨울 계절학기 수강신청 안내", style: korean, width: 120),
@@ -61,6 +67,8 @@ struct PangoViewTests {
             style: TextStyle(font: "NanumGothic 15", wrap: .word, language: "ko"),
             width: 130
         ),
+        Case(name: "4 KB of words, 80 lines", text: summary, style: korean, width: 335),
+        Case(name: "4 KB of words, 810 lines", text: summary, style: korean, width: 40),
     ]
 
     @Test("the measured height is pango-view's image height", arguments: cases)

@@ -61,6 +61,28 @@ struct TextMeasurerTests {
         #expect(TextInput.prepare("a\tb\u{B}c", limit: 100).bytes == Array("a\tb\u{B}c".utf8))
     }
 
+    @Test("the lines laid out: the style's for short text, fewer for thousands of lines or a long word")
+    func lineLimit() {
+        let title = Array("2026학년도 겨울 계절학기 수강신청 안내: 수강신청 기간은 12월 1일부터".utf8)
+        #expect(LineLimit.lines(for: title, maxLines: nil, language: nil) == nil)
+        #expect(LineLimit.lines(for: title, maxLines: 2, language: nil) == 2)
+        // 4 096 characters, words of two: more lines than maxLaidOutLines only.
+        let words = Array(String(repeating: "i ", count: 2_048).utf8)
+        #expect(LineLimit.longestWord(words, language: nil) == 2)
+        #expect(LineLimit.lines(for: words, maxLines: nil, language: nil) == TextMeasurer.Limits.maxLaidOutLines)
+        #expect(LineLimit.lines(for: words, maxLines: 1_000, language: nil) == 1_000)
+        // One word of 1 000 characters: 100 000 / 1 000 lines, or the style's when fewer.
+        let word = Array(String(repeating: "i", count: 1_000).utf8)
+        #expect(LineLimit.longestWord(word, language: nil) == 1_000)
+        #expect(LineLimit.lines(for: word, maxLines: nil, language: nil) == 100)
+        #expect(LineLimit.lines(for: word, maxLines: 500, language: nil) == 100)
+        #expect(LineLimit.lines(for: word, maxLines: 30, language: nil) == 30)
+        // 316 characters cannot be cut (316² ≤ maxLongWordScan): the style's limit stays.
+        let short = Array(String(repeating: "i", count: 316).utf8)
+        #expect(LineLimit.lines(for: short, maxLines: nil, language: nil) == nil)
+        #expect(LineLimit.lines(for: short + Array("i".utf8), maxLines: nil, language: nil) == 100_000 / 317)
+    }
+
     @Test("the cache keeps at most twice its working set and answers repeats", .enabled(if: TextHost.hasFonts))
     func cache() throws {
         var configuration = TextMeasurer.Configuration()
