@@ -28,6 +28,10 @@ public final class TextMeasurer: Sendable {
         public static let maxFontSize = 1_000.0
         public static let maxLineSpacing = 10.0
         public static let maxLines = 1_000
+        /// Combining marks (non-starters) measured in a row: more are left out, as they take no
+        /// room and Pango's shaping of one cluster grows with the square of its marks. The
+        /// Stream-Safe Text Format's limit (UAX #15).
+        public static let maxCombiningMarks = 30
         /// Lines laid out of one string at most: longer text is measured at this many lines and
         /// reported truncated, as at a style's `maxLines`. Each line costs Pango 5 to 15 µs of
         /// CPU here; 4 096 bytes at a width of a few points make 4 000 lines.

@@ -52,6 +52,19 @@ struct TextMeasurerTests {
         #expect(nul == Array("a\u{FFFD}b".utf8))
     }
 
+    @Test("combining marks beyond maxCombiningMarks in a row are left out")
+    func combiningMarks() {
+        // U+0301 and U+064E (an Arabic haraka) are non-starters and count together; "b" and a
+        // zero-width joiner (combining class 0) end a run.
+        let marks = String(repeating: "\u{301}\u{64E}", count: 1_000)
+        let (bytes, capped) = TextInput.prepare("a" + marks + "b\u{301}\u{302}\u{200D}" + marks, limit: 10_000)
+        #expect(!capped)
+        let kept = String(String(repeating: "\u{301}\u{64E}", count: 15).unicodeScalars)
+        #expect(bytes == Array(("a" + kept + "b\u{301}\u{302}\u{200D}" + kept).utf8))
+        // 30 in a row are all kept.
+        #expect(TextInput.prepare("e" + kept, limit: 10_000).bytes == Array(("e" + kept).utf8))
+    }
+
     @Test("line and paragraph breaks are laid out as one space each: Pango sees one paragraph")
     func breaks() {
         let (bytes, capped) = TextInput.prepare("a\nb\r\nc\rd\u{2028}e\u{2029}f\n\ng\r\r\nh", limit: 100)
