@@ -60,6 +60,50 @@ import Testing
         #expect(feed.entries.map(\.link) == ["https://other.test/dir/a", "https://example.test/b"])
     }
 
+    @Test("an end tag that names no open element is ignored: a stray </outline> keeps every later outline")
+    func strayEndTag() throws {
+        let body = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>sources</title></head><body>
+            <outline text="Group"><outline type="rss" text="A" xmlUrl="https://a.example/a.xml"/></outline>
+            </outline>
+            <outline type="rss" text="B" xmlUrl="https://b.example/b.xml"/>
+            <outline type="rss" text="C" xmlUrl="https://c.example/c.xml"/>
+            </body>
+            </opml>
+            """
+        let opml = try parseOPML(body)
+        #expect(opml.outlines.map(\.text) == ["A", "B", "C"])
+        #expect(opml.outlines.map(\.categories) == [["Group"], [], []])
+        #expect(opml.warnings.first?.message == "recovered: Opening and ending tag mismatch: body line 2 and outline")
+        // libxml2 then matches the later end tags one level off; the list is not cut short.
+        #expect(!opml.warnings.contains { $0.message.contains("truncated") })
+        // The same in a feed: the item stays open past a stray </b>, and the next one is read.
+        let feed = try parseFeed(
+            rss("<item><guid>1</guid><title>A</b></title><link>/a</link></item><item><guid>2</guid></item>")
+        )
+        #expect(feed.entries.map(\.id) == ["1", "2"])
+        #expect(feed.entries.map(\.link) == ["https://example.test/a", "https://example.test/2"])
+    }
+
+    @Test("outlines directly under <opml>, without <body>, are read with a warning")
+    func outlinesOutsideBody() throws {
+        let opml = try parseOPML(
+            """
+            <opml version="1.0"><outline text="F"><outline text="A" xmlUrl="https://a.test/a.xml"/></outline>
+            <outline text="B" xmlUrl="https://b.test/b.xml"/></opml>
+            """
+        )
+        #expect(opml.outlines.map(\.text) == ["A", "B"])
+        #expect(opml.outlines.map(\.categories) == [["F"], []])
+        #expect(
+            opml.diagnostics == [
+                "1:38: outline outside <body> read as if inside it",
+                "2:48: outline outside <body> read as if inside it",
+            ]
+        )
+    }
+
     @Test("bare ampersands are literal, in text and in attributes")
     func bareAmpersands() throws {
         let feed = try parseFeed(

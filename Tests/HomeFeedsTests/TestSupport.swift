@@ -35,6 +35,16 @@ func parseFeed(
     return feed
 }
 
+/// Parses `text` and requires an OPML document.
+func parseOPML(_ text: String, url: String = feedURL, limits: FeedParseLimits = .default) throws -> OPMLDocument {
+    let document = try FeedParser.parse(Array(text.utf8), url: url, limits: limits)
+    guard case .opml(let opml) = document else {
+        Issue.record("expected OPML, got \(document)")
+        throw FeedParseError(kind: .unsupportedFormat, source: url, message: "not OPML")
+    }
+    return opml
+}
+
 /// Parses `body` handed to one `FeedDocumentParser` in pieces of `size` bytes (the last one
 /// shorter), as a download arrives. The parser decodes in chunks of its own `chunkSize` at fixed
 /// offsets whatever the pieces: `chunkSize` (at most 64 KiB) puts its chunk boundaries where

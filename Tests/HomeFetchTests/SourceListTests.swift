@@ -110,6 +110,29 @@ struct SourceListTests {
         #expect(!list.unsupported.contains { $0.description.contains("s3cret") })
     }
 
+    @Test("a stray </outline> in the list loses no later source (what homefeedd --check-config counts)")
+    func strayEndTag() throws {
+        let opml = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <opml version="2.0"><head><title>Sources</title></head><body>
+            <outline text="Group"><outline type="rss" text="A" xmlUrl="https://a.example/a.xml"/></outline>
+            </outline>
+            <outline type="rss" text="B" xmlUrl="https://b.example/b.xml"/>
+            <outline type="rss" text="C" xmlUrl="https://c.example/c.xml"/>
+            </body></opml>
+            """
+        let document = try FeedParser.parse(Array(opml.utf8), url: "file:///etc/homefeed/sources.opml")
+        guard case .opml(let parsed) = document else {
+            Issue.record("not OPML: \(document)")
+            return
+        }
+        #expect(
+            SourceList(opml: parsed).sources.map(\.url) == [
+                "https://a.example/a.xml", "https://b.example/b.xml", "https://c.example/c.xml",
+            ]
+        )
+    }
+
     @Test(
         "category attributes name sections",
         arguments: [

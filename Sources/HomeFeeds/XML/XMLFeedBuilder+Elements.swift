@@ -44,6 +44,14 @@ extension XMLFeedBuilder {
         case .opmlRoot:
             if name == .head { return .opmlHead }
             if name == .body { return .opmlBody }
+            if name == .outline {
+                // No OPML puts outlines there, but lists written by hand or cut short do: read
+                // as if inside `body`, rather than silently listing nothing.
+                let (line, column) = position()
+                warnings.add(line: line, column: column, "outline outside <body> read as if inside it")
+                beginOutline(attributes)
+                return .outline
+            }
         case .opmlHead:
             if name == .title { return beginCapture(.opmlTitle, mode: .literal) }
         case .opmlBody, .outline:

@@ -1,3 +1,5 @@
+internal import CLibXML2
+
 /// Element ends: turning captured text into field values, entries and the final document.
 extension XMLFeedBuilder {
     mutating func finishField() {
@@ -176,8 +178,10 @@ extension XMLFeedBuilder {
                 message: "no feed or OPML document element"
             )
         }
-        let openElement = stack.last
-        if let openElement, !isTruncated {
+        // Elements still open here that libxml2 closed, for end tags it matched by one level
+        // off after a stray end tag (`closeOpenElements(named:)`), are no sign of a cut body.
+        let libxml2HoldsElements = context.map { $0.pointee.nameNr > 0 } ?? true
+        if let openElement = stack.last, !isTruncated, libxml2HoldsElements {
             let (line, column) = position()
             let name = String(
                 decoding: UnsafeBufferPointer(start: openElement.name, count: min(strlenUInt8(openElement.name), 64)),

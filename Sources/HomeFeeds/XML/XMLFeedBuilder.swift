@@ -281,6 +281,12 @@ struct XMLFeedBuilder: ~Copyable {
     /// inside the first one. The closed elements leave the stack, with any `xml:base` they set,
     /// so they count toward no depth and lend no base to what follows; libxml2 still sends
     /// their end events later, which `closedOnTop` and `Frame.closedBelow` count off.
+    ///
+    /// An end tag that names no open element is ignored, as an HTML parser ignores it: a stray
+    /// `</outline>` must not end the `body` around it. libxml2 still closes its innermost
+    /// element for it; when that is the stack's innermost frame, the end event it sends next is
+    /// counted off too, and the frame stays open here (libxml2's later end tags for it and its
+    /// ancestors then mismatch by one, which this recovery reads the same way).
     mutating func closeOpenElements(named endName: UnsafePointer<UInt8>) {
         var local = endName
         var cursor = endName
@@ -288,7 +294,12 @@ struct XMLFeedBuilder: ~Copyable {
             if cursor.pointee == UInt8(ascii: ":") { local = cursor + 1 }
             cursor += 1
         }
-        guard let target = stack.lastIndex(where: { strcmpUInt8($0.name, local) }) else { return }
+        guard let target = stack.lastIndex(where: { strcmpUInt8($0.name, local) }) else {
+            // With elements already closed on top, libxml2's innermost is one of those, whose
+            // end event `closedOnTop` counts off as it is.
+            if closedOnTop == 0 && !stack.isEmpty { closedOnTop = 1 }
+            return
+        }
         while stack.count > target, let frame = stack.popLast() {
             closedOnTop += 1 + frame.closedBelow
             close(frame)
