@@ -86,6 +86,50 @@ import Testing
         #expect(feed.entries.map(\.link) == ["https://example.test/a", "https://example.test/2"])
     }
 
+    @Test(
+        "an element after the root, once a mismatched end tag closed the root early, is ignored with one warning",
+        arguments: [
+            """
+            <opml version="2.0"><head><title>t</title></head><body>
+            <outline text="News">
+              <outline text="A" xmlUrl="https://a.test/a.xml">
+            </outline>
+            </body></opml>
+            """,
+            """
+            <rss version="2.0"><channel><title>t</title>
+            <item><guid>a</guid><title>A</title><description>one<br>two</description></item>
+            <item><guid>b</guid><title>B</title></item>
+            </channel></rss>
+            """,
+            """
+            <feed xmlns="http://www.w3.org/2005/Atom"><title>t</title>
+            <entry><id>a</id><title>A</title><summary>one<br>two</summary></entry>
+            <entry><id>b</id><title>B</title></entry>
+            </feed>
+            """,
+        ]
+    )
+    func contentAfterRoot(_ document: String) throws {
+        // What free hosts append to every page, here after a document it closes early.
+        let trailer = "\n<script src=\"https://analytics.example/a.js\"><p>x</p></script><div/>"
+        let parsed = try FeedParser.parse(Array((document + trailer).utf8), url: feedURL)
+        let alone = try FeedParser.parse(Array(document.utf8), url: feedURL)
+        switch (parsed, alone) {
+        case (.opml(let opml), .opml(let expected)):
+            #expect(opml.outlines == expected.outlines)
+            #expect(opml.outlines.map(\.text) == ["A"])
+        case (.feed(let feed), .feed(let expected)):
+            #expect(feed.entries == expected.entries)
+            #expect(feed.entries.map(\.id) == ["a", "b"])
+        default:
+            Issue.record("\(parsed) is not what \(alone) is")
+        }
+        let ignored = parsed.warnings.filter { $0.message.hasPrefix("content after the root element ignored") }
+        #expect(ignored.map(\.message) == ["content after the root element ignored, from <script> on"])
+        #expect(ignored.first?.line == document.split(separator: "\n").count + 1)
+    }
+
     @Test("outlines directly under <opml>, without <body>, are read with a warning")
     func outlinesOutsideBody() throws {
         let opml = try parseOPML(

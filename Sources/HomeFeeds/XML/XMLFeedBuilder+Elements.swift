@@ -7,7 +7,10 @@ extension XMLFeedBuilder {
         parent: Role?,
         attributes: XMLAttributes
     ) -> Role {
-        guard let parent else { return beginRoot(name: name, namespace: namespace, localName: localName, attributes) }
+        guard let parent else {
+            guard root == nil else { return beginAfterRoot(localName) }
+            return beginRoot(name: name, namespace: namespace, localName: localName, attributes)
+        }
         switch parent {
         case .rssRoot, .rdfRoot:
             guard namespace == .rssCore else { return .other }
@@ -87,13 +90,26 @@ extension XMLFeedBuilder {
             root = .opml
             return .opmlRoot
         default:
-            let shown = String(
-                decoding: UnsafeBufferPointer(start: localName, count: min(strlenUInt8(localName), 64)),
-                as: UTF8.self
-            )
-            stop(.unsupportedFormat, "root element <\(shown)> is not RSS, RDF, Atom or OPML")
+            stop(.unsupportedFormat, "root element <\(shownName(localName))> is not RSS, RDF, Atom or OPML")
             return .other
         }
+    }
+
+    /// An element after the root has ended for the state machine, which libxml2 still reads as
+    /// inside it (a mismatched end tag closed the root early, `closeOpenElements(named:)`): a
+    /// `<script>` a free host appends after `</rss>`. Ignored with its content, with one
+    /// warning for the document.
+    private mutating func beginAfterRoot(_ localName: UnsafePointer<UInt8>) -> Role {
+        if !hasContentAfterRoot {
+            hasContentAfterRoot = true
+            let (line, column) = position()
+            warnings.add(
+                line: line,
+                column: column,
+                "content after the root element ignored, from <\(shownName(localName))> on"
+            )
+        }
+        return .other
     }
 
     private mutating func beginFeedTitle(rank: UInt8, mode: TextMode, isBase64: Bool = false) -> Role {

@@ -183,10 +183,7 @@ extension XMLFeedBuilder {
         let libxml2HoldsElements = context.map { $0.pointee.nameNr > 0 } ?? true
         if let openElement = stack.last, !isTruncated, libxml2HoldsElements {
             let (line, column) = position()
-            let name = String(
-                decoding: UnsafeBufferPointer(start: openElement.name, count: min(strlenUInt8(openElement.name), 64)),
-                as: UTF8.self
-            )
+            let name = shownName(openElement.name)
             // A body that ends inside its root before any feed content is cut short, not empty.
             guard hasContent else {
                 throw FeedParseError(

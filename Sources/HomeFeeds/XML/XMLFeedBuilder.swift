@@ -76,6 +76,8 @@ struct XMLFeedBuilder: ~Copyable {
     /// Elements libxml2 still holds open above the innermost frame, closed for the state machine
     /// by a mismatched end tag: their end events come next, and are ignored.
     var closedOnTop = 0
+    /// An element came after the root had ended (`beginAfterRoot`), which is warned about once.
+    var hasContentAfterRoot = false
     var bases: [String]
     var elementCount = 0
     /// Element names and namespaces classified so far, by their interned address.
@@ -474,4 +476,9 @@ func strlenUInt8(_ pointer: UnsafePointer<UInt8>) -> Int {
     var length = 0
     while pointer[length] != 0 { length += 1 }
     return length
+}
+
+/// An element name from the document as messages show it: at most its first 64 bytes.
+func shownName(_ name: UnsafePointer<UInt8>) -> String {
+    String(decoding: UnsafeBufferPointer(start: name, count: min(strlenUInt8(name), 64)), as: UTF8.self)
 }
