@@ -8,11 +8,18 @@
 /// building (ordered members for layout specs, dictionaries for Varlink).
 ///
 /// Strict: no comments, `NaN` or leading zeros; control characters in strings must be escaped;
-/// `\u` escapes must pair surrogates; invalid UTF-8 is an error. It never traps on any input:
+/// `\u` escapes must pair surrogates (unless ``unpairedSurrogateOffsets`` is set); invalid
+/// UTF-8 is an error. It never traps on any input:
 /// every problem is a ``JSONSyntaxError`` at a byte offset.
 public struct JSONScanner {
     public let bytes: UnsafeBufferPointer<UInt8>
     public var index = 0
+    /// Nil (the default): strict, an unpaired surrogate escape is an error. An array: each one
+    /// is decoded as U+FFFD instead and the offset of its backslash appended here, for a
+    /// reader that takes what producers write (a JavaScript `substring` that cut an emoji in
+    /// half) and reports it. Only the JSON Feed reader sets it; Varlink and layout specs stay
+    /// strict.
+    public var unpairedSurrogateOffsets: [Int]?
 
     public init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -274,7 +281,12 @@ public struct JSONScanner {
         case UInt8(ascii: "u"):
             let first = try parseHex4()
             var scalarValue = first
-            if (0xD800...0xDBFF).contains(first) {
+            if unpairedSurrogateOffsets != nil, (0xD800...0xDFFF).contains(first),
+                !isLowSurrogateEscapeNext(after: first)
+            {
+                unpairedSurrogateOffsets?.append(escapeStart)
+                scalarValue = 0xFFFD
+            } else if (0xD800...0xDBFF).contains(first) {
                 // A high surrogate must be followed by an escaped low surrogate.
                 guard index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
                 else {
@@ -313,6 +325,19 @@ public struct JSONScanner {
         }
         out.pointee = single
         return 1
+    }
+
+    /// Whether `first`, a surrogate just read, is a high one followed by the escape of a low
+    /// one (which the caller then reads); `index` is left where it was.
+    private mutating func isLowSurrogateEscapeNext(after first: UInt32) -> Bool {
+        guard (0xD800...0xDBFF).contains(first), index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+        else { return false }
+        let start = index
+        defer { index = start }
+        index += 2
+        guard let second = try? parseHex4() else { return false }
+        return (0xDC00...0xDFFF).contains(second)
     }
 
     public mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {

@@ -152,6 +152,28 @@ import Testing
         #expect(feed.warnings.first?.message == "invalid UTF-8 (0xC3) replaced by U+FFFD")
     }
 
+    @Test("a JSON Feed's unpaired surrogate escapes become U+FFFD, each with a warning where it was written")
+    func jsonFeedUnpairedSurrogates() throws {
+        let body = #"""
+            {"version": "https://jsonfeed.org/version/1.1", "title": "cut \ud83d",
+             "items": [{"id": "1", "title": "a\uD83D\u0041 \udc00 \ud83d\ude00"},
+                       {"id": "2", "\ud800": "skipped", "x": ["\udfff"]}]}
+            """#
+        let feed = try parseFeed(body)
+        #expect(feed.title == "cut \u{FFFD}")
+        #expect(feed.entries.map(\.title) == ["a\u{FFFD}A \u{FFFD} 😀", nil])
+        #expect(!feed.isWellFormed)
+        #expect(
+            feed.warnings.map(\.description) == [
+                "1:63: unpaired surrogate \\ud83d replaced by U+FFFD",
+                "2:35: unpaired surrogate \\uD83D replaced by U+FFFD",
+                "2:48: unpaired surrogate \\udc00 replaced by U+FFFD",
+                "3:25: unpaired surrogate \\ud800 replaced by U+FFFD",
+                "3:52: unpaired surrogate \\udfff replaced by U+FFFD",
+            ]
+        )
+    }
+
     @Test("the same bad bytes give the same result whatever the chunking")
     func chunking() throws {
         let body =

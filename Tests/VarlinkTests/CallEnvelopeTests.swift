@@ -106,6 +106,17 @@ struct CallEnvelopeTests {
         #expect(decoded == general(text))
     }
 
+    @Test("an unpaired surrogate escape fails a call: only the JSON Feed reader reads one as U+FFFD")
+    func unpairedSurrogate() {
+        let text = #"{"method":"a.B","parameters":{"s":"\ud83d x"}}"#
+        #expect(fast(text) == nil)
+        guard case .failure(let error) = general(text) else {
+            Issue.record("decoded an unpaired surrogate")
+            return
+        }
+        #expect("\(error)".contains("unpaired surrogate"), "\(error)")
+    }
+
     @Test("the fields of the usual call")
     func fields() throws {
         let call = try #require(fast(Self.usual[3]))

@@ -11,9 +11,11 @@ import JSONCore
 /// decoded as nothing. Here an item past the limit costs its scan, and the parse's deadline is
 /// read every 1 024 values.
 ///
-/// Strict RFC 8259 (JSONCore's lexer); a key given twice is read twice, the last value winning,
-/// as `JSONDecoder` did. Nesting is bounded by `FeedParseLimits.maxDepth`; skipping keeps no
-/// recursion. Errors are `FeedParseError`s with the line and column of the offending byte.
+/// Strict RFC 8259 (JSONCore's lexer) but for one thing: an unpaired surrogate escape
+/// (`\uD83D` alone) is read as U+FFFD with a warning, as invalid UTF-8 is. A key given twice is
+/// read twice, the last value winning, as `JSONDecoder` did. Nesting is bounded by
+/// `FeedParseLimits.maxDepth`; skipping keeps no recursion. Errors are `FeedParseError`s with
+/// the line and column of the offending byte.
 struct JSONFeedCursor {
     enum Kind {
         case object, array, string, number, literal
@@ -28,11 +30,16 @@ struct JSONFeedCursor {
     private var depth = 0
     /// Values started, for reading the clock every 1 024 of them.
     private var values = 0
+    /// What the cursor read past: unpaired surrogate escapes.
+    private(set) var warnings = WarningLog()
+    /// The last position computed for a warning, from which the next one is counted on.
+    private var lastPosition = (offset: 0, line: 1, column: 1)
 
     /// - Parameter bytes: valid UTF-8 (`UTF8Sanitizer`), which must outlive the cursor.
     init(bytes: UnsafeBufferPointer<UInt8>, source: String, limits: FeedParseLimits, deadline: ContinuousClock.Instant)
     {
         scanner = JSONScanner(bytes: bytes)
+        scanner.unpairedSurrogateOffsets = []
         self.source = source
         maxDepth = limits.maxDepth
         maxParseDuration = limits.maxParseDuration
@@ -236,12 +243,41 @@ struct JSONFeedCursor {
     /// Runs one of the scanner's lexing steps, its error made a `FeedParseError`.
     private mutating func lexed<T>(_ step: (inout JSONScanner) throws(JSONSyntaxError) -> T) throws(FeedParseError) -> T
     {
+        let value: T
         do {
-            return try step(&scanner)
+            value = try step(&scanner)
         } catch {
             scanner.index = error.offset
             throw syntaxError(error.message)
         }
+        if scanner.unpairedSurrogateOffsets?.isEmpty == false { noteUnpairedSurrogates() }
+        return value
+    }
+
+    /// A warning for each unpaired surrogate escape the last string had, where it was written.
+    private mutating func noteUnpairedSurrogates() {
+        for offset in scanner.unpairedSurrogateOffsets ?? [] {
+            // Past the listed warnings only the count grows: no position is computed for them.
+            let (line, column) = warnings.isFull ? (0, 0) : position(of: offset)
+            let escape = String(
+                decoding: UnsafeBufferPointer(rebasing: scanner.bytes[offset..<offset + 6]),
+                as: UTF8.self
+            )
+            warnings.add(line: line, column: column, "unpaired surrogate \(escape) replaced by U+FFFD")
+        }
+        scanner.unpairedSurrogateOffsets?.removeAll(keepingCapacity: true)
+    }
+
+    /// The 1-based line and column of `offset`, counted on from the last one asked for (the
+    /// warnings come in document order), so that many of them never rescan the document.
+    private mutating func position(of offset: Int) -> (line: Int, column: Int) {
+        if offset < lastPosition.offset { lastPosition = (0, 1, 1) }
+        let (lines, column) = JSONScanner.lineAndColumn(
+            of: offset - lastPosition.offset,
+            in: UnsafeBufferPointer(rebasing: scanner.bytes[lastPosition.offset...])
+        )
+        lastPosition = (offset, lastPosition.line + lines - 1, lines == 1 ? lastPosition.column + column - 1 : column)
+        return (lastPosition.line, lastPosition.column)
     }
 
     /// Counts a value; every 1 024th reads the clock.

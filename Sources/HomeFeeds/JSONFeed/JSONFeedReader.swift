@@ -17,6 +17,7 @@ struct JSONFeedReader {
         var repaired: [UInt8] = []
         repaired.reserveCapacity(body.count)
         body.withUnsafeBytes { sanitizer.process($0, isFinal: true, warnings: &warnings) { repaired += $0 } }
+        var hasUnpairedSurrogates = false
         let read = repaired.withUnsafeBufferPointer { bytes -> Result<JSONFeedDocument, FeedParseError> in
             var cursor = JSONFeedCursor(bytes: bytes, source: url, limits: limits, deadline: deadline)
             do throws(FeedParseError) {
@@ -29,7 +30,10 @@ struct JSONFeedReader {
                         message: "not a JSON Feed object: the document is \(shown)"
                     )
                 }
-                return .success(try JSONFeedDocument.read(&cursor, limits: limits))
+                let document = try JSONFeedDocument.read(&cursor, limits: limits)
+                warnings.merge(cursor.warnings)
+                hasUnpairedSurrogates = cursor.warnings.count > 0
+                return .success(document)
             } catch {
                 return .failure(error)
             }
@@ -115,7 +119,7 @@ struct JSONFeedReader {
                 },
                 entries: entries,
                 isTruncated: document.isTruncated,
-                isWellFormed: !sanitizer.hasRecovered,
+                isWellFormed: !sanitizer.hasRecovered && !hasUnpairedSurrogates,
                 warnings: warnings.sorted,
                 warningCount: warnings.count
             )
