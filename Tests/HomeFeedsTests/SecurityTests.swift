@@ -250,6 +250,35 @@ final class LoopbackListener: @unchecked Sendable {
         #expect(feed.entries.first?.summary == "Hi")
     }
 
+    @Test("an OPML outline's folder path counts against the document's text limit at every outline")
+    func categoryText() throws {
+        // Two folders of 1 000 characters around three feeds: 2 054 bytes of attribute values,
+        // and 2 000 more of `categories` at each feed.
+        let folder = String(repeating: "x", count: 1000)
+        let leaves = String(repeating: #"<outline text="L" xmlUrl="https://e.test/f"/>"#, count: 3)
+        let small = Array(
+            (#"<opml version="2.0"><body><outline text="\#(folder)"><outline text="\#(folder)">"#
+                + leaves + "</outline></outline></body></opml>").utf8
+        )
+        let within = try FeedParser.parse(small, url: feedURL, limits: FeedParseLimits(maxTotalTextBytes: 8054))
+        guard case .opml(let opml) = within else {
+            Issue.record("not OPML: \(within)")
+            return
+        }
+        #expect(opml.outlines.map(\.categories) == Array(repeating: [folder, folder], count: 3))
+        let past = parseError(small, limits: FeedParseLimits(maxTotalTextBytes: 8053))
+        #expect(past?.kind == .limitExceeded(.totalTextBytes))
+        // 95 folders of 1 000 characters around 1 000 feeds: a 135 KB list that made 95 MB of
+        // `categories` (and several times that in memory) now stops at the default 16 MiB.
+        let deep =
+            String(repeating: #"<outline text="\#(folder)">"#, count: 95)
+            + String(repeating: #"<outline text="L" xmlUrl="https://e.test/f"/>"#, count: 1000)
+            + String(repeating: "</outline>", count: 95)
+        let error = parseError(Array(#"<opml version="2.0"><body>\#(deep)</body></opml>"#.utf8))
+        #expect(error?.kind == .limitExceeded(.totalTextBytes))
+        #expect(error?.message == "text exceeds 16777216 bytes")
+    }
+
     @Test("enclosures per entry are bounded: the first 64 different ones, in document order")
     func enclosuresPerEntry() throws {
         // 300 enclosures, each URL three times: without the bound 300 kept, de-duplicated by a

@@ -320,9 +320,13 @@ extension XMLFeedBuilder {
         let url = outlineLink("url", .page)
         let refusedURL = xmlURL == nil && url == nil ? resolved("xmlUrl") ?? resolved("url") : nil
         if xmlURL != nil || url != nil || refusedURL != nil {
+            let categories = outlineTexts.compactMap { $0 }
+            // Each outline repeats the texts of the folders around it, so they count against
+            // the document's text limit at every one: 95 folders of 1 000 characters around
+            // 1 000 feeds (a 135 KB list) would otherwise make 95 MB of `categories`.
             if outlines.count >= limits.maxEntries {
                 truncate()
-            } else {
+            } else if countTotalText(categories.reduce(0) { $0 + $1.utf8.count }) {
                 var outline =
                     OPMLOutline(
                         text: text ?? title ?? "",
@@ -331,7 +335,7 @@ extension XMLFeedBuilder {
                         xmlURL: xmlURL,
                         htmlURL: outlineLink("htmlUrl", .page),
                         url: url,
-                        categories: outlineTexts.compactMap { $0 },
+                        categories: categories,
                         categoryAttribute: attributes.value("category").flatMap { plain.normalize($0, mode: .literal) },
                         line: currentLine,
                         refusedURL: refusedURL,

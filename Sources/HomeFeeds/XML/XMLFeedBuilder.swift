@@ -327,12 +327,18 @@ struct XMLFeedBuilder: ~Copyable {
             )
             return XMLAttributes(base: nil, count: 0)
         }
-        totalTextBytes += total
-        if totalTextBytes > limits.maxTotalTextBytes {
+        return countTotalText(total) ? attributes : nil
+    }
+
+    /// Counts `bytes` of text kept outside a field (attribute values, an outline's folder path)
+    /// against the document's text limit. False when that stopped the parse.
+    mutating func countTotalText(_ bytes: Int) -> Bool {
+        totalTextBytes += bytes
+        guard totalTextBytes <= limits.maxTotalTextBytes else {
             stop(.limitExceeded(.totalTextBytes), "text exceeds \(limits.maxTotalTextBytes) bytes")
-            return nil
+            return false
         }
-        return attributes
+        return true
     }
 
     /// Appends text to the field being captured; anything else (no field, a field read for
