@@ -461,6 +461,34 @@ public struct JSONNumber {
         return negative ? -magnitude : magnitude
     }
 
+    /// The value when it is an integer within `Int64`, however it is written (`12`, `-0`, `1.0`,
+    /// `1e3`, `1200e-2`), found from the decimal digits, never rounded through `Double`: nil
+    /// otherwise, and for a literal of more than 19 significant digits.
+    public var int64Value: Int64? {
+        if mantissa == 0 { return 0 }
+        guard !isTruncated else { return nil }
+        var magnitude = mantissa
+        if exponent >= 0 {
+            // Past 20 steps the product has overflowed.
+            for _ in 0..<exponent {
+                let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+                guard !overflow else { return nil }
+                magnitude = product
+            }
+        } else {
+            // A nonzero mantissa runs out of trailing zeros within 20 steps.
+            for _ in 0 ..< -exponent {
+                guard magnitude % 10 == 0 else { return nil }
+                magnitude /= 10
+            }
+        }
+        if negative {
+            guard magnitude <= UInt64(Int64.max) + 1 else { return nil }
+            return Int64(truncatingIfNeeded: 0 &- magnitude)
+        }
+        return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
+    }
+
     /// The nearest double: Clinger's fast path (up to 15 significant digits, decimal exponent
     /// within ±22, one exact multiplication or division), else the standard library's
     /// correctly rounded `Double(_:)` on the literal. Beyond the double range: ±infinity.

@@ -144,6 +144,24 @@ import Testing
         )
     }
 
+    @Test(
+        "a numeric JSON Feed id is stringified exactly: an integer within Int64 as that integer, any other number as written",
+        arguments: [
+            ("10000000000000000001", "10000000000000000001"), ("10000000000000000002", "10000000000000000002"),
+            ("9223372036854775807", "9223372036854775807"), ("-9223372036854775808", "-9223372036854775808"),
+            ("-9223372036854775809", "-9223372036854775809"), ("12345", "12345"), ("-0", "0"), ("1.0", "1"),
+            ("1e3", "1000"), ("1200E-2", "12"), ("1.5", "1.5"), ("1e400", "1e400"), ("1.25e-5", "1.25e-5"),
+            (String(repeating: "9", count: 1000), String(repeating: "9", count: 1000)),
+        ]
+    )
+    func jsonFeedNumericID(_ literal: String, _ id: String) throws {
+        let feed = try parseFeed(
+            #"{"version": "https://jsonfeed.org/version/1.1", "items": [{"id": \#(literal), "title": "t"}]}"#
+        )
+        #expect(feed.entries.map(\.id) == [id])
+        #expect(feed.entries.map(\.idSource) == [.jsonID])
+    }
+
     @Test("OPML: category paths, relative URLs, type=rss and type=link, empty folders skipped")
     func opml() throws {
         let document = try FeedParser.parse(

@@ -114,8 +114,11 @@ struct JSONFeedCursor {
         return try lexed { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.parseString() }
     }
 
-    /// The number at the cursor as its text (an integer exactly, `12345`; another number as the
-    /// shortest `Double` text, `1.5`), or nil, the value skipped, when it is something else.
+    /// The number at the cursor as text (`feed-parsing.md` §3, "stringified"), or nil, the value
+    /// skipped, when it is something else: an integer within `Int64` as that integer, however
+    /// written (`12345`, `1.0` is `1`, `1e3` is `1000`), any other number as written
+    /// (`10000000000000000001`, `1.5`, `1e400`), never rounded through `Double`, so different
+    /// numbers give different ids.
     mutating func numberText() throws(FeedParseError) -> String? {
         guard try kind() == .number else {
             try skip()
@@ -123,11 +126,8 @@ struct JSONFeedCursor {
         }
         try tick()
         let number = try lexed { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.parseNumber() }
-        let literal = String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[number.range]), as: UTF8.self)
-        if number.isInteger, let integer = Int64(literal) { return String(integer) }
-        let value = number.doubleValue(in: scanner.bytes)
-        if let integer = Int64(exactly: value) { return String(integer) }
-        return value.isFinite ? String(value) : nil
+        if let integer = number.int64Value { return String(integer) }
+        return String(decoding: UnsafeBufferPointer(rebasing: scanner.bytes[number.range]), as: UTF8.self)
     }
 
     /// Skips the value at the cursor, checking it as JSON without building it. Iterative, with
