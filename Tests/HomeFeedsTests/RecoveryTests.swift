@@ -135,6 +135,38 @@ import Testing
         #expect(feed.isWellFormed)
     }
 
+    @Test("a JSON Feed's warnings name the item and attachment by their place in the document")
+    func jsonFeedPaths() throws {
+        let feed = try parseFeed(
+            #"{"version": "https://jsonfeed.org/version/1.1", "items": [null, "x", "#
+                + #"{"id": "a", "url": "javascript:x()", "attachments": [{"url": "a.mp3"}, {"url": "a.mp3"}, "#
+                + #"{"no": "url"}, {"url": "javascript:y()"}]}, {}, 7, {"id": "b"}, [], {"id": "b"}]}"#
+        )
+        #expect(feed.entries.map(\.id) == ["a", "b"])
+        let refused = "scheme is not followed (only http, https and mailto)"
+        #expect(
+            feed.warnings.map(\.message) == [
+                "items[0] dropped: it is true, false or null, not an object",
+                "items[1] dropped: it is a string, not an object",
+                "items[2].attachments[3].url \"javascript:y()\" dropped: the javascript: \(refused)",
+                "items[2].url \"javascript:x()\" dropped: the javascript: \(refused)",
+                "items[3] dropped: it has no id, url, title or content",
+                "items[4] dropped: it is a number, not an object",
+                "items[6] dropped: it is an array, not an object",
+                "items[7] \"b\" dropped: it repeats an earlier item exactly",
+            ]
+        )
+        // 30 items that are no object: the first 20 listed, all counted.
+        let nulls = try parseFeed(
+            #"{"items": [{"id": "1"}, "# + Array(repeating: "null", count: 30).joined(separator: ",") + "]}"
+        )
+        #expect(nulls.warningCount == 30)
+        #expect(
+            nulls.warnings.map(\.message)
+                == (1...20).map { "items[\($0)] dropped: it is true, false or null, not an object" }
+        )
+    }
+
     @Test("the entry limit is a warning on the bounded result")
     func entryLimit() throws {
         let items = (1...5).map { "<item><guid>\($0)</guid></item>" }.joined()

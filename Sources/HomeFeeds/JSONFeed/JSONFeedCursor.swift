@@ -19,6 +19,17 @@ import JSONCore
 struct JSONFeedCursor {
     enum Kind {
         case object, array, string, number, literal
+
+        /// `an array`, `a string`, `true, false or null`, for messages.
+        var described: String {
+            switch self {
+            case .object: "an object"
+            case .array: "an array"
+            case .string: "a string"
+            case .number: "a number"
+            case .literal: "true, false or null"
+            }
+        }
     }
 
     private var scanner: JSONScanner

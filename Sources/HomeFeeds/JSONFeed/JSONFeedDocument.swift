@@ -15,6 +15,11 @@ struct JSONFeedDocument {
     var hasItems = false
     /// Items past `maxEntries` were skipped.
     var isTruncated = false
+    /// Members of `items` (before the entry limit) that are no object, by their index in
+    /// `items`: the first `WarningLog.limit`, as no more can be listed among the warnings.
+    var nonObjectItems: [(index: Int, kind: JSONFeedCursor.Kind)] = []
+    /// All of them.
+    var nonObjectItemCount = 0
 
     /// Reads the document at `cursor`, which must be a JSON object.
     static func read(_ cursor: inout JSONFeedCursor, limits: FeedParseLimits) throws(FeedParseError) -> JSONFeedDocument
@@ -42,15 +47,25 @@ struct JSONFeedDocument {
         // A repeated `items` member replaces the first, as any repeated member does.
         var read: [JSONFeedItem] = []
         var truncated = false
+        var index = 0
+        nonObjectItems = []
+        nonObjectItemCount = 0
         hasItems = try cursor.elements { (cursor) throws(FeedParseError) in
+            defer { index += 1 }
             guard read.count < limits.maxEntries else {
                 // Checked at the item's start: past the limit nothing of it is built.
                 if try cursor.kind() == .object { truncated = true }
                 try cursor.skip()
                 return
             }
-            var item = JSONFeedItem()
-            if try item.read(&cursor, text: &text) { read.append(item) }
+            let kind = try cursor.kind()
+            var item = JSONFeedItem(index: index)
+            if try item.read(&cursor, text: &text) {
+                read.append(item)
+            } else {
+                nonObjectItemCount += 1
+                if nonObjectItems.count < WarningLog.limit { nonObjectItems.append((index, kind)) }
+            }
         }
         items = read
         isTruncated = truncated
@@ -59,6 +74,8 @@ struct JSONFeedDocument {
 
 /// One JSON Feed item. `id` may be a string or a number ("12345"), per §3 rule 1.
 struct JSONFeedItem {
+    /// Where the item is in `items`, for warnings (items that are no object are not kept).
+    let index: Int
     var id: String?
     var url: String?
     var title: String?
@@ -70,6 +87,10 @@ struct JSONFeedItem {
     var attachments: [JSONFeedAttachment] = []
     var image: String?
     var bannerImage: String?
+
+    init(index: Int) {
+        self.index = index
+    }
 
     /// Reads the item at `cursor`; false, the value skipped, when it is no object.
     mutating func read(_ cursor: inout JSONFeedCursor, text: inout JSONFeedTextBudget) throws(FeedParseError) -> Bool {
@@ -92,9 +113,11 @@ struct JSONFeedItem {
                 // are skipped unbuilt.
                 var read: [JSONFeedAttachment] = []
                 var urls: Set<String> = []
+                var index = 0
                 try cursor.elements { (cursor) throws(FeedParseError) in
+                    defer { index += 1 }
                     guard read.count < FeedEnclosure.limitPerEntry else { return try cursor.skip() }
-                    var attachment = JSONFeedAttachment()
+                    var attachment = JSONFeedAttachment(index: index)
                     guard try attachment.read(&cursor, text: &text), let url = attachment.url, urls.insert(url).inserted
                     else {
                         return
@@ -109,6 +132,8 @@ struct JSONFeedItem {
 }
 
 struct JSONFeedAttachment {
+    /// Where the attachment is in the item's `attachments`, for warnings.
+    let index: Int
     var url: String?
     var mimeType: String?
     var size: Int64?

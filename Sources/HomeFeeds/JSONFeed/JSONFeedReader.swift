@@ -2,7 +2,7 @@
 ///
 /// Read member by member (`JSONFeedDocument`, `JSONFeedCursor`), leniently: a field of the wrong
 /// type counts as missing instead of failing the feed, and an item that is not an object is
-/// skipped. Text rules of `feed-parsing.md` §2: `title`, `summary` and `content_text` are
+/// dropped with a warning. Warnings name items and attachments by their index in the document. Text rules of `feed-parsing.md` §2: `title`, `summary` and `content_text` are
 /// literal; `content_html` is HTML.
 struct JSONFeedReader {
     let url: String
@@ -23,11 +23,10 @@ struct JSONFeedReader {
             do throws(FeedParseError) {
                 let kind = try cursor.kind()
                 guard kind == .object else {
-                    let shown = kind == .array ? "an array" : kind == .literal ? "true, false or null" : "a \(kind)"
                     throw FeedParseError(
                         kind: .malformedJSON,
                         source: url,
-                        message: "not a JSON Feed object: the document is \(shown)"
+                        message: "not a JSON Feed object: the document is \(kind.described)"
                     )
                 }
                 let document = try JSONFeedDocument.read(&cursor, limits: limits)
@@ -63,16 +62,30 @@ struct JSONFeedReader {
         var plain = PlainText()
         var entries: [FeedEntry] = []
         var disambiguator = EntryDisambiguator()
-        for (index, item) in document.items.enumerated() {
+        // Members of `items` that are no object, each warned about in its place among the items.
+        var nonObjects = document.nonObjectItems[...]
+        func warnNonObjects(before index: Int) {
+            while let (position, kind) = nonObjects.first, position < index {
+                warnings.add(
+                    line: nil,
+                    column: nil,
+                    "items[\(position)] dropped: it is \(kind.described), not an object"
+                )
+                nonObjects.removeFirst()
+            }
+        }
+        for item in document.items {
+            let index = item.index
+            warnNonObjects(before: index)
             let summary =
                 item.summary.flatMap { plain.normalize($0, mode: .literal) }
                 ?? item.contentHTML.flatMap { plain.normalize($0, mode: .html) }
                 ?? item.contentText.flatMap { plain.normalize($0, mode: .literal) }
             var enclosures: [FeedEnclosure] = []
             var seen: Set<String> = []
-            for (position, attachment) in item.attachments.enumerated() {
+            for attachment in item.attachments {
                 guard let raw = attachment.url, let resolved = URIReference.resolve(raw, against: url),
-                    let absolute = allowed(resolved, .resource, "items[\(index)].attachments[\(position)].url"),
+                    let absolute = allowed(resolved, .resource, "items[\(index)].attachments[\(attachment.index)].url"),
                     seen.insert(absolute).inserted
                 else { continue }
                 let type = attachment.mimeType.map { String(URIReference.trimASCIIAndNBSP($0)) }
@@ -109,6 +122,9 @@ struct JSONFeedReader {
                 )
             }
         }
+        warnNonObjects(before: Int.max)
+        // Past the listed ones, only counted.
+        warnings.addUnlisted(document.nonObjectItemCount - document.nonObjectItems.count)
         return .feed(
             ParsedFeed(
                 format: .jsonFeed11,

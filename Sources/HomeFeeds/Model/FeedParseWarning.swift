@@ -63,6 +63,12 @@ struct WarningLog {
         add(FeedParseWarning(line: line, column: column, message: message))
     }
 
+    /// Counts `count` more warnings that could not be listed any more: more of a kind whose
+    /// first `limit` were added already, so not kept to be counted.
+    mutating func addUnlisted(_ count: Int) {
+        self.count += max(0, count)
+    }
+
     /// Adds the warnings of another log of the same parse (the decoder's): the first `limit`
     /// in document order stay listed, all are counted.
     mutating func merge(_ other: WarningLog) {
