@@ -174,6 +174,28 @@ import Testing
         )
     }
 
+    @Test("a JSON Feed's strings carry no character XML cannot: C0 controls and U+FFFE/FFFF become U+FFFD")
+    func jsonFeedControls() throws {
+        let feed = try parseFeed(
+            #"{"version": "https://jsonfeed.org/version/1.1", "title": "nul \u0000 bel \u0007 tab\tx \uFFFE","#
+                + #" "items": [{"id": "a\u0001", "title": "t", "content_html": "<p>\u001f&#0;&#x1;</p>"}, "#
+                + #"{"id": "b", "summary": "esc \uffff ok"}]}"#
+        )
+        #expect(feed.title == "nul \u{FFFD} bel \u{FFFD} tab x \u{FFFD}")
+        #expect(feed.entries.map(\.id) == ["a\u{FFFD}", "b"])
+        #expect(feed.entries.map(\.summary) == ["\u{FFFD}\u{FFFD}\u{FFFD}", "esc \u{FFFD} ok"])
+        // Escapes are well-formed JSON: warnings, no recovery.
+        #expect(feed.isWellFormed)
+        #expect(
+            feed.warnings.map(\.description) == [
+                "1:58: character U+0000 in a string replaced by U+FFFD",
+                "1:114: character U+0001 in a string replaced by U+FFFD",
+                "1:155: character U+001F in a string replaced by U+FFFD",
+                "1:205: character U+FFFF in a string replaced by U+FFFD",
+            ]
+        )
+    }
+
     @Test("the same bad bytes give the same result whatever the chunking")
     func chunking() throws {
         let body =

@@ -36,6 +36,9 @@ struct TextCase: Sendable, CustomTestStringConvertible {
         TextCase("&#128512; &#x1F600;", "😀 😀"),
         TextCase("&#150;", "–"),  // windows-1252 remap of C1 controls
         TextCase("&#0; &#xD800; &#x110000;", "\u{FFFD} \u{FFFD} \u{FFFD}"),
+        // What XML cannot carry is no title's either: C0 controls but tab, LF and CR; U+FFFE/FFFF.
+        TextCase("a&#7;b&#x1F;c&#11;d&#xFFFE;e&#65535;f", "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{FFFD}f"),
+        TextCase("a&#9;b&#10;c&#13;d", "a b c d"),
         TextCase("AT&T & co &unknown; &amp", "AT&T & co &unknown; &amp"),
         TextCase("&NotNestedGreaterGreater;", "\u{2AA2}\u{0338}"),
         // The common references (decoded without the table) match the table exactly: the

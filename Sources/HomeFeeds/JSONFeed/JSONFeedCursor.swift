@@ -41,8 +41,11 @@ struct JSONFeedCursor {
     private var depth = 0
     /// Values started, for reading the clock every 1 024 of them.
     private var values = 0
-    /// What the cursor read past: unpaired surrogate escapes.
+    /// What the cursor read past: unpaired surrogate escapes, and the characters XML cannot
+    /// carry in the strings it kept.
     private(set) var warnings = WarningLog()
+    /// An unpaired surrogate escape was read (as U+FFFD): the document is not well-formed.
+    private(set) var hasUnpairedSurrogates = false
     /// The last position computed for a warning, from which the next one is counted on.
     private var lastPosition = (offset: 0, line: 1, column: 1)
 
@@ -122,7 +125,27 @@ struct JSONFeedCursor {
             return nil
         }
         try tick()
-        return try lexed { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.parseString() }
+        let start = scanner.index
+        let string = try lexed { (scanner: inout JSONScanner) throws(JSONSyntaxError) in try scanner.parseString() }
+        return scrubbed(string, at: start)
+    }
+
+    /// `string` with the characters XML cannot carry (`HTMLEntities.isForbiddenInXML`) as
+    /// U+FFFD, as an XML feed has them: a JSON escape writes them (`\u0000`, `\u0007`), and no
+    /// title, text or id of a feed may carry one. A warning at the string names the first.
+    private mutating func scrubbed(_ string: String, at offset: Int) -> String {
+        // The bytes that can start one: C0 controls and the lead byte of U+FFFE and U+FFFF.
+        guard string.utf8.contains(where: { $0 < 0x20 || $0 == 0xEF }),
+            let first = string.unicodeScalars.first(where: HTMLEntities.isForbiddenInXML)
+        else { return string }
+        let (line, column) = warnings.isFull ? (0, 0) : position(of: offset)
+        let shown = hex(first.value, digits: 4)
+        warnings.add(line: line, column: column, "character U+\(shown) in a string replaced by U+FFFD")
+        var scalars = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            scalars.append(HTMLEntities.isForbiddenInXML(scalar) ? "\u{FFFD}" : scalar)
+        }
+        return String(scalars)
     }
 
     /// The number at the cursor as text (`feed-parsing.md` §3, "stringified"), or nil, the value
@@ -267,6 +290,7 @@ struct JSONFeedCursor {
 
     /// A warning for each unpaired surrogate escape the last string had, where it was written.
     private mutating func noteUnpairedSurrogates() {
+        hasUnpairedSurrogates = true
         for offset in scanner.unpairedSurrogateOffsets ?? [] {
             // Past the listed warnings only the count grows: no position is computed for them.
             let (line, column) = warnings.isFull ? (0, 0) : position(of: offset)

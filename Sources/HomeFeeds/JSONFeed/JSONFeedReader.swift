@@ -31,7 +31,7 @@ struct JSONFeedReader {
                 }
                 let document = try JSONFeedDocument.read(&cursor, limits: limits)
                 warnings.merge(cursor.warnings)
-                hasUnpairedSurrogates = cursor.warnings.count > 0
+                hasUnpairedSurrogates = cursor.hasUnpairedSurrogates
                 return .success(document)
             } catch {
                 return .failure(error)

@@ -41,13 +41,26 @@ enum HTMLEntities {
     }
 
     /// The scalar for `&#n;` under HTML5 rules: NUL, surrogates and values past U+10FFFF become
-    /// U+FFFD, and 0x80–0x9F are read as windows-1252 as browsers do.
+    /// U+FFFD, and 0x80–0x9F are read as windows-1252 as browsers do. So do the characters XML
+    /// cannot carry (``isForbiddenInXML(_:)``), which HTML5 only calls parse errors: a title must
+    /// not carry a control character, whatever format it came in.
     static func numericScalar(_ value: UInt32) -> Unicode.Scalar {
         if value >= 0x80 && value <= 0x9F, let mapped = windows1252[Int(value - 0x80)] {
             return mapped
         }
-        if value == 0 { return "\u{FFFD}" }
-        return Unicode.Scalar(value) ?? "\u{FFFD}"
+        guard let scalar = Unicode.Scalar(value), !isForbiddenInXML(scalar) else { return "\u{FFFD}" }
+        return scalar
+    }
+
+    /// The C0 controls other than tab, LF and CR, and U+FFFE and U+FFFF: the characters below
+    /// U+10000 XML 1.0 forbids, which an XML document never delivers (`UTF8Sanitizer` replaces
+    /// them by U+FFFD) but a reference in HTML text or a JSON escape (`\u0000`) can write.
+    static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D: false
+        case 0..<0x20, 0xFFFE, 0xFFFF: true
+        default: false
+        }
     }
 
     /// The windows-1252 character of a byte 0x80–0x9F, or nil for the five unassigned ones
