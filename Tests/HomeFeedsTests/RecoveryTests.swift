@@ -116,6 +116,36 @@ import Testing
         #expect(empty.isWellFormed)
     }
 
+    @Test("an element whose start tag the body ends inside is dropped: a cut URL is no link to another host")
+    func cutOffStartTag() throws {
+        let opml = try parseOPML(
+            #"<opml version="2.0"><body><outline text="A" xmlUrl="https://a.test/a.xml"/>"#
+                + #"<outline text="B" xmlUrl="https://b.te"#
+        )
+        #expect(opml.outlines.map(\.xmlURL) == ["https://a.test/a.xml"])
+        #expect(
+            opml.warnings.map(\.message).contains(
+                "recovered: the document ends inside the start tag of <outline>, which is dropped"
+            )
+        )
+        // A tag cut after a whole value, before its `>`, is dropped as well.
+        let whole = try parseOPML(
+            #"<opml><head><title>T</title></head><body><outline text="A" xmlUrl="https://a.test/""#
+        )
+        #expect(whole.outlines.isEmpty)
+        let rssFeed = try parseFeed(
+            #"<rss version="2.0"><channel><item><guid>1</guid><enclosure url="https://e.test/a.mp3"/></item>"#
+                + #"<item><guid>2</guid><enclosure url="https://e.te"#
+        )
+        #expect(rssFeed.entries.map(\.id) == ["1", "2"])
+        #expect(rssFeed.entries.map { $0.enclosures.map(\.url) } == [["https://e.test/a.mp3"], []])
+        let atomFeed = try parseFeed(
+            #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><id>1</id><link href="https://e.test/1"/></entry>"#
+                + #"<entry><id>2</id><link href="https://e.te"#
+        )
+        #expect(atomFeed.entries.map(\.link) == ["https://e.test/1", nil])
+    }
+
     @Test("dropped entries are warnings that say why")
     func droppedEntries() throws {
         let feed = try parseFeed(

@@ -19,6 +19,9 @@ internal import CLibXML2
 struct SAXEventTape: ~Copyable {
     enum Kind: UInt8 {
         case start, end, text, entityDecl, bareAmpersand, unknownEntity, error
+        /// A start tag the input ended inside (`SAXRecorder.startElement`): its attributes are
+        /// not recorded, as the last one may be cut off.
+        case cutOffStart
     }
 
     struct Event {
@@ -116,6 +119,10 @@ struct SAXEventTape: ~Copyable {
                 count: attributes.count - first
             )
         )
+    }
+
+    mutating func recordCutOffStart(name: UnsafePointer<UInt8>, line: Int32, column: Int32) {
+        events.append(Event(kind: .cutOffStart, line: line, column: column, name: name, offset: 0, count: 0))
     }
 
     @inline(__always)

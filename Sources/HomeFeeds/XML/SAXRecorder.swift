@@ -63,6 +63,15 @@ struct SAXRecorder: ~Copyable {
         }
         guard hasRoom() else { return }
         let (line, column) = position
+        // libxml2 reports a start tag before it reads its `>`, where it stands; at the end of
+        // the input instead, the body was cut inside the tag (libxml2 then reports "Couldn't
+        // find end of Start Tag"), and its last attribute value may be cut short too.
+        if let input = context?.pointee.input, let cursor = input.pointee.cur, let end = input.pointee.end,
+            cursor >= end
+        {
+            tape.recordCutOffStart(name: name, line: line, column: column)
+            return
+        }
         tape.recordStart(
             name: name,
             namespace: namespace,
@@ -181,6 +190,9 @@ struct SAXRecorder: ~Copyable {
                     namespace: event.namespace,
                     attributes: XMLAttributes(base: attributeSlots(for: event, arena: arena), count: event.count)
                 )
+            case .cutOffStart:
+                guard let name = event.name else { continue }
+                builder.pointee.startCutOffElement(name: name)
             case .end:
                 builder.pointee.endElement()
             case .entityDecl:

@@ -240,6 +240,21 @@ struct XMLFeedBuilder: ~Copyable {
         push(Frame(role: role, pushedBase: pushedBase, name: name))
     }
 
+    /// An element whose start tag the body ends inside: dropped, with a warning, since the value
+    /// of its last attribute may be cut short (`xmlUrl="https://b.te` is another host). It stays
+    /// open, as libxml2 holds it, so that the document is read as ending inside it.
+    mutating func startCutOffElement(name: UnsafePointer<UInt8>) {
+        guard !isStopped else { return }
+        let (line, column) = position()
+        warnings.add(
+            line: line,
+            column: column,
+            "recovered: the document ends inside the start tag of <\(shownName(name))>, which is dropped"
+        )
+        isWellFormed = false
+        push(Frame(role: .other, pushedBase: false, name: name))
+    }
+
     /// Opens `frame` above the elements a mismatched end tag closed, whose end events then
     /// follow its own.
     private mutating func push(_ frame: Frame) {
