@@ -98,13 +98,6 @@ public struct SourceList: Sendable, Equatable {
             }
             let title = outline.text.isEmpty ? outline.title : outline.text
             switch type {
-            case _ where outline.url == nil && outline.xmlURL == nil:
-                // The parser refused the only URL (an unsupported scheme) and said so in a
-                // warning. A source that cannot be fetched is a configuration error; a shown
-                // link is just left out.
-                if let refused = outline.refusedURL, type != "link" || Self.isOPMLDocument(refused) {
-                    unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
-                }
             case "link":
                 guard let url = outline.url ?? outline.xmlURL else { continue }
                 guard Self.isOPMLDocument(url) else {
@@ -130,6 +123,17 @@ public struct SourceList: Sendable, Equatable {
                 diagnostics.append("outline \"\(outline.text)\": type \"\(other)\" ignored")
             }
         }
+        // The parser refused these outlines' only URL (an unsupported scheme) and said so in a
+        // warning. A source that cannot be fetched is a configuration error; a shown link is
+        // just left out.
+        for outline in opml.refusedOutlines {
+            guard let refused = outline.refusedURL else { continue }
+            if outline.type?.lowercased() != "link" || Self.isOPMLDocument(refused) {
+                unsupported.append(UnsupportedSource(text: outline.text, url: refused, line: outline.line))
+            }
+        }
+        // In document order (a stable sort; on one line, the refused outlines come last).
+        unsupported.sort { ($0.line ?? 0) < ($1.line ?? 0) }
         self.init(
             documentURL: opml.documentURL,
             title: opml.title,

@@ -217,6 +217,16 @@ import Testing
         )
     }
 
+    @Test("a folder outline with an xmlUrl of its own is listed, before the outlines inside it")
+    func opmlFolderFeed() throws {
+        let opml = try parseOPML(
+            #"<opml version="2.0"><body><outline text="Blog" xmlUrl="https://b.test/feed">"#
+                + #"<outline text="Comments" xmlUrl="https://b.test/comments"/></outline></body></opml>"#
+        )
+        #expect(opml.outlines.map(\.text) == ["Blog", "Comments"])
+        #expect(opml.outlines.map(\.categories) == [[], ["Blog"]])
+    }
+
     @Test("items under the rss root and channel/image titles do not leak into the channel")
     func rssStructure() throws {
         let feed = try parseFeed(

@@ -137,12 +137,22 @@ import Testing
             Issue.record("not OPML")
             return
         }
-        // The refused outline stays, with no usable URL, so a sources list can report it.
-        #expect(document.outlines.map(\.url) == [nil, "https://example.test/y"])
-        #expect(document.outlines.map(\.xmlURL) == [nil, nil])
-        #expect(document.outlines.map(\.refusedURL) == ["javascript:alert(1)", nil])
+        // An outline whose only URL was refused is skipped, as one with no URL is (§4), with a
+        // warning; a sources list still finds it among the refused ones, to report it.
+        #expect(document.outlines.map(\.url) == ["https://example.test/y"])
+        #expect(document.outlines.map(\.refusedURL) == [nil])
         #expect(document.outlines.last?.htmlURL == nil)
-        #expect(document.warnings.count == 2)
+        #expect(document.refusedOutlines.map(\.text) == ["x"])
+        #expect(document.refusedOutlines.map(\.refusedURL) == ["javascript:alert(1)"])
+        #expect(document.refusedOutlines.map(\.line) == [1])
+        #expect(
+            document.warnings.map(\.message) == [
+                "outline xmlUrl \"javascript:alert(1)\" dropped: the javascript: scheme is not followed (only http, https and mailto)",
+                "outline \"x\" skipped: no xmlUrl or url is one to follow",
+                "outline htmlUrl \"data:text/html,x\" dropped: the data: scheme is not followed (only http, https and mailto)",
+            ]
+        )
+        #expect(opml.jsonString(pretty: false).contains(#""outlines":[{"text":"y","#))
 
         let json = try parseFeed(
             #"{"version": "https://jsonfeed.org/version/1.1", "home_page_url": "javascript:x", "items": ["#

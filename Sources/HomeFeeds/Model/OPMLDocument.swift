@@ -6,9 +6,14 @@ public struct OPMLDocument: Sendable, Equatable {
     public var documentURL: String
     /// `head/title`, whitespace-normalised, or nil.
     public var title: String?
-    /// Outlines that carry `xmlUrl` or `url` (usable, or refused: `OPMLOutline.refusedURL`), in
-    /// document order.
+    /// Outlines that carry an `xmlUrl` or `url` the link policy allows, in document order
+    /// (`feed-parsing.md` §4).
     public var outlines: [OPMLOutline]
+    /// Outlines skipped because the link policy refused their only `xmlUrl` or `url` (a
+    /// `gopher:` or `javascript:` URL; a warning says so), each with its `refusedURL` and
+    /// `line`, in document order: not part of the output JSON, but a sources list reports them
+    /// as configuration errors.
+    public var refusedOutlines: [OPMLOutline]
     /// False when the parser recovered from broken XML or bytes (see `ParsedFeed.isWellFormed`).
     public var isWellFormed: Bool
     /// What the parser recovered from or left out, in document order (at most
@@ -21,6 +26,7 @@ public struct OPMLDocument: Sendable, Equatable {
         documentURL: String,
         title: String?,
         outlines: [OPMLOutline],
+        refusedOutlines: [OPMLOutline] = [],
         isWellFormed: Bool = true,
         warnings: [FeedParseWarning] = [],
         warningCount: Int? = nil
@@ -28,6 +34,7 @@ public struct OPMLDocument: Sendable, Equatable {
         self.documentURL = documentURL
         self.title = title
         self.outlines = outlines
+        self.refusedOutlines = refusedOutlines
         self.isWellFormed = isWellFormed
         self.warnings = warnings
         self.warningCount = max(warningCount ?? warnings.count, warnings.count)
@@ -60,8 +67,9 @@ public struct OPMLOutline: Sendable, Equatable {
     /// Not part of the output JSON.
     public var line: Int?
     /// The absolute `xmlUrl` or `url` the link policy refused (a `gopher:` or `javascript:`
-    /// URL; a warning says so), when the outline has no usable one: a sources list reports it
-    /// as a configuration error at `line`. Not part of the output JSON.
+    /// URL; a warning says so), when the outline has no usable one, which makes it one of
+    /// `OPMLDocument.refusedOutlines`: a sources list reports it as a configuration error at
+    /// `line`. Not part of the output JSON.
     public var refusedURL: String?
     /// The `credential` attribute: the name of a secret the daemon sends with this source's
     /// requests (`docs/configuration.md`). Not part of the output JSON.

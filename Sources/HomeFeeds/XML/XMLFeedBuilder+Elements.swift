@@ -321,12 +321,12 @@ extension XMLFeedBuilder {
         let refusedURL = xmlURL == nil && url == nil ? resolved("xmlUrl") ?? resolved("url") : nil
         if xmlURL != nil || url != nil || refusedURL != nil {
             let categories = outlineTexts.compactMap { $0 }
-            // Each outline repeats the texts of the folders around it, so they count against
-            // the document's text limit at every one: 95 folders of 1 000 characters around
-            // 1 000 feeds (a 135 KB list) would otherwise make 95 MB of `categories`.
-            if outlines.count >= limits.maxEntries {
+            // Each outline listed repeats the texts of the folders around it, so they count
+            // against the document's text limit at every one: 95 folders of 1 000 characters
+            // around 1 000 feeds (a 135 KB list) would otherwise make 95 MB of `categories`.
+            if outlines.count + refusedOutlines.count >= limits.maxEntries {
                 truncate()
-            } else if countTotalText(categories.reduce(0) { $0 + $1.utf8.count }) {
+            } else if refusedURL != nil || countTotalText(categories.reduce(0) { $0 + $1.utf8.count }) {
                 var outline =
                     OPMLOutline(
                         text: text ?? title ?? "",
@@ -343,7 +343,18 @@ extension XMLFeedBuilder {
                     )
                 // The link's icon (homefeed's extension): an image the daemon fetches.
                 outline.icon = outlineLink("icon", .resource)
-                outlines.append(outline)
+                if refusedURL == nil {
+                    outlines.append(outline)
+                } else {
+                    // Skipped as a leaf with no URL is (§4), but kept apart for a sources list.
+                    let (line, column) = position()
+                    warnings.add(
+                        line: line,
+                        column: column,
+                        "outline \"\(excerpt(outline.text))\" skipped: no xmlUrl or url is one to follow"
+                    )
+                    refusedOutlines.append(outline)
+                }
             }
         }
         outlineTexts.append(text ?? title)

@@ -211,6 +211,7 @@ extension XMLFeedBuilder {
                     documentURL: documentURL,
                     title: opmlTitle,
                     outlines: outlines,
+                    refusedOutlines: refusedOutlines,
                     isWellFormed: isWellFormed,
                     warnings: warnings.sorted,
                     warningCount: warnings.count

@@ -149,6 +149,8 @@ struct XMLFeedBuilder: ~Copyable {
     // OPML state.
     var opmlTitle: String?
     var outlines: [OPMLOutline] = []
+    /// Outlines whose only URL the link policy refused (`OPMLDocument.refusedOutlines`).
+    var refusedOutlines: [OPMLOutline] = []
     var outlineTexts: [String?] = []
 
     /// When the parse must stop (`FeedParseLimits.maxParseDuration` from its start).
