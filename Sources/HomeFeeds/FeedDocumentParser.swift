@@ -1,8 +1,8 @@
 /// Parses one document as its bytes arrive, so a body can be parsed while it downloads
 /// (`feed-parsing.md` §5.2 step 4).
 ///
-/// The first non-whitespace byte decides the syntax: `{` is JSON Feed (read whole, at
-/// `finish()`), anything else goes to libxml2 chunk by chunk. Limits on body size and time
+/// The `Content-Type` and the first bytes decide the syntax (`DocumentSyntax`): JSON Feed is
+/// read whole, at `finish()`; anything else goes to libxml2 chunk by chunk. Limits on body size and time
 /// are checked on every `append`.
 ///
 /// Not Sendable: one parser per document, used from one thread at a time (a libxml2 parser
@@ -62,12 +62,16 @@ public final class FeedDocumentParser {
         }
         switch state {
         case .sniffing:
-            if buffered.isEmpty, let decision = Self.sniff(bytes, isFinal: false) {
+            if buffered.isEmpty, let decision = DocumentSyntax.sniff(bytes, isFinal: false, contentType: contentType) {
                 // The usual case: the first piece decides, and XML reaches libxml2 uncopied.
                 try start(decision, with: bytes)
             } else {
                 buffered.append(contentsOf: bytes)
-                guard let decision = buffered.withUnsafeBytes({ Self.sniff($0, isFinal: false) }) else { return }
+                guard
+                    let decision = buffered.withUnsafeBytes({
+                        DocumentSyntax.sniff($0, isFinal: false, contentType: contentType)
+                    })
+                else { return }
                 try startBuffered(decision)
             }
         case .xml(let parser):
@@ -90,7 +94,11 @@ public final class FeedDocumentParser {
     /// Ends the body and returns the document.
     public func finish() throws(FeedParseError) -> FeedDocument {
         if case .sniffing = state {
-            guard let decision = buffered.withUnsafeBytes({ Self.sniff($0, isFinal: true) }) else {
+            guard
+                let decision = buffered.withUnsafeBytes({
+                    DocumentSyntax.sniff($0, isFinal: true, contentType: contentType)
+                })
+            else {
                 state = .finished
                 throw FeedParseError(kind: .empty, source: url, message: "empty document")
             }
@@ -110,37 +118,8 @@ public final class FeedDocumentParser {
         }
     }
 
-    private enum Syntax {
-        case xml, json
-    }
-
-    /// Looks at the first non-whitespace byte after an optional UTF-8 BOM, within the first
-    /// ``sniffWindow`` bytes (whitespace to there is XML, however the bytes arrived). UTF-16
-    /// and other NUL-bearing starts are XML (JSON Feed is UTF-8 only, RFC 8259 §8.1).
-    private static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Syntax? {
-        // The start of a byte-order mark waits for the rest of it, however the body was cut.
-        if !isFinal, bytes.count < 3, [0xEF, 0xBB, 0xBF].starts(with: bytes) { return nil }
-        var index = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
-        while index < min(bytes.count, sniffWindow) {
-            switch bytes[index] {
-            case 0x20, 0x09, 0x0A, 0x0D:
-                index += 1
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                return .json
-            default:
-                return .xml
-            }
-        }
-        if bytes.count >= sniffWindow { return .xml }
-        return nil
-    }
-
-    /// Bytes the syntax is sniffed in: a body whose first 4 KiB are whitespace is XML.
-    private static let sniffWindow = 4096
-
     /// Starts on what sniffing held back.
-    private func startBuffered(_ syntax: Syntax) throws(FeedParseError) {
+    private func startBuffered(_ syntax: DocumentSyntax) throws(FeedParseError) {
         let body = buffered
         buffered = []
         var failure: FeedParseError?
@@ -151,7 +130,7 @@ public final class FeedDocumentParser {
     }
 
     /// Starts the syntax with the body's first bytes (`buffered` is empty).
-    private func start(_ syntax: Syntax, with body: UnsafeRawBufferPointer) throws(FeedParseError) {
+    private func start(_ syntax: DocumentSyntax, with body: UnsafeRawBufferPointer) throws(FeedParseError) {
         switch syntax {
         case .json:
             state = .json

@@ -231,6 +231,64 @@ import Testing
         #expect(error.kind == .malformedJSON || error.kind == .unsupportedFormat)
     }
 
+    @Test(
+        "JSON that is no feed: a JSON Feed has a JSON Feed version, or without one items that look like feed items",
+        arguments: [
+            #"{"total_count": 0, "items": []}"#, #"{"items": [{"name": "x"}, 1]}"#,
+            #"{"version": "1.0", "items": [{"id": "1"}]}"#, #"{"version": "https://example.test/"}"#, #"{"a": 1}"#,
+        ]
+    )
+    func notAJSONFeed(_ body: String) throws {
+        let error = try #require(parseError(Array(body.utf8)))
+        #expect(error.kind == .unsupportedFormat)
+        #expect(error.message.hasPrefix("JSON document is not a JSON Feed: "), "\(error)")
+    }
+
+    @Test("JSON without a version whose items look like feed items is a feed", arguments: ["id", "url", "title"])
+    func versionlessJSONFeed(_ member: String) throws {
+        let feed = try parseFeed(#"{"items": [{"\#(member)": "https://example.test/1"}]}"#)
+        #expect(feed.format == .jsonFeed11)
+        #expect(feed.entries.count == 1)
+    }
+
+    @Test("a JSON Content-Type makes the body JSON, and its errors JSON errors")
+    func jsonContentType() throws {
+        let xml = Array(rss("<item><guid>1</guid></item>").utf8)
+        let error = try #require(parseError(xml, contentType: "application/feed+json"))
+        #expect(error.kind == .malformedJSON)
+        #expect(error.message == "invalid JSON: unexpected '<'; expected a JSON value")
+        #expect((error.line, error.column) == (1, 1))
+        let string = try #require(
+            parseError(Array(#""a string""#.utf8), contentType: "application/json; charset=utf-8")
+        )
+        #expect(string.message == "not a JSON Feed object: the document is a string")
+        #expect(parseError([], contentType: "application/json")?.kind == .empty)
+        // Without one (a file), the bytes decide as before.
+        #expect(try parseFeed(xml).entries.map(\.id) == ["1"])
+    }
+
+    @Test("a UTF-16 or doubled byte-order mark before JSON is a JSON error naming it, however the body was cut")
+    func jsonByteOrderMarks() throws {
+        let json = #"{"version": "https://jsonfeed.org/version/1.1", "items": []}"#
+        let cases: [([UInt8], String)] = [
+            ([0xFF, 0xFE] + EncodingTests.utf16(json, littleEndian: true), "UTF-16LE byte-order mark FF FE"),
+            ([0xFE, 0xFF] + EncodingTests.utf16(" \n" + json, littleEndian: false), "UTF-16BE byte-order mark FE FF"),
+            ([0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF] + Array(json.utf8), "two UTF-8 byte-order marks"),
+        ]
+        for (body, named) in cases {
+            let error = try #require(parseError(body))
+            #expect(error.kind == .malformedJSON)
+            #expect(error.message.contains(named), "\(error)")
+            for size in [1, 2, 3, 5] {
+                #expect(throws: error) { try parseInPieces(body, size: size) }
+            }
+        }
+        // UTF-16 XML stays XML.
+        let xml = rss("<item><guid>1</guid></item>")
+        let utf16 = [0xFF, 0xFE] + EncodingTests.utf16(xml, littleEndian: true)
+        #expect(try parseFeed(utf16).entries.map(\.id) == ["1"])
+    }
+
     @Test("invalid JSON names the line and column where it goes wrong")
     func badJSONPosition() throws {
         let error = try #require(parseError(Array("{\"items\": [\n  {\"id\": 1,}\n]}".utf8)))

@@ -238,7 +238,9 @@ import Testing
                 == feed.warnings.dropFirst().map(\.line).sorted { ($0 ?? 0) < ($1 ?? 0) }
         )
         // A JSON Feed's item warnings have no position either: the entry limit comes first.
-        let json = "{\"items\": [" + (1...30).map { _ in "{\"date_published\": \"x\"}" }.joined(separator: ",") + "]}"
+        let json =
+            "{\"version\": \"https://jsonfeed.org/version/1.1\", \"items\": ["
+            + (1...30).map { _ in "{\"date_published\": \"x\"}" }.joined(separator: ",") + "]}"
         let jsonFeed = try parseFeed(json, limits: FeedParseLimits(maxEntries: 25))
         #expect(jsonFeed.warningCount == 26)
         #expect(jsonFeed.warnings.first?.message == "stopped after 25 items (the entry limit)")

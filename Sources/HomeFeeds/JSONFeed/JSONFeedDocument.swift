@@ -11,8 +11,9 @@ struct JSONFeedDocument {
     var homePageURL: String?
     /// At most `maxEntries`, in document order.
     var items: [JSONFeedItem] = []
-    /// `items` is there and an array.
-    var hasItems = false
+    /// One item at least has a member a feed item has (`JSONFeedItem.hasFeedMember`): without a
+    /// `version`, this tells a feed from other JSON with an `items` array.
+    var hasFeedItems = false
     /// Items past `maxEntries` were skipped.
     var isTruncated = false
     /// Members of `items` (before the entry limit) that are no object, by their index in
@@ -50,7 +51,8 @@ struct JSONFeedDocument {
         var index = 0
         nonObjectItems = []
         nonObjectItemCount = 0
-        hasItems = try cursor.elements { (cursor) throws(FeedParseError) in
+        hasFeedItems = false
+        try cursor.elements { (cursor) throws(FeedParseError) in
             defer { index += 1 }
             guard read.count < limits.maxEntries else {
                 // Checked at the item's start: past the limit nothing of it is built.
@@ -61,6 +63,7 @@ struct JSONFeedDocument {
             let kind = try cursor.kind()
             var item = JSONFeedItem(index: index)
             if try item.read(&cursor, text: &text) {
+                if item.hasFeedMember { hasFeedItems = true }
                 read.append(item)
             } else {
                 nonObjectItemCount += 1
@@ -87,6 +90,9 @@ struct JSONFeedItem {
     var attachments: [JSONFeedAttachment] = []
     var image: String?
     var bannerImage: String?
+    /// The item has an `id`, `url`, `title`, `content_html` or `content_text` member, of any
+    /// type: what tells a feed item from another list's member.
+    var hasFeedMember = false
 
     init(index: Int) {
         self.index = index
@@ -95,6 +101,10 @@ struct JSONFeedItem {
     /// Reads the item at `cursor`; false, the value skipped, when it is no object.
     mutating func read(_ cursor: inout JSONFeedCursor, text: inout JSONFeedTextBudget) throws(FeedParseError) -> Bool {
         try cursor.members { (cursor, key) throws(FeedParseError) in
+            switch key {
+            case "id", "url", "title", "content_html", "content_text": hasFeedMember = true
+            default: break
+            }
             switch key {
             case "id":
                 let value = try cursor.kind() == .number ? try cursor.numberText() : try cursor.string()

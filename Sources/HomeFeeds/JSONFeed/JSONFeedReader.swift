@@ -1,3 +1,5 @@
+import JSONCore
+
 /// JSON Feed 1.0/1.1 (https://jsonfeed.org/version/1.1) → `ParsedFeed`.
 ///
 /// Read member by member (`JSONFeedDocument`, `JSONFeedCursor`), leniently: a field of the wrong
@@ -11,6 +13,7 @@ struct JSONFeedReader {
     let deadline: ContinuousClock.Instant
 
     func read(_ body: [UInt8]) throws(FeedParseError) -> FeedDocument {
+        try Self.checkStart(of: body, url: url)
         var warnings = WarningLog()
         // Invalid UTF-8 becomes U+FFFD in place, as in XML, instead of failing the whole feed.
         var sanitizer = UTF8Sanitizer(.json)
@@ -38,16 +41,7 @@ struct JSONFeedReader {
             }
         }
         let document = try read.get()
-        let isJSONFeed =
-            document.version?.hasPrefix("https://jsonfeed.org/version/") == true
-            || document.version?.hasPrefix("http://jsonfeed.org/version/") == true
-        guard isJSONFeed || document.hasItems else {
-            throw FeedParseError(
-                kind: .unsupportedFormat,
-                source: url,
-                message: "JSON document is not a JSON Feed (no version, no items)"
-            )
-        }
+        try Self.checkIsFeed(document, url: url)
         var policy = LinkPolicy(documentURL: url)
         func allowed(_ link: String, _ purpose: LinkPolicy.Purpose, _ path: String) -> String? {
             guard let reason = policy.refusal(link, purpose: purpose) else { return link }
@@ -140,5 +134,63 @@ struct JSONFeedReader {
                 warningCount: warnings.count
             )
         )
+    }
+}
+
+extension JSONFeedReader {
+    /// Refuses what is no JSON Feed before reading it, naming why: an empty body, and a body
+    /// in another encoding than UTF-8 (RFC 8259 §8.1) or with two byte-order marks, which
+    /// `DocumentSyntax` sends here so that the error is a JSON one.
+    static func checkStart(of body: [UInt8], url: String) throws(FeedParseError) {
+        let marks: [(bytes: [UInt8], encoding: String)] = [
+            ([0xFF, 0xFE, 0x00, 0x00], "UTF-32LE"), ([0x00, 0x00, 0xFE, 0xFF], "UTF-32BE"),
+            ([0xFF, 0xFE], "UTF-16LE"), ([0xFE, 0xFF], "UTF-16BE"),
+        ]
+        if let mark = marks.first(where: { body.starts(with: $0.bytes) }) {
+            let shown = mark.bytes.map { hex(UInt32($0), digits: 2) }.joined(separator: " ")
+            throw FeedParseError(
+                kind: .malformedJSON,
+                source: url,
+                message: "a JSON Feed must be UTF-8 (RFC 8259 §8.1); this one starts with the "
+                    + "\(mark.encoding) byte-order mark \(shown)"
+            )
+        }
+        if body.starts(with: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) {
+            throw FeedParseError(
+                kind: .malformedJSON,
+                source: url,
+                message: "a JSON Feed starts with two UTF-8 byte-order marks (EF BB BF EF BB BF); one at most is read"
+            )
+        }
+        let start = body.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        if body[start...].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+            throw FeedParseError(kind: .empty, source: url, message: "empty document")
+        }
+    }
+
+    /// Refuses a JSON object that is no feed (an API's search results served as JSON): a JSON
+    /// Feed has a `version` that is a JSON Feed version URL, or, without one, `items` of which
+    /// one at least looks like a feed item (an object with an `id`, `url`, `title`,
+    /// `content_html` or `content_text`).
+    static func checkIsFeed(_ document: JSONFeedDocument, url: String) throws(FeedParseError) {
+        if let version = document.version {
+            guard
+                version.hasPrefix("https://jsonfeed.org/version/") || version.hasPrefix("http://jsonfeed.org/version/")
+            else {
+                throw FeedParseError(
+                    kind: .unsupportedFormat,
+                    source: url,
+                    message: "JSON document is not a JSON Feed: its version \"\(excerpt(version))\" is no "
+                        + "https://jsonfeed.org/version/ URL"
+                )
+            }
+        } else if !document.hasFeedItems {
+            throw FeedParseError(
+                kind: .unsupportedFormat,
+                source: url,
+                message: "JSON document is not a JSON Feed: it has no version, and no items with an id, url, "
+                    + "title, content_html or content_text"
+            )
+        }
     }
 }
