@@ -27,8 +27,8 @@ let package = Package(
         .systemLibrary(name: "CVips", pkgConfig: "gobject-2.0", providers: [.apt(["libvips-dev"])]),
         // The _GNU_SOURCE calls Glibc's module hides: accept4, SO_PEERCRED (swift-on-linux.md §1.6).
         .target(name: "CSystem"),
-        // What every target that makes system calls shares (Glibc only): the EINTR retry loop and
-        // the sockaddr_un builder.
+        // What every target that makes system calls shares (Glibc only): the EINTR retry loop, the
+        // write-all loop and the sockaddr_un builder.
         .target(name: "SystemCalls"),
 
         // Libraries, bottom layer first. Arrows point one way (architecture.md).
@@ -77,6 +77,7 @@ let package = Package(
             name: "homefeedctl",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion", "JSONCore",
+                "SystemCalls",
             ]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.

@@ -35,14 +35,8 @@ public enum StandardStream: Sendable {
     ///
     /// - Throws: ``Failure`` when a `write` fails; some of `text` may have been written.
     public func writeAll(_ text: String) throws(Failure) {
-        let fd: Int32 = self == .output ? STDOUT_FILENO : STDERR_FILENO
-        var bytes = Array(text.utf8)[...]
-        while !bytes.isEmpty {
-            let count = retryingEINTR { bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
-            // write(2) returns 0 only for an empty buffer; count it as an I/O error all the same.
-            guard count > 0 else { throw Failure(errno: count < 0 ? errno : EIO) }
-            bytes = bytes.dropFirst(count)
-        }
+        let code = writingAll(self == .output ? STDOUT_FILENO : STDERR_FILENO, Array(text.utf8))
+        guard code == 0 else { throw Failure(errno: code) }
     }
 
     /// Writes what the stream takes of `text`, ignoring a failure: for standard error, where a

@@ -1,5 +1,4 @@
 import CommandTable
-import Foundation
 import HomeLayout
 import JSONCore
 
@@ -58,10 +57,10 @@ enum LayoutSolveCommand {
         // The SVG first: a run that fails prints no frames, so a script never takes them for success.
         if let svgPath = arguments.string("--svg") {
             let svg = WireframeSVG(result: result).render()
-            do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: svgPath), options: .atomic)
+            do throws(OutputFile.Failure) {
+                try OutputFile.write(svg, to: svgPath)
             } catch {
-                Console.error("homefeedctl: \(svgPath): cannot write: \(error.fileReason)")
+                Console.error("homefeedctl: \(svgPath): cannot write: \(error.reason)")
                 return ExitStatus.failure
             }
         }

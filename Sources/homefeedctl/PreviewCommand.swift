@@ -64,13 +64,10 @@ enum PreviewCommand {
         let reply = try client.call("GetManifest", ManifestCommand.targetParameters(arguments))
         let scene = try Self.scene(reply["manifest"] ?? .null)
         if let path = arguments.string("--svg") {
-            do {
-                try Data(svg(scene).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            do throws(OutputFile.Failure) {
+                try OutputFile.write(svg(scene), to: path)
             } catch {
-                throw CommandFailure(
-                    status: ExitStatus.failure,
-                    message: "\(path): cannot write: \(error.fileReason)"
-                )
+                throw CommandFailure(status: ExitStatus.failure, message: "\(path): cannot write: \(error.reason)")
             }
             Console.out("wrote \(path)")
             return ExitStatus.ok

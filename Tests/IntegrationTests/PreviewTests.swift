@@ -67,6 +67,19 @@ struct PreviewTests {
         #expect(drawn.hasPrefix(#"<svg xmlns="http://www.w3.org/2000/svg" width="1000000000000000" height="116""#))
     }
 
+    @Test(
+        "--svg /dev/full stays a device, and the full disk is the error, exit 1",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "no /dev/full here")
+    )
+    func fullDevice() async throws {
+        let outcome = try await preview(Self.manifest(frames: [Self.frame]), ["--svg", "/dev/full"])
+        #expect(outcome.status == 1)
+        #expect(outcome.stderr == "homefeedctl: /dev/full: cannot write: No space left on device\n")
+        #expect(outcome.stdout.isEmpty)
+        var status = stat()
+        #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
     @Test("every row of the text drawing is printed, a blank last one too")
     func blankLastRow() async throws {
         // 100 points at 79/375 columns a point, halved, and one: 12 rows, the box in the first 5.
