@@ -107,9 +107,10 @@ struct CommandFailure: Error {
         }
     }
 
-    /// Prints the message and returns the status.
+    /// Prints the message and returns the status. The message may quote the daemon's reply (an
+    /// error's parameters), so it is shown as a reply's text is (``TerminalText``).
     func report() -> Int32 {
-        Console.error("homefeedctl: \(message)")
+        Console.error("homefeedctl: \(TerminalText.sanitised(message))")
         return status
     }
 }

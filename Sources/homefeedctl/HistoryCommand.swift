@@ -79,7 +79,7 @@ enum HistoryCommand {
         } else {
             for item in history {
                 let content = item["content"] ?? .null
-                Console.out("\(content["at"]?.stringValue ?? "")  \(content["title"]?.stringValue ?? "")")
+                Console.out("\(content["at"]?.terminalString ?? "")  \(content["title"]?.terminalString ?? "")")
             }
         }
         return ExitStatus.ok

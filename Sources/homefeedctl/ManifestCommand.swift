@@ -69,17 +69,18 @@ enum ManifestCommand {
         let manifest = reply["manifest"] ?? .null
         let container = reply["container"] ?? .null
         var lines = [
-            "version \(reply["version"]?.intValue ?? 0) etag \(reply["etag"]?.stringValue ?? "") · "
+            "version \(reply["version"]?.intValue ?? 0) etag \(reply["etag"]?.terminalString ?? "") · "
                 + "\(Format.number(container["width"]))×\(Format.number(container["height"]))"
                 + "@\(Format.number(container["scale"]))x"
         ]
         for section in manifest["sections"]?.arrayValue ?? [] {
             let frame = section["frame"] ?? .null
             let items = section["items"]?.arrayValue ?? []
-            var line = "  " + Format.pad(section["id"]?.stringValue ?? "?", 14) + Format.pad("\(items.count) items", 10)
+            var line =
+                "  " + Format.pad(section["id"]?.terminalString ?? "?", 14) + Format.pad("\(items.count) items", 10)
             let bottom = (frame["y"]?.doubleValue ?? 0) + (frame["height"]?.doubleValue ?? 0)
             line += "y \(Format.number(frame["y"]))–\(Format.number(bottom))"
-            if let title = section["header"]?["content"]?["title"]?.stringValue { line += "  header \"\(title)\"" }
+            if let title = section["header"]?["content"]?["title"]?.terminalString { line += "  header \"\(title)\"" }
             lines.append(line)
         }
         let size = manifest["contentSize"] ?? .null

@@ -26,9 +26,9 @@ enum NoticesCommand {
         }
         for notice in reply["notices"]?.arrayValue ?? [] {
             Console.out(
-                Format.pad(notice["published"]?.stringValue ?? "", 22)
-                    + Format.pad(notice["sourceTitle"]?.stringValue ?? "", 16)
-                    + (notice["title"]?.stringValue ?? "(untitled)")
+                Format.pad(notice["published"]?.terminalString ?? "", 22)
+                    + Format.pad(notice["sourceTitle"]?.terminalString ?? "", 16)
+                    + (notice["title"]?.terminalString ?? "(untitled)")
             )
         }
         return ExitStatus.ok

@@ -186,7 +186,7 @@ enum PreviewCommand {
             for (row, column) in [(top, left), (top, right), (bottom, left), (bottom, right)] { put(row, column, "+") }
             // The title inside, cut to the box (wide Hangul glyphs take two cells).
             var column = left + 1
-            for character in box.label where column < right {
+            for character in TerminalText.sanitised(box.label) where column < right {
                 let cells = character.unicodeScalars.first.map { $0.value >= 0x1100 ? 2 : 1 } ?? 1
                 guard column + cells - 1 < right else { break }
                 put(top + (bottom - top) / 2, column, character)

@@ -69,7 +69,7 @@ enum SizesCommand {
         if arguments.has("--json") {
             Console.out(JSONValue.object(reply).text)
         } else {
-            let ignored = (reply["ignored"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let ignored = (reply["ignored"]?.arrayValue ?? []).compactMap(\.terminalString)
             Console.out("version \(reply["version"]?.intValue ?? 0)")
             if !ignored.isEmpty { Console.out("ignored: " + ignored.joined(separator: ", ")) }
         }
@@ -91,9 +91,9 @@ enum SizesCommand {
                 row[key]?.isNull ?? true ? "-" : Format.number(row[key])
             }
             Console.out(
-                Format.pad(row["target"]?.stringValue ?? "", 24) + Format.pad(value("width"), 8)
-                    + Format.pad(value("height"), 8) + Format.pad(row["reportedAt"]?.stringValue ?? "", 22)
-                    + (row["id"]?.stringValue ?? "")
+                Format.pad(row["target"]?.terminalString ?? "", 24) + Format.pad(value("width"), 8)
+                    + Format.pad(value("height"), 8) + Format.pad(row["reportedAt"]?.terminalString ?? "", 22)
+                    + (row["id"]?.terminalString ?? "")
             )
         }
         return ExitStatus.ok

@@ -24,7 +24,7 @@ enum StatusCommand {
         }
         func int(_ key: String) -> Int { reply[key]?.intValue ?? 0 }
         var lines = [
-            "version \(int("version")) · started \(reply["startedAt"]?.stringValue ?? "?") · "
+            "version \(int("version")) · started \(reply["startedAt"]?.terminalString ?? "?") · "
                 + "\(int("notices")) notices · \(int("serviceLinks")) links · \(int("history")) history · "
                 + "\(int("subscribers")) subscribers",
             "",
@@ -32,20 +32,20 @@ enum StatusCommand {
                 + Format.pad("NEXT", 22) + "SOURCE",
         ]
         var notes: [String] = []
-        if let store = reply["store"]?.stringValue, store != "ok" {
-            notes.append("store \(store): \(reply["storeReason"]?.stringValue ?? "")")
+        if let store = reply["store"]?.terminalString, store != "ok" {
+            notes.append("store \(store): \(reply["storeReason"]?.terminalString ?? "")")
         }
-        if let stale = reply["stale"]?.stringValue { notes.append("stale: \(stale)") }
+        if let stale = reply["stale"]?.terminalString { notes.append("stale: \(stale)") }
         lines.insert(contentsOf: notes, at: 1)
         for source in reply["sources"]?.arrayValue ?? [] {
             let failures = source["failures"]?.intValue ?? 0
-            let error = source["lastError"]?.stringValue
+            let error = source["lastError"]?.terminalString
             let health = error == nil ? "ok" : (source["nextAttempt"]?.isNull ?? true ? "stopped" : "failing")
             lines.append(
                 Format.pad(health, 8) + Format.pad(String(source["entries"]?.intValue ?? 0), 9)
-                    + Format.pad(source["lastSuccess"]?.stringValue ?? "never", 22)
-                    + Format.pad(source["nextAttempt"]?.stringValue ?? "-", 22)
-                    + (source["url"]?.stringValue ?? "")
+                    + Format.pad(source["lastSuccess"]?.terminalString ?? "never", 22)
+                    + Format.pad(source["nextAttempt"]?.terminalString ?? "-", 22)
+                    + (source["url"]?.terminalString ?? "")
             )
             if let error { lines.append("        \(failures) failure(s): \(error)") }
             if let warnings = source["warnings"]?.intValue, warnings > 0 {
@@ -61,7 +61,7 @@ enum StatusCommand {
                     + "\(images["cacheBytes"]?.intValue ?? 0) bytes cached · \(errors.count) errors",
             ]
             for error in errors {
-                lines.append("  \(error["url"]?.stringValue ?? "?"): \(error["error"]?.stringValue ?? "")")
+                lines.append("  \(error["url"]?.terminalString ?? "?"): \(error["error"]?.terminalString ?? "")")
             }
         }
         Console.out(lines.joined(separator: "\n"))

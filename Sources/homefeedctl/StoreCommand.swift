@@ -41,7 +41,7 @@ enum StoreCommand {
         } else if isSound {
             Console.out("store ok")
         } else {
-            let problems = (reply["problems"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let problems = (reply["problems"]?.arrayValue ?? []).compactMap(\.terminalString)
             Console.out(
                 (["store has \(problems.count) problem(s):"] + problems.map { "  " + $0 }).joined(separator: "\n")
             )

@@ -47,10 +47,10 @@ enum WatchCommand {
                 } else {
                     let sections = parameters["manifest"]?["sections"]?.arrayValue ?? []
                     let counts = sections.map {
-                        "\($0["id"]?.stringValue ?? "?")=\($0["items"]?.arrayValue?.count ?? 0)"
+                        "\($0["id"]?.terminalString ?? "?")=\($0["items"]?.arrayValue?.count ?? 0)"
                     }
                     Console.out(
-                        "version \(version ?? 0) etag \(parameters["etag"]?.stringValue ?? "") "
+                        "version \(version ?? 0) etag \(parameters["etag"]?.terminalString ?? "") "
                             + counts.joined(separator: " ")
                     )
                 }
