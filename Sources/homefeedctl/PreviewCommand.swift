@@ -233,7 +233,8 @@ enum PreviewCommand {
             let characters = max(whole(((box.x + box.width - textX) / 7).rounded(.down), in: -limit...limit), 1)
             let label =
                 box.label.count > characters ? String(box.label.prefix(max(characters - 1, 1))) + "…" : box.label
-            svg += "<text x=\"\(textX)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(escape(label))</text>\n"
+            svg +=
+                "<text x=\"\(textX)\" y=\"\(box.y + min(box.height / 2 + 4, 16))\">\(XMLText.escaped(label))</text>\n"
         }
         return svg + "</g>\n</svg>\n"
     }
@@ -259,18 +260,13 @@ enum PreviewCommand {
             }
             let svg =
                 "<image x=\"\(box.x + 2)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" "
-                + "preserveAspectRatio=\"xMidYMid meet\" href=\"\(escape(href))\"/>\n"
+                + "preserveAspectRatio=\"xMidYMid meet\" href=\"\(XMLText.escaped(href))\"/>\n"
             return (svg, side)
         }
         guard let color = picture.averageColor else { return ("", 0) }
         let svg =
-            "<rect x=\"\(box.x + 2)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" fill=\"\(escape(color))\"/>\n"
+            "<rect x=\"\(box.x + 2)\" y=\"\(y)\" width=\"\(side)\" height=\"\(side)\" fill=\"\(XMLText.escaped(color))\"/>\n"
         return (svg, side)
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     static func terminalColumns() -> Int {

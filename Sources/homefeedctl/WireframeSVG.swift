@@ -70,7 +70,7 @@ struct WireframeSVG {
                 svg += rect(supplementary.frame, style)
                 if style == "boundary" {
                     svg +=
-                        "<text class=\"label\" x=\"\(n(supplementary.frame.x + 4))\" y=\"\(n(supplementary.frame.y + 12))\">\(escape(supplementary.elementKind))</text>\n"
+                        "<text class=\"label\" x=\"\(n(supplementary.frame.x + 4))\" y=\"\(n(supplementary.frame.y + 12))\">\(XMLText.escaped(supplementary.elementKind))</text>\n"
                 }
             }
             if let orthogonal = section.orthogonal, orthogonal.axis == .horizontal {
@@ -84,7 +84,7 @@ struct WireframeSVG {
                 }
             }
             svg +=
-                "<text class=\"section\" x=\"\(n(minX - 8))\" y=\"\(n(band.y + 12))\">\(index) \(escape(section.id))</text>\n"
+                "<text class=\"section\" x=\"\(n(minX - 8))\" y=\"\(n(band.y + 12))\">\(index) \(XMLText.escaped(section.id))</text>\n"
         }
         for supplementary in result.globalSupplementaries { svg += rect(supplementary.frame, "boundary") }
         svg += rect(
@@ -106,19 +106,5 @@ struct WireframeSVG {
     private func n(_ v: Double) -> String {
         let rounded = (v * 1000).rounded() / 1000
         return pointsText(rounded)
-    }
-
-    private func escape(_ text: String) -> String {
-        var out = ""
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(c)
-            }
-        }
-        return out
     }
 }

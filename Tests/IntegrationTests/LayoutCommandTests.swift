@@ -63,6 +63,23 @@ import Testing
         #expect(items.count == 18)
     }
 
+    @Test("--svg of a section id with a control character parses, the character replaced by U+FFFD")
+    func svgForbiddenCharacter() throws {
+        let spec = try scratch.write(
+            #"{"sections": [{"id": "a\u0007b", "itemCount": 1, "group": {"axis": "horizontal", "size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}, "subitems": [{"item": {"size": {"width": {"fractionalWidth": 1}, "height": {"absolute": 10}}}}]}}]}"#,
+            to: "spec.json"
+        )
+        let path = scratch.file("layout.svg")
+        let outcome = try ctl.run(["layout", "solve", spec, "--width", "375", "--svg", path])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        // XMLParser stops at the first character XML forbids; XMLDocument recovers, dropping it.
+        #expect(XMLParser(data: data).parse())
+        let document = try XMLDocument(data: data)
+        let labels = try document.nodes(forXPath: "//*[local-name()='text'][@class='section']").map(\.stringValue)
+        #expect(labels.contains("0 a\u{FFFD}b"))
+    }
+
     @Test("--platform ios14 rounds each origin on its own; the output names the platform")
     func platform() throws {
         // Four 0.25-wide items spaced 8 in an orthogonal row from x = 16 at 3x (issue 14's render).

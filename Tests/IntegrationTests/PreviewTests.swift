@@ -1,4 +1,5 @@
 import Foundation
+import FoundationXML
 import TestSupport
 import Testing
 
@@ -78,6 +79,27 @@ struct PreviewTests {
         #expect(outcome.stdout.isEmpty)
         var status = stat()
         #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR)
+    }
+
+    @Test("a title with characters XML forbids gives an SVG that parses, each of them replaced by U+FFFD")
+    func forbiddenCharacters() async throws {
+        let scratch = try TemporaryDirectory(prefix: "hf-preview")
+        let title = #"a\u0001b\u0007c\u001bd\be\u000bf\fg\ufffeh\uffffi\tj&<k>\""#
+        // A box as wide as the screen: the label is cut at a character per 7 points.
+        let wide = #"{"x": 0, "y": 0, "width": 375, "height": 40}"#
+        let manifest = Self.manifest(frames: [wide]).replacingOccurrences(
+            of: #""title": "t""#,
+            with: #""title": "\#(title)""#
+        )
+        let outcome = try await preview(manifest, ["--svg", scratch.file("p.svg")])
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+        let data = try Data(contentsOf: URL(fileURLWithPath: scratch.file("p.svg")))
+        // XMLParser stops at the first character XML forbids; XMLDocument recovers, dropping it.
+        let parser = XMLParser(data: data)
+        #expect(parser.parse(), "\(String(describing: parser.parserError))")
+        let document = try XMLDocument(data: data)
+        let texts = try document.nodes(forXPath: "//*[local-name()='text']").map(\.stringValue)
+        #expect(texts == ["a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{FFFD}f\u{FFFD}g\u{FFFD}h\u{FFFD}i\tj&<k>\""])
     }
 
     @Test("every row of the text drawing is printed, a blank last one too")
