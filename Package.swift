@@ -72,7 +72,7 @@ let package = Package(
         ),
 
         // Executables.
-        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable"]),
+        .executableTarget(name: "homefeedd", dependencies: ["HomeDaemon", "CommandTable", "SystemCalls"]),
         .executableTarget(
             name: "homefeedctl",
             dependencies: [

@@ -103,6 +103,12 @@ void csystem_close_from(int first) {
     for (long fd = first; fd < last; fd++) close((int)fd);
 }
 
+/* dup2 `fd` to `target`, or close `target` when `fd` is negative. */
+static int add_standard(posix_spawn_file_actions_t *actions, int fd, int target) {
+    return fd < 0 ? posix_spawn_file_actions_addclose(actions, target)
+                  : posix_spawn_file_actions_adddup2(actions, fd, target);
+}
+
 int csystem_spawn(const char *path, char *const argv[], char *const envp[], int in, int out, int err, int passed,
                   const char *directory, pid_t *pid) {
     posix_spawnattr_t attributes;
@@ -128,9 +134,8 @@ int csystem_spawn(const char *path, char *const argv[], char *const envp[], int 
         return status;
     }
     /* dup2 clears FD_CLOEXEC on the copies; the originals (O_CLOEXEC) close at exec. */
-    if ((status = posix_spawn_file_actions_adddup2(&actions, in, 0)) == 0
-        && (status = posix_spawn_file_actions_adddup2(&actions, out, 1)) == 0
-        && (status = posix_spawn_file_actions_adddup2(&actions, err, 2)) == 0
+    if ((status = add_standard(&actions, in, 0)) == 0 && (status = add_standard(&actions, out, 1)) == 0
+        && (status = add_standard(&actions, err, 2)) == 0
         && (passed < 0 || (status = posix_spawn_file_actions_adddup2(&actions, passed, 3)) == 0)) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
         status = posix_spawn_file_actions_addclosefrom_np(&actions, passed < 0 ? 3 : 4);

@@ -12,10 +12,11 @@ import ThumbnailProtocol
 ///
 /// Its options are declared in ``command`` (`homefeed-thumbnail --help`).
 ///
-/// First thing, before libvips is initialised: inherited descriptors above 2 are closed and
-/// `RLIMIT_AS` / `RLIMIT_CPU` set (soft and hard). Only the PNG, JPEG, GIF and WebP buffer
-/// loaders may run; every other libvips loader is blocked. libvips' operation cache is off,
-/// so memory does not grow from one image to the next.
+/// First thing, `/dev/null` on any of 0, 1 and 2 it was started without; then, before libvips
+/// is initialised: inherited descriptors above 2 are closed and `RLIMIT_AS` / `RLIMIT_CPU` set
+/// (soft and hard). Only the PNG, JPEG, GIF and WebP buffer loaders may run; every other
+/// libvips loader is blocked. libvips' operation cache is off, so memory does not grow from one
+/// image to the next.
 @main
 enum Thumbnail {
     struct Options {
@@ -88,6 +89,10 @@ enum Thumbnail {
     )
 
     static func main() {
+        // First of all, before anything opens a descriptor: the protocol's stdin and stdout and
+        // the error lines' stderr must be what they are (the daemon gives all three; a start by
+        // hand may not).
+        StandardDescriptors.openMissing()
         // Limits before anything else runs: before libvips starts threads or allocates.
         let options: Options
         switch command.resolve(Array(CommandLine.arguments.dropFirst())) {

@@ -1,6 +1,7 @@
 import CommandTable
 import Foundation
 import HomefeedVersion
+import SystemCalls
 import Varlink
 
 /// `homefeedctl`: the companion CLI of homefeedd.
@@ -62,6 +63,11 @@ enum HomefeedCtl {
     )
 
     static func main() {
+        // Before anything opens a descriptor: the daemon's socket must never become a closed
+        // stdout, and what a command prints is what it is for, so without one it stops here.
+        if StandardDescriptors.openMissing().contains(STDOUT_FILENO) {
+            exit(StandardStream.Failure(errno: EBADF).report(tool: "homefeedctl"))
+        }
         exit(command.run(Array(CommandLine.arguments.dropFirst())))
     }
 }

@@ -2,11 +2,15 @@ import CommandTable
 import FoundationEssentials
 import Glibc
 import HomeDaemon
+import SystemCalls
 
 /// `homefeedd`: parse flags, build the daemon, run it until SIGTERM. No logic of its own.
 @main
 enum Homefeedd {
     static func main() async {
+        // Before anything opens a descriptor: a log line must never go into a socket or file
+        // that took a closed stderr's number (systemd always gives 0-2; a start by hand may not).
+        StandardDescriptors.openMissing()
         let command = DaemonOptions.command
         switch command.resolve(Array(CommandLine.arguments.dropFirst())) {
         case .exit(let status):

@@ -33,7 +33,14 @@ final class DaemonHarness: @unchecked Sendable {
 
     /// Starts the daemon (with `environment` added to the test's own) and waits (bounded) until
     /// it answers on its socket.
-    func start(_ extra: [String] = ["--no-fetch"], environment: [String: String] = [:]) throws {
+    ///
+    /// - Parameter closingInputAndErrors: start it as by hand with `<&- 2>&-`: no stdin and no
+    ///   stderr (its log then goes nowhere), stdout still to the log.
+    func start(
+        _ extra: [String] = ["--no-fetch"],
+        environment: [String: String] = [:],
+        closingInputAndErrors: Bool = false
+    ) throws {
         let process = try ChildProcess(
             BuiltProducts.path("homefeedd"),
             [
@@ -41,7 +48,10 @@ final class DaemonHarness: @unchecked Sendable {
                 "--cache-dir", root.appendingPathComponent("cache").path, "--socket", socketPath,
             ] + extra,
             environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-            log: logPath
+            stdin: closingInputAndErrors ? .closed : .null,
+            stdout: .file(logPath),
+            stderr: closingInputAndErrors ? .closed : .inherit,
+            stderrToStdout: !closingInputAndErrors
         )
         self.process = process
         for _ in 0..<400 {

@@ -32,6 +32,8 @@ public final class ChildProcess: @unchecked Sendable {
         case pipe
         /// A file: read from as stdin, appended to as stdout or stderr.
         case file(String)
+        /// No descriptor at all: the child starts with it closed, as after `>&-` in a shell.
+        case closed
     }
 
     public let pid: Int32
@@ -74,6 +76,8 @@ public final class ChildProcess: @unchecked Sendable {
             switch stream {
             case .inherit:
                 return (target, nil)
+            case .closed:
+                return (-1, nil)
             case .null:
                 fd = open("/dev/null", O_RDWR | O_CLOEXEC)
             case .file(let path):

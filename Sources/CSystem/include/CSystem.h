@@ -34,7 +34,8 @@ int csystem_peercred(int fd, pid_t *pid, uid_t *uid, gid_t *gid);
 void csystem_close_from(int first);
 
 /* Starts `path` (argv and envp NULL-terminated) with `in`, `out` and `err` as its standard
- * input, output and error, `passed` as its fd 3 unless it is negative (how a service manager
+ * input, output and error (a negative one leaves that descriptor closed in the child, as a
+ * start by hand with `>&-` does), `passed` as its fd 3 unless it is negative (how a service manager
  * hands over a listening socket), and no other descriptor of the caller (posix_spawn with dup2
  * file actions and closefrom), in `directory` unless it is NULL (a relative `path` is then found
  * from there; glibc 2.29 and later, ENOSYS before), with no signal blocked and every signal at its
