@@ -77,7 +77,7 @@ let package = Package(
             name: "homefeedctl",
             dependencies: [
                 "HomeLayout", "HomeFeeds", "Varlink", "TextMeasure", "CommandTable", "HomefeedVersion", "JSONCore",
-                "SystemCalls",
+                "SystemCalls", "CSystem",
             ]
         ),
         // Decodes and resizes images with libvips in a resource-limited process of its own.

@@ -12,6 +12,8 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <fcntl.h>
+#include <locale.h>
+#include <wchar.h>
 #include <unistd.h>
 #include "CSystem.h"
 
@@ -72,6 +74,19 @@ void csystem_set_thread_name(const char *name) {
     for (; i < sizeof(truncated) - 1 && name[i] != 0; i++) truncated[i] = name[i];
     truncated[i] = 0;
     pthread_setname_np(pthread_self(), truncated);
+}
+
+static locale_t utf8_locale;
+static pthread_once_t utf8_locale_once = PTHREAD_ONCE_INIT;
+static void load_utf8_locale(void) { utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0); }
+
+int csystem_wcwidth(unsigned int scalar) {
+    pthread_once(&utf8_locale_once, load_utf8_locale);
+    if (utf8_locale == (locale_t)0) return scalar >= 0x20 && scalar < 0x7F ? 1 : -1;
+    locale_t previous = uselocale(utf8_locale);
+    int width = wcwidth((wchar_t)scalar);
+    uselocale(previous);
+    return width;
 }
 
 int csystem_malloc_trim(void) { return malloc_trim(0); }

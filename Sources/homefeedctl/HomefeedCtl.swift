@@ -94,9 +94,11 @@ enum Console {
 
 /// Columns of text for people.
 enum Format {
-    /// `text` left-aligned in `width` characters, with at least one space after it.
+    /// `text` left-aligned in `width` terminal cells (``DisplayWidth``), with at least one space
+    /// after it.
     static func pad(_ text: String, _ width: Int) -> String {
-        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+        let cells = DisplayWidth.cells(text)
+        return cells >= width ? text + " " : text + String(repeating: " ", count: width - cells)
     }
 
     /// A number from a reply: whole numbers without a fraction, `?` when missing.

@@ -184,10 +184,12 @@ enum PreviewCommand {
                 put(row, right, "|")
             }
             for (row, column) in [(top, left), (top, right), (bottom, left), (bottom, right)] { put(row, column, "+") }
-            // The title inside, cut to the box (wide Hangul glyphs take two cells).
+            // The title inside, cut to the box: a wide character takes two cells, the second
+            // marked to be dropped from the line; one of no width (a lone zero-width space) none.
             var column = left + 1
             for character in TerminalText.sanitised(box.label) where column < right {
-                let cells = character.unicodeScalars.first.map { $0.value >= 0x1100 ? 2 : 1 } ?? 1
+                let cells = DisplayWidth.cells(character)
+                guard cells > 0 else { continue }
                 guard column + cells - 1 < right else { break }
                 put(top + (bottom - top) / 2, column, character)
                 if cells == 2 { put(top + (bottom - top) / 2, column + 1, "\u{0}") }

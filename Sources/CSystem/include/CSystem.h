@@ -7,9 +7,11 @@
  * The Varlink event loop's epoll, eventfd, gathered sendmsg, and tee and splice live here too
  * (swift-on-linux.md §1.6 names epoll among the hidden calls), and the daemon's malloc tuning
  * (malloc.h is not in the module either), and a cache prefetch, which Swift cannot express
- * (the feed parser's duplicate table warms a slot before it probes it).
+ * (the feed parser's duplicate table warms a slot before it probes it), and wcwidth in the
+ * C.UTF-8 locale (for homefeedctl's columns; wcwidth needs _XOPEN_SOURCE).
  * Wrappers only: no logic, no retries (the Swift side handles EINTR and errors), but for one
- * loop, csystem_splice_fanout, whose system calls must run back to back. */
+ * loop, csystem_splice_fanout, whose system calls must run back to back, and the locale
+ * switched around wcwidth. */
 #ifndef CSYSTEM_H
 #define CSYSTEM_H
 
@@ -120,6 +122,13 @@ void csystem_splice_fanout(int source, int scratch_read, int scratch_write, unsi
  * with EPIPE instead of raising the signal (splice has no MSG_NOSIGNAL). Returns 0 or an error
  * number. */
 int csystem_block_sigpipe(void);
+
+/* wcwidth(3) of the Unicode scalar `scalar` in glibc's C.UTF-8 locale, whatever locale the process
+ * runs in (uselocale around the call, so nothing global changes): 2 for East Asian Wide and
+ * Fullwidth characters (Hangul, CJK, fullwidth forms, emoji), 0 for combining marks, zero-width
+ * and format characters, 1 for others, -1 for a control character. Where C.UTF-8 is missing
+ * (glibc before 2.35 without the locale installed), -1 for every scalar above 0x7E. */
+int csystem_wcwidth(unsigned int scalar);
 
 /* Names the calling thread (at most 15 bytes are kept), for top, perf and gdb. */
 void csystem_set_thread_name(const char *name);
