@@ -55,7 +55,7 @@ enum RefreshCommand {
         var version = 0
         var failed = false
         for (index, url) in sources.enumerated() {
-            Console.out("[\(index + 1)/\(sources.count)] \(url) …", terminator: "")
+            Console.out("[\(index + 1)/\(sources.count)] \(TerminalText.sanitised(url)) …", terminator: "")
             let started = now()
             let reply = try client.call("Refresh", ["url": .string(url)], untilDone: true)
             attempted += reply["attempted"]?.intValue ?? 0
@@ -64,7 +64,7 @@ enum RefreshCommand {
             let failure = try failures(client, since: started, of: url).first
             failed = failed || failure != nil
             Console.out(
-                failure.map { " failed: \($0.error)" }
+                failure.map { " failed: \(TerminalText.sanitised($0.error))" }
                     ?? ((reply["changed"]?.intValue ?? 0) > 0 ? " changed" : " unchanged")
             )
         }
@@ -109,7 +109,9 @@ enum RefreshCommand {
                 "\(reply["attempted"]?.intValue ?? 0) fetched, \(reply["changed"]?.intValue ?? 0) changed; "
                     + "version \(reply["version"]?.intValue ?? 0)"
             )
-            for failure in failed { Console.out("failed: \(failure.url): \(failure.error)") }
+            for failure in failed {
+                Console.out("failed: \(TerminalText.sanitised(failure.url)): \(TerminalText.sanitised(failure.error))")
+            }
         }
         return failed.isEmpty ? ExitStatus.ok : ExitStatus.failure
     }
