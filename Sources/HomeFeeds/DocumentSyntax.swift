@@ -8,8 +8,10 @@ enum DocumentSyntax {
 
     private static let utf8ByteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
-    /// A JSON `Content-Type` (`application/json`, `application/feed+json`) is JSON whatever the
-    /// body, so that its errors are JSON errors. Otherwise the first character after byte-order
+    /// A JSON `Content-Type` (`application/json`, `application/feed+json`) is JSON, so that its
+    /// errors are JSON errors, unless the body starts with `<` (after a UTF-8 byte-order mark and
+    /// white space): an XML feed a misconfigured server labels JSON is read as XML, with a
+    /// warning. Otherwise the first character after byte-order
     /// marks and white space, within ``sniffWindow`` bytes, decides: `{` or `[` is JSON,
     /// anything else XML. The marks are UTF-8 ones (two as well, which `JSONFeedReader` then
     /// reports), and a UTF-16 one before a `{` or `[` in UTF-16 (JSON Feed is UTF-8 only, RFC
@@ -20,7 +22,22 @@ enum DocumentSyntax {
     ///   cut short), whatever the pieces the body came in; with `isFinal`, nil only for a body
     ///   of white space.
     static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool, contentType: ContentType?) -> DocumentSyntax? {
-        if contentType?.isJSON == true { return .json }
+        guard contentType?.isJSON == true else { return sniff(bytes, isFinal: isFinal) }
+        // An XML feed a misconfigured server labels JSON is still read (`isXMLServedAsJSON`).
+        return isXMLServedAsJSON(bytes, isFinal: isFinal).map { $0 ? .xml : .json }
+    }
+
+    /// With a JSON `Content-Type`: whether the body is XML all the same, its first character
+    /// after a UTF-8 byte-order mark and white space a `<` (nil while the bytes cannot tell).
+    static func isXMLServedAsJSON(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> Bool? {
+        guard let syntax = sniff(bytes, isFinal: isFinal) else { return isFinal ? false : nil }
+        guard syntax == .xml else { return false }
+        var index = bytes.starts(with: utf8ByteOrderMark) ? 3 : 0
+        while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+        return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+    }
+
+    private static func sniff(_ bytes: UnsafeRawBufferPointer, isFinal: Bool) -> DocumentSyntax? {
         let limit = min(bytes.count, sniffWindow)
         // The first byte of a UTF-16 mark waits for the second.
         if !isFinal, bytes.count == 1, bytes[0] == 0xFF || bytes[0] == 0xFE { return nil }

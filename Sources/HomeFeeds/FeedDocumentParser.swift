@@ -136,7 +136,14 @@ public final class FeedDocumentParser {
             state = .json
             buffered = Array(body)
         case .xml:
-            let builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
+            var builder = XMLFeedBuilder(documentURL: url, limits: limits, deadline: deadline)
+            if let contentType, contentType.isJSON {
+                builder.warnings.add(
+                    line: nil,
+                    column: nil,
+                    "served as \(contentType.mediaType) but is XML: read as XML"
+                )
+            }
             let parser = XMLPushParser(builder: builder, contentType: contentType, chunkSize: limits.chunkSize)
             state = .xml(parser)
             do {

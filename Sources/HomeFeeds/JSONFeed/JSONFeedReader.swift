@@ -41,7 +41,7 @@ struct JSONFeedReader {
             }
         }
         let document = try read.get()
-        try Self.checkIsFeed(document, url: url)
+        try Self.checkIsFeed(document, url: url, warnings: &warnings)
         var policy = LinkPolicy(documentURL: url)
         func allowed(_ link: String, _ purpose: LinkPolicy.Purpose, _ path: String) -> String? {
             guard let reason = policy.refusal(link, purpose: purpose) else { return link }
@@ -169,27 +169,35 @@ extension JSONFeedReader {
     }
 
     /// Refuses a JSON object that is no feed (an API's search results served as JSON): a JSON
-    /// Feed has a `version` that is a JSON Feed version URL, or, without one, `items` of which
-    /// one at least looks like a feed item (an object with an `id`, `url`, `title`,
-    /// `content_html` or `content_text`).
-    static func checkIsFeed(_ document: JSONFeedDocument, url: String) throws(FeedParseError) {
-        if let version = document.version {
-            guard
-                version.hasPrefix("https://jsonfeed.org/version/") || version.hasPrefix("http://jsonfeed.org/version/")
-            else {
-                throw FeedParseError(
-                    kind: .unsupportedFormat,
-                    source: url,
-                    message: "JSON document is not a JSON Feed: its version \"\(excerpt(version))\" is no "
-                        + "https://jsonfeed.org/version/ URL"
-                )
-            }
-        } else if !document.hasFeedItems {
+    /// Feed has a `version` that is a JSON Feed version URL, or `items` of which one at least
+    /// looks like a feed item (an object with an `id`, `url`, `title`, `content_html` or
+    /// `content_text`). A feed whose `version` is something else (`"1.1"`) but whose items look
+    /// like a feed's is read, with a warning: it was read before the version was checked.
+    static func checkIsFeed(_ document: JSONFeedDocument, url: String, warnings: inout WarningLog)
+        throws(FeedParseError)
+    {
+        let version = document.version
+        if let version,
+            version.hasPrefix("https://jsonfeed.org/version/") || version.hasPrefix("http://jsonfeed.org/version/")
+        {
+            return
+        }
+        guard document.hasFeedItems else {
+            let versionSays =
+                version.map { "its version \"\(excerpt($0))\" is no https://jsonfeed.org/version/ URL" }
+                ?? "it has no version"
             throw FeedParseError(
                 kind: .unsupportedFormat,
                 source: url,
-                message: "JSON document is not a JSON Feed: it has no version, and no items with an id, url, "
-                    + "title, content_html or content_text"
+                message: "JSON document is not a JSON Feed: \(versionSays), and no items with an id, url, title, "
+                    + "content_html or content_text"
+            )
+        }
+        if let version {
+            warnings.add(
+                line: nil,
+                column: nil,
+                "version \"\(excerpt(version))\" is no https://jsonfeed.org/version/ URL; read as a JSON Feed for its items"
             )
         }
     }

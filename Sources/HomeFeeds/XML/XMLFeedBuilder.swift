@@ -303,8 +303,9 @@ struct XMLFeedBuilder: ~Copyable {
     ///
     /// An end tag that names no open element is ignored, as an HTML parser ignores it: a stray
     /// `</outline>` must not end the `body` around it. libxml2 still closes its innermost
-    /// element for it; when that is the stack's innermost frame, the end event it sends next is
-    /// counted off too, and the frame stays open here (libxml2's later end tags for it and its
+    /// element for it; when that is the stack's innermost frame (no earlier recovery left the
+    /// two stacks apart), the end event it sends next is counted off too, and the frame stays
+    /// open here (libxml2's later end tags for it and its
     /// ancestors then mismatch by one, which this recovery reads the same way).
     mutating func closeOpenElements(named endName: UnsafePointer<UInt8>) {
         var local = endName
@@ -314,9 +315,15 @@ struct XMLFeedBuilder: ~Copyable {
             cursor += 1
         }
         guard let target = stack.lastIndex(where: { strcmpUInt8($0.name, local) }) else {
-            // With elements already closed on top, libxml2's innermost is one of those, whose
-            // end event `closedOnTop` counts off as it is.
-            if closedOnTop == 0 && !stack.isEmpty { closedOnTop = 1 }
+            // Only while this stack is libxml2's, element for element: with elements already
+            // closed on top, libxml2's innermost is one of those, whose end event `closedOnTop`
+            // counts off as it is; and a frame left counting closed elements below it
+            // (`closedBelow`) would later restore that count over a real end event (an unclosed
+            // `<br>` in one paragraph and a stray `</i>` in the next kept a `description`, and
+            // the item around it, open over every later item).
+            if closedOnTop == 0 && !stack.isEmpty && !stack.contains(where: { $0.closedBelow > 0 }) {
+                closedOnTop = 1
+            }
             return
         }
         while stack.count > target, let frame = stack.popLast() {
