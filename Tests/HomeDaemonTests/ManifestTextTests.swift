@@ -93,12 +93,40 @@ import Testing
             }
             #expect(item.link == nil)
         }
-        // Both entry ids are cut to the same text: the second is a repeat.
-        #expect(items[0].id.utf8.count <= 4_096)
-        #expect(items[1].id == items[0].id + "#2")
+        // Both entry ids are cut, each told apart by the hash of the whole: no repeat.
+        #expect(items.allSatisfy { $0.id.utf8.count <= 1_000 })
+        #expect(items[0].id != items[1].id)
+        #expect(!items[1].id.hasSuffix("#2"))
         #expect(sections[0].header?.title?.utf8.count == 4_095)
         #expect(sections[0].header?.subtitle?.utf8.count == 4_095)
         // The fingerprint is the served text's.
         #expect(sections[0].fingerprint(ofItem: 0) == ContentFingerprint.of(items[0]))
+    }
+
+    @Test("an id over 1 000 bytes is its first whole characters, ~ and the SHA-256 of the whole id")
+    func longID() {
+        let id = String(repeating: "한", count: 400)
+        let capped = ManifestText.cappedID(id)
+        #expect(capped.utf8.count <= 1_000)
+        let parts = capped.split(separator: "~")
+        #expect(parts.count == 2)
+        #expect(parts[1].utf8.count == 64)
+        #expect(id.hasPrefix(parts[0]))
+        #expect(parts[0].utf8.count % 3 == 0)
+        // Stable (sizes are stored by id) and different for ids that differ past the cut.
+        #expect(ManifestText.cappedID(id) == capped)
+        #expect(ManifestText.cappedID(id + "x") != capped)
+        #expect(ManifestText.cappedID("short") == "short")
+    }
+
+    @Test("a NUL becomes U+FFFD before the cap, as the text measurer reads it")
+    func nul() {
+        #expect(ManifestText.capped("a\u{0}b") == "a\u{FFFD}b")
+        let text = String(repeating: "a", count: 4_094) + "\u{0}"
+        #expect(ManifestText.capped(text).utf8.count == 4_094)
+        #expect(
+            ManifestText.capped(String(repeating: "a", count: 4_090) + "\u{0}") == String(repeating: "a", count: 4_090)
+                + "\u{FFFD}"
+        )
     }
 }
