@@ -13,7 +13,8 @@ enum RefreshCommand {
             Fetches one source (or all) now and waits until done, however long the fetches take \
             (Ctrl-C stops waiting; the daemon finishes them). On a terminal, all sources are fetched one \
             at a time with a line of progress each. Then names each source whose fetch failed, with its \
-            error (--json: a "failed" array of {url, error}), and exits 1.
+            error (--json: a "failed" array of {url, error}), and exits 1. A fetch the daemon had already \
+            begun, which the refresh waits for, is not counted.
             """,
         arguments: [Argument("URL", .text, .optional, help: "the source to fetch, as the sources list names it")],
         options: DaemonCommand.options,
