@@ -5,8 +5,8 @@
 /// Writes all of `bytes` to `fd`, retrying after signals and after short writes.
 ///
 /// The one loop behind what the tools write to a descriptor whole: standard output and error
-/// (CommandTable's `StandardStream`) and a device or FIFO named as an output file
-/// (`homefeedctl … --svg FILE`).
+/// (CommandTable's `StandardStream`), a device or FIFO named as an output file
+/// (`homefeedctl … --svg FILE`), and homefeed-thumbnail's replies to the daemon.
 ///
 /// - Returns: 0, or the `errno` of the `write` that failed (`EIO` for one that wrote nothing,
 ///   which `write(2)` does only for an empty buffer); some of `bytes` may have been written.

@@ -138,16 +138,7 @@ enum Thumbnail {
 
     /// Writes all of `bytes` to stdout; false when the daemon has gone.
     static func writeAll(_ bytes: [UInt8]) -> Bool {
-        bytes.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return true }
-            var offset = 0
-            while offset < raw.count {
-                let count = retryingEINTR { write(STDOUT_FILENO, base + offset, raw.count - offset) }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
+        writingAll(STDOUT_FILENO, bytes) == 0
     }
 
     static func writeError(_ text: String) {
