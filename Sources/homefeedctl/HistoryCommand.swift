@@ -46,17 +46,19 @@ enum HistoryCommand {
         // Checked before connecting, as every malformed value is (exit 64): the lengths
         // RecordHistory takes, of the text folded as it folds it.
         let title = arguments.positionals[0]
-        guard let folded = FoldedText.of(title), folded.utf8.count <= 1024 else {
-            throw .usage("TITLE: expected 1 to 1024 bytes of text")
+        guard let folded = FoldedText.of(title), folded.utf8.count <= HistoryEventLimits.titleBytes else {
+            throw .usage("TITLE: expected 1 to \(HistoryEventLimits.titleBytes) bytes of text")
         }
         var parameters: [String: JSONValue] = ["title": .string(title)]
         if let link = arguments.string("--link") {
-            guard link.utf8.count <= 4096 else { throw .usage("--link: longer than 4096 bytes") }
+            guard link.utf8.count <= HistoryEventLimits.linkBytes else {
+                throw .usage("--link: longer than \(HistoryEventLimits.linkBytes) bytes")
+            }
             parameters["link"] = .string(link)
         }
         if let kind = arguments.string("--kind") {
-            guard let folded = FoldedText.of(kind), folded.utf8.count <= 64 else {
-                throw .usage("--kind: expected a word of 1 to 64 bytes")
+            guard let folded = FoldedText.of(kind), folded.utf8.count <= HistoryEventLimits.kindBytes else {
+                throw .usage("--kind: expected a word of 1 to \(HistoryEventLimits.kindBytes) bytes")
             }
             parameters["kind"] = .string(kind)
         }

@@ -274,11 +274,14 @@ extension HomeService {
         id: Int64, version: Int
     ) {
         // Folded as feed text is: one paragraph, whose line count a text style's max-lines caps.
-        guard let title = FoldedText.of(title), title.utf8.count <= 1024 else {
-            throw .invalidArgument(parameter: "title", reason: "must be 1 to 1024 bytes of text")
+        guard let title = FoldedText.of(title), title.utf8.count <= HistoryEventLimits.titleBytes else {
+            throw .invalidArgument(
+                parameter: "title",
+                reason: "must be 1 to \(HistoryEventLimits.titleBytes) bytes of text"
+            )
         }
-        if let link, link.utf8.count > 4096 {
-            throw .invalidArgument(parameter: "link", reason: "longer than 4096 bytes")
+        if let link, link.utf8.count > HistoryEventLimits.linkBytes {
+            throw .invalidArgument(parameter: "link", reason: "longer than \(HistoryEventLimits.linkBytes) bytes")
         }
         if let at, at.timeIntervalSince1970 < 0 || at > Date().addingTimeInterval(300) {
             throw .invalidArgument(parameter: "at", reason: "must be after 1970 and not in the future")
@@ -286,8 +289,11 @@ extension HomeService {
         var folded: String?
         if let kind {
             // The item's subtitle, folded as the title is.
-            guard let kind = FoldedText.of(kind), kind.utf8.count <= 64 else {
-                throw .invalidArgument(parameter: "kind", reason: "must be 1 to 64 bytes of text")
+            guard let kind = FoldedText.of(kind), kind.utf8.count <= HistoryEventLimits.kindBytes else {
+                throw .invalidArgument(
+                    parameter: "kind",
+                    reason: "must be 1 to \(HistoryEventLimits.kindBytes) bytes of text"
+                )
             }
             folded = kind
         }
