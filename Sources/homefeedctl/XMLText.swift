@@ -1,3 +1,5 @@
+import HomeFeeds
+
 /// Text as XML 1.0 takes it, for the SVGs homefeedctl writes (`preview --svg`, the wireframe of
 /// `layout solve --svg`).
 enum XMLText {
@@ -13,9 +15,7 @@ enum XMLText {
             case "<": out.append(contentsOf: "&lt;".unicodeScalars)
             case ">": out.append(contentsOf: "&gt;".unicodeScalars)
             case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "\t", "\n", "\r": out.append(scalar)
-            case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": out.append("\u{FFFD}")
-            default: out.append(scalar)
+            default: out.append(HTMLEntities.isForbiddenInXML(scalar) ? "\u{FFFD}" : scalar)
             }
         }
         return String(out)

@@ -3,7 +3,7 @@
 /// Used twice: by libxml2's `getEntity` hook for undeclared `&nbsp;`-style references in XML
 /// (`feed-parsing.md` §5.2), and by `PlainText` for the single entity-decoding pass over HTML
 /// text (§2 rule 1).
-enum HTMLEntities {
+package enum HTMLEntities {
     /// Name (without `&` and `;`) → UTF-8 of the replacement. Built once, read-only afterwards.
     static let table: [String: [UInt8]] = {
         var table: [String: [UInt8]] = [:]
@@ -55,7 +55,7 @@ enum HTMLEntities {
     /// The C0 controls other than tab, LF and CR, and U+FFFE and U+FFFF: the characters below
     /// U+10000 XML 1.0 forbids, which an XML document never delivers (`UTF8Sanitizer` replaces
     /// them by U+FFFD) but a reference in HTML text or a JSON escape (`\u0000`) can write.
-    static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isForbiddenInXML(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x09, 0x0A, 0x0D: false
         case 0..<0x20, 0xFFFE, 0xFFFF: true
