@@ -43,9 +43,10 @@ enum ManifestText {
         return String(text[..<end])
     }
 
-    /// Bytes of an item's id: `ReportSizes` takes ids of at most 1 024 bytes, and a repeat's
-    /// `#2`, `#3` … comes after these.
-    static let maxIDBytes = 1_000
+    /// Bytes of an item's id: `ReportSizes` takes ids of at most
+    /// ``HomeService/SizeLimits/maxIDBytes`` (1 024), and a repeat's `#2`, `#3` … comes after
+    /// these, so 24 bytes are kept for it.
+    static let maxIDBytes = HomeService.SizeLimits.maxIDBytes - 24
 
     /// An item's id: `id` when it fits ``maxIDBytes``, else its first whole characters and `~`
     /// and the SHA-256 of the whole id in hex, so that two ids that differ only past the cut
