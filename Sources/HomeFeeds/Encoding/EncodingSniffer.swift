@@ -103,7 +103,9 @@ enum EncodingSniffer {
 
     // MARK: Bytes
 
-    private static func byteOrderMark(_ bytes: [UInt8]) -> (TextEncoding, String, Int)? {
+    /// The byte-order mark `bytes` start with: its encoding, that encoding's name and the
+    /// mark's length (also `JSONFeedReader`'s, which refuses all but UTF-8's).
+    static func byteOrderMark(_ bytes: [UInt8]) -> (TextEncoding, String, Int)? {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return (.utf8, "UTF-8", 3) }
         if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return (.utf32(bigEndian: true), "UTF-32BE", 4) }
         if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return (.utf32(bigEndian: false), "UTF-32LE", 4) }

@@ -142,17 +142,13 @@ extension JSONFeedReader {
     /// in another encoding than UTF-8 (RFC 8259 §8.1) or with two byte-order marks, which
     /// `DocumentSyntax` sends here so that the error is a JSON one.
     static func checkStart(of body: [UInt8], url: String) throws(FeedParseError) {
-        let marks: [(bytes: [UInt8], encoding: String)] = [
-            ([0xFF, 0xFE, 0x00, 0x00], "UTF-32LE"), ([0x00, 0x00, 0xFE, 0xFF], "UTF-32BE"),
-            ([0xFF, 0xFE], "UTF-16LE"), ([0xFE, 0xFF], "UTF-16BE"),
-        ]
-        if let mark = marks.first(where: { body.starts(with: $0.bytes) }) {
-            let shown = mark.bytes.map { hex(UInt32($0), digits: 2) }.joined(separator: " ")
+        if let (_, encoding, length) = EncodingSniffer.byteOrderMark(body), encoding != "UTF-8" {
+            let shown = body.prefix(length).map { hex(UInt32($0), digits: 2) }.joined(separator: " ")
             throw FeedParseError(
                 kind: .malformedJSON,
                 source: url,
                 message: "a JSON Feed must be UTF-8 (RFC 8259 §8.1); this one starts with the "
-                    + "\(mark.encoding) byte-order mark \(shown)"
+                    + "\(encoding) byte-order mark \(shown)"
             )
         }
         if body.starts(with: [0xEF, 0xBB, 0xBF, 0xEF, 0xBB, 0xBF]) {
