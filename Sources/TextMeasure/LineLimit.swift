@@ -19,19 +19,22 @@ enum LineLimit {
     ///   - maxLines: the style's;
     ///   - language: the language Pango breaks the text's lines for.
     static func lines(for text: [UInt8], maxLines: Int?, language: OpaquePointer?) -> Int? {
-        let characters = text.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+        let characters = characterCount(text)
         var limit = min(maxLines ?? .max, TextMeasurer.Limits.maxLaidOutLines)
         // maxLongWordScan / longest ≥ maxLongWordScan / characters, which is ≥ characters here.
         if characters * characters > TextMeasurer.Limits.maxLongWordScan {
-            limit = min(limit, TextMeasurer.Limits.maxLongWordScan / longestWord(text, language: language))
+            let longest = longestWord(text, characters: characters, language: language)
+            limit = min(limit, TextMeasurer.Limits.maxLongWordScan / longest)
         }
         return limit < characters && limit < maxLines ?? .max ? limit : maxLines
     }
 
     /// The characters of the longest stretch of `text` without a line break opportunity (UAX #14
     /// as Pango tailors it for `language`), a space that ends it included; at least 1.
-    static func longestWord(_ text: [UInt8], language: OpaquePointer?) -> Int {
-        let characters = text.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
+    ///
+    /// - Parameter characters: the characters of `text`, when the caller has counted them.
+    static func longestWord(_ text: [UInt8], characters: Int? = nil, language: OpaquePointer?) -> Int {
+        let characters = characters ?? characterCount(text)
         var attributes = [PangoLogAttr](repeating: PangoLogAttr(), count: characters + 1)
         text.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -56,5 +59,10 @@ enum LineLimit {
             }
         }
         return max(longest, run)
+    }
+
+    /// Unicode scalars of UTF-8 `text`: its bytes but continuation bytes.
+    private static func characterCount(_ text: [UInt8]) -> Int {
+        text.reduce(0) { $1 & 0xC0 == 0x80 ? $0 : $0 + 1 }
     }
 }
